@@ -1,0 +1,260 @@
+"""Read-only JSON values: :class:`FrozenDict`, :func:`freeze` and :func:`thaw`.
+
+A ``FrozenDict`` keeps its data as a private plain ``dict`` in JSON shape (objects are
+dicts, arrays are lists) that is never handed out. Reading a nested object gives another
+``FrozenDict``; reading a nested array gives a tuple. Wrapping is O(1), so a decoder that
+owns the output of ``json.loads`` can hand it over without copying. Equality is exact JSON
+equality (``1``, ``1.0`` and ``true`` differ), and equal values hash equal.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any, Final, Union, final, overload
+
+from .errors import DecodeError
+
+__all__ = ["EMPTY", "FrozenDict", "JsonValue", "freeze", "thaw"]
+
+JsonValue = Union[None, bool, int, float, str, tuple["JsonValue", ...], "FrozenDict"]
+"""A JSON value as this library hands it out: arrays are tuples, objects FrozenDicts."""
+
+DEFAULT_MAX_DEPTH: Final = 256
+"""How deeply JSON may nest before decoding gives up with a DecodeError."""
+
+_canon = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+).encode
+
+
+def _expose(value: Any) -> JsonValue:
+    """Turn one stored (plain JSON) value into its read-only public form."""
+    cls = type(value)
+    if cls is dict:
+        return FrozenDict._own(value)
+    if cls is list:
+        return tuple([_expose(item) for item in value])
+    return value  # type: ignore[no-any-return]
+
+
+@final
+class FrozenDict(Mapping[str, JsonValue]):
+    """A read-only, hashable JSON object.
+
+    Build one from any mapping of JSON values; nested dicts and lists are copied and frozen:
+
+    >>> d = FrozenDict({"cmd": "ls", "args": ["-l"]})
+    >>> d["args"]
+    ('-l',)
+    >>> d == {"cmd": "ls", "args": ["-l"]}
+    True
+    >>> d.thaw()
+    {'cmd': 'ls', 'args': ['-l']}
+    """
+
+    __slots__ = ("_d", "_h")
+
+    _d: dict[str, Any]
+    _h: int | None
+
+    def __init__(self, data: Mapping[str, Any] | None = None, /) -> None:
+        if data is None:
+            self._d = {}
+        elif type(data) is FrozenDict:
+            self._d = data._d
+        else:
+            self._d = _copy_object(data, "$", 0, DEFAULT_MAX_DEPTH)
+        self._h = None
+
+    @classmethod
+    def _own(cls, data: dict[str, Any]) -> FrozenDict:
+        """Wrap a plain JSON dict without copying. The caller gives up the dict."""
+        self = object.__new__(cls)
+        self._d = data
+        self._h = None
+        return self
+
+    def __getitem__(self, key: str) -> JsonValue:
+        return _expose(self._d[key])
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in self._d:
+            return _expose(self._d[key])
+        return default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._d
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __bool__(self) -> bool:
+        return bool(self._d)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is FrozenDict:
+            if self._d is other._d:
+                return True
+            if self._h is not None and other._h is not None and self._h != other._h:
+                return False
+            return _canon(self._d) == _canon(other._d)
+        if isinstance(other, Mapping):
+            try:
+                return _canon(self._d) == _canon(_copy_object(other, "$", 0, DEFAULT_MAX_DEPTH))
+            except DecodeError:
+                return False
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self) -> int:
+        h = self._h
+        if h is None:
+            h = self._h = hash(_canon(self._d))
+        return h
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({self._d!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (self._d,))
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        return self
+
+    def __or__(self, other: Mapping[str, Any]) -> FrozenDict:
+        merged = dict(self._d)
+        merged.update(FrozenDict(other)._d)
+        return FrozenDict._own(merged)
+
+    def thaw(self) -> dict[str, Any]:
+        """Return a fresh, mutable deep copy as plain ``dict`` and ``list`` values."""
+        return _thaw_object(self._d)
+
+
+EMPTY: Final = FrozenDict()
+"""The empty FrozenDict, the default for every ``extra`` field."""
+
+
+def _check_number(value: float, path: str) -> None:
+    if not math.isfinite(value):
+        raise DecodeError(f"expected a finite number, found {value!r}", path=path, value=value)
+
+
+def _copy_value(value: Any, path: str, depth: int, limit: int) -> Any:
+    cls = type(value)
+    if cls is str or cls is int or cls is bool or value is None:
+        return value
+    if cls is float:
+        _check_number(value, path)
+        return value
+    if cls is FrozenDict:
+        return value._d  # immutable: safe to share
+    if depth >= limit:
+        raise DecodeError(f"JSON nests deeper than {limit} levels", path=path)
+    if isinstance(value, Mapping):
+        return _copy_object(value, path, depth + 1, limit)
+    if cls is list or cls is tuple:
+        return [_copy_value(item, f"{path}[{i}]", depth + 1, limit) for i, item in enumerate(value)]
+    if isinstance(value, (str, int, float)):  # subclasses such as IntEnum: store the base value
+        base = str(value) if isinstance(value, str) else value
+        if isinstance(base, bool):
+            return bool(base)
+        if isinstance(base, int):
+            return int(base)
+        if isinstance(base, float):
+            _check_number(base, path)
+            return float(base)
+        return base
+    raise DecodeError(
+        f"expected a JSON value, found {type(value).__name__}", path=path, value=value
+    )
+
+
+def _copy_object(value: Mapping[Any, Any], path: str, depth: int, limit: int) -> dict[str, Any]:
+    if type(value) is FrozenDict:
+        return value._d
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if type(key) is not str:
+            raise DecodeError(
+                f"expected a string key, found {type(key).__name__}", path=path, value=key
+            )
+        out[key] = _copy_value(item, f"{path}.{key}", depth, limit)
+    return out
+
+
+def _thaw_object(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: _thaw_value(v) for k, v in d.items()}
+
+
+def _thaw_value(v: Any) -> Any:
+    cls = type(v)
+    if cls is dict:
+        return _thaw_object(v)
+    if cls is list:
+        return [_thaw_value(item) for item in v]
+    return v
+
+
+@overload
+def freeze(value: Mapping[str, Any], *, max_depth: int = ...) -> FrozenDict: ...
+@overload
+def freeze(value: Any, *, max_depth: int = ...) -> JsonValue: ...
+def freeze(value: Any, *, max_depth: int = DEFAULT_MAX_DEPTH) -> JsonValue:
+    """Deep-copy a JSON-shaped Python value into its read-only form.
+
+    Dicts become :class:`FrozenDict`, lists and tuples become tuples. Anything that is not
+    JSON (a set, bytes, NaN, a non-string key, nesting deeper than ``max_depth``) raises
+    :class:`~messages.DecodeError` with the path to it.
+
+    >>> freeze({"a": [1, {"b": None}]})["a"]
+    (1, FrozenDict({'b': None}))
+    """
+    return _expose(_copy_value(value, "$", 0, max_depth))
+
+
+def thaw(value: Any) -> Any:
+    """Turn a frozen JSON value back into plain, mutable ``dict``/``list`` values (a copy).
+
+    >>> thaw(freeze({"a": (1, 2)}))
+    {'a': [1, 2]}
+    """
+    cls = type(value)
+    if cls is FrozenDict:
+        return _thaw_object(value._d)
+    if cls is tuple or cls is list:
+        return [thaw(item) for item in value]
+    if cls is dict:
+        return {k: thaw(v) for k, v in value.items()}
+    return value
+
+
+def raw(value: Any) -> Any:
+    """The stored plain form of a frozen value, shared, for codecs that only read it.
+
+    Never mutate what this returns; use :func:`thaw` to get a copy you may change.
+    """
+    cls = type(value)
+    if cls is FrozenDict:
+        return value._d
+    if cls is tuple:
+        return [raw(item) for item in value]
+    return value
+
+
+def own(value: Any) -> JsonValue:
+    """Wrap a plain value that came straight from ``json.loads`` and that nobody else holds."""
+    return _expose(value)

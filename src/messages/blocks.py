@@ -1,0 +1,337 @@
+"""Content blocks: the pieces a message is made of.
+
+Every block is a frozen, slotted, hashable dataclass. The discriminator is the class-level
+``kind``; fields a format sends that a class does not model live in ``extra`` so a codec can
+write them back exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
+from pathlib import Path
+from typing import ClassVar, Literal, TypeAlias, final
+
+from ._json import EMPTY, FrozenDict, JsonValue
+from ._model import compact_repr, freeze_json, freeze_map, freeze_objects, freeze_tuple
+from .media import b64decode, b64encode, parse_data_uri, sniff_media_type
+
+__all__ = [
+    "AudioBlock",
+    "Block",
+    "ImageBlock",
+    "RawBlock",
+    "TextBlock",
+    "ThinkingBlock",
+    "ToolResultBlock",
+    "ToolUseBlock",
+]
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class TextBlock:
+    """Plain text written by a user or a model.
+
+    >>> TextBlock("hello")
+    TextBlock(text='hello')
+    """
+
+    kind: ClassVar[Literal["text"]] = "text"
+    text: str
+    """The text. Anthropic ``text``; OpenAI ``text``/``output_text``; Gemini ``text``."""
+    _: KW_ONLY
+    citations: tuple[FrozenDict, ...] | None = None
+    """Source citations (Anthropic ``citations``, OpenAI ``annotations``); ``None``: none sent."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``cache_control``...), kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_objects(self, "citations")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ThinkingBlock:
+    """The model's reasoning, with the provider's opaque signature kept exactly.
+
+    A redacted block (Anthropic ``redacted_thinking``, encrypted reasoning) has
+    ``redacted=True``, usually empty ``thinking``, and its encrypted payload in ``signature``.
+    """
+
+    kind: ClassVar[Literal["thinking"]] = "thinking"
+    thinking: str
+    """The reasoning text (may be a summary, or empty when the provider hides it)."""
+    _: KW_ONLY
+    signature: str | None = None
+    """Opaque token to send back unchanged (Anthropic ``signature``/``data``, OpenAI
+    ``encrypted_content``, Gemini ``thoughtSignature``)."""
+    redacted: bool = False
+    """True when the reasoning itself is hidden and only the encrypted payload is present."""
+    provider: str | None = None
+    """Which provider issued the signature; other providers cannot verify it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ToolUseBlock:
+    """The model asks the caller to run a tool.
+
+    >>> ToolUseBlock("toolu_1", "Bash", {"command": "ls"}).input["command"]
+    'ls'
+    """
+
+    kind: ClassVar[Literal["tool_use"]] = "tool_use"
+    id: str
+    """Call id; the matching ToolResultBlock carries it as ``tool_use_id``
+    (OpenAI ``call_id``/``tool_call_id``, Gemini ``functionCall.id``)."""
+    name: str
+    """Tool name."""
+    input: Mapping[str, JsonValue] = EMPTY
+    """Arguments, deep-frozen: hashable and read-only (OpenAI: parsed ``arguments``)."""
+    _: KW_ONLY
+    arguments: str | None = None
+    """The arguments exactly as the source wrote them as a JSON string, valid or not."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``caller``, ``cache_control``...)."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "input")
+        freeze_map(self, "extra")
+
+    @property
+    def invalid_arguments(self) -> bool:
+        """True when ``arguments`` is present but is not a JSON object."""
+        if self.arguments is None:
+            return False
+        try:
+            return not isinstance(json.loads(self.arguments), dict)
+        except (ValueError, RecursionError):
+            return True
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ToolResultBlock:
+    """What a tool returned for one call.
+
+    >>> ToolResultBlock("toolu_1", "done").text
+    'done'
+    """
+
+    kind: ClassVar[Literal["tool_result"]] = "tool_result"
+    tool_use_id: str
+    """Id of the ToolUseBlock this answers."""
+    content: str | tuple[Block, ...] = ""
+    """The output: plain text, or blocks (text, images, ...)."""
+    _: KW_ONLY
+    is_error: bool | None = None
+    """Whether the tool failed; ``None`` when the source did not say."""
+    name: str | None = None
+    """Tool name, where the source gives it (Gemini ``functionResponse.name``, Codex, ...)."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_tuple(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def text(self) -> str:
+        """The text of the output: the string, or the text blocks joined by newlines."""
+        if isinstance(self.content, str):
+            return self.content
+        return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+    __repr__ = compact_repr
+
+
+def _media_repr(self: ImageBlock | AudioBlock) -> str:
+    parts = []
+    if self.media_type is not None:
+        parts.append(f"media_type={self.media_type!r}")
+    if self.data is not None:
+        parts.append(f"data=<{len(self.data) * 3 // 4 - self.data[-2:].count('=')} bytes>")
+    if self.url is not None:
+        url = self.url if len(self.url) <= 80 else f"{self.url[:40]}...<{len(self.url)} chars>"
+        parts.append(f"url={url!r}")
+    if self.file_id is not None:
+        parts.append(f"file_id={self.file_id!r}")
+    if self.extra:
+        parts.append(f"extra={self.extra!r}")
+    return f"{type(self).__name__}({', '.join(parts)})"
+
+
+def _media_bytes(self: ImageBlock | AudioBlock) -> bytes | None:
+    if self.data is not None:
+        return b64decode(self.data, path="$.data")
+    if self.url is not None:
+        uri = parse_data_uri(self.url)
+        if uri is not None and uri.is_base64:
+            return b64decode(uri.data, path="$.url")
+    return None
+
+
+def _media_type(self: ImageBlock | AudioBlock) -> str | None:
+    if self.media_type is not None:
+        return self.media_type
+    if self.url is not None:
+        uri = parse_data_uri(self.url)
+        if uri is not None:
+            return uri.media_type
+    if self.data is not None:
+        return sniff_media_type(b64decode(self.data[:24], path="$.data"))
+    return None
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ImageBlock:
+    r"""An image: base64 data, a URL (``data:`` URIs included), or a provider file id.
+
+    Build one from bytes with :meth:`from_bytes` (the MIME type is sniffed) or from a file
+    with :meth:`from_file`; decoding data never reads files or fetches URLs.
+
+    >>> ImageBlock.from_bytes(b"\x89PNG\r\n\x1a\n" + bytes(8))
+    ImageBlock(media_type='image/png', data=<16 bytes>)
+    """
+
+    kind: ClassVar[Literal["image"]] = "image"
+    _: KW_ONLY
+    data: str | None = None
+    """Base64 text exactly as received (Anthropic ``source.data``, Gemini ``inlineData.data``)."""
+    url: str | None = None
+    """A URL, or a ``data:`` URI as OpenAI sends them; never fetched by this library."""
+    file_id: str | None = None
+    """A provider file id (Anthropic/OpenAI ``file_id``, Gemini ``fileData.fileUri``)."""
+    media_type: str | None = None
+    """MIME type as given (``image/png``); see :attr:`resolved_media_type` for a best guess."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``detail``, ``cache_control``...)."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = _media_repr
+
+    @classmethod
+    def from_bytes(cls, data: bytes, media_type: str | None = None) -> ImageBlock:
+        """An image from raw bytes; the MIME type is sniffed when not given."""
+        return cls(data=b64encode(data), media_type=media_type or sniff_media_type(data))
+
+    @classmethod
+    def from_file(cls, path: str | Path, media_type: str | None = None) -> ImageBlock:
+        """Read an image file (the only way this library reads a file for you)."""
+        return cls.from_bytes(Path(path).read_bytes(), media_type)
+
+    def to_bytes(self) -> bytes | None:
+        """The decoded bytes of ``data`` or of a base64 ``data:`` URL; ``None`` otherwise."""
+        return _media_bytes(self)
+
+    @property
+    def resolved_media_type(self) -> str | None:
+        """``media_type``, else the type of a ``data:`` URL, else sniffed from the data."""
+        return _media_type(self)
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class AudioBlock:
+    """Audio: base64 data, a URL (``data:`` URIs included), or a provider file id.
+
+    >>> AudioBlock.from_bytes(b"fLaC" + bytes(12)).media_type
+    'audio/flac'
+    """
+
+    kind: ClassVar[Literal["audio"]] = "audio"
+    _: KW_ONLY
+    data: str | None = None
+    """Base64 text exactly as received (OpenAI ``input_audio.data``, Gemini ``inlineData``)."""
+    url: str | None = None
+    """A URL or ``data:`` URI; never fetched by this library."""
+    file_id: str | None = None
+    """A provider file id."""
+    media_type: str | None = None
+    """MIME type as given (``audio/wav``); OpenAI's ``format: "wav"`` maps to ``audio/wav``."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = _media_repr
+
+    @classmethod
+    def from_bytes(cls, data: bytes, media_type: str | None = None) -> AudioBlock:
+        """Audio from raw bytes; the MIME type is sniffed when not given."""
+        return cls(data=b64encode(data), media_type=media_type or sniff_media_type(data))
+
+    @classmethod
+    def from_file(cls, path: str | Path, media_type: str | None = None) -> AudioBlock:
+        """Read an audio file (the only way this library reads a file for you)."""
+        return cls.from_bytes(Path(path).read_bytes(), media_type)
+
+    def to_bytes(self) -> bytes | None:
+        """The decoded bytes of ``data`` or of a base64 ``data:`` URL; ``None`` otherwise."""
+        return _media_bytes(self)
+
+    @property
+    def resolved_media_type(self) -> str | None:
+        """``media_type``, else the type of a ``data:`` URL, else sniffed from the data."""
+        return _media_type(self)
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class RawBlock:
+    """Anything this library does not model, kept verbatim (server tool calls, documents...).
+
+    >>> RawBlock({"type": "server_tool_use", "id": "srvtoolu_1"}).type
+    'server_tool_use'
+    """
+
+    kind: ClassVar[Literal["raw"]] = "raw"
+    data: JsonValue
+    """The original value, exactly as received (usually a JSON object with a ``type``)."""
+
+    def __post_init__(self) -> None:
+        freeze_json(self, "data")
+
+    @property
+    def type(self) -> str | None:
+        """The ``type`` key of ``data`` when it is an object with a string type."""
+        if isinstance(self.data, FrozenDict):
+            tag = self.data.get("type")
+            return tag if isinstance(tag, str) else None
+        return None
+
+    __repr__ = compact_repr
+
+
+Block: TypeAlias = (
+    TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | AudioBlock | RawBlock
+)
+"""Any content block."""
+
+BLOCK_TYPES: tuple[type[Block], ...] = (
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+    ToolResultBlock,
+    ImageBlock,
+    AudioBlock,
+    RawBlock,
+)

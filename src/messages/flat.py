@@ -1,0 +1,348 @@
+"""Flat messages: one message per content kind, each with its context.
+
+The flat view is what Codex, Gemini CLI, OpenCode and Copilot emit, and what
+:func:`messages.convert.normalize_messages` produces from any stream. Each flat message holds
+exactly the data of the matching block, plus ``role`` and the context fields.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar, Literal, final
+
+from ._json import EMPTY, FrozenDict, JsonValue
+from ._model import (
+    Role,
+    Timestamp,
+    compact_repr,
+    freeze_json,
+    freeze_map,
+    freeze_objects,
+    freeze_tuple,
+)
+from .blocks import Block, TextBlock
+
+__all__ = [
+    "AudioMessage",
+    "ImageMessage",
+    "RawMessage",
+    "TextMessage",
+    "ThinkingMessage",
+    "ToolResultMessage",
+    "ToolUseMessage",
+]
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class TextMessage:
+    """A piece of text.
+
+    >>> TextMessage("hi", role="user").text
+    'hi'
+    """
+
+    kind: ClassVar[Literal["text"]] = "text"
+    text: str
+    """The text."""
+    _: KW_ONLY
+    citations: tuple[FrozenDict, ...] | None = None
+    """Source citations, as on TextBlock."""
+    role: Role = "assistant"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_objects(self, "citations")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ThinkingMessage:
+    """The model's reasoning, with its opaque signature."""
+
+    kind: ClassVar[Literal["thinking"]] = "thinking"
+    thinking: str
+    """The reasoning text."""
+    _: KW_ONLY
+    signature: str | None = None
+    """Opaque provider token, sent back unchanged."""
+    redacted: bool = False
+    """True when only the encrypted payload is present."""
+    provider: str | None = None
+    """Which provider issued the signature."""
+    role: Role = "assistant"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ToolUseMessage:
+    """A tool call.
+
+    >>> ToolUseMessage("call_1", "shell", {"command": "ls"}).name
+    'shell'
+    """
+
+    kind: ClassVar[Literal["tool_use"]] = "tool_use"
+    id: str
+    """Call id, matched by ToolResultMessage.tool_use_id."""
+    name: str
+    """Tool name."""
+    input: Mapping[str, JsonValue] = EMPTY
+    """Arguments, deep-frozen."""
+    _: KW_ONLY
+    arguments: str | None = None
+    """The arguments exactly as the source wrote them as a JSON string, valid or not."""
+    role: Role = "assistant"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "input")
+        freeze_map(self, "extra")
+
+    @property
+    def invalid_arguments(self) -> bool:
+        """True when ``arguments`` is present but is not a JSON object."""
+        if self.arguments is None:
+            return False
+        try:
+            return not isinstance(json.loads(self.arguments), dict)
+        except (ValueError, RecursionError):
+            return True
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ToolResultMessage:
+    """What a tool returned for one call.
+
+    >>> ToolResultMessage("call_1", "ok", is_error=False).text
+    'ok'
+    """
+
+    kind: ClassVar[Literal["tool_result"]] = "tool_result"
+    tool_use_id: str
+    """Id of the call this answers."""
+    content: str | tuple[Block, ...] = ""
+    """The output: plain text, or blocks."""
+    _: KW_ONLY
+    is_error: bool | None = None
+    """Whether the tool failed; ``None`` when the source did not say."""
+    name: str | None = None
+    """Tool name, where the source gives it."""
+    role: Role = "tool"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_tuple(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def text(self) -> str:
+        """The text of the output: the string, or the text blocks joined by newlines."""
+        if isinstance(self.content, str):
+            return self.content
+        return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ImageMessage:
+    """An image: base64 data, a URL or a provider file id (see the matching block)."""
+
+    kind: ClassVar[Literal["image"]] = "image"
+    _: KW_ONLY
+    data: str | None = None
+    """Base64 text exactly as received."""
+    url: str | None = None
+    """A URL or ``data:`` URI; never fetched."""
+    file_id: str | None = None
+    """A provider file id."""
+    media_type: str | None = None
+    """MIME type as given."""
+    role: Role = "user"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class AudioMessage:
+    """Audio: base64 data, a URL or a provider file id (see the matching block)."""
+
+    kind: ClassVar[Literal["audio"]] = "audio"
+    _: KW_ONLY
+    data: str | None = None
+    """Base64 text exactly as received."""
+    url: str | None = None
+    """A URL or ``data:`` URI; never fetched."""
+    file_id: str | None = None
+    """A provider file id."""
+    media_type: str | None = None
+    """MIME type as given."""
+    role: Role = "user"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class RawMessage:
+    """Anything not modelled, kept verbatim: an unknown event line, or a RawBlock's data.
+
+    >>> RawMessage({"type": "rate_limit_event"}).type
+    'rate_limit_event'
+    """
+
+    kind: ClassVar[Literal["raw"]] = "raw"
+    data: JsonValue
+    """The original value, exactly as received."""
+    _: KW_ONLY
+    role: Role | None = None
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_json(self, "data")
+        freeze_map(self, "extra")
+
+    @property
+    def type(self) -> str | None:
+        """The ``type`` key of ``data`` when it is an object with a string type."""
+        if isinstance(self.data, FrozenDict):
+            tag = self.data.get("type")
+            return tag if isinstance(tag, str) else None
+        return None
+
+    __repr__ = compact_repr
+
+
+FlatMessage = (
+    TextMessage
+    | ThinkingMessage
+    | ToolUseMessage
+    | ToolResultMessage
+    | ImageMessage
+    | AudioMessage
+    | RawMessage
+)
+"""A message of the flat view: exactly one piece of content."""

@@ -1,0 +1,61 @@
+"""The ``Message`` union and the context every message carries."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from typing_extensions import TypedDict
+
+from ._model import Role, Timestamp
+from .flat import (
+    AudioMessage,
+    FlatMessage,
+    ImageMessage,
+    RawMessage,
+    TextMessage,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseMessage,
+)
+from .roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
+from .session import ErrorMessage, InitMessage, ResultMessage, SessionMessage, StreamEventMessage
+
+__all__ = ["Context", "FlatMessage", "Message", "RoleMessage", "SessionMessage"]
+
+Message: TypeAlias = RoleMessage | FlatMessage | SessionMessage
+"""Any message: role (block view), flat (one content kind) or session."""
+
+ROLE_TYPES: tuple[type[RoleMessage], ...] = (
+    SystemMessage,
+    UserMessage,
+    AssistantMessage,
+    ToolMessage,
+)
+FLAT_TYPES: tuple[type[FlatMessage], ...] = (
+    TextMessage,
+    ThinkingMessage,
+    ToolUseMessage,
+    ToolResultMessage,
+    ImageMessage,
+    AudioMessage,
+    RawMessage,
+)
+SESSION_TYPES: tuple[type[SessionMessage], ...] = (
+    ResultMessage,
+    ErrorMessage,
+    InitMessage,
+    StreamEventMessage,
+)
+MESSAGE_TYPES: tuple[type[Message], ...] = ROLE_TYPES + FLAT_TYPES + SESSION_TYPES
+
+
+class Context(TypedDict, total=False):
+    """The context a flat message takes from its parent: ``block_to_message(b, **context)``."""
+
+    role: Role
+    uuid: str | None
+    session_id: str | None
+    parent_tool_use_id: str | None
+    model: str | None
+    message_id: str | None
+    timestamp: Timestamp | None

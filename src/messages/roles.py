@@ -1,0 +1,297 @@
+"""Role messages: system prompts, user turns, assistant turns and tool results.
+
+Each carries ``content`` as a plain string or a tuple of blocks, the context fields shared by
+every message (uuid, session_id, parent_tool_use_id, model, message_id, timestamp) and an
+``extra`` mapping for wire fields it does not model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar, Literal, final
+
+from ._json import EMPTY, JsonValue
+from ._model import Timestamp, compact_repr, freeze_map, freeze_tuple
+from .blocks import Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from .usage import Usage
+
+__all__ = [
+    "AssistantMessage",
+    "SystemMessage",
+    "ToolMessage",
+    "UserMessage",
+    "as_blocks",
+    "content_text",
+]
+
+
+def as_blocks(content: str | tuple[Block, ...]) -> tuple[Block, ...]:
+    """Content as a tuple of blocks: a string becomes one TextBlock."""
+    if isinstance(content, str):
+        return (TextBlock(content),)
+    return content
+
+
+def content_text(content: str | tuple[Block, ...]) -> str:
+    """The text of some content: the string, or its text blocks joined by newlines."""
+    if isinstance(content, str):
+        return content
+    return "\n".join([b.text for b in content if isinstance(b, TextBlock)])
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class SystemMessage:
+    """Instructions for the model: a system prompt, or an OpenAI ``developer`` message.
+
+    >>> SystemMessage("Be brief.").text
+    'Be brief.'
+    """
+
+    kind: ClassVar[Literal["system"]] = "system"
+    content: str | tuple[Block, ...]
+    """Plain text, or a tuple of content blocks."""
+    _: KW_ONLY
+    role: Literal["system", "developer"] = "system"
+    """``developer`` for OpenAI developer messages; kept, never folded into ``system``."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_tuple(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        """The content as blocks: a plain string reads as one TextBlock."""
+        return as_blocks(self.content)
+
+    @property
+    def text(self) -> str:
+        """The text of the message: its text blocks joined by newlines."""
+        return content_text(self.content)
+
+    @property
+    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
+        """The tool calls in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
+
+    @property
+    def tool_results(self) -> tuple[ToolResultBlock, ...]:
+        """The tool results in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
+
+    @property
+    def thinking(self) -> tuple[ThinkingBlock, ...]:
+        """The thinking blocks in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class UserMessage:
+    """What the user (or the harness, for tool results) sends to the model.
+
+    >>> UserMessage("hi").blocks
+    (TextBlock(text='hi'),)
+    """
+
+    kind: ClassVar[Literal["user"]] = "user"
+    role: ClassVar[Literal["user"]] = "user"
+    content: str | tuple[Block, ...]
+    """Plain text, or a tuple of content blocks."""
+    _: KW_ONLY
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_tuple(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        """The content as blocks: a plain string reads as one TextBlock."""
+        return as_blocks(self.content)
+
+    @property
+    def text(self) -> str:
+        """The text of the message: its text blocks joined by newlines."""
+        return content_text(self.content)
+
+    @property
+    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
+        """The tool calls in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
+
+    @property
+    def tool_results(self) -> tuple[ToolResultBlock, ...]:
+        """The tool results in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
+
+    @property
+    def thinking(self) -> tuple[ThinkingBlock, ...]:
+        """The thinking blocks in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class AssistantMessage:
+    """One model turn: text, thinking, tool calls, with usage and stop reason.
+
+    >>> from messages import ToolUseBlock
+    >>> m = AssistantMessage((TextBlock("Listing."), ToolUseBlock("t1", "Bash", {"command": "ls"})))
+    >>> m.text, [t.name for t in m.tool_uses]
+    ('Listing.', ['Bash'])
+    """
+
+    kind: ClassVar[Literal["assistant"]] = "assistant"
+    role: ClassVar[Literal["assistant"]] = "assistant"
+    content: str | tuple[Block, ...] = ()
+    """Plain text, or a tuple of content blocks."""
+    _: KW_ONLY
+    usage: Usage | None = None
+    """Tokens used for this turn, when reported."""
+    stop_reason: str | None = None
+    """Why generation stopped, exactly as the provider said (``end_turn``, ``tool_calls``...)."""
+    error: str | None = None
+    """An error code the source attached to this turn (Claude Code ``error``)."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_tuple(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        """The content as blocks: a plain string reads as one TextBlock."""
+        return as_blocks(self.content)
+
+    @property
+    def text(self) -> str:
+        """The text of the message: its text blocks joined by newlines."""
+        return content_text(self.content)
+
+    @property
+    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
+        """The tool calls in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
+
+    @property
+    def tool_results(self) -> tuple[ToolResultBlock, ...]:
+        """The tool results in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
+
+    @property
+    def thinking(self) -> tuple[ThinkingBlock, ...]:
+        """The thinking blocks in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ToolMessage:
+    """A tool-role message (OpenAI ``tool``): carries ToolResultBlocks.
+
+    >>> ToolMessage((ToolResultBlock("call_1", "42"),)).tool_results[0].text
+    '42'
+    """
+
+    kind: ClassVar[Literal["tool"]] = "tool"
+    role: ClassVar[Literal["tool"]] = "tool"
+    content: str | tuple[Block, ...]
+    """Plain text, or a tuple of content blocks."""
+    _: KW_ONLY
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_tuple(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        """The content as blocks: a plain string reads as one TextBlock."""
+        return as_blocks(self.content)
+
+    @property
+    def text(self) -> str:
+        """The text of the message: its text blocks joined by newlines."""
+        return content_text(self.content)
+
+    @property
+    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
+        """The tool calls in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
+
+    @property
+    def tool_results(self) -> tuple[ToolResultBlock, ...]:
+        """The tool results in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
+
+    @property
+    def thinking(self) -> tuple[ThinkingBlock, ...]:
+        """The thinking blocks in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
+
+    __repr__ = compact_repr
+
+
+RoleMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage
+"""A message with a role and block content."""

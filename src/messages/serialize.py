@@ -1,0 +1,326 @@
+"""Native serialization: every value to a JSON-safe dict and back, and JSON Lines.
+
+Messages are tagged with ``kind``, blocks with ``type`` (the Anthropic-like name), usage with
+``"type": "usage"``; a top-level value also carries the format version ``"v": 1``. Fields at
+their default are left out. ``from_dict(to_dict(x)) == x`` for every value.
+
+>>> from messages import TextMessage
+>>> to_dict(TextMessage("hi", role="user"))
+{'v': 1, 'kind': 'text', 'text': 'hi', 'role': 'user'}
+>>> from_dict(_) == TextMessage("hi", role="user")
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any, Final, TypeAlias
+
+from ._json import FrozenDict, _copy_value, _expose, thaw
+from ._model import ROLES
+from ._wire import type_name
+from .blocks import BLOCK_TYPES, Block
+from .errors import DecodeError, EncodeError
+from .message import MESSAGE_TYPES, Message
+from .usage import Usage
+
+__all__ = [
+    "FORMAT_VERSION",
+    "Value",
+    "dumps",
+    "from_dict",
+    "loads",
+    "read_jsonl",
+    "to_dict",
+    "write_jsonl",
+]
+
+FORMAT_VERSION: Final = 1
+"""The version tag ``v`` written on every top-level value."""
+
+Value: TypeAlias = Message | Block | Usage
+"""Anything :func:`to_dict` accepts."""
+
+_In = Callable[[Any, str], Any]
+
+
+def _bad(expected: str, value: Any, path: str) -> DecodeError:
+    return DecodeError(f"expected {expected}, found {type_name(value)}", path=path, value=value)
+
+
+def _str(v: Any, path: str) -> Any:
+    if type(v) is not str:
+        raise _bad("a string", v, path)
+    return v
+
+
+def _opt(check: _In) -> _In:
+    def inner(v: Any, path: str) -> Any:
+        return None if v is None else check(v, path)
+
+    return inner
+
+
+def _bool(v: Any, path: str) -> Any:
+    if type(v) is not bool:
+        raise _bad("a boolean", v, path)
+    return v
+
+
+def _int(v: Any, path: str) -> Any:
+    if type(v) is not int:
+        raise _bad("an integer", v, path)
+    return v
+
+
+def _num(v: Any, path: str) -> Any:
+    if type(v) is not int and type(v) is not float:
+        raise _bad("a number", v, path)
+    return v
+
+
+def _scalar(v: Any, path: str) -> Any:
+    if type(v) not in (str, int, float):
+        raise _bad("a string or a number", v, path)
+    return v
+
+
+def _map(v: Any, path: str) -> Any:
+    if type(v) is not dict:
+        raise _bad("an object", v, path)
+    return FrozenDict._own(_copy_value(v, path, 0, 256))
+
+
+def _json(v: Any, path: str) -> Any:
+    return _expose(_copy_value(v, path, 0, 256))
+
+
+def _json_tuple(v: Any, path: str) -> Any:
+    if type(v) is not list:
+        raise _bad("an array", v, path)
+    return _json(v, path)
+
+
+def _objects(v: Any, path: str) -> Any:
+    if type(v) is not list:
+        raise _bad("an array", v, path)
+    return tuple(_map(item, f"{path}[{i}]") for i, item in enumerate(v))
+
+
+def _content(v: Any, path: str) -> Any:
+    if type(v) is str:
+        return v
+    if type(v) is not list:
+        raise _bad("a string or an array of blocks", v, path)
+    return tuple(_nested(item, f"{path}[{i}]", _BLOCKS) for i, item in enumerate(v))
+
+
+def _usage(v: Any, path: str) -> Any:
+    return _nested(v, path, {"usage": Usage})
+
+
+def _role(v: Any, path: str) -> Any:
+    if v not in ROLES:
+        raise DecodeError(f"expected a role, found {v!r}", path=path, value=v)
+    return v
+
+
+def _system_role(v: Any, path: str) -> Any:
+    if v not in {"system", "developer"}:
+        raise DecodeError(f"expected 'system' or 'developer', found {v!r}", path=path, value=v)
+    return v
+
+
+_BY_ANNOTATION: Final[dict[str, _In]] = {
+    "str": _str,
+    "str | None": _opt(_str),
+    "bool": _bool,
+    "bool | None": _opt(_bool),
+    "int | None": _opt(_int),
+    "int | float | None": _opt(_num),
+    "float | None": _opt(_num),
+    "Timestamp | None": _opt(_scalar),
+    "Mapping[str, JsonValue]": _map,
+    "JsonValue": _json,
+    "tuple[JsonValue, ...] | None": _opt(_json_tuple),
+    "tuple[FrozenDict, ...] | None": _opt(_objects),
+    "str | tuple[Block, ...]": _content,
+    "Usage | None": _opt(_usage),
+    "Role": _role,
+    "Role | None": _opt(_role),
+    'Literal["system", "developer"]': _system_role,
+}
+
+
+class _Spec:
+    """How one class reads and writes: its tag, and each field's name, default and reader."""
+
+    __slots__ = ("cls", "fields", "names", "tag", "tag_key")
+
+    def __init__(self, cls: type, tag_key: str, tag: str) -> None:
+        self.cls = cls
+        self.tag_key = tag_key
+        self.tag = tag
+        self.fields: list[tuple[str, Any, _In]] = []
+        for f in dataclasses.fields(cls):
+            default = f.default if f.default is not dataclasses.MISSING else _REQUIRED
+            annotation = str(f.type).replace("'", '"')
+            self.fields.append((f.name, default, _BY_ANNOTATION[annotation]))
+        self.names = frozenset(name for name, _, _ in self.fields) | {tag_key, "v"}
+
+
+_REQUIRED: Final = object()
+
+_BLOCKS: Final[dict[str, type]] = {cls.kind: cls for cls in BLOCK_TYPES}
+_MESSAGES: Final[dict[str, type]] = {cls.kind: cls for cls in MESSAGE_TYPES}
+_SPECS: dict[type, _Spec] = {cls: _Spec(cls, "type", cls.kind) for cls in BLOCK_TYPES}
+_SPECS.update({cls: _Spec(cls, "kind", cls.kind) for cls in MESSAGE_TYPES})
+_SPECS[Usage] = _Spec(Usage, "type", "usage")
+
+
+def _out(value: Any) -> Any:
+    cls = type(value)
+    if cls is str or cls is int or cls is float or cls is bool or value is None:
+        return value
+    if cls is FrozenDict:
+        return thaw(value)
+    if cls is tuple:
+        return [_out(item) for item in value]
+    spec = _SPECS.get(cls)
+    if spec is not None:
+        return _encode(value, spec, nested=True)
+    raise EncodeError(f"cannot serialize {cls.__name__}", value=value)
+
+
+def _encode(value: Any, spec: _Spec, *, nested: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {} if nested else {"v": FORMAT_VERSION}
+    if not (nested and spec.cls is Usage):
+        out[spec.tag_key] = spec.tag
+    for name, default, _ in spec.fields:
+        v = getattr(value, name)
+        if default is not _REQUIRED and (v is default or v == default):
+            continue
+        out[name] = _out(v)
+    return out
+
+
+def to_dict(value: Value) -> dict[str, Any]:
+    """A JSON-safe dict for any message, block or usage (a fresh copy you may change).
+
+    >>> from messages import ToolUseBlock
+    >>> to_dict(ToolUseBlock("t1", "Bash", {"command": "ls"}))
+    {'v': 1, 'type': 'tool_use', 'id': 't1', 'name': 'Bash', 'input': {'command': 'ls'}}
+    """
+    spec = _SPECS.get(type(value))
+    if spec is None:
+        raise EncodeError(f"cannot serialize {type(value).__name__}", value=value)
+    return _encode(value, spec, nested=False)
+
+
+def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
+    for key, value in d.items():
+        if key not in spec.names:
+            raise DecodeError(
+                f"unknown field {key!r} for {spec.cls.__name__}", path=f"{path}.{key}", value=value
+            )
+    kwargs = {}
+    for name, default, reader in spec.fields:
+        if name in d:
+            kwargs[name] = reader(d[name], f"{path}.{name}")
+        elif default is _REQUIRED:
+            raise DecodeError(
+                f"missing required field {name!r} for {spec.cls.__name__}", path=f"{path}.{name}"
+            )
+    return spec.cls(**kwargs)
+
+
+def _nested(d: Any, path: str, table: dict[str, type]) -> Any:
+    if type(d) is not dict:
+        raise _bad("an object", d, path)
+    if table is _BLOCKS or "type" in d:
+        tag = d.get("type")
+        cls = table.get(tag) if type(tag) is str else None
+        if cls is None:
+            raise DecodeError(f"unknown block type {tag!r}", path=f"{path}.type", value=tag)
+    else:
+        cls = Usage
+    return _build(d, _SPECS[cls], path)
+
+
+def from_dict(data: Any) -> Any:
+    """Rebuild a value from :func:`to_dict` output; bad input raises :class:`DecodeError`.
+
+    The result is a :data:`Value` (a message, block or usage), chosen by the ``kind`` or
+    ``type`` tag. Unknown fields are an error here: the native format is this library's own.
+    """
+    if isinstance(data, FrozenDict):
+        data = data.thaw()
+    if type(data) is not dict:
+        raise _bad("an object", data, "$")
+    version = data.get("v", FORMAT_VERSION)
+    if version != FORMAT_VERSION:
+        raise DecodeError(
+            f"unsupported format version {version!r} (this library reads {FORMAT_VERSION})",
+            path="$.v",
+            value=version,
+        )
+    if "kind" in data:
+        tag = data["kind"]
+        cls = _MESSAGES.get(tag) if type(tag) is str else None
+        if cls is None:
+            raise DecodeError(f"unknown message kind {tag!r}", path="$.kind", value=tag)
+        return _build(data, _SPECS[cls], "$")
+    tag = data.get("type")
+    if tag == "usage":
+        return _build(data, _SPECS[Usage], "$")
+    return _nested(data, "$", _BLOCKS)
+
+
+def dumps(value: Value) -> str:
+    """One value as a line of JSON text (no newline).
+
+    >>> from messages import TextBlock
+    >>> dumps(TextBlock("hé"))
+    '{"v":1,"type":"text","text":"hé"}'
+    """
+    return json.dumps(to_dict(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse one line of :func:`dumps` output back into a value."""
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise DecodeError(f"invalid JSON ({exc})", value=text[:80]) from None
+    return from_dict(data)
+
+
+def write_jsonl(values: Iterable[Value], fp: IO[str]) -> int:
+    """Write each value as one line to a text file object; returns the number written."""
+    n = 0
+    for value in values:
+        fp.write(dumps(value))
+        fp.write("\n")
+        n += 1
+    return n
+
+
+def read_jsonl(lines: Iterable[str | bytes]) -> Iterator[Any]:
+    """Read values from JSON Lines (any iterable of lines, such as an open file), lazily.
+
+    Blank lines are skipped; a bad line raises :class:`DecodeError` with its line number.
+    """
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield loads(line)
+        except DecodeError as exc:
+            exc.line = number
+            raise

@@ -1,0 +1,187 @@
+"""Session messages: neither role nor content, they pass through both views unchanged.
+
+The run's result, errors, session start metadata, and raw provider stream events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar, Literal, final
+
+from ._json import EMPTY, JsonValue
+from ._model import Timestamp, compact_repr, freeze_json, freeze_map
+from .usage import Usage
+
+__all__ = ["ErrorMessage", "InitMessage", "ResultMessage", "StreamEventMessage"]
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ResultMessage:
+    """The end of a run: outcome, durations, turns, cost and usage.
+
+    >>> ResultMessage(subtype="success", num_turns=2, total_cost_usd=0.01).num_turns
+    2
+    """
+
+    kind: ClassVar[Literal["result"]] = "result"
+    _: KW_ONLY
+    subtype: str | None = None
+    """Outcome as the source names it (``success``, ``error_max_turns``...)."""
+    result: str | None = None
+    """The final answer text."""
+    is_error: bool | None = None
+    """Whether the run failed."""
+    duration_ms: int | float | None = None
+    """Wall-clock duration of the run."""
+    duration_api_ms: int | float | None = None
+    """Time spent waiting for the model API."""
+    num_turns: int | None = None
+    """Number of model turns."""
+    total_cost_usd: float | None = None
+    """Total cost in US dollars."""
+    usage: Usage | None = None
+    """Total token usage."""
+    structured_output: JsonValue = None
+    """The structured (JSON schema) output, when the run asked for one."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_json(self, "structured_output")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ErrorMessage:
+    """An error the source reported (API error, turn failure, retry notice).
+
+    >>> ErrorMessage("rate limited", code="429").code
+    '429'
+    """
+
+    kind: ClassVar[Literal["error"]] = "error"
+    message: str
+    """Human-readable description."""
+    _: KW_ONLY
+    code: str | None = None
+    """Error type or code, as the source names it."""
+    will_retry: bool | None = None
+    """Whether the source said it will retry."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class InitMessage:
+    """Session start metadata: where the agent runs and what it can use.
+
+    >>> InitMessage(session_id="s1", cwd="/work", tools=("Bash", "Read")).tools
+    ('Bash', 'Read')
+    """
+
+    kind: ClassVar[Literal["init"]] = "init"
+    _: KW_ONLY
+    cwd: str | None = None
+    """Working directory of the agent."""
+    tools: tuple[JsonValue, ...] | None = None
+    """Tools available to the agent (names, or descriptions as the source gives them)."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_json(self, "tools")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class StreamEventMessage:
+    """One raw provider stream event (an Anthropic SSE event inside Claude Code, say).
+
+    >>> StreamEventMessage({"type": "message_stop"}).type
+    'message_stop'
+    """
+
+    kind: ClassVar[Literal["stream_event"]] = "stream_event"
+    event: Mapping[str, JsonValue]
+    """The event object, verbatim."""
+    _: KW_ONLY
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "event")
+        freeze_map(self, "extra")
+
+    @property
+    def type(self) -> str | None:
+        """The event's ``type``, when it has a string one."""
+        tag = self.event.get("type")
+        return tag if isinstance(tag, str) else None
+
+    __repr__ = compact_repr
+
+
+SessionMessage = ResultMessage | ErrorMessage | InitMessage | StreamEventMessage
+"""A message that is neither role nor content: passes through both views unchanged."""
