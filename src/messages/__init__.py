@@ -34,10 +34,12 @@ from .serialize import from_dict, read_jsonl, to_dict, write_jsonl
 from .session import (
     ErrorMessage,
     InitMessage,
+    InvalidLineMessage,
     ResultMessage,
     SessionMessage,
     StreamEventMessage,
 )
+from .stop import StopReason, classify_stop_reason
 from .usage import Usage
 
 __version__ = "0.1.0"
@@ -57,6 +59,7 @@ __all__ = [
     "ImageBlock",
     "ImageMessage",
     "InitMessage",
+    "InvalidLineMessage",
     "JsonValue",
     "Message",
     "MessagesError",
@@ -66,6 +69,7 @@ __all__ = [
     "Role",
     "RoleMessage",
     "SessionMessage",
+    "StopReason",
     "StreamEventMessage",
     "SystemMessage",
     "TextBlock",
@@ -82,6 +86,7 @@ __all__ = [
     "Usage",
     "UserMessage",
     "__version__",
+    "classify_stop_reason",
     "freeze",
     "from_dict",
     "read_jsonl",

@@ -18,7 +18,14 @@ from .flat import (
     ToolUseMessage,
 )
 from .roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
-from .session import ErrorMessage, InitMessage, ResultMessage, SessionMessage, StreamEventMessage
+from .session import (
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    ResultMessage,
+    SessionMessage,
+    StreamEventMessage,
+)
 
 __all__ = ["Context", "FlatMessage", "Message", "RoleMessage", "SessionMessage"]
 
@@ -45,6 +52,7 @@ SESSION_TYPES: tuple[type[SessionMessage], ...] = (
     ErrorMessage,
     InitMessage,
     StreamEventMessage,
+    InvalidLineMessage,
 )
 MESSAGE_TYPES: tuple[type[Message], ...] = ROLE_TYPES + FLAT_TYPES + SESSION_TYPES
 

@@ -14,6 +14,7 @@ from typing import ClassVar, Literal, final
 from ._json import EMPTY, JsonValue
 from ._model import Timestamp, compact_repr, freeze_map, freeze_tuple
 from .blocks import Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from .stop import StopReason, classify_stop_reason
 from .usage import Usage
 
 __all__ = [
@@ -228,6 +229,11 @@ class AssistantMessage:
     def thinking(self) -> tuple[ThinkingBlock, ...]:
         """The thinking blocks in the content, in order."""
         return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
+
+    @property
+    def stop(self) -> StopReason | None:
+        """``stop_reason`` normalised across providers (the raw value stays in ``stop_reason``)."""
+        return classify_stop_reason(self.stop_reason)
 
     __repr__ = compact_repr
 

@@ -13,7 +13,13 @@ from ._json import EMPTY, JsonValue
 from ._model import Timestamp, compact_repr, freeze_json, freeze_map
 from .usage import Usage
 
-__all__ = ["ErrorMessage", "InitMessage", "ResultMessage", "StreamEventMessage"]
+__all__ = [
+    "ErrorMessage",
+    "InitMessage",
+    "InvalidLineMessage",
+    "ResultMessage",
+    "StreamEventMessage",
+]
 
 
 @final
@@ -183,5 +189,48 @@ class StreamEventMessage:
     __repr__ = compact_repr
 
 
-SessionMessage = ResultMessage | ErrorMessage | InitMessage | StreamEventMessage
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class InvalidLineMessage:
+    """A line of a stream that could not be decoded, kept with the reason and line number.
+
+    Lenient stream readers yield one of these instead of stopping, so every good line still
+    comes out; the ``text`` is the line exactly as read (without its line ending).
+
+    >>> InvalidLineMessage("warning: not json", reason="invalid JSON", line=3).line
+    3
+    """
+
+    kind: ClassVar[Literal["invalid_line"]] = "invalid_line"
+    text: str
+    """The line as read, decoded as UTF-8 with replacement characters where it was invalid."""
+    _: KW_ONLY
+    reason: str = ""
+    """Why it could not be decoded (the DecodeError text)."""
+    line: int | None = None
+    """1-based line number in its input."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+SessionMessage = (
+    ResultMessage | ErrorMessage | InitMessage | StreamEventMessage | InvalidLineMessage
+)
 """A message that is neither role nor content: passes through both views unchanged."""

@@ -1,0 +1,107 @@
+"""What every agent CLI adapter shares: reading lines leniently or strictly.
+
+A line is decoded with ``json.loads`` (NaN and Infinity rejected), then handed, owned, to the
+adapter's decoder. Blank lines are skipped. In lenient mode (the default) a line that is not
+JSON, or that the adapter rejects, becomes an :class:`InvalidLineMessage` carrying the line,
+the reason and the line number, and reading goes on; in strict mode it raises
+:class:`DecodeError` with ``line`` set.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final, Protocol
+
+from ..errors import DecodeError
+from ..message import Message
+from ..session import InvalidLineMessage
+
+__all__ = ["Adapter", "encode_line", "iter_decode", "load_line"]
+
+DEFAULT_MAX_LINE: Final = 64 * 1024 * 1024
+"""Longest line (in characters or bytes) a reader accepts before reporting it as invalid."""
+
+
+class Adapter(Protocol):
+    """The surface of every adapter module (a module satisfies it structurally)."""
+
+    NAME: str
+
+    def decode(self, obj: Any) -> Message:
+        """One wire object (already parsed JSON) to one message."""
+        ...
+
+    def encode(self, message: Message) -> Any:
+        """One message back to its wire object: ``encode(decode(obj)) == obj``."""
+        ...
+
+    def detect(self, obj: Any) -> bool:
+        """Whether a parsed line looks like this source's output."""
+        ...
+
+    def iter_decode(
+        self, lines: Iterable[str | bytes], *, strict: bool = False
+    ) -> Iterator[Message]:
+        """Decode a stream of lines lazily."""
+        ...
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def load_line(line: str | bytes, *, max_line: int = DEFAULT_MAX_LINE) -> Any:
+    """Parse one line of JSON strictly; every failure is a :class:`DecodeError`."""
+    if len(line) > max_line:
+        raise DecodeError(f"line is longer than {max_line} characters", value=line[:40])
+    try:
+        return json.loads(line, parse_constant=_reject_constant)
+    except RecursionError:
+        raise DecodeError("JSON nests too deeply", value=line[:40]) from None
+    except UnicodeDecodeError as exc:
+        raise DecodeError(f"invalid UTF-8 ({exc.reason})", value=line[:40]) from None
+    except ValueError as exc:
+        raise DecodeError(f"invalid JSON ({exc})", value=line[:40]) from None
+
+
+def _text_of(line: str | bytes) -> str:
+    if isinstance(line, bytes):
+        return line.decode("utf-8", errors="replace")
+    return line
+
+
+def iter_decode(
+    decode: Callable[[Any], Message],
+    lines: Iterable[str | bytes],
+    *,
+    source: str,
+    strict: bool = False,
+    max_line: int = DEFAULT_MAX_LINE,
+) -> Iterator[Message]:
+    """Decode lines with ``decode``; bad lines become InvalidLineMessage (or raise if strict)."""
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        try:
+            obj = load_line(stripped, max_line=max_line)
+            message = decode(obj)
+        except DecodeError as exc:
+            exc.line = number
+            if exc.source is None:
+                exc.source = source
+            if strict:
+                raise
+            yield InvalidLineMessage(
+                _text_of(line).rstrip("\r\n"), reason=f"{exc.path}: {exc.reason}", line=number
+            )
+            continue
+        yield message
+
+
+def encode_line(encode: Callable[[Message], Any], message: Message) -> str:
+    """One message as a line of wire JSON (an InvalidLineMessage gives back its text)."""
+    if isinstance(message, InvalidLineMessage):
+        return message.text
+    return json.dumps(encode(message), ensure_ascii=False, separators=(",", ":"))

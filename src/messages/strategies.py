@@ -1,0 +1,403 @@
+"""Hypothesis strategies for every block, message and stream (needs ``messages[hypothesis]``).
+
+In Hypothesis's own style: keyword-only arguments, and strategies as parameters where a
+caller may want to narrow what is drawn.
+
+>>> from hypothesis import given
+>>> from messages import strategies as ms
+>>> @given(ms.messages())
+... def test_round_trip(message):
+...     assert from_dict(to_dict(message)) == message
+>>> from messages import from_dict, to_dict
+>>> test_round_trip()
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ._json import FrozenDict, JsonValue, freeze
+from .blocks import (
+    AudioBlock,
+    Block,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from .flat import (
+    AudioMessage,
+    ImageMessage,
+    RawMessage,
+    TextMessage,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseMessage,
+)
+from .message import Message
+from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from .session import (
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    ResultMessage,
+    StreamEventMessage,
+)
+from .usage import Usage
+
+__all__ = [
+    "assistant_messages",
+    "audio_blocks",
+    "blocks",
+    "contexts",
+    "flat_messages",
+    "image_blocks",
+    "json_objects",
+    "json_values",
+    "messages",
+    "raw_blocks",
+    "role_messages",
+    "session_messages",
+    "streams",
+    "text_blocks",
+    "thinking_blocks",
+    "tool_result_blocks",
+    "tool_use_blocks",
+    "usages",
+]
+
+_EXTRA_KEYS = ("cache_control", "x_custom", "meta", "annotations", "index")
+_ROLES = ("system", "developer", "user", "assistant", "tool")
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def json_values(
+    *, max_leaves: int = 10, keys: st.SearchStrategy[str] | None = None
+) -> st.SearchStrategy[JsonValue]:
+    """Any frozen JSON value: null, booleans, integers, finite floats, text, arrays, objects."""
+    key_strategy = keys if keys is not None else st.text(max_size=8)
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers(min_value=-(2**53), max_value=2**53)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=20)
+    )
+    plain = st.recursive(
+        scalars,
+        lambda children: (
+            st.lists(children, max_size=4) | st.dictionaries(key_strategy, children, max_size=4)
+        ),
+        max_leaves=max_leaves,
+    )
+    return plain.map(freeze)
+
+
+def json_objects(
+    *,
+    keys: st.SearchStrategy[str] | None = None,
+    values: st.SearchStrategy[Any] | None = None,
+    max_size: int = 4,
+) -> st.SearchStrategy[FrozenDict]:
+    """A frozen JSON object (a :class:`FrozenDict`)."""
+    key_strategy = keys if keys is not None else st.text(max_size=8)
+    value_strategy = values if values is not None else json_values(max_leaves=4)
+    return st.dictionaries(key_strategy, value_strategy, max_size=max_size).map(FrozenDict)
+
+
+def _extras(extra: st.SearchStrategy[FrozenDict] | None) -> st.SearchStrategy[FrozenDict]:
+    if extra is not None:
+        return extra
+    return json_objects(keys=st.sampled_from(_EXTRA_KEYS), max_size=2)
+
+
+def _ids(prefix: str) -> st.SearchStrategy[str]:
+    return st.text("abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12).map(
+        lambda s: prefix + s
+    )
+
+
+def _base64() -> st.SearchStrategy[str]:
+    return st.binary(max_size=24).map(lambda b: base64.b64encode(b).decode())
+
+
+def text_blocks(
+    *,
+    text: st.SearchStrategy[str] | None = None,
+    extra: st.SearchStrategy[FrozenDict] | None = None,
+) -> st.SearchStrategy[TextBlock]:
+    """A :class:`TextBlock`, sometimes with citations and extra wire fields."""
+    return st.builds(
+        TextBlock,
+        text if text is not None else st.text(),
+        citations=st.none() | st.lists(json_objects(max_size=2), max_size=2).map(tuple),
+        extra=_extras(extra),
+    )
+
+
+def thinking_blocks(
+    *,
+    thinking: st.SearchStrategy[str] | None = None,
+    provider: st.SearchStrategy[str | None] | None = None,
+) -> st.SearchStrategy[ThinkingBlock]:
+    """A :class:`ThinkingBlock`: plain, signed, or redacted (empty text, payload in signature)."""
+    provider_strategy = (
+        provider
+        if provider is not None
+        else st.sampled_from([None, "anthropic", "openai", "google"])
+    )
+    plain = st.builds(
+        ThinkingBlock,
+        thinking if thinking is not None else st.text(),
+        signature=st.none() | st.text(_BASE64, min_size=1, max_size=40),
+        provider=provider_strategy,
+    )
+    redacted = st.builds(
+        ThinkingBlock,
+        st.just(""),
+        signature=st.text(_BASE64, min_size=1, max_size=40),
+        redacted=st.just(True),
+        provider=provider_strategy,
+    )
+    return plain | redacted
+
+
+def tool_use_blocks(
+    *,
+    names: st.SearchStrategy[str] | None = None,
+    inputs: st.SearchStrategy[FrozenDict] | None = None,
+) -> st.SearchStrategy[ToolUseBlock]:
+    """A :class:`ToolUseBlock`, sometimes with its raw argument string (valid or not)."""
+    return st.builds(
+        ToolUseBlock,
+        _ids("toolu_"),
+        names
+        if names is not None
+        else st.sampled_from(["Bash", "Read", "Edit", "shell", "search"]),
+        inputs if inputs is not None else json_objects(),
+        arguments=st.none() | st.sampled_from(['{"a": 1}', "{", "", "[]"]),
+        extra=_extras(None),
+    )
+
+
+def tool_result_blocks(
+    *, content: st.SearchStrategy[str | tuple[Block, ...]] | None = None
+) -> st.SearchStrategy[ToolResultBlock]:
+    """A :class:`ToolResultBlock` with text or block content."""
+    inner = st.lists(text_blocks() | image_blocks(), max_size=3).map(tuple)
+    return st.builds(
+        ToolResultBlock,
+        _ids("toolu_"),
+        content if content is not None else (st.text() | inner),
+        is_error=st.none() | st.booleans(),
+        name=st.none() | st.sampled_from(["Bash", "Read"]),
+        extra=_extras(None),
+    )
+
+
+def _media(cls: type[Any], media_types: list[str]) -> st.SearchStrategy[Any]:
+    return st.one_of(
+        st.builds(cls, data=_base64(), media_type=st.none() | st.sampled_from(media_types)),
+        st.builds(cls, url=st.sampled_from(["https://example.com/a", "data:x/y;base64,AAAA"])),
+        st.builds(cls, file_id=_ids("file_")),
+    )
+
+
+def image_blocks() -> st.SearchStrategy[ImageBlock]:
+    """An :class:`ImageBlock` with exactly one source: base64 data, a URL or a file id."""
+    return _media(ImageBlock, ["image/png", "image/jpeg", "image/gif", "image/webp"])
+
+
+def audio_blocks() -> st.SearchStrategy[AudioBlock]:
+    """An :class:`AudioBlock` with exactly one source: base64 data, a URL or a file id."""
+    return _media(AudioBlock, ["audio/wav", "audio/mpeg", "audio/ogg", "audio/flac"])
+
+
+def raw_blocks() -> st.SearchStrategy[RawBlock]:
+    """A :class:`RawBlock` holding an object with a type this library does not model."""
+    return st.builds(
+        RawBlock,
+        json_objects(max_size=3).map(lambda d: d | {"type": "server_tool_use"}),
+    )
+
+
+def blocks(*, kinds: list[str] | None = None) -> st.SearchStrategy[Block]:
+    """Any block, or only those whose ``kind`` is in ``kinds``."""
+    table: dict[str, st.SearchStrategy[Any]] = {
+        "text": text_blocks(),
+        "thinking": thinking_blocks(),
+        "tool_use": tool_use_blocks(),
+        "tool_result": tool_result_blocks(),
+        "image": image_blocks(),
+        "audio": audio_blocks(),
+        "raw": raw_blocks(),
+    }
+    chosen = kinds if kinds is not None else list(table)
+    return st.one_of([table[k] for k in chosen])
+
+
+def usages() -> st.SearchStrategy[Usage]:
+    """A :class:`Usage` with any mix of reported and unreported figures."""
+    count = st.none() | st.integers(min_value=0, max_value=10**7)
+    return st.builds(
+        Usage,
+        count,
+        count,
+        count,
+        count,
+        reasoning_tokens=count,
+        cost_usd=st.none() | st.floats(min_value=0, max_value=100, allow_nan=False),
+    )
+
+
+def contexts() -> st.SearchStrategy[dict[str, Any]]:
+    """Keyword arguments for the context fields, each present or not."""
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            "uuid": _ids("u-"),
+            "session_id": _ids("s-"),
+            "parent_tool_use_id": _ids("toolu_"),
+            "model": st.sampled_from(["claude-sonnet-4-5", "gpt-5", "gemini-2.5-pro"]),
+            "message_id": _ids("msg_"),
+            "timestamp": st.sampled_from(["2026-01-01T00:00:00Z", 1766445145513, 1.5]),
+        },
+    )
+
+
+def _with_context(builder: Any, *args: Any, **kwargs: Any) -> st.SearchStrategy[Any]:
+    return st.tuples(st.builds(builder, *args, **kwargs), contexts()).map(
+        lambda t: dataclasses.replace(t[0], **t[1])
+    )
+
+
+def _content(
+    block_strategy: st.SearchStrategy[Block],
+) -> st.SearchStrategy[str | tuple[Block, ...]]:
+    return st.text(max_size=30) | st.lists(block_strategy, max_size=4).map(tuple)
+
+
+def assistant_messages(
+    *, content: st.SearchStrategy[Block] | None = None
+) -> st.SearchStrategy[AssistantMessage]:
+    """An :class:`AssistantMessage` with usage, stop reason and context."""
+    return _with_context(
+        AssistantMessage,
+        _content(content if content is not None else blocks()),
+        usage=st.none() | usages(),
+        stop_reason=st.none() | st.sampled_from(["end_turn", "tool_use", "stop", "length"]),
+        extra=_extras(None),
+    )
+
+
+def role_messages(*, content: st.SearchStrategy[Block] | None = None) -> st.SearchStrategy[Any]:
+    """A system, user, assistant or tool message."""
+    block_strategy = content if content is not None else blocks()
+    return st.one_of(
+        _with_context(
+            SystemMessage, _content(text_blocks()), role=st.sampled_from(["system", "developer"])
+        ),
+        _with_context(UserMessage, _content(block_strategy)),
+        assistant_messages(content=block_strategy),
+        _with_context(
+            ToolMessage, st.lists(tool_result_blocks(), min_size=1, max_size=2).map(tuple)
+        ),
+    )
+
+
+def flat_messages() -> st.SearchStrategy[Any]:
+    """A flat message of any content kind, with role and context."""
+    role = st.sampled_from(_ROLES)
+
+    def media(cls: type[Any], block_strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        return st.tuples(block_strategy, contexts(), role).map(
+            lambda t: cls(
+                data=t[0].data,
+                url=t[0].url,
+                file_id=t[0].file_id,
+                media_type=t[0].media_type,
+                role=t[2],
+                **t[1],
+            )
+        )
+
+    return st.one_of(
+        _with_context(TextMessage, st.text(), role=role, extra=_extras(None)),
+        _with_context(
+            ThinkingMessage,
+            st.text(),
+            signature=st.none() | st.text(_BASE64, min_size=1),
+            role=role,
+        ),
+        _with_context(
+            ToolUseMessage,
+            _ids("call_"),
+            st.sampled_from(["shell", "Read"]),
+            json_objects(),
+            role=role,
+        ),
+        _with_context(
+            ToolResultMessage,
+            _ids("call_"),
+            _content(text_blocks()),
+            is_error=st.none() | st.booleans(),
+            role=role,
+        ),
+        media(ImageMessage, image_blocks()),
+        media(AudioMessage, audio_blocks()),
+        _with_context(RawMessage, json_values(max_leaves=5), role=st.none() | role),
+    )
+
+
+def session_messages() -> st.SearchStrategy[Any]:
+    """A result, error, init, stream-event or invalid-line message."""
+    return st.one_of(
+        _with_context(
+            ResultMessage,
+            subtype=st.none() | st.sampled_from(["success", "error_max_turns"]),
+            result=st.none() | st.text(max_size=20),
+            is_error=st.none() | st.booleans(),
+            duration_ms=st.none() | st.integers(min_value=0, max_value=10**7),
+            num_turns=st.none() | st.integers(min_value=0, max_value=100),
+            total_cost_usd=st.none() | st.floats(min_value=0, max_value=10),
+            usage=st.none() | usages(),
+            structured_output=json_values(max_leaves=3),
+        ),
+        _with_context(
+            ErrorMessage,
+            st.text(max_size=30),
+            code=st.none() | st.sampled_from(["429", "overloaded"]),
+        ),
+        _with_context(
+            InitMessage,
+            cwd=st.none() | st.just("/work"),
+            tools=st.none() | st.lists(st.sampled_from(["Bash", "Read"])).map(tuple),
+        ),
+        _with_context(StreamEventMessage, json_objects(max_size=3)),
+        _with_context(
+            InvalidLineMessage,
+            st.text(max_size=30),
+            reason=st.text(max_size=20),
+            line=st.none() | st.integers(min_value=1, max_value=10**6),
+        ),
+    )
+
+
+def messages() -> st.SearchStrategy[Message]:
+    """Any message: role, flat or session."""
+    return st.one_of(role_messages(), flat_messages(), session_messages())
+
+
+def streams(
+    *, elements: st.SearchStrategy[Message] | None = None, min_size: int = 0, max_size: int = 12
+) -> st.SearchStrategy[list[Message]]:
+    """A list of messages, as a stream from any source would hold them."""
+    return st.lists(
+        elements if elements is not None else messages(), min_size=min_size, max_size=max_size
+    )
