@@ -17,7 +17,7 @@ from ..errors import DecodeError
 from ..message import Message
 from ..session import InvalidLineMessage
 
-__all__ = ["Adapter", "encode_line", "iter_decode", "load_line"]
+__all__ = ["Adapter", "encode_line", "iter_decode", "load_line", "merge_deltas"]
 
 DEFAULT_MAX_LINE: Final = 64 * 1024 * 1024
 """Longest line (in characters or bytes) a reader accepts before reporting it as invalid."""
@@ -105,3 +105,87 @@ def encode_line(encode: Callable[[Message], Any], message: Message) -> str:
     if isinstance(message, InvalidLineMessage):
         return message.text
     return json.dumps(encode(message), ensure_ascii=False, separators=(",", ":"))
+
+
+def _same_stream(a: Message, b: Message) -> bool:
+    return (
+        getattr(a, "role", None) == getattr(b, "role", None)
+        and a.message_id == b.message_id
+        and a.session_id == b.session_id
+        and a.parent_tool_use_id == b.parent_tool_use_id
+    )
+
+
+def merge_deltas(
+    messages: Iterable[Message], *, is_delta: Callable[[Message], bool]
+) -> Iterator[Message]:
+    """Join runs of fragments into whole messages, lazily, keeping everything else in order.
+
+    - Consecutive :class:`TextMessage` (or :class:`ThinkingMessage`) fragments for which
+      ``is_delta`` is true, with the same role, message_id, session_id and
+      parent_tool_use_id, become one message whose text is their concatenation (context and
+      extra from the first fragment; a thinking signature from the last that has one).
+    - Consecutive :class:`AssistantMessage` records that share a non-``None`` message_id
+      (Claude Code writes one line per block) become one message with all their blocks;
+      usage, stop reason and error come from the last record that has them.
+    """
+    from dataclasses import replace
+
+    from ..flat import TextMessage, ThinkingMessage
+    from ..roles import AssistantMessage, as_blocks
+
+    pending: Message | None = None
+    parts: list[str] = []
+    signature: str | None = None
+
+    def flush() -> Message | None:
+        if pending is None:
+            return None
+        if isinstance(pending, TextMessage) and len(parts) > 1:
+            return replace(pending, text="".join(parts))
+        if isinstance(pending, ThinkingMessage) and (len(parts) > 1 or signature):
+            return replace(pending, thinking="".join(parts), signature=signature)
+        return pending
+
+    for message in messages:
+        if pending is not None:
+            if (
+                isinstance(message, (TextMessage, ThinkingMessage))
+                and type(message) is type(pending)
+                and is_delta(message)
+                and is_delta(pending)
+                and _same_stream(pending, message)
+            ):
+                parts.append(message.text if isinstance(message, TextMessage) else message.thinking)
+                if isinstance(message, ThinkingMessage) and message.signature:
+                    signature = message.signature
+                continue
+            if (
+                isinstance(message, AssistantMessage)
+                and isinstance(pending, AssistantMessage)
+                and message.message_id is not None
+                and message.message_id == pending.message_id
+                and message.session_id == pending.session_id
+            ):
+                pending = replace(
+                    pending,
+                    content=as_blocks(pending.content) + as_blocks(message.content),
+                    usage=message.usage if message.usage is not None else pending.usage,
+                    stop_reason=message.stop_reason or pending.stop_reason,
+                    error=message.error or pending.error,
+                )
+                continue
+            done = flush()
+            if done is not None:
+                yield done
+        pending = message
+        parts = []
+        signature = None
+        if isinstance(message, TextMessage):
+            parts = [message.text]
+        elif isinstance(message, ThinkingMessage):
+            parts = [message.thinking]
+            signature = message.signature
+    done = flush()
+    if done is not None:
+        yield done
