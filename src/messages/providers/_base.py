@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, Literal, Protocol, TypeAlias
 
-from ..roles import AssistantMessage
+from ..message import Message
+from ..roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
 
-__all__ = ["Accumulator", "Unsupported"]
+__all__ = ["Accumulator", "Unsupported", "as_turns"]
 
 Unsupported: TypeAlias = Literal["raise", "drop", "text"]
 """What an encoder does with content the target cannot carry: raise
@@ -27,3 +30,68 @@ class Accumulator(Protocol):
     def message(self) -> AssistantMessage:
         """The whole message; raises DecodeError if the stream has not finished."""
         ...
+
+
+def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
+    """Role messages for a request: flat content messages are grouped back into turns.
+
+    Role messages pass through. A run of consecutive flat content messages with the same
+    role becomes one role message of that role (``developer`` and ``system`` stay apart),
+    taking the context fields of the run's first message. Session messages (results,
+    errors, init, stream events, invalid lines) are not conversation content and are left
+    out; anything that is not a message raises :class:`DecodeError`.
+    """
+    from ..convert import message_to_block
+    from ..errors import DecodeError
+    from ..flat import RawMessage
+    from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES
+
+    turns: list[RoleMessage] = []
+    run: list[Message] = []
+    run_role: str | None = None
+
+    def close() -> None:
+        if not run:
+            return
+        first = run[0]
+        blocks = tuple(message_to_block(m) for m in run)
+        turn: RoleMessage
+        if run_role == "assistant":
+            turn = AssistantMessage(blocks)
+        elif run_role == "tool":
+            turn = ToolMessage(blocks)
+        elif run_role == "system":
+            turn = SystemMessage(blocks)
+        elif run_role == "developer":
+            turn = SystemMessage(blocks, role="developer")
+        else:
+            turn = UserMessage(blocks)
+        turns.append(
+            replace(
+                turn,
+                uuid=first.uuid,
+                session_id=first.session_id,
+                parent_tool_use_id=first.parent_tool_use_id,
+                model=first.model,
+                message_id=first.message_id,
+                timestamp=first.timestamp,
+            )
+        )
+        run.clear()
+
+    for i, message in enumerate(messages):
+        if isinstance(message, ROLE_TYPES):
+            close()
+            turns.append(message)
+        elif isinstance(message, FLAT_TYPES):
+            role = (message.role or "user") if isinstance(message, RawMessage) else message.role
+            if run and role != run_role:
+                close()
+            run_role = role
+            run.append(message)
+        elif isinstance(message, SESSION_TYPES):
+            continue
+        else:
+            raise DecodeError(f"expected a message, found {type(message).__name__}", path=f"$[{i}]")
+    close()
+    return turns
