@@ -45,13 +45,13 @@ from .usage import Usage
 __version__ = "0.1.0"
 
 __all__ = [
-    "EMPTY",
     "AssistantMessage",
     "AudioBlock",
     "AudioMessage",
     "Block",
     "Context",
     "DecodeError",
+    "EMPTY",
     "EncodeError",
     "ErrorMessage",
     "FlatMessage",

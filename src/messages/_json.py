@@ -29,6 +29,10 @@ _canon = json.JSONEncoder(
 ).encode
 
 
+_set = object.__setattr__
+_new = object.__new__
+
+
 def _expose(value: Any) -> JsonValue:
     """Turn one stored (plain JSON) value into its read-only public form."""
     cls = type(value)
@@ -61,20 +65,27 @@ class FrozenDict(Mapping[str, JsonValue]):
 
     def __init__(self, data: Mapping[str, Any] | None = None, /) -> None:
         if data is None:
-            self._d = {}
+            d: dict[str, Any] = {}
         elif type(data) is FrozenDict:
-            self._d = data._d
+            d = data._d
         else:
-            self._d = _copy_object(data, "$", 0, DEFAULT_MAX_DEPTH)
-        self._h = None
+            d = _copy_object(data, "$", 0, DEFAULT_MAX_DEPTH)
+        _set(self, "_d", d)
+        _set(self, "_h", None)
 
     @classmethod
     def _own(cls, data: dict[str, Any]) -> FrozenDict:
         """Wrap a plain JSON dict without copying. The caller gives up the dict."""
-        self = object.__new__(cls)
-        self._d = data
-        self._h = None
+        self = _new(cls)
+        _set(self, "_d", data)
+        _set(self, "_h", None)
         return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"FrozenDict is read-only (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"FrozenDict is read-only (cannot delete {name!r})")
 
     def __getitem__(self, key: str) -> JsonValue:
         return _expose(self._d[key])
@@ -119,7 +130,8 @@ class FrozenDict(Mapping[str, JsonValue]):
     def __hash__(self) -> int:
         h = self._h
         if h is None:
-            h = self._h = hash(_canon(self._d))
+            h = hash(_canon(self._d))
+            _set(self, "_h", h)
         return h
 
     def __repr__(self) -> str:

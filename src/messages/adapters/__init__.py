@@ -5,3 +5,5 @@ Every adapter module exposes ``NAME``, ``decode(obj) -> Message``,
 ``iter_decode(lines, *, strict=False) -> Iterator[Message]``; see ``_base`` for the
 line-reading rules they share.
 """
+
+__all__: list[str] = []

@@ -4,3 +4,5 @@ Every provider module exposes ``NAME``, ``encode_request(conversation, *, unsupp
 ``decode_request(body)``, ``decode_response(body)``, ``encode_response(message)`` and
 ``accumulator()``; see ``_base`` for the shared types.
 """
+
+__all__: list[str] = []
