@@ -495,3 +495,10 @@ def test_normalize_rejects_non_messages_with_the_index() -> None:
     with pytest.raises(DecodeError) as info:
         next(stream)
     assert str(info.value) == "$[1]: expected a message, found an object"
+
+
+def test_a_type_that_is_not_a_string_is_raw_not_a_crash() -> None:
+    assert parse_blocks([{"type": []}, {"type": {"a": 1}}]) == (
+        RawBlock({"type": []}),
+        RawBlock({"type": {"a": 1}}),
+    )

@@ -117,7 +117,7 @@ def _media(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     return cls(data=data, url=url, file_id=file_id, media_type=media_type, extra=extra(d, _MEDIA))
 
 
-_DECODERS: Final[dict[Any, _Decoder]] = {
+_DECODERS: Final[dict[str, _Decoder]] = {
     "text": _text,
     "thinking": _thinking,
     "redacted_thinking": _redacted,
@@ -132,7 +132,8 @@ def decode_block(value: Any, provider: str | None = None, depth: int = 0) -> Blo
     """One owned wire value to a block; unknown kinds and non-objects become RawBlock."""
     if type(value) is not dict:
         return RawBlock(_expose(value))
-    decoder = _DECODERS.get(value.get("type"))
+    tag = value.get("type")
+    decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
         return RawBlock(FrozenDict._own(value))
     return decoder(value, provider, depth)
