@@ -18,6 +18,7 @@ installed, their parsers are timed on the same lines too.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -129,10 +130,8 @@ def peers(lines: list[str], passes: int) -> dict[str, float]:
 
         def sdk() -> None:
             for line in lines:
-                try:
+                with contextlib.suppress(Exception):
                     parse_message(json.loads(line))
-                except Exception:
-                    pass
 
         out["claude-agent-sdk parse_message"] = best(sdk, passes)
     return out
