@@ -23,7 +23,7 @@ PUBLIC_MODULES = sorted(
 def test_all_is_sorted_and_complete() -> None:
     names = list(messages.__all__)
     assert names == sorted(names)
-    public = {n for n in vars(messages) if not n.startswith("_") and n not in {"annotations"}}
+    public = {n for n in vars(messages) if not n.startswith("_")} - {"annotations", "TYPE_CHECKING"}
     submodules = {n for n in public if inspect.ismodule(getattr(messages, n))}
     assert public - submodules - {"__version__"} <= set(names)
     for name in names:
@@ -55,6 +55,21 @@ def test_every_public_name_has_a_docstring(module_name: str) -> None:
                     ):
                         continue
                     assert inspect.getdoc(member), f"{module_name}.{name}.{attr} has no docstring"
+
+
+def test_names_load_on_first_use() -> None:
+    code = (
+        "import sys, messages; a = 'messages.blocks' in sys.modules; messages.TextBlock; "
+        "print(a, 'messages.blocks' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
+    from messages import convert
+
+    assert convert.normalize_messages is messages.convert.normalize_messages
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        messages.Nope  # noqa: B018
+    assert "TextBlock" in dir(messages)
 
 
 def test_importing_messages_is_cheap() -> None:

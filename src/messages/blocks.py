@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
-from pathlib import Path
+from os import PathLike
 from typing import ClassVar, Literal, TypeAlias, final
 
 from ._json import EMPTY, FrozenDict, JsonValue
@@ -233,9 +233,10 @@ class ImageBlock:
         return cls(data=b64encode(data), media_type=media_type or sniff_media_type(data))
 
     @classmethod
-    def from_file(cls, path: str | Path, media_type: str | None = None) -> ImageBlock:
+    def from_file(cls, path: str | PathLike[str], media_type: str | None = None) -> ImageBlock:
         """Read an image file (the only way this library reads a file for you)."""
-        return cls.from_bytes(Path(path).read_bytes(), media_type)
+        with open(path, "rb") as fp:
+            return cls.from_bytes(fp.read(), media_type)
 
     def to_bytes(self) -> bytes | None:
         """The decoded bytes of ``data`` or of a base64 ``data:`` URL; ``None`` otherwise."""
@@ -280,9 +281,10 @@ class AudioBlock:
         return cls(data=b64encode(data), media_type=media_type or sniff_media_type(data))
 
     @classmethod
-    def from_file(cls, path: str | Path, media_type: str | None = None) -> AudioBlock:
+    def from_file(cls, path: str | PathLike[str], media_type: str | None = None) -> AudioBlock:
         """Read an audio file (the only way this library reads a file for you)."""
-        return cls.from_bytes(Path(path).read_bytes(), media_type)
+        with open(path, "rb") as fp:
+            return cls.from_bytes(fp.read(), media_type)
 
     def to_bytes(self) -> bytes | None:
         """The decoded bytes of ``data`` or of a base64 ``data:`` URL; ``None`` otherwise."""

@@ -14,9 +14,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, assert_never
-
-from typing_extensions import Unpack
+from typing import Any, Unpack, assert_never
 
 from . import _anthropic
 from ._json import FrozenDict, _copy_value, thaw

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypeAlias
-
-from typing_extensions import TypedDict
+from typing import TypeAlias, TypedDict
 
 from ._model import Role, Timestamp
 from .flat import (
