@@ -31,29 +31,19 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
-from typing import Any, Final, assert_never
+from typing import Any, Final
 
-from .. import _anthropic
-from .._json import EMPTY, FrozenDict, _expose, raw
+from .._json import FrozenDict, _expose
 from .._wire import fail, opt_bool, opt_float, opt_int, opt_num, opt_str
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ThinkingBlock
-from ..convert import message_to_block
+from ..blocks import Block
 from ..errors import DecodeError
 from ..flat import (
-    AudioMessage,
-    ImageMessage,
     RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
 )
 from ..message import Message
 from ..providers._base import Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage, UserMessage
 from ..session import (
-    ErrorMessage,
     InitMessage,
     InvalidLineMessage,
     ResultMessage,
@@ -61,8 +51,8 @@ from ..session import (
 )
 from ..usage import Usage
 from . import _base
-from ._common import decode_content, describe_block, foreign, is_native, opt_timestamp, plain
-from ._common import reject as _reject
+from ._claude_encode import encode_message
+from ._common import decode_content, is_native, opt_timestamp, plain
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -104,7 +94,6 @@ _LINE_TYPES: Final = frozenset(
         "auth_status",
     )
 )
-_SYNTHETIC_MODEL: Final = "<synthetic>"
 
 
 def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -318,255 +307,6 @@ def merge(messages: Iterable[Message]) -> Iterator[Message]:
     return _base.merge_deltas(messages, is_delta=lambda m: False)
 
 
-# -- encoding -------------------------------------------------------------------------------
-
-
-def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["input_tokens"] = usage.input_tokens
-    if usage.cache_write_tokens is not None:
-        out["cache_creation_input_tokens"] = usage.cache_write_tokens
-    if usage.cache_read_tokens is not None:
-        out["cache_read_input_tokens"] = usage.cache_read_tokens
-    if usage.output_tokens is not None:
-        out["output_tokens"] = usage.output_tokens
-    if usage.extra:
-        out.update(raw(usage.extra))
-    return out
-
-
-def _carry(content: str | tuple[Block, ...], policy: Unsupported) -> str | tuple[Block, ...]:
-    """Content from another source, with blocks Claude cannot take rejected, dropped or texted.
-
-    Audio has no Anthropic block; a thinking signature issued by another provider would be
-    refused by the API, so such a block is not carried either.
-    """
-    if isinstance(content, str):
-        return content
-    out: list[Block] = []
-    changed = False
-    for block in content:
-        if isinstance(block, AudioBlock) or (
-            isinstance(block, ThinkingBlock)
-            and block.signature is not None
-            and block.provider not in (None, "anthropic")
-        ):
-            what = "audio" if isinstance(block, AudioBlock) else f"{block.provider} thinking"
-            _reject(f"{what} blocks", block, source=NAME, policy=policy)
-            changed = True
-            if policy == "text":
-                out.append(TextBlock(describe_block(block)))
-            continue
-        out.append(block)
-    return tuple(out) if changed else content
-
-
-def _own(extra: Any, tag: str) -> dict[str, Any]:
-    """The plain form of ``extra`` when it belongs to a Claude Code ``tag`` line, else ``{}``."""
-    if foreign(extra, tag):
-        return {}
-    plain_extra: dict[str, Any] = raw(extra)
-    return plain_extra
-
-
-def _put_context(out: dict[str, Any], m: Message, extra: dict[str, Any]) -> None:
-    if m.session_id is not None and "sessionId" not in extra:
-        out["session_id"] = m.session_id
-    if m.parent_tool_use_id is not None:
-        out["parent_tool_use_id"] = m.parent_tool_use_id
-    if m.uuid is not None:
-        out["uuid"] = m.uuid
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
-
-
-def _role_line(m: AssistantMessage | UserMessage, tag: str, policy: Unsupported) -> dict[str, Any]:
-    ex = _own(m.extra, tag)
-    inner_ex = ex.get("message")
-    inner: dict[str, Any] = {}
-    if type(inner_ex) is not dict:
-        inner_ex = None
-        content = _carry(m.content, policy)
-    else:
-        content = m.content
-    if isinstance(m, AssistantMessage):
-        if m.model is not None:
-            inner["model"] = m.model
-        if m.message_id is not None:
-            inner["id"] = m.message_id
-        if inner_ex is None:
-            inner["type"] = "message"
-    if inner_ex is None:
-        inner["role"] = tag
-    inner["content"] = content if isinstance(content, str) else _anthropic.encode_blocks(content)
-    if isinstance(m, AssistantMessage):
-        if m.stop_reason is not None:
-            inner["stop_reason"] = m.stop_reason
-        if m.usage is not None:
-            inner["usage"] = _encode_usage(m.usage)
-    if inner_ex:
-        inner.update(inner_ex)
-    out: dict[str, Any] = {"type": tag}
-    _put_context(out, m, ex)
-    if isinstance(m, AssistantMessage) and m.error is not None:
-        out["error"] = m.error
-    out.update(ex)
-    out["message"] = inner
-    return out
-
-
-def _flat(
-    m: TextMessage
-    | ThinkingMessage
-    | ToolUseMessage
-    | ToolResultMessage
-    | ImageMessage
-    | AudioMessage
-    | RawMessage,
-    policy: Unsupported,
-) -> Any:
-    """A flat message as a one-block assistant or user line."""
-    if isinstance(m, RawMessage):
-        block: Block = RawBlock(m.data)
-    else:
-        block = message_to_block(m)
-        if foreign(m.extra, ()) and not isinstance(block, RawBlock):
-            block = replace(block, extra=EMPTY)
-    context: dict[str, Any] = {
-        "uuid": m.uuid,
-        "session_id": m.session_id,
-        "parent_tool_use_id": m.parent_tool_use_id,
-        "model": m.model,
-        "message_id": m.message_id,
-        "timestamp": m.timestamp,
-    }
-    if m.role == "assistant":
-        return _role_line(AssistantMessage((block,), **context), "assistant", policy)
-    if m.role in ("system", "developer"):
-        return _system_prompt(m.role, (block,), context, policy)
-    return _role_line(UserMessage((block,), **context), "user", policy)
-
-
-def _system_prompt(
-    role: str, content: str | tuple[Block, ...], context: dict[str, Any], policy: Unsupported
-) -> Any:
-    """Claude Code writes no system prompt lines: reject, drop, or send the text as a user line."""
-    _reject(f"{role} messages", content, source=NAME, policy=policy)
-    if policy == "drop":
-        return None
-    text = content if isinstance(content, str) else "\n".join(describe_block(b) for b in content)
-    return _role_line(UserMessage(text, **context), "user", policy)
-
-
-def _result_line(m: ResultMessage) -> dict[str, Any]:
-    ex = _own(m.extra, "result")
-    out: dict[str, Any] = {"type": "result"}
-    if m.subtype is not None:
-        out["subtype"] = m.subtype
-    if m.is_error is not None:
-        out["is_error"] = m.is_error
-    if m.duration_ms is not None:
-        out["duration_ms"] = m.duration_ms
-    if m.duration_api_ms is not None:
-        out["duration_api_ms"] = m.duration_api_ms
-    if m.num_turns is not None:
-        out["num_turns"] = m.num_turns
-    if m.result is not None:
-        out["result"] = m.result
-    if m.total_cost_usd is not None:
-        out["total_cost_usd"] = m.total_cost_usd
-    if m.usage is not None:
-        out["usage"] = _encode_usage(m.usage)
-    if m.structured_output is not None:
-        out["structured_output"] = raw(m.structured_output)
-    _put_context(out, m, ex)
-    out.update(ex)
-    return out
-
-
-def _init_line(m: InitMessage) -> dict[str, Any]:
-    ex = _own(m.extra, "system")
-    out: dict[str, Any] = {"type": "system", "subtype": "init"}
-    if m.cwd is not None:
-        out["cwd"] = m.cwd
-    if m.tools is not None:
-        out["tools"] = raw(m.tools)
-    if m.model is not None:
-        out["model"] = m.model
-    _put_context(out, m, ex)
-    out.update(ex)
-    return out
-
-
-def _stream_line(m: StreamEventMessage) -> dict[str, Any]:
-    ex = _own(m.extra, "stream_event")
-    out: dict[str, Any] = {"type": "stream_event", "event": raw(m.event)}
-    _put_context(out, m, ex)
-    out.update(ex)
-    return out
-
-
-def _encode(m: Message, policy: Unsupported) -> Any:
-    """A message to its wire object (sharing nested values with it); ``None`` when dropped."""
-    match m:
-        case AssistantMessage():
-            return _role_line(m, "assistant", policy)
-        case UserMessage():
-            return _role_line(m, "user", policy)
-        case ToolMessage():
-            context: dict[str, Any] = {
-                "uuid": m.uuid,
-                "session_id": m.session_id,
-                "parent_tool_use_id": m.parent_tool_use_id,
-                "timestamp": m.timestamp,
-            }
-            return _role_line(UserMessage(m.content, **context), "user", policy)
-        case SystemMessage():
-            context = {
-                "uuid": m.uuid,
-                "session_id": m.session_id,
-                "parent_tool_use_id": m.parent_tool_use_id,
-                "timestamp": m.timestamp,
-            }
-            return _system_prompt(m.role, m.content, context, policy)
-        case RawMessage() if m.role is None:
-            return raw(m.data)
-        case (
-            TextMessage()
-            | ThinkingMessage()
-            | ToolUseMessage()
-            | ToolResultMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | RawMessage()
-        ):
-            return _flat(m, policy)
-        case ResultMessage():
-            return _result_line(m)
-        case InitMessage():
-            return _init_line(m)
-        case StreamEventMessage():
-            return _stream_line(m)
-        case ErrorMessage():
-            line = AssistantMessage(
-                (TextBlock(m.message),),
-                error=m.code or "unknown",
-                model=m.model or _SYNTHETIC_MODEL,
-                uuid=m.uuid,
-                session_id=m.session_id,
-                parent_tool_use_id=m.parent_tool_use_id,
-                message_id=m.message_id,
-                timestamp=m.timestamp,
-            )
-            return _role_line(line, "assistant", policy)
-        case InvalidLineMessage():
-            _reject("invalid lines (iter_encode writes their text)", m, source=NAME, policy=policy)
-            return None
-        case _:
-            assert_never(m)
-
-
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     """One message to a fresh Claude Code line object; ``encode(decode(x)) == x``.
 
@@ -575,7 +315,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     ``unsupported`` is ``"drop"`` (the result may then be ``None``: nothing to write) or
     ``"text"``.
     """
-    return plain(_encode(message, unsupported))
+    return plain(encode_message(message, unsupported))
 
 
 def _const(obj: Any) -> Callable[[Message], Any]:
@@ -591,6 +331,6 @@ def iter_encode(
         if isinstance(message, InvalidLineMessage):
             yield message.text
             continue
-        obj = _encode(message, unsupported)
+        obj = encode_message(message, unsupported)
         if obj is not None:
             yield _base.encode_line(_const(obj), message)
