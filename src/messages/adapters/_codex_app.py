@@ -63,6 +63,13 @@ def decode_app(obj: dict[str, Any]) -> Message:
     params = obj.get("params")
     if type(method) is not str or "id" in obj or type(params) is not dict:
         return raw_line(obj)
+    try:
+        return _notification(obj, method, params)
+    except DecodeError as exc:
+        raise exc.within(".params") from None
+
+
+def _notification(obj: dict[str, Any], method: str, params: dict[str, Any]) -> Message:
     skeleton = rest(obj, ("params",))
     if method in DELTAS:
         if type(params.get("delta")) is not str:
@@ -92,7 +99,7 @@ def decode_app(obj: dict[str, Any]) -> Message:
                 context=context,
             )
         except DecodeError as exc:
-            raise exc.within(".params.item") from None
+            raise exc.within(".item") from None
         return raw_line(obj) if message is None else message
     sid = opt_str(params, "threadId")
     if method == "turn/completed":
