@@ -60,6 +60,7 @@ NAME: Final = "claude_code"
 """The format name used in errors and by the command line."""
 
 _CTX: Final = ("uuid", "session_id", "parent_tool_use_id", "timestamp")
+_TIMESTAMP_TYPES: Final = (str, int, float)
 _ASSISTANT: Final = frozenset((*_CTX, "message", "error"))
 _ASSISTANT_INNER: Final = frozenset(("content", "model", "id", "stop_reason", "usage"))
 _USER: Final = frozenset((*_CTX, "message"))
@@ -103,9 +104,19 @@ def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
 
 def _context(obj: dict[str, Any]) -> dict[str, Any]:
     """The context fields of a line (transcripts: session id from ``sessionId``)."""
-    return {
+    get = obj.get
+    sid_key = "sessionId" if "sessionId" in obj else "session_id"
+    uuid, sid, parent, ts = get("uuid"), get(sid_key), get("parent_tool_use_id"), get("timestamp")
+    if (
+        (uuid is None or type(uuid) is str)
+        and (sid is None or type(sid) is str)
+        and (parent is None or type(parent) is str)
+        and (ts is None or type(ts) in _TIMESTAMP_TYPES)
+    ):
+        return {"uuid": uuid, "session_id": sid, "parent_tool_use_id": parent, "timestamp": ts}
+    return {  # slow path: one of them is ill-typed, let the checked reads say which
         "uuid": opt_str(obj, "uuid"),
-        "session_id": opt_str(obj, "sessionId" if "sessionId" in obj else "session_id"),
+        "session_id": opt_str(obj, sid_key),
         "parent_tool_use_id": opt_str(obj, "parent_tool_use_id"),
         "timestamp": opt_timestamp(obj, "timestamp"),
     }
