@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
+from conftest import FIXTURES, LOCAL_FIXTURES, json_equal, shared_fixtures
 from messages import (
     EMPTY,
     AssistantMessage,
@@ -68,7 +68,7 @@ def round_trip(obj: Any) -> Any:
 
 
 def _capture_files() -> list[str]:
-    root = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "claude_code"
+    root = FIXTURES / "claude_code"
     names = sorted(p.name for p in root.glob("*.jsonl")) + sorted(
         p.name for p in root.glob("*.ndjson")
     )

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .. import _anthropic
-from .._json import FrozenDict, JsonValue, _expose, thaw
+from .._json import FrozenDict, JsonValue, thaw
 from .._wire import fail
 from ..blocks import AudioBlock, Block, ImageBlock, RawBlock, TextBlock, ThinkingBlock
 from ..errors import DecodeError, UnsupportedContentError
@@ -27,7 +27,6 @@ __all__ = [
     "foreign",
     "is_native",
     "opt_timestamp",
-    "own",
     "plain",
     "reject",
 ]
@@ -145,11 +144,6 @@ def reject(what: str, value: Any, *, source: str, policy: Unsupported) -> None:
             source=source,
             value=value,
         )
-
-
-def own(value: Any) -> JsonValue:
-    """Expose an owned plain JSON value in its read-only form (no copy)."""
-    return _expose(value)
 
 
 def plain(value: Any) -> Any:
