@@ -1,0 +1,290 @@
+"""Claude Code lines: encoding (private half of :mod:`.claude_code`).
+
+Messages decoded from Claude Code carry the line's ``type`` and unmodelled keys in ``extra``
+and are written back exactly. Messages from other sources become the closest line: role and
+flat content as ``assistant``/``user`` lines, results, init and stream events as their lines,
+errors as the synthetic assistant error lines Claude Code itself writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Final, assert_never
+
+from .. import _anthropic
+from .._json import EMPTY, raw
+from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ThinkingBlock
+from ..convert import message_to_block
+from ..flat import (
+    AudioMessage,
+    ImageMessage,
+    RawMessage,
+    TextMessage,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseMessage,
+)
+from ..message import Message
+from ..providers._base import Unsupported
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..session import (
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    ResultMessage,
+    StreamEventMessage,
+)
+from ..usage import Usage
+from ._common import describe_block, foreign
+from ._common import reject as _reject
+
+__all__ = ["encode_message"]
+
+NAME: Final = "claude_code"
+_SYNTHETIC_MODEL: Final = "<synthetic>"
+
+
+def _encode_usage(usage: Usage) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if usage.input_tokens is not None:
+        out["input_tokens"] = usage.input_tokens
+    if usage.cache_write_tokens is not None:
+        out["cache_creation_input_tokens"] = usage.cache_write_tokens
+    if usage.cache_read_tokens is not None:
+        out["cache_read_input_tokens"] = usage.cache_read_tokens
+    if usage.output_tokens is not None:
+        out["output_tokens"] = usage.output_tokens
+    if usage.extra:
+        out.update(raw(usage.extra))
+    return out
+
+
+def _carry(content: str | tuple[Block, ...], policy: Unsupported) -> str | tuple[Block, ...]:
+    """Content from another source, with blocks Claude cannot take rejected, dropped or texted.
+
+    Audio has no Anthropic block; a thinking signature issued by another provider would be
+    refused by the API, so such a block is not carried either.
+    """
+    if isinstance(content, str):
+        return content
+    out: list[Block] = []
+    changed = False
+    for block in content:
+        if isinstance(block, AudioBlock) or (
+            isinstance(block, ThinkingBlock)
+            and block.signature is not None
+            and block.provider not in (None, "anthropic")
+        ):
+            what = "audio" if isinstance(block, AudioBlock) else f"{block.provider} thinking"
+            _reject(f"{what} blocks", block, source=NAME, policy=policy)
+            changed = True
+            if policy == "text":
+                out.append(TextBlock(describe_block(block)))
+            continue
+        out.append(block)
+    return tuple(out) if changed else content
+
+
+def _own(extra: Any, tag: str) -> dict[str, Any]:
+    """The plain form of ``extra`` when it belongs to a Claude Code ``tag`` line, else ``{}``."""
+    if foreign(extra, tag):
+        return {}
+    plain_extra: dict[str, Any] = raw(extra)
+    return plain_extra
+
+
+def _put_context(out: dict[str, Any], m: Message, extra: dict[str, Any]) -> None:
+    if m.session_id is not None and "sessionId" not in extra:
+        out["session_id"] = m.session_id
+    if m.parent_tool_use_id is not None:
+        out["parent_tool_use_id"] = m.parent_tool_use_id
+    if m.uuid is not None:
+        out["uuid"] = m.uuid
+    if m.timestamp is not None:
+        out["timestamp"] = m.timestamp
+
+
+def _role_line(m: AssistantMessage | UserMessage, tag: str, policy: Unsupported) -> dict[str, Any]:
+    ex = _own(m.extra, tag)
+    inner_ex = ex.get("message")
+    inner: dict[str, Any] = {}
+    if type(inner_ex) is not dict:
+        inner_ex = None
+        content = _carry(m.content, policy)
+    else:
+        content = m.content
+    if isinstance(m, AssistantMessage):
+        if m.model is not None:
+            inner["model"] = m.model
+        if m.message_id is not None:
+            inner["id"] = m.message_id
+        if inner_ex is None:
+            inner["type"] = "message"
+    if inner_ex is None:
+        inner["role"] = tag
+    inner["content"] = content if isinstance(content, str) else _anthropic.encode_blocks(content)
+    if isinstance(m, AssistantMessage):
+        if m.stop_reason is not None:
+            inner["stop_reason"] = m.stop_reason
+        if m.usage is not None:
+            inner["usage"] = _encode_usage(m.usage)
+    if inner_ex:
+        inner.update(inner_ex)
+    out: dict[str, Any] = {"type": tag}
+    _put_context(out, m, ex)
+    if isinstance(m, AssistantMessage) and m.error is not None:
+        out["error"] = m.error
+    out.update(ex)
+    out["message"] = inner
+    return out
+
+
+def _flat(
+    m: TextMessage
+    | ThinkingMessage
+    | ToolUseMessage
+    | ToolResultMessage
+    | ImageMessage
+    | AudioMessage
+    | RawMessage,
+    policy: Unsupported,
+) -> Any:
+    """A flat message as a one-block assistant or user line."""
+    if isinstance(m, RawMessage):
+        block: Block = RawBlock(m.data)
+    else:
+        block = message_to_block(m)
+        if foreign(m.extra, ()) and not isinstance(block, RawBlock):
+            block = replace(block, extra=EMPTY)
+    context: dict[str, Any] = {
+        "uuid": m.uuid,
+        "session_id": m.session_id,
+        "parent_tool_use_id": m.parent_tool_use_id,
+        "model": m.model,
+        "message_id": m.message_id,
+        "timestamp": m.timestamp,
+    }
+    if m.role == "assistant":
+        return _role_line(AssistantMessage((block,), **context), "assistant", policy)
+    if m.role in ("system", "developer"):
+        return _system_prompt(m.role, (block,), context, policy)
+    return _role_line(UserMessage((block,), **context), "user", policy)
+
+
+def _system_prompt(
+    role: str, content: str | tuple[Block, ...], context: dict[str, Any], policy: Unsupported
+) -> Any:
+    """Claude Code writes no system prompt lines: reject, drop, or send the text as a user line."""
+    _reject(f"{role} messages", content, source=NAME, policy=policy)
+    if policy == "drop":
+        return None
+    text = content if isinstance(content, str) else "\n".join(describe_block(b) for b in content)
+    return _role_line(UserMessage(text, **context), "user", policy)
+
+
+def _result_line(m: ResultMessage) -> dict[str, Any]:
+    ex = _own(m.extra, "result")
+    out: dict[str, Any] = {"type": "result"}
+    if m.subtype is not None:
+        out["subtype"] = m.subtype
+    if m.is_error is not None:
+        out["is_error"] = m.is_error
+    if m.duration_ms is not None:
+        out["duration_ms"] = m.duration_ms
+    if m.duration_api_ms is not None:
+        out["duration_api_ms"] = m.duration_api_ms
+    if m.num_turns is not None:
+        out["num_turns"] = m.num_turns
+    if m.result is not None:
+        out["result"] = m.result
+    if m.total_cost_usd is not None:
+        out["total_cost_usd"] = m.total_cost_usd
+    if m.usage is not None:
+        out["usage"] = _encode_usage(m.usage)
+    if m.structured_output is not None:
+        out["structured_output"] = raw(m.structured_output)
+    _put_context(out, m, ex)
+    out.update(ex)
+    return out
+
+
+def _init_line(m: InitMessage) -> dict[str, Any]:
+    ex = _own(m.extra, "system")
+    out: dict[str, Any] = {"type": "system", "subtype": "init"}
+    if m.cwd is not None:
+        out["cwd"] = m.cwd
+    if m.tools is not None:
+        out["tools"] = raw(m.tools)
+    if m.model is not None:
+        out["model"] = m.model
+    _put_context(out, m, ex)
+    out.update(ex)
+    return out
+
+
+def _stream_line(m: StreamEventMessage) -> dict[str, Any]:
+    ex = _own(m.extra, "stream_event")
+    out: dict[str, Any] = {"type": "stream_event", "event": raw(m.event)}
+    _put_context(out, m, ex)
+    out.update(ex)
+    return out
+
+
+def encode_message(m: Message, policy: Unsupported) -> Any:
+    """A message to its wire object (sharing nested values with it); ``None`` when dropped."""
+    match m:
+        case AssistantMessage():
+            return _role_line(m, "assistant", policy)
+        case UserMessage():
+            return _role_line(m, "user", policy)
+        case ToolMessage():
+            context: dict[str, Any] = {
+                "uuid": m.uuid,
+                "session_id": m.session_id,
+                "parent_tool_use_id": m.parent_tool_use_id,
+                "timestamp": m.timestamp,
+            }
+            return _role_line(UserMessage(m.content, **context), "user", policy)
+        case SystemMessage():
+            context = {
+                "uuid": m.uuid,
+                "session_id": m.session_id,
+                "parent_tool_use_id": m.parent_tool_use_id,
+                "timestamp": m.timestamp,
+            }
+            return _system_prompt(m.role, m.content, context, policy)
+        case RawMessage() if m.role is None:
+            return raw(m.data)
+        case (
+            TextMessage()
+            | ThinkingMessage()
+            | ToolUseMessage()
+            | ToolResultMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | RawMessage()
+        ):
+            return _flat(m, policy)
+        case ResultMessage():
+            return _result_line(m)
+        case InitMessage():
+            return _init_line(m)
+        case StreamEventMessage():
+            return _stream_line(m)
+        case ErrorMessage():
+            line = AssistantMessage(
+                (TextBlock(m.message),),
+                error=m.code or "unknown",
+                model=m.model or _SYNTHETIC_MODEL,
+                uuid=m.uuid,
+                session_id=m.session_id,
+                parent_tool_use_id=m.parent_tool_use_id,
+                message_id=m.message_id,
+                timestamp=m.timestamp,
+            )
+            return _role_line(line, "assistant", policy)
+        case InvalidLineMessage():
+            _reject("invalid lines (iter_encode writes their text)", m, source=NAME, policy=policy)
+            return None
+        case _:
+            assert_never(m)

@@ -1,0 +1,179 @@
+"""Codex app-server JSON-RPC lines (``codex app-server``, v2 protocol), both ways.
+
+Notifications ``{"method": ..., "params": {...}}`` that carry content or outcomes are typed:
+
+- ``item/agentMessage/delta`` -> TextMessage; ``item/reasoning/textDelta`` and
+  ``item/reasoning/summaryTextDelta`` -> ThinkingMessage (``message_id`` = ``itemId``);
+- ``item/started``, ``item/updated``, ``item/completed`` -> see :mod:`._codex_items`;
+- ``turn/completed`` -> ResultMessage (``subtype`` = turn status, ``is_error``, ``duration_ms``,
+  ``result`` = the turn's error message: read-only views of ``params.turn``);
+- ``thread/started`` -> InitMessage (``session_id``, ``cwd``, views of ``params.thread``);
+- ``error`` -> ErrorMessage (``will_retry`` from ``willRetry``; message and code are views).
+
+``threadId`` is read into ``session_id``. Requests and responses (lines with an ``id``), other
+notifications and anything unexpected stay RawMessage. ``extra`` holds the line with the
+modelled values taken out (``method``, the rest of ``params``, the rest of the item).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .._json import FrozenDict
+from .._wire import opt_bool, opt_str
+from ..errors import DecodeError
+from ..flat import RawMessage, TextMessage, ThinkingMessage, ToolUseMessage
+from ..message import Message
+from ..roles import AssistantMessage, UserMessage
+from ..session import ErrorMessage, InitMessage, ResultMessage
+from ._codex_items import decode_item, encode_item, rest
+
+__all__ = ["DELTAS", "decode_app", "encode_app", "raw_line"]
+
+DELTAS: Final = {
+    "item/agentMessage/delta": TextMessage,
+    "item/reasoning/textDelta": ThinkingMessage,
+    "item/reasoning/summaryTextDelta": ThinkingMessage,
+}
+"""Delta notifications and the fragment message each becomes."""
+
+_ITEMS: Final = {"item/started": False, "item/updated": False, "item/completed": True}
+_DELTA_KEYS: Final = ("threadId", "itemId", "delta")
+
+
+def _thread_id(params: dict[str, Any]) -> str | None:
+    v = params.get("threadId")
+    return v if type(v) is str else None
+
+
+def raw_line(obj: dict[str, Any]) -> RawMessage:
+    """A line kept verbatim, with its thread id as ``session_id`` when it has one."""
+    params = obj.get("params")
+    sid = _thread_id(params) if type(params) is dict else None
+    return RawMessage(FrozenDict._own(obj), session_id=sid)
+
+
+def _view(d: Any, key: str) -> Any:
+    return d.get(key) if type(d) is dict else None
+
+
+def decode_app(obj: dict[str, Any]) -> Message:
+    """One app-server line (no ``type`` key) to a message."""
+    method = obj.get("method")
+    params = obj.get("params")
+    if type(method) is not str or "id" in obj or type(params) is not dict:
+        return raw_line(obj)
+    try:
+        return _notification(obj, method, params)
+    except DecodeError as exc:
+        raise exc.within(".params") from None
+
+
+def _notification(obj: dict[str, Any], method: str, params: dict[str, Any]) -> Message:
+    skeleton = rest(obj, ("params",))
+    if method in DELTAS:
+        if type(params.get("delta")) is not str:
+            return raw_line(obj)
+        skeleton["params"] = rest(params, _DELTA_KEYS)
+        cls = DELTAS[method]
+        fragment: TextMessage | ThinkingMessage = cls(
+            params["delta"],
+            session_id=opt_str(params, "threadId"),
+            message_id=opt_str(params, "itemId"),
+            extra=FrozenDict._own(skeleton),
+        )
+        return fragment
+    if method in _ITEMS:
+        item = params.get("item")
+        if type(item) is not dict:
+            return raw_line(obj)
+        slot = skeleton["params"] = rest(params, ("item", "threadId"))
+        context = {"session_id": opt_str(params, "threadId")}
+        try:
+            message = decode_item(
+                item,
+                completed=_ITEMS[method],
+                camel=True,
+                skeleton=skeleton,
+                slot=slot,
+                context=context,
+            )
+        except DecodeError as exc:
+            raise exc.within(".item") from None
+        return raw_line(obj) if message is None else message
+    sid = opt_str(params, "threadId")
+    if method == "turn/completed":
+        skeleton["params"] = rest(params, ("threadId",))
+        turn = params.get("turn")
+        status = _view(turn, "status")
+        duration = _view(turn, "durationMs")
+        error = _view(_view(turn, "error"), "message")
+        return ResultMessage(
+            subtype=status if type(status) is str else None,
+            is_error=status == "failed" if type(status) is str else None,
+            duration_ms=duration if type(duration) in (int, float) else None,
+            result=error if type(error) is str else None,
+            session_id=sid,
+            extra=FrozenDict._own(skeleton),
+        )
+    if method == "thread/started":
+        skeleton["params"] = params
+        thread = params.get("thread")
+        tid, cwd = _view(thread, "id"), _view(thread, "cwd")
+        return InitMessage(
+            session_id=tid if type(tid) is str else None,
+            cwd=cwd if type(cwd) is str else None,
+            extra=FrozenDict._own(skeleton),
+        )
+    if method == "error":
+        message = _view(params.get("error"), "message")
+        if type(message) is not str:
+            return raw_line(obj)
+        code = _view(params.get("error"), "codexErrorInfo")
+        skeleton["params"] = rest(params, ("threadId", "willRetry"))
+        return ErrorMessage(
+            message,
+            code=code if type(code) is str else None,
+            will_retry=opt_bool(params, "willRetry"),
+            session_id=sid,
+            extra=FrozenDict._own(skeleton),
+        )
+    return raw_line(obj)
+
+
+def encode_app(m: Message, ex: dict[str, Any]) -> dict[str, Any] | None:
+    """A message decoded from an app-server line back to it; ``None`` if ``m`` does not fit."""
+    method = ex.get("method")
+    params_rest = ex.get("params")
+    if type(params_rest) is not dict:
+        return None
+    params: dict[str, Any] = {}
+    if m.session_id is not None and method != "thread/started":
+        params["threadId"] = m.session_id
+    item: dict[str, Any] | None = None
+    if method in DELTAS and isinstance(m, (TextMessage, ThinkingMessage)):
+        if m.message_id is not None:
+            params["itemId"] = m.message_id
+        params["delta"] = m.text if isinstance(m, TextMessage) else m.thinking
+    elif method in _ITEMS and isinstance(
+        m,
+        (TextMessage, ThinkingMessage, UserMessage, ErrorMessage, ToolUseMessage, AssistantMessage),
+    ):
+        item_rest = params_rest.get("item")
+        item = encode_item(m, item_rest if type(item_rest) is dict else None, True)
+        if item is None:
+            return None
+    elif method == "error" and isinstance(m, ErrorMessage):
+        if m.will_retry is not None:
+            params["willRetry"] = m.will_retry
+    elif not (
+        (method == "turn/completed" and isinstance(m, ResultMessage))
+        or (method == "thread/started" and isinstance(m, InitMessage))
+    ):
+        return None
+    params.update(params_rest)
+    if item is not None:
+        params["item"] = item
+    out = dict(ex)
+    out["params"] = params
+    return out

@@ -1,0 +1,329 @@
+"""Codex thread items in both spellings: exec (snake_case) and app-server (camelCase).
+
+An item becomes one message; what the message does not model stays in an *item skeleton*
+(the item's other keys, plus known keys whose value was null) that the caller stores in
+``extra``. Encoding writes the modelled values and puts the skeleton back on top.
+
+- agent message -> TextMessage (``message_id`` = item id);
+- reasoning -> ThinkingMessage (exec ``text``; app-server ``summary``/``content`` lists stay in
+  the skeleton and ``thinking`` is their text joined, a read-only view);
+- user message (app-server) -> UserMessage with the content blocks;
+- command execution, file change, MCP tool call, web search -> ToolUseMessage while started
+  or updated; when completed, an AssistantMessage with the ToolUseBlock and its
+  ToolResultBlock (``is_error`` from status, exit code or error: a read-only view);
+- error item -> ErrorMessage. Anything else (todo lists, plans, sub-agent activity...) is
+  left to the caller, which keeps the whole event as a RawMessage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any, Final
+
+from .. import _anthropic
+from .._json import FrozenDict, raw
+from .._wire import fail, opt_str, req_str
+from ..blocks import Block, TextBlock, ToolResultBlock, ToolUseBlock
+from ..errors import DecodeError
+from ..flat import TextMessage, ThinkingMessage, ToolUseMessage
+from ..message import Message
+from ..roles import AssistantMessage, UserMessage
+from ..session import ErrorMessage
+from ._common import decode_content
+
+__all__ = [
+    "KINDS",
+    "decode_item",
+    "encode_item",
+    "encode_tool_item",
+    "is_error_of",
+    "rest",
+    "result_text",
+]
+
+KINDS: Final = {
+    "agent_message": "text",
+    "agentMessage": "text",
+    "reasoning": "reasoning",
+    "userMessage": "user",
+    "command_execution": "command",
+    "commandExecution": "command",
+    "file_change": "files",
+    "fileChange": "files",
+    "mcp_tool_call": "mcp",
+    "mcpToolCall": "mcp",
+    "web_search": "search",
+    "webSearch": "search",
+    "error": "error",
+}
+"""Item ``type`` (either spelling) -> what it maps to."""
+
+_REQUIRED: Final = {
+    "text": frozenset(("text",)),
+    "user": frozenset(("content",)),
+    "command": frozenset(("id", "command")),
+    "files": frozenset(("id", "changes")),
+    "mcp": frozenset(("id", "tool", "arguments")),
+    "search": frozenset(("id", "query")),
+    "error": frozenset(("message",)),
+}
+_ARG_KEY: Final = {"command": "command", "files": "changes", "search": "query"}
+_FAILED: Final = frozenset(("failed", "declined", "error"))
+_TOOL_KINDS: Final = frozenset(("command", "files", "search", "mcp"))
+
+
+def rest(d: dict[str, Any], known: Collection[str]) -> dict[str, Any]:
+    """Keys of ``d`` not in ``known``, plus known keys whose value is null (kept for replay)."""
+    return {k: v for k, v in d.items() if k not in known or v is None}
+
+
+def is_error_of(item: dict[str, Any], exit_key: str) -> bool | None:
+    """Whether a finished tool item failed: its status, exit code or error says so."""
+    status = item.get("status")
+    code = item.get(exit_key)
+    if status in _FAILED or item.get("error") is not None:
+        return True
+    if type(code) is int:
+        return code != 0
+    if status == "completed":
+        return False
+    return None
+
+
+def result_text(content: str | tuple[Block, ...]) -> str:
+    """Tool output as one string: text blocks joined by newlines."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.text for b in content if isinstance(b, TextBlock))
+
+
+def _reasoning_text(item: dict[str, Any]) -> str:
+    for key in ("summary", "content"):
+        parts = item.get(key)
+        if type(parts) is list:
+            texts = [p for p in parts if type(p) is str]
+            if texts:
+                return "\n\n".join(texts)
+    return ""
+
+
+def decode_item(
+    item: dict[str, Any],
+    *,
+    completed: bool,
+    camel: bool,
+    skeleton: dict[str, Any],
+    slot: dict[str, Any],
+    context: dict[str, Any],
+) -> Message | None:
+    """One item to a message, or ``None`` when the caller should keep the event raw.
+
+    ``slot`` is the dict inside ``skeleton`` where the item's rest goes (under ``"item"``).
+    """
+    kind = KINDS.get(item.get("type"))  # type: ignore[arg-type]
+    if kind is None:
+        return None
+    need = _REQUIRED.get(kind)
+    if need is not None and not item.keys() >= need:
+        return None
+    item_id = opt_str(item, "id")
+    extra = FrozenDict._own(skeleton)
+    if kind == "text":
+        slot["item"] = rest(item, ("id", "text"))
+        return TextMessage(req_str(item, "text"), message_id=item_id, extra=extra, **context)
+    if kind == "reasoning":
+        if not camel and "text" in item:
+            slot["item"] = rest(item, ("id", "text"))
+            return ThinkingMessage(
+                req_str(item, "text"), message_id=item_id, extra=extra, **context
+            )
+        slot["item"] = rest(item, ("id",))
+        return ThinkingMessage(_reasoning_text(item), message_id=item_id, extra=extra, **context)
+    if kind == "user":
+        content = item["content"]
+        if type(content) is not list:
+            raise fail("an array of blocks", content, "content")
+        try:
+            blocks = decode_content(content)
+        except DecodeError as exc:
+            raise exc.within(".content") from None
+        slot["item"] = rest(item, ("id", "content"))
+        return UserMessage(blocks, message_id=item_id, extra=extra, **context)
+    if kind == "error":
+        slot["item"] = rest(item, ("id", "message"))
+        return ErrorMessage(req_str(item, "message"), message_id=item_id, extra=extra, **context)
+    return _tool(
+        item, kind, completed=completed, camel=camel, slot=slot, extra=extra, context=context
+    )
+
+
+def _tool(
+    item: dict[str, Any],
+    kind: str,
+    *,
+    completed: bool,
+    camel: bool,
+    slot: dict[str, Any],
+    extra: FrozenDict,
+    context: dict[str, Any],
+) -> Message | None:
+    tool_id = req_str(item, "id")
+    known = ["id"]
+    if kind == "mcp":
+        name = req_str(item, "tool")
+        known.append("tool")
+        args = item["arguments"]
+        if type(args) is dict:
+            known.append("arguments")
+            tool_input = FrozenDict._own(args)
+        else:
+            tool_input = FrozenDict()
+    else:
+        name = item["type"]
+        key = _ARG_KEY[kind]
+        known.append(key)
+        tool_input = FrozenDict._own({key: item[key]})
+    output_key = "aggregatedOutput" if camel else "aggregated_output"
+    if not completed:
+        slot["item"] = rest(item, known)
+        return ToolUseMessage(tool_id, name, tool_input, extra=extra, **context)
+    item_rest: dict[str, Any]
+    content: str | tuple[Block, ...] = ""
+    if kind == "command":
+        if output_key not in item:
+            return None
+        output = item[output_key]
+        if output is not None and type(output) is not str:
+            raise fail("a string", output, output_key)
+        content = output or ""
+        known.append(output_key)
+        item_rest = rest(item, known)
+    elif kind == "mcp" and type(item.get("result")) is dict and "content" in item["result"]:
+        result = item["result"]
+        inner = result["content"]
+        if type(inner) is not list:
+            raise fail("an array of blocks", inner, "result.content")
+        try:
+            content = decode_content(inner)
+        except DecodeError as exc:
+            raise exc.within(".result.content") from None
+        item_rest = rest(item, known)
+        item_rest["result"] = rest(result, ("content",))
+    else:
+        item_rest = rest(item, known)
+    slot["item"] = item_rest
+    exit_key = "exitCode" if camel else "exit_code"
+    blocks = (
+        ToolUseBlock(tool_id, name, tool_input),
+        ToolResultBlock(tool_id, content, is_error=is_error_of(item, exit_key), name=name),
+    )
+    return AssistantMessage(blocks, extra=extra, **context)
+
+
+def _blocks_of(content: str | tuple[Block, ...]) -> list[Any]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return _anthropic.encode_blocks(content)
+
+
+def encode_tool_item(
+    use: ToolUseBlock | ToolUseMessage,
+    result: ToolResultBlock | None,
+    item_rest: dict[str, Any] | None,
+    camel: bool,
+) -> dict[str, Any]:
+    """A tool call (and its result, when finished) as a Codex item.
+
+    With ``item_rest`` (the call came from Codex) the item type and every unmodelled key come
+    from it; otherwise the call is written as an exec ``mcp_tool_call`` unless its name is
+    one of Codex's own tool item types.
+    """
+    own = item_rest is not None
+    tag = item_rest.get("type") if item_rest is not None else use.name
+    kind = KINDS.get(tag) if isinstance(tag, str) else None
+    if kind not in _TOOL_KINDS:
+        kind, tag = "mcp", "mcp_tool_call"
+    out: dict[str, Any] = {"id": use.id, "type": tag}
+    if kind == "mcp":
+        if not own:
+            out["server"] = ""
+        out["tool"] = use.name
+        out["arguments"] = raw(use.input)
+    else:
+        key = _ARG_KEY[kind]
+        if key in use.input:
+            out[key] = raw(use.input[key])
+    if result is not None and kind == "command":
+        out["aggregatedOutput" if camel else "aggregated_output"] = result_text(result.content)
+    if item_rest is not None:
+        out.update(item_rest)
+        base = item_rest.get("result")
+        if result is not None and type(base) is dict and not isinstance(result.content, str):
+            out["result"] = {"content": _anthropic.encode_blocks(result.content), **base}
+        return out
+    if kind == "mcp":
+        if result is None:
+            out["result"] = out["error"] = None
+        else:
+            out["result"] = {"content": _blocks_of(result.content), "structured_content": None}
+            failed = {"message": result_text(result.content)} if result.is_error else None
+            out["error"] = failed
+    if result is None:
+        out["status"] = "in_progress"
+    else:
+        out["status"] = "failed" if result.is_error else "completed"
+    return out
+
+
+def _tool_pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
+    """The (call, result) pair a completed tool item decodes to, when ``m`` is one."""
+    content = m.content
+    if isinstance(content, str) or len(content) != 2:
+        return None
+    use, result = content
+    if (
+        isinstance(use, ToolUseBlock)
+        and isinstance(result, ToolResultBlock)
+        and use.id == result.tool_use_id
+    ):
+        return use, result
+    return None
+
+
+def encode_item(m: Message, item_rest: dict[str, Any] | None, camel: bool) -> dict[str, Any] | None:
+    """A message as a Codex item (``None`` when it is not one an item can hold).
+
+    ``item_rest`` is the item skeleton kept by the decoder, or ``None`` for a message from
+    another source (then the exec spelling is used unless ``camel``).
+    """
+    out: dict[str, Any]
+    if isinstance(m, TextMessage):
+        out = {"type": "agentMessage" if camel else "agent_message", "text": m.text}
+    elif isinstance(m, ThinkingMessage):
+        out = {"type": "reasoning"}
+        if item_rest is None or not ("summary" in item_rest or "content" in item_rest):
+            out["text"] = m.thinking
+    elif isinstance(m, UserMessage) and camel:
+        content = m.content
+        blocks = (
+            [{"type": "text", "text": content}]
+            if isinstance(content, str)
+            else _anthropic.encode_blocks(content)
+        )
+        out = {"type": "userMessage", "content": blocks}
+    elif isinstance(m, ErrorMessage):
+        out = {"type": "error", "message": m.message}
+    elif isinstance(m, ToolUseMessage):
+        return encode_tool_item(m, None, item_rest, camel)
+    elif isinstance(m, AssistantMessage):
+        pair = _tool_pair(m)
+        if pair is None:
+            return None
+        return encode_tool_item(pair[0], pair[1], item_rest, camel)
+    else:
+        return None
+    if m.message_id is not None:
+        out = {"id": m.message_id, **out}
+    if item_rest is not None:
+        out.update(item_rest)
+    return out

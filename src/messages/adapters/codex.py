@@ -1,0 +1,403 @@
+"""OpenAI Codex: ``codex exec --json`` events and the ``codex app-server`` JSON-RPC stream.
+
+A line with a ``type`` is an exec event; a line without one is app-server JSON-RPC (see
+:mod:`._codex_app`). Exec events:
+
+- ``thread.started`` -> :class:`InitMessage` (``session_id`` = ``thread_id``);
+- ``turn.completed`` -> :class:`ResultMessage` with ``usage`` (``is_error=False``);
+  ``turn.failed`` -> :class:`ResultMessage` (``is_error=True``, ``result`` = error message);
+- ``error`` -> :class:`ErrorMessage`;
+- ``item.started`` / ``item.updated`` / ``item.completed`` -> one message per item (agent text,
+  reasoning, tool calls with their results, error items: see :mod:`._codex_items`);
+- ``turn.started``, todo lists and anything unknown -> :class:`RawMessage`, verbatim.
+
+Codex usage counts cached tokens inside ``input_tokens``; :class:`Usage` does not, so
+``input_tokens`` is decoded as ``input_tokens - cached_input_tokens`` and added back on the
+way out. ``decode`` takes over the object it is given (nested values are shared).
+See docs/adapters/codex.md.
+
+>>> m = decode({"type": "item.completed", "item": {"id": "item_3", "type": "agent_message",
+...                                                "text": "Done."}})
+>>> m.text, m.message_id
+('Done.', 'item_3')
+>>> encode(m)
+{'type': 'item.completed', 'item': {'id': 'item_3', 'type': 'agent_message', 'text': 'Done.'}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final, assert_never
+
+from .._json import FrozenDict, _expose, raw
+from .._wire import fail, opt_int, opt_str
+from ..blocks import ToolResultBlock, ToolUseBlock
+from ..convert import block_to_message, context_of
+from ..errors import DecodeError, EncodeError
+from ..flat import (
+    AudioMessage,
+    ImageMessage,
+    RawMessage,
+    TextMessage,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseMessage,
+)
+from ..message import Message
+from ..providers._base import Unsupported
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from ..session import (
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    ResultMessage,
+    StreamEventMessage,
+)
+from ..usage import Usage
+from . import _base
+from ._codex_app import DELTAS, decode_app, encode_app
+from ._codex_items import decode_item, encode_item, encode_tool_item, rest
+from ._common import describe_block, is_native, plain, reject
+
+__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+
+NAME: Final = "codex"
+"""The format name used in errors and by the command line."""
+
+_EXEC_TYPES: Final = frozenset(
+    (
+        "thread.started",
+        "turn.started",
+        "turn.completed",
+        "turn.failed",
+        "item.started",
+        "item.updated",
+        "item.completed",
+    )
+)
+_ITEM_EVENTS: Final = {"item.started": False, "item.updated": False, "item.completed": True}
+_USAGE: Final = frozenset(
+    ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")
+)
+_APP_PREFIXES: Final = (
+    "item/",
+    "turn/",
+    "thread/",
+    "account/",
+    "model/",
+    "mcpServer/",
+    "remoteControl/",
+    "rawResponseItem/",
+    "fuzzyFileSearch/",
+    "windowsSandbox/",
+)
+_APP_METHODS: Final = frozenset(
+    ("error", "warning", "configWarning", "deprecationNotice", "authStatusChange")
+)
+
+
+def _usage(d: dict[str, Any]) -> Usage:
+    total = opt_int(d, "input_tokens")
+    cached = opt_int(d, "cached_input_tokens")
+    return Usage(
+        total - cached if total is not None and cached is not None else total,
+        opt_int(d, "output_tokens"),
+        cached,
+        reasoning_tokens=opt_int(d, "reasoning_output_tokens"),
+        extra=FrozenDict._own(rest(d, _USAGE)),
+    )
+
+
+def _encode_usage(usage: Usage) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if usage.input_tokens is not None:
+        out["input_tokens"] = (
+            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+        )
+    if usage.cache_read_tokens is not None:
+        out["cached_input_tokens"] = usage.cache_read_tokens
+    if usage.output_tokens is not None:
+        out["output_tokens"] = usage.output_tokens
+    if usage.reasoning_tokens is not None:
+        out["reasoning_output_tokens"] = usage.reasoning_tokens
+    if usage.extra:
+        out.update(raw(usage.extra))
+    return out
+
+
+def _raw(obj: dict[str, Any]) -> RawMessage:
+    return RawMessage(FrozenDict._own(obj))
+
+
+def _exec(obj: dict[str, Any], tag: Any) -> Message:
+    if tag in _ITEM_EVENTS:
+        item = obj.get("item")
+        if type(item) is not dict:
+            return _raw(obj)
+        skeleton = rest(obj, ("item",))
+        try:
+            message = decode_item(
+                item,
+                completed=_ITEM_EVENTS[tag],
+                camel=False,
+                skeleton=skeleton,
+                slot=skeleton,
+                context={},
+            )
+        except DecodeError as exc:
+            raise exc.within(".item") from None
+        return _raw(obj) if message is None else message
+    if tag == "thread.started":
+        return InitMessage(
+            session_id=opt_str(obj, "thread_id"), extra=FrozenDict._own(rest(obj, ("thread_id",)))
+        )
+    if tag == "turn.completed":
+        usage = obj.get("usage")
+        if usage is not None and type(usage) is not dict:
+            raise fail("an object", usage, "usage")
+        try:
+            decoded = None if usage is None else _usage(usage)
+        except DecodeError as exc:
+            raise exc.within(".usage") from None
+        return ResultMessage(
+            is_error=False, usage=decoded, extra=FrozenDict._own(rest(obj, ("usage",)))
+        )
+    if tag == "turn.failed":
+        error = obj.get("error")
+        if type(error) is not dict:
+            return _raw(obj)
+        try:
+            text = opt_str(error, "message")
+        except DecodeError as exc:
+            raise exc.within(".error") from None
+        skeleton = rest(obj, ("error",))
+        skeleton["error"] = rest(error, ("message",))
+        return ResultMessage(is_error=True, result=text, extra=FrozenDict._own(skeleton))
+    if tag == "error" and type(obj.get("message")) is str:
+        return ErrorMessage(obj["message"], extra=FrozenDict._own(rest(obj, ("message",))))
+    return _raw(obj)
+
+
+def decode(obj: Any) -> Message:
+    """One parsed Codex line (exec event or app-server JSON-RPC) to one message.
+
+    Unknown events and shapes this module does not model become :class:`RawMessage`; a known
+    field of the wrong type raises :class:`DecodeError` with its path.
+    """
+    if type(obj) is not dict:
+        return RawMessage(_expose(obj))
+    try:
+        if "type" in obj:
+            return _exec(obj, obj["type"])
+        return decode_app(obj)
+    except DecodeError as exc:
+        if exc.source is None:
+            exc.source = NAME
+        raise
+
+
+def detect(obj: Any) -> bool:
+    """Whether a parsed line looks like Codex output (exec events or app-server JSON-RPC)."""
+    if type(obj) is not dict or is_native(obj):
+        return False
+    tag = obj.get("type")
+    if tag is not None:
+        if tag in _EXEC_TYPES:
+            return True
+        return tag == "error" and obj.keys() == {"type", "message"}
+    method = obj.get("method")
+    return type(method) is str and (method.startswith(_APP_PREFIXES) or method in _APP_METHODS)
+
+
+def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
+    """Decode Codex lines lazily; bad lines become InvalidLineMessage unless ``strict``."""
+    return _base.iter_decode(decode, lines, source=NAME, strict=strict)
+
+
+def _is_delta(m: Message) -> bool:
+    return isinstance(m, (TextMessage, ThinkingMessage)) and m.extra.get("method") in DELTAS
+
+
+def merge(messages: Iterable[Message]) -> Iterator[Message]:
+    """Join runs of app-server text and reasoning deltas of one item into one message."""
+    return _base.merge_deltas(messages, is_delta=_is_delta)
+
+
+# -- encoding -------------------------------------------------------------------------------
+
+
+def _own_exec(m: Message, ex: dict[str, Any]) -> dict[str, Any] | None:
+    """A message decoded from an exec event back to it; ``None`` if ``m`` does not fit."""
+    tag = ex.get("type")
+    out: dict[str, Any] = {"type": tag}
+    if tag in _ITEM_EVENTS:
+        item_rest = ex.get("item")
+        item = encode_item(m, item_rest if type(item_rest) is dict else None, False)
+        if item is None:
+            return None
+        out.update(ex)
+        out["item"] = item
+        return out
+    if tag == "thread.started" and isinstance(m, InitMessage):
+        if m.session_id is not None:
+            out["thread_id"] = m.session_id
+    elif tag == "turn.completed" and isinstance(m, ResultMessage):
+        if m.usage is not None:
+            out["usage"] = _encode_usage(m.usage)
+    elif tag == "turn.failed" and isinstance(m, ResultMessage):
+        error: dict[str, Any] = {} if m.result is None else {"message": m.result}
+        error_rest = ex.get("error")
+        if type(error_rest) is dict:
+            error.update(error_rest)
+        out.update(ex)
+        out["error"] = error
+        return out
+    elif tag == "error" and isinstance(m, ErrorMessage):
+        out["message"] = m.message
+    else:
+        return None
+    out.update(ex)
+    return out
+
+
+def _item_event(tag: str, item: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if item is None else {"type": tag, "item": item}
+
+
+def _foreign(m: Message, policy: Unsupported) -> Any:
+    """A message from another source as the closest exec event."""
+    match m:
+        case TextMessage() if m.role == "assistant":
+            return _item_event("item.completed", encode_item(m, None, False))
+        case ThinkingMessage() if not m.redacted:
+            return _item_event("item.completed", encode_item(m, None, False))
+        case ToolUseMessage():
+            return _item_event("item.started", encode_item(m, None, False))
+        case ToolResultMessage():
+            use = ToolUseBlock(m.tool_use_id, m.name or "")
+            result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
+            return _item_event("item.completed", encode_tool_item(use, result, None, False))
+        case ResultMessage():
+            if m.is_error:
+                error = {"message": m.result or ""}
+                return {"type": "turn.failed", "error": error}
+            out: dict[str, Any] = {"type": "turn.completed"}
+            if m.usage is not None:
+                out["usage"] = _encode_usage(m.usage)
+            return out
+        case ErrorMessage():
+            return {"type": "error", "message": m.message}
+        case InitMessage():
+            if m.session_id is None:
+                return {"type": "thread.started"}
+            return {"type": "thread.started", "thread_id": m.session_id}
+        case RawMessage() if m.role is None:
+            return raw(m.data)
+        case AssistantMessage() | UserMessage() | ToolMessage() | SystemMessage():
+            return _foreign_role(m, policy)
+        case (
+            TextMessage()
+            | ThinkingMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | RawMessage()
+            | StreamEventMessage()
+            | InvalidLineMessage()
+        ):
+            return _degrade(m, policy)
+        case _:
+            assert_never(m)
+
+
+def _degrade(m: Message, policy: Unsupported) -> Any:
+    """Content with no exec event: raise, drop, or (assistant content only) text."""
+    role = getattr(m, "role", None)
+    what = m.kind if role is None else f"{role} {m.kind}"
+    reject(f"{what} messages", m, source=NAME, policy=policy)
+    if policy == "text" and role == "assistant":
+        from ..convert import message_to_block
+
+        text = describe_block(message_to_block(m))
+        return _foreign(TextMessage(text, **context_of(m)), policy)
+    return None
+
+
+def _foreign_role(
+    m: AssistantMessage | UserMessage | ToolMessage | SystemMessage, policy: Unsupported
+) -> Any:
+    if isinstance(m, SystemMessage):
+        return _degrade(m, policy)
+    blocks = as_blocks(m.content)
+    if isinstance(m, AssistantMessage):
+        pair = encode_item(m, None, False)
+        if pair is not None:
+            return _item_event("item.completed", pair)
+    if not blocks:
+        return None
+    if len(blocks) > 1:
+        raise EncodeError(
+            f"a codex event carries one item, this {m.kind} message has {len(blocks)} blocks:"
+            " use iter_encode, which writes one event per block",
+            source=NAME,
+            value=m,
+        )
+    return _foreign(block_to_message(blocks[0], **context_of(m)), policy)
+
+
+def _encode(m: Message, policy: Unsupported) -> Any:
+    ex = m.extra
+    if ex and "kind" not in ex:
+        plain_ex: dict[str, Any] = raw(ex)
+        own = None
+        if "method" in plain_ex:
+            own = encode_app(m, plain_ex)
+        elif plain_ex.get("type") in _EXEC_TYPES or plain_ex.get("type") == "error":
+            own = _own_exec(m, plain_ex)
+        if own is not None:
+            return own
+    return _foreign(m, policy)
+
+
+def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
+    """One message to a fresh Codex line object; ``encode(decode(x)) == x``.
+
+    Messages decoded from app-server lines go back to app-server lines; messages from other
+    sources become the closest ``codex exec --json`` event (see docs/adapters/codex.md).
+    Content exec events cannot carry raises :class:`UnsupportedContentError` unless
+    ``unsupported`` is ``"drop"`` (the result is then ``None``) or ``"text"``. A role
+    message with several blocks needs :func:`iter_encode` (one event per block).
+    """
+    return plain(_encode(message, unsupported))
+
+
+def _const(obj: Any) -> Callable[[Message], Any]:
+    """An encoder that returns an already encoded object (for ``_base.encode_line``)."""
+    return lambda _message: obj
+
+
+def _split(m: Message) -> Iterator[Message]:
+    """Role messages from other sources, one message per block; everything else as is."""
+    if isinstance(m, (AssistantMessage, UserMessage, ToolMessage, SystemMessage)):
+        tag = m.extra.get("type")
+        own = "method" in m.extra or tag in _EXEC_TYPES
+        pair = isinstance(m, AssistantMessage) and encode_item(m, None, False) is not None
+        if not own and not pair and not isinstance(m.content, str) and len(m.content) > 1:
+            context = context_of(m)
+            for block in m.content:
+                yield block_to_message(block, **context)
+            return
+    yield m
+
+
+def iter_encode(
+    messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> Iterator[str]:
+    """Messages to Codex lines (one event per block for role messages from other sources)."""
+    for message in messages:
+        for part in _split(message):
+            if isinstance(part, InvalidLineMessage):
+                yield part.text
+                continue
+            obj = _encode(part, unsupported)
+            if obj is not None:
+                yield _base.encode_line(_const(obj), part)

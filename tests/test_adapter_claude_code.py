@@ -1,0 +1,751 @@
+"""Claude Code adapter: conformance over real captures, mapping rules, errors, laws."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import FIXTURES, LOCAL_FIXTURES, json_equal, shared_fixtures
+from messages import (
+    EMPTY,
+    AssistantMessage,
+    AudioBlock,
+    DecodeError,
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    RawBlock,
+    RawMessage,
+    ResultMessage,
+    StreamEventMessage,
+    SystemMessage,
+    TextBlock,
+    TextMessage,
+    ThinkingBlock,
+    ToolMessage,
+    ToolResultBlock,
+    ToolUseBlock,
+    UnsupportedContentError,
+    Usage,
+    UserMessage,
+)
+from messages import strategies as ms
+from messages.adapters import claude_code as cc
+from messages.adapters import codex as cx
+from messages.convert import normalize_messages
+
+LOCAL = LOCAL_FIXTURES / "claude_code"
+UNDETECTED = ("queue-operation", "file-history-snapshot", "future_event")
+"""Line types in the local fixtures that carry nothing Claude-specific enough to detect."""
+
+
+def unwrap(obj: Any) -> Any:
+    """The CLI line inside a caic v2/v3 evidence envelope; anything else as is."""
+    if isinstance(obj, dict) and "t" in obj and "msg" in obj:
+        return obj["msg"]
+    return obj
+
+
+def lines_of(path: Path) -> list[tuple[int, Any]]:
+    out = []
+    for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if line.strip():
+            out.append((number, unwrap(json.loads(line))))
+    return out
+
+
+def round_trip(obj: Any) -> Any:
+    return cc.encode(cc.decode(json.loads(json.dumps(obj))))
+
+
+# -- conformance -----------------------------------------------------------------------------
+
+
+def _capture_files() -> list[str]:
+    root = FIXTURES / "claude_code"
+    names = sorted(p.name for p in root.glob("*.jsonl")) + sorted(
+        p.name for p in root.glob("*.ndjson")
+    )
+    return names or ["caic-read-edit-bash.jsonl"]
+
+
+@pytest.mark.parametrize("name", _capture_files())
+def test_every_real_line_round_trips(name: str) -> None:
+    path = shared_fixtures("claude_code", name)
+    lines = lines_of(path)
+    assert lines
+    for number, obj in lines:
+        assert json_equal(round_trip(obj), obj), f"{name}:{number}"
+
+
+def test_pretty_printed_captures_round_trip() -> None:
+    root = shared_fixtures("claude_code")
+    files = sorted(root.glob("*.json")) + sorted((root / "synthetic").glob("*.json"))
+    assert len(files) >= 15
+    for path in files:
+        obj = json.loads(path.read_text("utf-8"))
+        assert json_equal(round_trip(obj), obj), path.name
+
+
+def test_real_capture_kinds() -> None:
+    lines = lines_of(shared_fixtures("claude_code", "caic-read-edit-bash.jsonl"))
+    kinds = {type(cc.decode(obj)).__name__ for _, obj in lines}
+    assert {
+        "AssistantMessage",
+        "UserMessage",
+        "InitMessage",
+        "ResultMessage",
+        "StreamEventMessage",
+        "RawMessage",
+    } <= kinds
+
+
+def test_real_capture_normalizes_to_text_tool_use_and_result() -> None:
+    path = shared_fixtures("claude_code", "caic-read-edit-bash.jsonl")
+    flat = list(normalize_messages(cc.iter_decode(path.read_text("utf-8").splitlines())))
+    assert {"text", "tool_use", "tool_result", "thinking"} <= {m.kind for m in flat}
+
+
+@pytest.mark.parametrize("name", ["stream.jsonl", "transcript.jsonl"])
+def test_local_fixtures_round_trip(name: str) -> None:
+    for number, obj in lines_of(LOCAL / name):
+        assert json_equal(round_trip(obj), obj), f"{name}:{number}"
+        assert cc.detect(obj) == (obj["type"] not in UNDETECTED)
+
+
+def test_local_stream_kinds_in_order() -> None:
+    got = [
+        type(m).__name__
+        for m in cc.iter_decode((LOCAL / "stream.jsonl").read_text("utf-8").splitlines())
+    ]
+    assert got == [
+        "InitMessage",
+        "RawMessage",
+        "StreamEventMessage",
+        "RawMessage",
+        "StreamEventMessage",
+        "AssistantMessage",
+        "AssistantMessage",
+        "AssistantMessage",
+        "RawMessage",
+        "RawMessage",
+        "UserMessage",
+        "RawMessage",
+        "AssistantMessage",
+        "RawMessage",
+        "UserMessage",
+        "AssistantMessage",
+        "UserMessage",
+        "RawMessage",
+        "UserMessage",
+        "RawMessage",
+        "RawMessage",
+        "AssistantMessage",
+        "UserMessage",
+        "AssistantMessage",
+        "ResultMessage",
+        "ResultMessage",
+        "RawMessage",
+    ]
+
+
+def test_local_stream_normalizes_to_every_content_kind() -> None:
+    flat = list(
+        normalize_messages(cc.iter_decode((LOCAL / "stream.jsonl").read_text("utf-8").splitlines()))
+    )
+    kinds = {m.kind for m in flat}
+    assert {"text", "thinking", "tool_use", "tool_result", "raw", "init", "result"} <= kinds
+
+
+# -- mapping rules ---------------------------------------------------------------------------
+
+
+def _line(path: str, number: int) -> Any:
+    return json.loads((LOCAL / path).read_text("utf-8").splitlines()[number - 1])
+
+
+def test_assistant_fields() -> None:
+    m = cc.decode(_line("stream.jsonl", 6))
+    assert isinstance(m, AssistantMessage)
+    assert m.model == "claude-sonnet-4-5-20250929"
+    assert m.message_id == "msg_01HandMadeAAA"
+    assert m.session_id == "5f0c1d2e-0000-4000-8000-000000000001"
+    assert m.uuid == "a1000000-0000-4000-8000-000000000006"
+    assert m.parent_tool_use_id is None
+    assert m.stop_reason is None
+    assert m.extra["request_id"] == "req_011HandMade0001"
+    assert m.extra["parent_tool_use_id"] is None
+    assert m.extra["type"] == "assistant"
+    assert m.extra["message"] == {
+        "type": "message",
+        "role": "assistant",
+        "stop_reason": None,
+        "stop_sequence": None,
+        "context_management": None,
+    }
+    (block,) = m.content
+    assert isinstance(block, ThinkingBlock)
+    assert block.thinking == "List the files first."
+    assert block.signature == "EpQBCkYIBxgCKkBoZXJlIGlzIGEgaGFuZC1tYWRlIHNpZ25hdHVyZQ=="
+    assert block.provider == "anthropic"
+
+
+def test_usage_mapping() -> None:
+    m = cc.decode(_line("stream.jsonl", 6))
+    assert isinstance(m, AssistantMessage)
+    assert m.usage == Usage(
+        12,
+        9,
+        1024,
+        2048,
+        extra={
+            "cache_creation": {"ephemeral_5m_input_tokens": 2048, "ephemeral_1h_input_tokens": 0},
+            "service_tier": "standard",
+        },
+    )
+
+
+def test_every_block_kind_is_kept() -> None:
+    m = cc.decode(_line("stream.jsonl", 13))
+    assert isinstance(m, AssistantMessage)
+    redacted, server, server_result, task = m.content
+    assert isinstance(redacted, ThinkingBlock) and redacted.redacted
+    assert redacted.signature == "RWNyeXB0ZWQgcmVhc29uaW5nIGhlcmU="
+    assert isinstance(server, RawBlock) and server.type == "server_tool_use"
+    assert isinstance(server_result, RawBlock) and server_result.type == "web_search_tool_result"
+    assert isinstance(task, ToolUseBlock) and task.name == "Task"
+    assert m.stop_reason == "tool_use"
+
+
+def test_tool_use_caller_is_kept_in_block_extra() -> None:
+    m = cc.decode(_line("stream.jsonl", 8))
+    assert isinstance(m, AssistantMessage)
+    (block,) = m.content
+    assert isinstance(block, ToolUseBlock)
+    assert block.input == {"command": "ls", "description": "List files"}
+    assert block.extra == {"caller": {"type": "direct"}}
+
+
+def test_user_tool_results() -> None:
+    ok = cc.decode(_line("stream.jsonl", 11))
+    assert isinstance(ok, UserMessage)
+    assert ok.tool_results == (
+        ToolResultBlock("toolu_01HandMadeLs", "README.md\nsrc\ntests", is_error=False),
+    )
+    assert ok.timestamp == "2026-01-15T10:00:03.120Z"
+    assert ok.extra["tool_use_result"]["stdout"] == "README.md\nsrc\ntests"  # type: ignore[index]
+    failed = cc.decode(_line("stream.jsonl", 17))
+    assert isinstance(failed, UserMessage)
+    assert failed.tool_results[0].is_error is True
+    assert failed.parent_tool_use_id == "toolu_01HandMadeTask"
+    listed = cc.decode(_line("stream.jsonl", 19))
+    assert isinstance(listed, UserMessage)
+    (result,) = listed.tool_results
+    assert result.content == (TextBlock("README.md does not exist."), TextBlock("agentId: task-1"))
+    assert result.is_error is None
+
+
+def test_user_string_content() -> None:
+    m = cc.decode(_line("stream.jsonl", 23))
+    assert isinstance(m, UserMessage)
+    assert m.content == "Try again, please."
+    assert m.extra == {"type": "user", "parent_tool_use_id": None, "message": {"role": "user"}}
+
+
+def test_assistant_error_line() -> None:
+    m = cc.decode(_line("stream.jsonl", 22))
+    assert isinstance(m, AssistantMessage)
+    assert m.error == "server_error"
+    assert m.model == "<synthetic>"
+    assert m.text == "API Error: 529 Overloaded"
+
+
+def test_result_fields() -> None:
+    m = cc.decode(_line("stream.jsonl", 25))
+    assert isinstance(m, ResultMessage)
+    assert (m.subtype, m.is_error, m.num_turns) == ("success", False, 4)
+    assert (m.duration_ms, m.duration_api_ms, m.total_cost_usd) == (9120, 8011, 0.0421)
+    assert m.result == '{"files": 3}'
+    assert m.structured_output == {"files": 3}
+    assert m.usage is not None and m.usage.cache_read_tokens == 3072
+    assert set(m.extra) == {"type", "stop_reason", "modelUsage", "permission_denials"}
+    failed = cc.decode(_line("stream.jsonl", 26))
+    assert isinstance(failed, ResultMessage)
+    assert failed.subtype == "error_max_turns" and failed.is_error is True
+    assert failed.duration_api_ms == 110500.5
+    assert failed.extra["errors"] == ("Reached maximum number of turns (10)",)
+    assert json_equal(cc.encode(failed)["total_cost_usd"], 1)
+
+
+def test_init_fields() -> None:
+    m = cc.decode(_line("stream.jsonl", 1))
+    assert isinstance(m, InitMessage)
+    assert m.cwd == "/home/dev/app"
+    assert m.tools == ("Bash", "Read", "Edit")
+    assert m.model == "claude-sonnet-4-5-20250929"
+    assert m.extra["claude_code_version"] == "2.1.20"
+    assert m.extra["subtype"] == "init"
+
+
+@pytest.mark.parametrize("number", [2, 4, 14, 18, 20, 21])
+def test_other_system_subtypes_stay_raw_with_context(number: int) -> None:
+    obj = _line("stream.jsonl", number)
+    m = cc.decode(obj)
+    assert isinstance(m, RawMessage)
+    assert m.data == obj
+    assert m.session_id == "5f0c1d2e-0000-4000-8000-000000000001"
+    assert m.uuid == obj["uuid"]
+    assert m.role is None
+
+
+@pytest.mark.parametrize("number", [9, 10, 12, 27])
+def test_control_rate_limit_and_unknown_lines_stay_raw(number: int) -> None:
+    obj = _line("stream.jsonl", number)
+    m = cc.decode(obj)
+    assert isinstance(m, RawMessage) and m.data == obj
+
+
+def test_stream_event() -> None:
+    m = cc.decode(_line("stream.jsonl", 5))
+    assert isinstance(m, StreamEventMessage)
+    assert m.type == "content_block_delta"
+    assert m.event["delta"] == {"type": "thinking_delta", "thinking": "List the files first."}
+    assert m.extra == {"type": "stream_event", "parent_tool_use_id": None}
+
+
+def test_transcript_records() -> None:
+    user = cc.decode(_line("transcript.jsonl", 4))
+    assert isinstance(user, UserMessage)
+    assert user.session_id == "7d3e0000-0000-4000-8000-0000000000aa"
+    assert user.timestamp == "2026-01-15T10:00:00.000Z"
+    assert user.extra["sessionId"] == user.session_id
+    assert user.extra["parentUuid"] is None
+    assert "session_id" not in cc.encode(user)
+    assistant = cc.decode(_line("transcript.jsonl", 6))
+    assert isinstance(assistant, AssistantMessage)
+    assert assistant.message_id == "msg_01TranscriptA"
+    assert assistant.tool_uses[0].name == "Bash"
+    assert assistant.extra["requestId"] == "req_011Transcript01"
+    result = cc.decode(_line("transcript.jsonl", 7))
+    assert isinstance(result, UserMessage)
+    assert result.tool_results[0].text == "README.md\nsrc"
+    for number in (1, 2, 3, 9, 10):
+        raw = cc.decode(_line("transcript.jsonl", number))
+        assert isinstance(raw, RawMessage)
+    assert cc.detect(_line("transcript.jsonl", 1))
+
+
+def test_both_session_id_spellings_stay_raw() -> None:
+    obj = {"type": "user", "message": {"content": "x"}, "session_id": "a", "sessionId": "b"}
+    m = cc.decode(obj)
+    assert isinstance(m, RawMessage) and m.session_id == "b"
+    assert json_equal(cc.encode(m), obj)
+
+
+def test_block_missing_a_required_key_is_raw() -> None:
+    blocks = [
+        {"type": "text"},
+        {"type": "tool_use", "name": "ls", "input": {}},
+        {"type": "tool_result", "tool_use_id": "t"},
+        {"type": "thinking", "signature": "s"},
+        {"type": "redacted_thinking"},
+        {"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text"}]},
+        {"type": "text", "text": "kept"},
+    ]
+    obj = {"type": "assistant", "message": {"content": blocks}}
+    m = cc.decode(json.loads(json.dumps(obj)))
+    assert isinstance(m, AssistantMessage)
+    assert [type(b).__name__ for b in m.content] == ["RawBlock"] * 6 + ["TextBlock"]
+    assert json_equal(cc.encode(m), obj)
+
+
+def test_missing_message_or_content_keeps_line_raw() -> None:
+    for obj in (
+        {"type": "assistant"},
+        {"type": "user", "message": {"role": "user"}},
+        {"type": "stream_event"},
+        {"type": "system"},
+    ):
+        m = cc.decode(dict(obj))
+        assert isinstance(m, RawMessage) and m.data == obj
+
+
+def test_non_object_lines_stay_raw() -> None:
+    for value in ([1, 2], "text", 3, None, True):
+        m = cc.decode(value)
+        assert isinstance(m, RawMessage) and m.data == (
+            tuple(value) if isinstance(value, list) else value
+        )
+        assert json_equal(cc.encode(m), value)
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+ERRORS = [
+    ({"type": "assistant", "message": "x"}, "$.message: expected an object, found a string"),
+    (
+        {"type": "assistant", "message": {"content": 5}},
+        "$.message.content: expected a string or an array of blocks, found an integer",
+    ),
+    (
+        {"type": "assistant", "message": {"content": [{"type": "text", "text": 5}]}},
+        "$.message.content[0].text: expected a string, found an integer",
+    ),
+    (
+        {"type": "assistant", "message": {"content": [], "usage": []}},
+        "$.message.usage: expected an object, found an array",
+    ),
+    (
+        {"type": "assistant", "message": {"content": [], "usage": {"input_tokens": "3"}}},
+        "$.message.usage.input_tokens: expected an integer, found a string",
+    ),
+    (
+        {"type": "assistant", "message": {"content": [], "model": 3}},
+        "$.message.model: expected a string, found an integer",
+    ),
+    (
+        {"type": "assistant", "message": {"content": []}, "error": 1},
+        "$.error: expected a string, found an integer",
+    ),
+    (
+        {
+            "type": "user",
+            "message": {
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "t",
+                        "content": [{"type": "text", "text": None}],
+                    }
+                ]
+            },
+        },
+        "$.message.content[0].content[0].text: expected a string, found null",
+    ),
+    ({"type": "result", "is_error": "no"}, "$.is_error: expected a boolean, found a string"),
+    ({"type": "result", "num_turns": 1.5}, "$.num_turns: expected an integer, found a number"),
+    (
+        {"type": "system", "subtype": "init", "tools": "Bash"},
+        "$.tools: expected an array, found a string",
+    ),
+    ({"type": "stream_event", "event": []}, "$.event: expected an object, found an array"),
+    (
+        {"type": "user", "message": {"content": "hi"}, "uuid": 7},
+        "$.uuid: expected a string, found an integer",
+    ),
+    (
+        {"type": "user", "message": {"content": "hi"}, "timestamp": []},
+        "$.timestamp: expected a string or a number, found an array",
+    ),
+    (
+        {"type": "user", "message": {"content": "hi"}, "sessionId": 1},
+        "$.sessionId: expected a string, found an integer",
+    ),
+]
+
+
+@pytest.mark.parametrize(("obj", "message"), ERRORS)
+def test_decode_errors(obj: Any, message: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        cc.decode(obj)
+    assert str(info.value) == f"claude_code: {message}"
+    assert info.value.source == "claude_code"
+
+
+def test_lenient_stream_keeps_going_and_strict_raises_with_line() -> None:
+    lines = [
+        '{"type":"user","message":{"content":"hi"}}',
+        "not json at all",
+        "",
+        '{"type":"result","is_error":"no"}',
+        '{"type":"assistant","message":{"content":[]}',
+        '{"type":"result","subtype":"success"}',
+    ]
+    got = list(cc.iter_decode(lines))
+    assert [type(m).__name__ for m in got] == [
+        "UserMessage",
+        "InvalidLineMessage",
+        "InvalidLineMessage",
+        "InvalidLineMessage",
+        "ResultMessage",
+    ]
+    bad = got[1]
+    assert isinstance(bad, InvalidLineMessage)
+    assert (bad.line, bad.text) == (2, "not json at all")
+    third = got[2]
+    assert isinstance(third, InvalidLineMessage)
+    assert third.line == 4 and third.reason == "$.is_error: expected a boolean, found a string"
+    with pytest.raises(DecodeError) as info:
+        list(cc.iter_decode(lines, strict=True))
+    assert info.value.line == 2
+    assert str(info.value).startswith("claude_code: line 2: $: invalid JSON")
+
+
+def test_iter_encode_writes_invalid_lines_back() -> None:
+    lines = ['{"type":"user","message":{"content":"hi"}}', "garbage"]
+    out = list(cc.iter_encode(cc.iter_decode(lines)))
+    assert out == lines
+
+
+# -- encoding messages from elsewhere --------------------------------------------------------
+
+
+def test_flat_messages_become_one_block_lines() -> None:
+    assert cc.encode(TextMessage("hi", session_id="s")) == {
+        "type": "assistant",
+        "session_id": "s",
+        "message": {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "text", "text": "hi"}],
+        },
+    }
+    assert cc.encode(TextMessage("yo", role="user")) == {
+        "type": "user",
+        "message": {"role": "user", "content": [{"type": "text", "text": "yo"}]},
+    }
+
+
+def test_tool_message_becomes_user_line() -> None:
+    m = ToolMessage((ToolResultBlock("t1", "out", is_error=True),), uuid="u")
+    assert cc.encode(m) == {
+        "type": "user",
+        "uuid": "u",
+        "message": {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": "out", "is_error": True}
+            ],
+        },
+    }
+
+
+def test_error_message_becomes_synthetic_assistant_error_line() -> None:
+    out = cc.encode(ErrorMessage("overloaded", code="529", session_id="s"))
+    assert out["error"] == "529"
+    assert out["message"]["model"] == "<synthetic>"
+    back = cc.decode(out)
+    assert isinstance(back, AssistantMessage)
+    assert (back.text, back.error) == ("overloaded", "529")
+
+
+def test_system_prompt_policy() -> None:
+    m = SystemMessage("Be brief.")
+    with pytest.raises(UnsupportedContentError) as info:
+        cc.encode(m)
+    assert str(info.value) == (
+        "claude_code: $: claude_code cannot carry system messages"
+        " (pass unsupported='drop' or 'text')"
+    )
+    assert cc.encode(m, unsupported="drop") is None
+    assert cc.encode(m, unsupported="text") == {
+        "type": "user",
+        "message": {"role": "user", "content": "Be brief."},
+    }
+
+
+def test_audio_and_foreign_signatures_policy() -> None:
+    audio = AudioBlock(data="AAAA", media_type="audio/wav")
+    signed = ThinkingBlock("hmm", signature="sig", provider="openai")
+    m = AssistantMessage((TextBlock("a"), audio, signed))
+    with pytest.raises(UnsupportedContentError, match="audio blocks"):
+        cc.encode(m)
+    with pytest.raises(UnsupportedContentError, match="openai thinking blocks"):
+        cc.encode(AssistantMessage((signed,)))
+    assert cc.encode(m, unsupported="drop")["message"]["content"] == [{"type": "text", "text": "a"}]
+    assert cc.encode(m, unsupported="text")["message"]["content"] == [
+        {"type": "text", "text": "a"},
+        {"type": "text", "text": "[audio: audio/wav]"},
+        {"type": "text", "text": "hmm"},
+    ]
+    unsigned = ThinkingBlock("plain", provider="openai")
+    assert cc.encode(AssistantMessage((unsigned,)))["message"]["content"] == [
+        {"type": "thinking", "thinking": "plain"}
+    ]
+
+
+def test_extras_of_other_formats_are_not_written() -> None:
+    codex_text = cx.decode(
+        {"type": "item.completed", "item": {"id": "i", "type": "agent_message", "text": "t"}}
+    )
+    assert cc.encode(codex_text)["message"]["content"] == [{"type": "text", "text": "t"}]
+    codex_result = cx.decode({"type": "turn.completed", "usage": {"input_tokens": 5}})
+    assert cc.encode(codex_result) == {
+        "type": "result",
+        "is_error": False,
+        "usage": {"input_tokens": 5},
+    }
+
+
+def test_hand_made_extra_is_written() -> None:
+    m = AssistantMessage("hi", extra={"request_id": "r1"})
+    assert cc.encode(m)["request_id"] == "r1"
+
+
+def test_invalid_line_message_has_no_line_object() -> None:
+    m = InvalidLineMessage("junk", line=3)
+    with pytest.raises(UnsupportedContentError):
+        cc.encode(m)
+    assert cc.encode(m, unsupported="drop") is None
+    assert list(cc.iter_encode([m, SystemMessage("x")], unsupported="drop")) == ["junk"]
+
+
+def test_raw_block_message_goes_into_a_role_line() -> None:
+    m = RawMessage({"type": "server_tool_use", "id": "s"}, role="assistant")
+    assert cc.encode(m)["message"]["content"] == [{"type": "server_tool_use", "id": "s"}]
+
+
+def test_encode_returns_a_fresh_copy() -> None:
+    m = cc.decode(
+        {
+            "type": "assistant",
+            "message": {
+                "content": [{"type": "tool_use", "id": "t", "name": "n", "input": {"a": [1]}}]
+            },
+        }
+    )
+    out = cc.encode(m)
+    out["message"]["content"][0]["input"]["a"].append(2)
+    assert isinstance(m, AssistantMessage)
+    assert m.tool_uses[0].input == {"a": [1]}
+
+
+# -- merge -----------------------------------------------------------------------------------
+
+
+def test_merge_joins_records_of_one_message_id() -> None:
+    merged = list(
+        cc.merge(cc.iter_decode((LOCAL / "stream.jsonl").read_text("utf-8").splitlines()))
+    )
+    first = next(m for m in merged if isinstance(m, AssistantMessage))
+    assert first.message_id == "msg_01HandMadeAAA"
+    assert [b.kind for b in first.blocks] == ["thinking", "text", "tool_use"]
+    assert first.stop_reason == "tool_use"
+    assert first.usage is not None and first.usage.output_tokens == 40
+    assert len(merged) == 25
+
+
+# -- detection -------------------------------------------------------------------------------
+
+OTHER_LINES = [
+    {"type": "thread.started", "thread_id": "t"},
+    {"type": "item.completed", "item": {"id": "i", "type": "agent_message", "text": "x"}},
+    {"method": "item/agentMessage/delta", "params": {"delta": "x"}},
+    {"type": "init", "timestamp": "2025-01-01T00:00:00Z", "session_id": "s", "model": "gemini"},
+    {"type": "message", "role": "assistant", "content": "hi", "delta": True},
+    {"type": "result", "status": "success", "stats": {"total_tokens": 3}},
+    {"type": "text", "sessionID": "ses_1", "part": {"type": "text", "text": "hi"}},
+    {"type": "assistant.message", "data": {"content": "hi"}},
+    {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {}}},
+    {"v": 1, "kind": "text", "text": "hi", "role": "user"},
+    {"v": 1, "kind": "assistant", "content": []},
+    [1, 2],
+    "text",
+]
+
+
+@pytest.mark.parametrize("obj", OTHER_LINES)
+def test_detect_rejects_other_formats(obj: Any) -> None:
+    assert not cc.detect(obj)
+
+
+def test_detect_accepts_claude_lines() -> None:
+    for _, obj in lines_of(LOCAL / "stream.jsonl"):
+        assert cc.detect(obj) == (obj["type"] != "future_event"), obj
+
+
+def test_detect_rejects_real_lines_of_other_clis() -> None:
+    root = shared_fixtures()
+    for sub in ("gemini_cli", "acp", "codex_exec", "codex_app_server"):
+        for path in sorted((root / sub).glob("*.jsonl")):
+            for _, obj in lines_of(path):
+                if isinstance(obj, dict) and obj.get("type", "").startswith("caic_"):
+                    continue
+                assert not cc.detect(obj), (path.name, obj)
+
+
+# -- laws ------------------------------------------------------------------------------------
+
+
+def _carried_block(block: Any) -> bool:
+    if isinstance(block, AudioBlock):
+        return False
+    return not (
+        isinstance(block, ThinkingBlock)
+        and block.signature is not None
+        and block.provider not in (None, "anthropic")
+    )
+
+
+CARRIED_BLOCKS = ms.blocks(
+    kinds=["text", "thinking", "tool_use", "tool_result", "image", "raw"]
+).filter(_carried_block)
+
+
+def _norm_block(block: Any) -> Any:
+    if isinstance(block, ThinkingBlock):
+        return replace(block, provider="anthropic")
+    if isinstance(block, ToolUseBlock):
+        return replace(block, arguments=None)
+    if isinstance(block, ToolResultBlock):
+        return replace(block, name=None)
+    return block
+
+
+def _norm_usage(usage: Usage | None) -> Usage | None:
+    if usage is None:
+        return None
+    return replace(usage, reasoning_tokens=None, cost_usd=None)
+
+
+def normalised(m: Any) -> Any:
+    """What a message looks like after a trip through Claude Code (documented losses)."""
+    changes: dict[str, Any] = {"extra": EMPTY}
+    if isinstance(m, (AssistantMessage, UserMessage)) and not isinstance(m.content, str):
+        changes["content"] = tuple(_norm_block(b) for b in m.content)
+    if isinstance(m, (AssistantMessage, ResultMessage)):
+        changes["usage"] = _norm_usage(m.usage)
+    if isinstance(m, (UserMessage, ResultMessage, InitMessage, StreamEventMessage)):
+        changes["model"] = m.model if isinstance(m, InitMessage) else None
+    changes["message_id"] = m.message_id if isinstance(m, AssistantMessage) else None
+    return replace(m, **changes)
+
+
+CARRIED = st.one_of(
+    ms.assistant_messages(content=CARRIED_BLOCKS),
+    ms.role_messages(content=CARRIED_BLOCKS).filter(lambda m: isinstance(m, UserMessage)),
+    ms.session_messages().filter(
+        lambda m: isinstance(m, (ResultMessage, InitMessage, StreamEventMessage))
+    ),
+)
+
+
+@given(CARRIED)
+def test_decode_of_encode_is_identity_up_to_documented_losses(m: Any) -> None:
+    back = cc.decode(cc.encode(m))
+    assert normalised(back) == normalised(m)
+
+
+@given(CARRIED)
+def test_encode_is_stable_after_one_trip(m: Any) -> None:
+    once = cc.encode(m)
+    assert json_equal(cc.encode(cc.decode(once)), once)
+
+
+@given(ms.json_values(max_leaves=20))
+def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None:
+    from messages import thaw
+
+    obj = thaw(value)
+    try:
+        m = cc.decode(obj)
+    except DecodeError as exc:
+        assert exc.path.startswith("$")
+        return
+    assert json_equal(cc.encode(m), thaw(value))
