@@ -744,3 +744,13 @@ def test_decoding_mutated_real_lines_never_crashes(name: str, data: st.DataObjec
     except DecodeError:
         return
     assert json_equal(cx.encode(m), target)
+
+
+def test_a_type_or_item_type_that_is_not_a_string_stays_raw() -> None:
+    from messages import RawMessage
+    from messages.adapters import codex
+
+    for line in ({"type": []}, {"type": "item.completed", "item": {"type": {"a": 1}, "id": "i"}}):
+        message = codex.decode(line)
+        assert isinstance(message, RawMessage)
+        assert codex.encode(message) == line

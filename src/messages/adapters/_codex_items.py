@@ -120,7 +120,8 @@ def decode_item(
 
     ``slot`` is the dict inside ``skeleton`` where the item's rest goes (under ``"item"``).
     """
-    kind = KINDS.get(item.get("type"))  # type: ignore[arg-type]
+    tag = item.get("type")
+    kind = KINDS.get(tag) if type(tag) is str else None
     if kind is None:
         return None
     need = _REQUIRED.get(kind)

@@ -188,7 +188,8 @@ def decode(obj: Any) -> Message:
         return RawMessage(_expose(obj))
     try:
         if "type" in obj:
-            return _exec(obj, obj["type"])
+            tag = obj["type"]
+            return _exec(obj, tag) if type(tag) is str else _raw(obj)
         return decode_app(obj)
     except DecodeError as exc:
         if exc.source is None:
