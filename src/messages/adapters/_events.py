@@ -51,6 +51,7 @@ __all__ = [
     "children",
     "content_text",
     "decoding",
+    "found",
     "frozen",
     "is_own_event",
     "lines",
@@ -77,14 +78,15 @@ def _json_text(value: Any) -> str:
     return json.dumps(raw(value), ensure_ascii=False, separators=(",", ":"))
 
 
-def _found(value: Any) -> str:
+def found(value: Any) -> str:
+    """How an error message names a value's type: ``"nothing"`` when it is absent."""
     return "nothing" if value is MISSING else type_name(value)
 
 
 def bad(expected: str, value: Any, path: str) -> DecodeError:
     """A DecodeError: ``expected ..., found ...`` at ``path`` (``found nothing`` if absent)."""
     return DecodeError(
-        f"expected {expected}, found {_found(value)}",
+        f"expected {expected}, found {found(value)}",
         path=path,
         value=None if value is MISSING else value,
     )
