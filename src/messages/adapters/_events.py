@@ -41,7 +41,7 @@ from ..flat import AudioMessage, ImageMessage, RawMessage, TextMessage, Thinking
 from ..message import ROLE_TYPES, Message
 from ..providers._base import Unsupported
 from ..roles import as_blocks
-from ..session import InvalidLineMessage, StreamEventMessage
+from ..session import InvalidLineMessage
 from ._base import encode_line
 
 __all__ = [
@@ -53,7 +53,6 @@ __all__ = [
     "decoding",
     "found",
     "frozen",
-    "is_own_event",
     "lines",
     "opt_bool",
     "opt_int",
@@ -345,8 +344,3 @@ def lines(
 
 def _const(obj: Any) -> Callable[[Message], Any]:
     return lambda _: obj
-
-
-def is_own_event(message: StreamEventMessage, detect: Callable[[Any], bool]) -> bool:
-    """Whether a stream event holds a whole line of the format ``detect`` recognises."""
-    return detect(raw(message.event))

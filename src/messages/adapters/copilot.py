@@ -29,10 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, assert_never
 
-from .._json import EMPTY, FrozenDict, raw, thaw
-from ..blocks import Block, TextBlock, ThinkingBlock, ToolUseBlock
+from .._json import FrozenDict, raw, thaw
 from ..convert import message_to_block
-from ..errors import DecodeError, UnsupportedContentError
+from ..errors import UnsupportedContentError
 from ..flat import (
     AudioMessage,
     ImageMessage,
@@ -44,7 +43,7 @@ from ..flat import (
 )
 from ..message import Message
 from ..providers._base import Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..session import (
     ErrorMessage,
     InitMessage,
@@ -54,6 +53,7 @@ from ..session import (
 )
 from ..usage import Usage
 from . import _base
+from . import _copilot_turn as ct
 from . import _events as ev
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
@@ -61,20 +61,7 @@ __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "
 NAME: Final = "copilot"
 """The source name of this adapter."""
 
-_EVENT: Final = frozenset(("type", "data", "id", "timestamp"))
 _USER: Final = frozenset(("content",))
-_ASSISTANT: Final = frozenset(
-    (
-        "messageId",
-        "model",
-        "content",
-        "toolRequests",
-        "reasoningText",
-        "reasoningOpaque",
-        "outputTokens",
-    )
-)
-_REQUEST: Final = frozenset(("toolCallId", "name", "arguments"))
 _COMPLETE: Final = frozenset(("toolCallId", "success", "model", "result", "error"))
 _USAGE: Final = frozenset(
     (
@@ -94,88 +81,13 @@ _RESULT: Final = frozenset(("type", "timestamp", "sessionId", "exitCode", "usage
 _RUN: Final = frozenset(("sessionDurationMs", "totalApiDurationMs"))
 
 
-def _mirror(d: dict[str, Any], data_rest: dict[str, Any] | None) -> FrozenDict:
-    top = ev.rest(d, _EVENT)
-    if data_rest:
-        top = top or {}
-        top["data"] = data_rest
-    return ev.frozen(top)
-
-
 def _user(d: dict[str, Any], data: dict[str, Any]) -> Message:
     return TextMessage(
         ev.req_str(data, "content", "$.data"),
         role="user",
         uuid=ev.opt_str(d, "id"),
         timestamp=ev.opt_time(d),
-        extra=_mirror(d, ev.rest(data, _USER)),
-    )
-
-
-def _arguments(text: str) -> FrozenDict:
-    try:
-        value = _base.load_line(text)
-        return FrozenDict._own(ev.owned(value)) if type(value) is dict else EMPTY
-    except DecodeError:
-        return EMPTY
-
-
-def _request(r: Any, at: str) -> ToolUseBlock:
-    if type(r) is not dict:
-        raise ev.bad("an object", r, at)
-    call = ev.req_str(r, "toolCallId", at)
-    name = ev.req_str(r, "name", at)
-    extra = ev.rest(r, _REQUEST)
-    args = r.get("arguments", ev.MISSING)
-    text = None
-    value = EMPTY
-    if type(args) is dict:
-        if args:
-            value = FrozenDict._own(args)
-        else:  # written back only from the mirror
-            extra = extra or {}
-            extra["arguments"] = {}
-    elif type(args) is str:
-        text = args
-        value = _arguments(args)
-    elif args is not ev.MISSING and args is not None:
-        raise ev.bad("an object or a string", args, at + ".arguments")
-    return ToolUseBlock(call, name, value, arguments=text, extra=ev.frozen(extra))
-
-
-def _assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
-    at = "$.data"
-    data_rest = ev.rest(data, _ASSISTANT) or {}
-    blocks: list[Block] = []
-    reasoning = data.get("reasoningText")
-    signature = ev.opt_str(data, "reasoningOpaque", at)
-    if reasoning is not None and type(reasoning) is not str:
-        raise ev.bad("a string", reasoning, at + ".reasoningText")
-    if reasoning is not None or signature is not None:
-        redacted = reasoning is None
-        blocks.append(ThinkingBlock(reasoning or "", signature=signature, redacted=redacted))
-    content = ev.opt_str(data, "content", at)
-    if content:
-        blocks.append(TextBlock(content))
-    elif content == "":
-        data_rest["content"] = ""
-    requests = data.get("toolRequests")
-    if type(requests) is list:
-        if not requests:
-            data_rest["toolRequests"] = []
-        for i, r in enumerate(requests):
-            blocks.append(_request(r, f"{at}.toolRequests[{i}]"))
-    elif requests is not None:
-        raise ev.bad("an array", requests, at + ".toolRequests")
-    output = ev.opt_int(data, "outputTokens", at)
-    return AssistantMessage(
-        tuple(blocks),
-        usage=None if output is None else Usage(output_tokens=output),
-        model=ev.opt_str(data, "model", at),
-        message_id=ev.opt_str(data, "messageId", at),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
-        extra=_mirror(d, data_rest),
+        extra=ct.mirror(d, ev.rest(data, _USER)),
     )
 
 
@@ -208,7 +120,7 @@ def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
         model=ev.opt_str(data, "model", at),
         uuid=ev.opt_str(d, "id"),
         timestamp=ev.opt_time(d),
-        extra=_mirror(d, data_rest),
+        extra=ct.mirror(d, data_rest),
     )
 
 
@@ -227,7 +139,7 @@ def _usage(d: dict[str, Any], data: dict[str, Any]) -> Message:
         model=ev.opt_str(data, "model", at),
         uuid=ev.opt_str(d, "id"),
         timestamp=ev.opt_time(d),
-        extra=_mirror(d, ev.rest(data, _USAGE)),
+        extra=ct.mirror(d, ev.rest(data, _USAGE)),
     )
 
 
@@ -247,7 +159,7 @@ def _start(d: dict[str, Any], data: dict[str, Any]) -> Message:
         model=ev.opt_str(data, "model", "$.data"),
         uuid=ev.opt_str(d, "id"),
         timestamp=ev.opt_time(d),
-        extra=_mirror(d, data_rest),
+        extra=ct.mirror(d, data_rest),
     )
 
 
@@ -257,7 +169,7 @@ def _session_error(d: dict[str, Any], data: dict[str, Any]) -> Message:
         code=ev.opt_str(data, "errorType", "$.data"),
         uuid=ev.opt_str(d, "id"),
         timestamp=ev.opt_time(d),
-        extra=_mirror(d, ev.rest(data, _SESSION_ERROR)),
+        extra=ct.mirror(d, ev.rest(data, _SESSION_ERROR)),
     )
 
 
@@ -300,7 +212,7 @@ def _event(d: dict[str, Any], data: dict[str, Any]) -> Message:
 
 _DECODERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message]]] = {
     "user.message": _user,
-    "assistant.message": _assistant,
+    "assistant.message": ct.assistant,
     "tool.execution_complete": _complete,
     "assistant.usage": _usage,
     "session.start": _start,
@@ -337,56 +249,6 @@ def decode(obj: Any) -> Message:
     return ev.decoding(_decode, obj, NAME)
 
 
-def _event_out(kind: str, m: Message, data: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": kind, "data": data}
-    if m.uuid is not None:
-        out["id"] = m.uuid
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
-    return out
-
-
-def _request_out(b: ToolUseBlock) -> dict[str, Any]:
-    r: dict[str, Any] = {"toolCallId": b.id, "name": b.name}
-    if b.arguments is not None:
-        r["arguments"] = b.arguments
-    elif b.input:
-        r["arguments"] = raw(b.input)
-    return ev.overlay(r, b.extra)
-
-
-def _carried(m: AssistantMessage) -> bool:
-    return all(
-        isinstance(b, (TextBlock, ThinkingBlock, ToolUseBlock)) for b in as_blocks(m.content)
-    )
-
-
-def _assistant_out(m: AssistantMessage) -> dict[str, Any]:
-    blocks = as_blocks(m.content)
-    data: dict[str, Any] = {}
-    if m.message_id is not None:
-        data["messageId"] = m.message_id
-    if m.model is not None:
-        data["model"] = m.model
-    texts = [b.text for b in blocks if isinstance(b, TextBlock)]
-    if texts:
-        data["content"] = "\n".join(texts)
-    uses = [_request_out(b) for b in blocks if isinstance(b, ToolUseBlock)]
-    if uses:
-        data["toolRequests"] = uses
-    thinking = [b for b in blocks if isinstance(b, ThinkingBlock)]
-    if thinking:
-        shown = [b.thinking for b in thinking if not b.redacted]
-        if shown:
-            data["reasoningText"] = "\n".join(shown)
-        signatures = [b.signature for b in thinking if b.signature is not None]
-        if signatures:
-            data["reasoningOpaque"] = signatures[-1]
-    if m.usage is not None and m.usage.output_tokens is not None:
-        data["outputTokens"] = m.usage.output_tokens
-    return _event_out("assistant.message", m, data)
-
-
 def _is_usage(m: ResultMessage) -> bool:
     """A result that only reports a call's usage is an ``assistant.usage`` event."""
     return (
@@ -415,7 +277,7 @@ def _result_out(m: ResultMessage) -> dict[str, Any]:
         ):
             if value is not None:
                 data[key] = value
-        return _event_out("assistant.usage", m, data)
+        return ct.event_out("assistant.usage", m, data)
     out: dict[str, Any] = {"type": "result"}
     if m.timestamp is not None:
         out["timestamp"] = m.timestamp
@@ -433,6 +295,14 @@ def _result_out(m: ResultMessage) -> dict[str, Any]:
     return out
 
 
+def _own_event(event: dict[str, Any]) -> bool:
+    """Whether a stream event holds a line this decoder keeps as a session event."""
+    tag = event.get("type")
+    return (
+        type(tag) is str and "." in tag and tag not in _DECODERS and type(event.get("data")) is dict
+    )
+
+
 def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
     out: dict[str, Any]
     match m:
@@ -440,7 +310,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             if m.citations is not None:
                 why = "Copilot messages carry no citations"
                 ev.refuse(m, why, NAME, policy, degrade=False)
-            out = _event_out("user.message", m, {"content": m.text})
+            out = ct.event_out("user.message", m, {"content": m.text})
         case TextMessage() | ThinkingMessage() | ToolUseMessage() if m.role == "assistant":
             if isinstance(m, TextMessage) and m.citations is not None:
                 why = "Copilot messages carry no citations"
@@ -454,13 +324,13 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
                 message_id=m.message_id,
                 timestamp=m.timestamp,
             )
-            out = _assistant_out(turn)
+            out = ct.assistant_out(turn)
         case TextMessage() | ThinkingMessage() | ToolUseMessage():
             why = f"Copilot has no event for {m.kind} from the {m.role} role"
             ev.refuse(m, why, NAME, policy, degrade=False)
             return None
-        case AssistantMessage() if _carried(m):
-            out = _assistant_out(m)
+        case AssistantMessage() if ct.carried(m):
+            out = ct.assistant_out(m)
         case ToolResultMessage():
             data: dict[str, Any] = {"toolCallId": m.tool_use_id}
             if m.model is not None:
@@ -472,7 +342,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
                 data["error" if m.is_error else "result"] = {
                     "message" if m.is_error else "content": text
                 }
-            out = _event_out("tool.execution_complete", m, data)
+            out = ct.event_out("tool.execution_complete", m, data)
         case InitMessage():
             data = {}
             if m.session_id is not None:
@@ -481,17 +351,17 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
                 data["model"] = m.model
             if m.cwd is not None:
                 data["context"] = {"cwd": m.cwd}
-            out = _event_out("session.start", m, data)
+            out = ct.event_out("session.start", m, data)
         case ErrorMessage():
             data = {"message": m.message}
             if m.code is not None:
                 data["errorType"] = m.code
-            out = _event_out("session.error", m, data)
+            out = ct.event_out("session.error", m, data)
         case ResultMessage():
             out = _result_out(m)
         case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
             return raw(m.data)  # type: ignore[no-any-return]
-        case StreamEventMessage() if ev.is_own_event(m, detect):
+        case StreamEventMessage() if _own_event(raw(m.event)):
             return raw(m.event)  # type: ignore[no-any-return]
         case RawMessage() | ImageMessage() | AudioMessage():
             alt = ev.refuse(m, f"Copilot has no event for {m.kind} content", NAME, policy)
@@ -548,7 +418,7 @@ def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterat
 
 def _native(m: Message) -> bool:
     if isinstance(m, AssistantMessage):
-        return _carried(m)
+        return ct.carried(m)
     return not isinstance(m, (SystemMessage, UserMessage, ToolMessage))
 
 

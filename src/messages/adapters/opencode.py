@@ -74,6 +74,7 @@ _FINISHED: Final = {
     "error": frozenset(("status", "input", "error")),
 }
 _UNFINISHED: Final = frozenset(("input",))
+_EVENTS: Final = frozenset(("step_start", "done"))
 _PART_EVENTS: Final = frozenset(("step_start", "step_finish", "text", "reasoning", "tool_use"))
 
 
@@ -381,7 +382,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             out["error"] = err
         case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
             return raw(m.data)  # type: ignore[no-any-return]
-        case StreamEventMessage() if ev.is_own_event(m, detect):
+        case StreamEventMessage() if raw(m.event).get("type") in _EVENTS:
             return raw(m.event)  # type: ignore[no-any-return]
         case RawMessage() | ImageMessage() | AudioMessage():
             alt = ev.refuse(m, f"OpenCode has no event for {m.kind} content", NAME, policy)
