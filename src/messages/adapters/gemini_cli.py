@@ -305,7 +305,7 @@ def detect(obj: Any) -> bool:
         return False
     tag = obj.get("type")
     if tag == "init":
-        return "session_id" in obj or "model" in obj
+        return "subtype" not in obj
     if tag == "message":
         return "role" in obj and "content" in obj
     if tag in ("tool_use", "tool_result"):
