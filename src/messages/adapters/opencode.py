@@ -73,6 +73,7 @@ _FINISHED: Final = {
     "output": frozenset(("status", "input", "output")),
     "error": frozenset(("status", "input", "error")),
 }
+_RUNNING: Final = frozenset(("status", "input"))
 _UNFINISHED: Final = frozenset(("input",))
 _EVENTS: Final = frozenset(("step_start", "done"))
 _PART_EVENTS: Final = frozenset(("step_start", "step_finish", "text", "reasoning", "tool_use"))
@@ -134,8 +135,9 @@ def _tool(d: dict[str, Any]) -> Message:
     part_rest = ev.rest(part, _TOOL)
     finished = status in ("completed", "error")
     key = "output" if status == "completed" else "error"
-    # an unfinished call keeps its status in the mirror: the encoder writes "running"
-    state_rest = ev.rest(state, _FINISHED[key] if finished else _UNFINISHED)
+    # the encoder writes "running" for an unfinished call; any other status is kept
+    known = _FINISHED[key] if finished else _RUNNING if status == "running" else _UNFINISHED
+    state_rest = ev.rest(state, known)
     if state_rest:
         part_rest = part_rest or {}
         part_rest["state"] = state_rest
@@ -426,7 +428,8 @@ def detect(obj: Any) -> bool:
     if tag in _PART_EVENTS:
         return type(obj.get("part")) is dict
     if tag == "error":
-        return type(obj.get("error")) is dict and "sessionID" in obj
+        error = obj.get("error")
+        return type(error) is dict and ("sessionID" in obj or "name" in error or "data" in error)
     if tag == "done":
         return "sessionID" in obj
     return False
@@ -449,6 +452,9 @@ def _paired(messages: Iterable[Message]) -> Iterator[Message]:
     for message in messages:
         for m in (message,) if _native(message) else ev.children(message):
             if isinstance(m, ToolUseMessage):
+                if m.id in pending:  # a second state of one call: keep both, in order
+                    yield from pending.values()
+                    pending.clear()
                 pending[m.id] = m
                 continue
             if isinstance(m, ToolResultMessage) and m.tool_use_id in pending:
