@@ -239,7 +239,8 @@ def test_unknown_lines_are_kept_raw() -> None:
                 "assistant.message",
                 {"toolRequests": [{"toolCallId": "a", "name": "b", "arguments": 3}]},
             ),
-            "copilot: $.data.toolRequests[0].arguments: expected an object or a string, found an integer",
+            "copilot: $.data.toolRequests[0].arguments: expected an object or a string,"
+            " found an integer",
         ),
         (
             ev("assistant.message", {"reasoningText": 3}),
