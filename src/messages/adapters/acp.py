@@ -52,7 +52,7 @@ from ..flat import (
     ToolResultMessage,
     ToolUseMessage,
 )
-from ..message import Message
+from ..message import SESSION_TYPES, Message
 from ..providers._base import Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
 from ..session import (
@@ -476,27 +476,37 @@ def _is_delta(m: Message) -> bool:
 
 def _fold(messages: Iterable[Message]) -> Iterator[Message]:
     pending: ToolUseMessage | None = None
+    held: list[Message] = []  # session messages between a call and its updates
     for m in messages:
-        if isinstance(m, ToolUseMessage) and pending is not None and m.id == pending.id:
-            pending = replace(pending, name=pending.name or m.name, input=m.input or pending.input)
-            continue
         if pending is not None:
+            if isinstance(m, ToolUseMessage) and m.id == pending.id:
+                name = pending.name or m.name
+                pending = replace(pending, name=name, input=m.input or pending.input)
+                continue
+            if isinstance(m, SESSION_TYPES):
+                held.append(m)
+                continue
             yield pending
+            yield from held
             pending = None
+            held = []
         if isinstance(m, ToolUseMessage):
             pending = m
         else:
             yield m
     if pending is not None:
         yield pending
+        yield from held
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
     """Join consecutive chunks of one message, and fold a tool call with its progress updates.
 
     Chunks of the same kind, role, ``messageId`` and session become one message. A
-    ``tool_call`` followed directly by updates for the same id becomes one ToolUseMessage
-    with the first name and the last non-empty input (the updates' status, locations and
-    progress output are not carried over: merging is a view, not a lossless step).
+    ``tool_call`` followed by in-progress updates for the same id (with only session
+    messages, such as a permission request, in between) becomes one ToolUseMessage with the
+    first non-empty name and the last non-empty input, written before those session
+    messages. The updates' status, locations and progress output are not carried over:
+    merging is a view, not a lossless step.
     """
     return _fold(_base.merge_deltas(messages, is_delta=_is_delta))
