@@ -464,3 +464,14 @@ def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None
         assert exc.path.startswith("$")
         return
     assert json_equal(g.encode(message), obj)
+
+
+def test_a_foreign_extra_cannot_change_the_event_type() -> None:
+    call = ToolUseMessage("c1", "ls", {}, extra={"type": "function", "x": 1})
+    assert g.encode(call) == {
+        "type": "tool_use",
+        "tool_name": "ls",
+        "tool_id": "c1",
+        "parameters": {},
+        "x": 1,
+    }

@@ -51,6 +51,7 @@ __all__ = [
     "children",
     "content_text",
     "decoding",
+    "finish",
     "found",
     "frozen",
     "lines",
@@ -184,6 +185,21 @@ def overlay(out: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
             out[k] = overlay(dict(cur), v)
         else:
             out[k] = v
+    return out
+
+
+def finish(
+    out: dict[str, Any], extra: Mapping[str, Any], keys: tuple[str, ...] = ("type",)
+) -> dict[str, Any]:
+    """:func:`overlay` the mirror, then write the discriminating keys back; returns ``out``.
+
+    A decoder never keeps an event's ``type`` in its mirror, so only an ``extra`` from
+    another source (a tool call's ``"type": "function"``...) can hold one, and it must not
+    change what the event is.
+    """
+    fixed = {k: out[k] for k in keys if k in out}
+    overlay(out, extra)
+    out.update(fixed)
     return out
 
 

@@ -273,7 +273,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             return _encode(ev.single(m, NAME), policy)
         case _:
             assert_never(m)
-    return ev.overlay(out, m.extra)
+    return ev.finish(out, m.extra)
 
 
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
