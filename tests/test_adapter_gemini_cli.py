@@ -475,3 +475,10 @@ def test_a_foreign_extra_cannot_change_the_event_type() -> None:
         "parameters": {},
         "x": 1,
     }
+
+
+def test_a_number_too_large_for_a_float_is_an_invalid_line() -> None:
+    out = list(g.iter_decode(['{"type":"init","x":1e999}', '{"type":"init","x":1.5}']))
+    assert isinstance(out[0], InvalidLineMessage)
+    assert "out of range" in out[0].reason
+    assert out[1] == InitMessage(extra={"x": 1.5})
