@@ -457,6 +457,8 @@ def test_what_acp_cannot_carry() -> None:
     )
     assert acp.encode(InitMessage(session_id="s"), unsupported="drop") is None
     with pytest.raises(UnsupportedContentError):
+        acp.encode(RawMessage({"type": "server_tool_use"}, role="tool"))
+    with pytest.raises(UnsupportedContentError):
         acp.encode(StreamEventMessage({"type": "message_start"}))
     nested = ToolResultMessage("c", (ToolUseBlock("x", "y"),))
     with pytest.raises(UnsupportedContentError):

@@ -354,7 +354,9 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
                 )
                 content = cb.block_out(block)
             out = _chunk_out(_CHUNK_OF[m.role or "assistant"], m, content)
-        case RawMessage() if isinstance(m.data, FrozenDict):
+        case RawMessage() if isinstance(m.data, FrozenDict) and (
+            m.role is None or "jsonrpc" in m.data
+        ):
             return raw(m.data)  # type: ignore[no-any-return]
         case ThinkingMessage():
             out = _chunk_out("agent_thought_chunk", m, {"type": "text", "text": m.thinking})
