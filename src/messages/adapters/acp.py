@@ -76,6 +76,7 @@ _RPC: Final = frozenset(("jsonrpc", "method", "params"))
 _PARAMS: Final = frozenset(("sessionId", "update"))
 _PROMPT: Final = frozenset(("sessionId", "prompt"))
 _CHUNK: Final = frozenset(("sessionUpdate", "messageId", "content"))
+_TEXT_ONLY: Final = frozenset(("type", "text"))
 _CALL: Final = frozenset(("sessionUpdate", "toolCallId", "title", "rawInput"))
 _DONE: Final = frozenset(("sessionUpdate", "toolCallId", "status", "content"))
 _RESULT: Final = frozenset(("stopReason", "usage"))
@@ -121,8 +122,22 @@ def _chunk(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], ki
     session = ev.opt_str(params, "sessionId", "$.params")
     message_id = ev.opt_str(update, "messageId", at)
     role: Role = "user" if kind == "user_message_chunk" else "assistant"
-    block = cb.block(ev.req_obj(update, "content", at), at + ".content")
+    content = ev.req_obj(update, "content", at)
     thought = kind == "agent_thought_chunk"
+    if (  # the common case, kept fast: a plain text chunk with nothing else to keep
+        content.keys() == _TEXT_ONLY
+        and type(content["text"]) is str
+        and content["type"] == "text"
+        and d.keys() == _RPC
+        and params.keys() == _PARAMS
+        and session is not None
+        and update.keys() <= _CHUNK
+        and None not in update.values()
+    ):
+        if thought:
+            return ThinkingMessage(content["text"], session_id=session, message_id=message_id)
+        return TextMessage(content["text"], role=role, session_id=session, message_id=message_id)
+    block = cb.block(content, at + ".content")
     if isinstance(block, RawBlock) or (thought and not isinstance(block, TextBlock)):
         return RawMessage(FrozenDict._own(d), role=role, session_id=session, message_id=message_id)
     update_rest = ev.rest(update, _CHUNK)
