@@ -10,6 +10,7 @@ the reason and the line number, and reading goes on; in strict mode it raises
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, Protocol
 
@@ -51,12 +52,19 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses to infinity, which JSON cannot hold
+        raise ValueError(f"number {text[:24]} is out of range")
+    return value
+
+
 def load_line(line: str | bytes, *, max_line: int = DEFAULT_MAX_LINE) -> Any:
     """Parse one line of JSON strictly; every failure is a :class:`DecodeError`."""
     if len(line) > max_line:
         raise DecodeError(f"line is longer than {max_line} characters", value=line[:40])
     try:
-        return json.loads(line, parse_constant=_reject_constant)
+        return json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
     except RecursionError:
         raise DecodeError("JSON nests too deeply", value=line[:40]) from None
     except UnicodeDecodeError as exc:

@@ -1,0 +1,112 @@
+"""ACP content blocks, shared by prompts, message chunks and tool-call content.
+
+Text, image and audio blocks are modelled (their other keys kept in the block's ``extra``);
+``resource_link``, ``resource`` and anything else stay :class:`RawBlock`, written back
+verbatim. Tool-call content wraps a block as ``{"type": "content", "content": block}``;
+diffs and terminals are kept raw.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, assert_never
+
+from .._json import FrozenDict, _expose, raw
+from ..blocks import (
+    AudioBlock,
+    Block,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from ..flat import ToolResultMessage
+from ..providers._base import Unsupported
+from . import _events as ev
+
+__all__ = ["block", "block_out", "item", "item_out", "prompt_block", "result_items"]
+
+_TEXT: Final = frozenset(("type", "text"))
+_MEDIA: Final = frozenset(("type", "data", "mimeType", "uri"))
+_ITEM: Final = {"type", "content"}
+
+
+def block(b: Any, at: str) -> TextBlock | ImageBlock | AudioBlock | RawBlock:
+    """One ACP content block: text, image and audio are modelled, the rest kept raw."""
+    if type(b) is not dict:
+        return RawBlock(_expose(b))
+    tag = b.get("type")
+    if tag == "text":
+        return TextBlock(ev.req_str(b, "text", at), extra=ev.frozen(ev.rest(b, _TEXT)))
+    if tag in ("image", "audio"):
+        cls = ImageBlock if tag == "image" else AudioBlock
+        return cls(
+            data=ev.opt_str(b, "data", at),
+            media_type=ev.opt_str(b, "mimeType", at),
+            url=ev.opt_str(b, "uri", at),
+            extra=ev.frozen(ev.rest(b, _MEDIA)),
+        )
+    return RawBlock(FrozenDict._own(b))
+
+
+def block_out(b: Block) -> Any:
+    """A text, image, audio or raw block as an ACP content block (raw ones verbatim)."""
+    match b:
+        case TextBlock():
+            return ev.overlay({"type": "text", "text": b.text}, b.extra)
+        case ImageBlock() | AudioBlock():
+            out: dict[str, Any] = {"type": b.kind}
+            if b.data is not None:
+                out["data"] = b.data
+            if b.media_type is not None:
+                out["mimeType"] = b.media_type
+            if b.url is not None:
+                out["uri"] = b.url
+            return ev.overlay(out, b.extra)
+        case RawBlock():
+            return raw(b.data)
+        case ThinkingBlock() | ToolUseBlock() | ToolResultBlock():
+            raise AssertionError("not a content block")  # callers check first
+        case _:
+            assert_never(b)
+
+
+def item(value: Any, at: str) -> Block:
+    """One tool-call content item: ``{"type": "content", "content": block}``, a diff..."""
+    if type(value) is dict and value.get("type") == "content" and value.keys() == _ITEM:
+        inner = block(value["content"], at + ".content")
+        if not isinstance(inner, RawBlock):
+            return inner
+    return RawBlock(_expose(value))
+
+
+def item_out(b: Block) -> Any:
+    """A block as a tool-call content item; a raw block (a diff...) is written verbatim."""
+    if isinstance(b, RawBlock):
+        return raw(b.data)
+    return {"type": "content", "content": block_out(b)}
+
+
+def prompt_block(b: Block) -> bool:
+    """Whether a block can be part of a ``session/prompt`` (a content block)."""
+    return isinstance(b, (TextBlock, ImageBlock, AudioBlock, RawBlock))
+
+
+def result_items(m: ToolResultMessage, policy: Unsupported) -> list[Any] | None:
+    """Tool-call content for a result; ``None`` when there is none to write.
+
+    Thinking, tool-use and tool-result blocks are not content: they are refused, or
+    described as text, or dropped, as the policy says.
+    """
+    if isinstance(m.content, str):
+        return [item_out(TextBlock(m.content))] if m.content else None
+    items = []
+    for b in m.content:
+        if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock)):
+            text = ev.content_text((b,), "acp", policy)
+            if policy != "drop":
+                items.append(item_out(TextBlock(text)))
+            continue
+        items.append(item_out(b))
+    return items

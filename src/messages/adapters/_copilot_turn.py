@@ -1,0 +1,166 @@
+"""Copilot session-event envelopes, and the assistant turn (``assistant.message``).
+
+An ``assistant.message`` holds the model's reasoning (``reasoningText`` and the opaque
+``reasoningOpaque``), its text (``content``) and its tool calls (``toolRequests``, whose
+``arguments`` are an object or a JSON string). It decodes to one :class:`AssistantMessage`
+with a :class:`ThinkingBlock`, a :class:`TextBlock` and a :class:`ToolUseBlock` per request.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .._json import EMPTY, FrozenDict, raw
+from ..blocks import Block, TextBlock, ThinkingBlock, ToolUseBlock
+from ..errors import DecodeError
+from ..message import Message
+from ..roles import AssistantMessage, as_blocks
+from ..usage import Usage
+from . import _base
+from . import _events as ev
+
+__all__ = ["assistant", "assistant_out", "carried", "event_out", "mirror"]
+
+_EVENT: Final = frozenset(("type", "data", "id", "timestamp"))
+_ASSISTANT: Final = frozenset(
+    (
+        "messageId",
+        "model",
+        "content",
+        "toolRequests",
+        "reasoningText",
+        "reasoningOpaque",
+        "outputTokens",
+    )
+)
+_REQUEST: Final = frozenset(("toolCallId", "name", "arguments"))
+
+
+def mirror(d: dict[str, Any], data_rest: dict[str, Any] | None) -> FrozenDict:
+    """The ``extra`` of an event: envelope keys not modelled, and ``data`` keys under ``data``."""
+    top = ev.rest(d, _EVENT)
+    if data_rest:
+        top = top or {}
+        top["data"] = data_rest
+    return ev.frozen(top)
+
+
+def _arguments(text: str) -> FrozenDict:
+    try:
+        value = _base.load_line(text)
+        return FrozenDict._own(ev.owned(value)) if type(value) is dict else EMPTY
+    except DecodeError:
+        return EMPTY
+
+
+def _request(r: Any, at: str) -> ToolUseBlock:
+    if type(r) is not dict:
+        raise ev.bad("an object", r, at)
+    call = ev.req_str(r, "toolCallId", at)
+    name = ev.req_str(r, "name", at)
+    extra = ev.rest(r, _REQUEST)
+    args = r.get("arguments", ev.MISSING)
+    text = None
+    value = EMPTY
+    if type(args) is dict:
+        if args:
+            value = FrozenDict._own(args)
+        else:  # written back only from the mirror
+            extra = extra or {}
+            extra["arguments"] = {}
+    elif type(args) is str:
+        text = args
+        value = _arguments(args)
+    elif args is not ev.MISSING and args is not None:
+        raise ev.bad("an object or a string", args, at + ".arguments")
+    return ToolUseBlock(call, name, value, arguments=text, extra=ev.frozen(extra))
+
+
+def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    """An ``assistant.message`` event as one assistant turn."""
+    at = "$.data"
+    data_rest = ev.rest(data, _ASSISTANT) or {}
+    blocks: list[Block] = []
+    reasoning = data.get("reasoningText")
+    signature = ev.opt_str(data, "reasoningOpaque", at)
+    if reasoning is not None and type(reasoning) is not str:
+        raise ev.bad("a string", reasoning, at + ".reasoningText")
+    if reasoning is not None or signature is not None:
+        redacted = reasoning is None
+        blocks.append(ThinkingBlock(reasoning or "", signature=signature, redacted=redacted))
+    content = ev.opt_str(data, "content", at)
+    if content:
+        blocks.append(TextBlock(content))
+    elif content == "":
+        data_rest["content"] = ""
+    requests = data.get("toolRequests")
+    if type(requests) is list:
+        if not requests:
+            data_rest["toolRequests"] = []
+        for i, r in enumerate(requests):
+            blocks.append(_request(r, f"{at}.toolRequests[{i}]"))
+    elif requests is not None:
+        raise ev.bad("an array", requests, at + ".toolRequests")
+    output = ev.opt_int(data, "outputTokens", at)
+    return AssistantMessage(
+        tuple(blocks),
+        usage=None if output is None else Usage(output_tokens=output),
+        model=ev.opt_str(data, "model", at),
+        message_id=ev.opt_str(data, "messageId", at),
+        uuid=ev.opt_str(d, "id"),
+        timestamp=ev.opt_time(d),
+        extra=mirror(d, data_rest),
+    )
+
+
+def event_out(kind: str, m: Message, data: dict[str, Any]) -> dict[str, Any]:
+    """An event envelope: ``type``, ``data``, then ``id`` and ``timestamp`` when known."""
+    out: dict[str, Any] = {"type": kind, "data": data}
+    if m.uuid is not None:
+        out["id"] = m.uuid
+    if m.timestamp is not None:
+        out["timestamp"] = m.timestamp
+    return out
+
+
+def _request_out(b: ToolUseBlock) -> dict[str, Any]:
+    r: dict[str, Any] = {"toolCallId": b.id, "name": b.name}
+    if b.arguments is not None:
+        r["arguments"] = b.arguments
+    elif b.input:
+        r["arguments"] = raw(b.input)
+    return ev.overlay(r, b.extra)
+
+
+def carried(m: AssistantMessage) -> bool:
+    """Whether one ``assistant.message`` can hold the turn (text, thinking, tool calls)."""
+    return all(
+        isinstance(b, (TextBlock, ThinkingBlock, ToolUseBlock)) for b in as_blocks(m.content)
+    )
+
+
+def assistant_out(m: AssistantMessage) -> dict[str, Any]:
+    """An assistant turn as an ``assistant.message`` (texts and reasonings joined by newlines)."""
+    blocks = as_blocks(m.content)
+    data: dict[str, Any] = {}
+    if m.message_id is not None:
+        data["messageId"] = m.message_id
+    if m.model is not None:
+        data["model"] = m.model
+    texts = [b.text for b in blocks if isinstance(b, TextBlock)]
+    if texts:
+        data["content"] = "\n".join(texts)
+    uses = [_request_out(b) for b in blocks if isinstance(b, ToolUseBlock)]
+    if uses:
+        data["toolRequests"] = uses
+    thinking = [b for b in blocks if isinstance(b, ThinkingBlock)]
+    if thinking:
+        shown = [b.thinking for b in thinking if not b.redacted]
+        if shown:
+            data["reasoningText"] = "\n".join(shown)
+        signatures = [b.signature for b in thinking if b.signature is not None]
+        if signatures:
+            data["reasoningOpaque"] = signatures[-1]
+    if m.usage is not None and m.usage.output_tokens is not None:
+        data["outputTokens"] = m.usage.output_tokens
+    return event_out("assistant.message", m, data)

@@ -1,0 +1,442 @@
+"""GitHub Copilot CLI ``copilot -p ... --output-format json``: one session event per line.
+
+Each line is ``{"type", "data", "id", "timestamp", "parentId", "ephemeral"?}``; the run ends
+with ``{"type": "result", "sessionId", "exitCode", "usage"}``. The mapping (see
+``docs/adapters/copilot.md`` for the full table):
+
+- ``user.message`` -> :class:`TextMessage` (user);
+- ``assistant.message`` -> one :class:`AssistantMessage`: a :class:`ThinkingBlock`
+  (``reasoningText``, ``reasoningOpaque`` as signature), a :class:`TextBlock` (``content``)
+  and a :class:`ToolUseBlock` per ``toolRequests`` entry, ``outputTokens`` as usage;
+- ``tool.execution_complete`` -> :class:`ToolResultMessage` (``success``, ``result.content``
+  or ``error.message``);
+- ``session.start`` -> :class:`InitMessage`; ``session.error`` -> :class:`ErrorMessage`;
+- ``assistant.usage`` -> :class:`ResultMessage` with the call's :class:`Usage`; the final
+  ``result`` line -> :class:`ResultMessage` (``exitCode`` gives ``is_error``);
+- every other session event -> :class:`StreamEventMessage`, verbatim. That includes the
+  ephemeral ``assistant.message_delta``, ``assistant.reasoning(_delta)`` and
+  ``tool.execution_start`` events: they preview what the ``assistant.message`` that follows
+  holds in full, so the flat view does not repeat them;
+- any other line -> :class:`RawMessage`.
+
+>>> m = decode({"type": "user.message", "data": {"content": "hi"}, "id": "e1"})
+>>> m.text, m.role, m.uuid
+('hi', 'user', 'e1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final, assert_never
+
+from .._json import FrozenDict, raw, thaw
+from ..convert import message_to_block
+from ..errors import UnsupportedContentError
+from ..flat import (
+    AudioMessage,
+    ImageMessage,
+    RawMessage,
+    TextMessage,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseMessage,
+)
+from ..message import Message
+from ..providers._base import Unsupported
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..session import (
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    ResultMessage,
+    StreamEventMessage,
+)
+from ..usage import Usage
+from . import _base
+from . import _copilot_turn as ct
+from . import _events as ev
+
+__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+
+NAME: Final = "copilot"
+"""The source name of this adapter."""
+
+_USER: Final = frozenset(("content",))
+_COMPLETE: Final = frozenset(("toolCallId", "success", "model", "result", "error"))
+_USAGE: Final = frozenset(
+    (
+        "model",
+        "inputTokens",
+        "outputTokens",
+        "cacheReadTokens",
+        "cacheWriteTokens",
+        "reasoningTokens",
+        "duration",
+    )
+)
+_START: Final = frozenset(("sessionId", "model", "context"))
+_CWD: Final = frozenset(("cwd",))
+_SESSION_ERROR: Final = frozenset(("message", "errorType"))
+_RESULT: Final = frozenset(("type", "timestamp", "sessionId", "exitCode", "usage"))
+_RUN: Final = frozenset(("sessionDurationMs", "totalApiDurationMs"))
+
+
+def _user(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    return TextMessage(
+        ev.req_str(data, "content", "$.data"),
+        role="user",
+        uuid=ev.opt_str(d, "id"),
+        timestamp=ev.opt_time(d),
+        extra=ct.mirror(d, ev.rest(data, _USER)),
+    )
+
+
+def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    at = "$.data"
+    success = ev.opt_bool(data, "success", at)
+    data_rest = ev.rest(data, _COMPLETE) or {}
+    # a failure's text is error.message, any other outcome's result.content
+    key, field = ("error", "message") if success is False else ("result", "content")
+    other = "result" if key == "error" else "error"
+    if other in data:
+        data_rest[other] = data[other]
+    content = ""
+    holder = data.get(key, ev.MISSING)
+    if type(holder) is dict:
+        text = ev.opt_str(holder, field, f"{at}.{key}")
+        content = text or ""
+        sub = ev.rest(holder, frozenset((field,)))
+        if text == "":
+            sub = sub or {}
+            sub[field] = ""
+        if sub or not content:
+            data_rest[key] = sub or {}
+    elif holder is not ev.MISSING:
+        data_rest[key] = holder
+    return ToolResultMessage(
+        ev.req_str(data, "toolCallId", at),
+        content,
+        is_error=None if success is None else not success,
+        model=ev.opt_str(data, "model", at),
+        uuid=ev.opt_str(d, "id"),
+        timestamp=ev.opt_time(d),
+        extra=ct.mirror(d, data_rest),
+    )
+
+
+def _usage(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    at = "$.data"
+    usage = Usage(
+        ev.opt_int(data, "inputTokens", at),
+        ev.opt_int(data, "outputTokens", at),
+        ev.opt_int(data, "cacheReadTokens", at),
+        ev.opt_int(data, "cacheWriteTokens", at),
+        reasoning_tokens=ev.opt_int(data, "reasoningTokens", at),
+    )
+    return ResultMessage(
+        usage=usage,
+        duration_api_ms=ev.opt_num(data, "duration", at),
+        model=ev.opt_str(data, "model", at),
+        uuid=ev.opt_str(d, "id"),
+        timestamp=ev.opt_time(d),
+        extra=ct.mirror(d, ev.rest(data, _USAGE)),
+    )
+
+
+def _start(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    data_rest = ev.rest(data, _START)
+    context = ev.opt_obj(data, "context", "$.data")
+    cwd = None
+    if context is not None:
+        cwd = ev.opt_str(context, "cwd", "$.data.context")
+        sub = ev.rest(context, _CWD)
+        if sub or cwd is None:
+            data_rest = data_rest or {}
+            data_rest["context"] = sub or {}
+    return InitMessage(
+        cwd=cwd,
+        session_id=ev.opt_str(data, "sessionId", "$.data"),
+        model=ev.opt_str(data, "model", "$.data"),
+        uuid=ev.opt_str(d, "id"),
+        timestamp=ev.opt_time(d),
+        extra=ct.mirror(d, data_rest),
+    )
+
+
+def _session_error(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    return ErrorMessage(
+        ev.req_str(data, "message", "$.data"),
+        code=ev.opt_str(data, "errorType", "$.data"),
+        uuid=ev.opt_str(d, "id"),
+        timestamp=ev.opt_time(d),
+        extra=ct.mirror(d, ev.rest(data, _SESSION_ERROR)),
+    )
+
+
+def _result(d: dict[str, Any]) -> Message:
+    top = ev.rest(d, _RESULT)
+    code = ev.opt_int(d, "exitCode")
+    if code is not None and code not in (0, 1):  # the encoder writes 0 or 1 from is_error
+        top = top or {}
+        top["exitCode"] = code
+    usage = ev.opt_obj(d, "usage")
+    duration = api = None
+    if usage is not None:
+        duration = ev.opt_num(usage, "sessionDurationMs", "$.usage")
+        api = ev.opt_num(usage, "totalApiDurationMs", "$.usage")
+        sub = ev.rest(usage, _RUN)
+        if sub or (duration is None and api is None):
+            top = top or {}
+            top["usage"] = sub or {}
+    return ResultMessage(
+        is_error=None if code is None else code != 0,
+        duration_ms=duration,
+        duration_api_ms=api,
+        session_id=ev.opt_str(d, "sessionId"),
+        timestamp=ev.opt_time(d),
+        extra=ev.frozen(top),
+    )
+
+
+def _event(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    uuid, timestamp = d.get("id"), d.get("timestamp")
+    message_id, session_id = data.get("messageId"), data.get("sessionId")
+    return StreamEventMessage(
+        FrozenDict._own(d),
+        uuid=uuid if type(uuid) is str else None,
+        timestamp=timestamp if type(timestamp) is str else None,
+        message_id=message_id if type(message_id) is str else None,
+        session_id=session_id if type(session_id) is str else None,
+    )
+
+
+_DECODERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message]]] = {
+    "user.message": _user,
+    "assistant.message": ct.assistant,
+    "tool.execution_complete": _complete,
+    "assistant.usage": _usage,
+    "session.start": _start,
+    "session.error": _session_error,
+}
+
+
+def _decode(obj: Any) -> Message:
+    if type(obj) is not dict:
+        raise ev.bad("an object", obj, "$")
+    tag = obj.get("type")
+    if type(tag) is str and "." in tag:
+        data = obj.get("data", ev.MISSING)
+        decoder = _DECODERS.get(tag)
+        if decoder is not None:
+            if type(data) is not dict:
+                raise ev.bad("an object", data, "$.data")
+            return decoder(obj, data)
+        if type(data) is dict:
+            return _event(obj, data)
+    elif tag == "result":
+        return _result(obj)
+    return RawMessage(FrozenDict._own(obj))
+
+
+def decode(obj: Any) -> Message:
+    """One Copilot CLI JSON line to one message (the value is copied first).
+
+    >>> decode({"type": "tool.execution_complete", "data": {"success": True}})
+    Traceback (most recent call last):
+    ...
+    messages.errors.DecodeError: copilot: $.data.toolCallId: expected a string, found nothing
+    """
+    return ev.decoding(_decode, obj, NAME)
+
+
+def _is_usage(m: ResultMessage) -> bool:
+    """A result that only reports a call's usage is an ``assistant.usage`` event."""
+    return (
+        m.usage is not None
+        and m.subtype is None
+        and m.is_error is None
+        and m.duration_ms is None
+        and m.session_id is None
+    )
+
+
+def _result_out(m: ResultMessage) -> dict[str, Any]:
+    if _is_usage(m):
+        u = m.usage
+        assert u is not None
+        data: dict[str, Any] = {}
+        if m.model is not None:
+            data["model"] = m.model
+        for key, value in (
+            ("inputTokens", u.input_tokens),
+            ("outputTokens", u.output_tokens),
+            ("cacheReadTokens", u.cache_read_tokens),
+            ("cacheWriteTokens", u.cache_write_tokens),
+            ("reasoningTokens", u.reasoning_tokens),
+            ("duration", m.duration_api_ms),
+        ):
+            if value is not None:
+                data[key] = value
+        return ct.event_out("assistant.usage", m, data)
+    out: dict[str, Any] = {"type": "result"}
+    if m.timestamp is not None:
+        out["timestamp"] = m.timestamp
+    if m.session_id is not None:
+        out["sessionId"] = m.session_id
+    if m.is_error is not None:
+        out["exitCode"] = int(m.is_error)
+    usage: dict[str, Any] = {}
+    if m.duration_api_ms is not None:
+        usage["totalApiDurationMs"] = m.duration_api_ms
+    if m.duration_ms is not None:
+        usage["sessionDurationMs"] = m.duration_ms
+    if usage:
+        out["usage"] = usage
+    return out
+
+
+def _own_event(event: dict[str, Any]) -> bool:
+    """Whether a stream event holds a line this decoder keeps as a session event."""
+    tag = event.get("type")
+    return (
+        type(tag) is str and "." in tag and tag not in _DECODERS and type(event.get("data")) is dict
+    )
+
+
+def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+    out: dict[str, Any]
+    match m:
+        case TextMessage() if m.role == "user":
+            if m.citations is not None:
+                why = "Copilot messages carry no citations"
+                ev.refuse(m, why, NAME, policy, degrade=False)
+            out = ct.event_out("user.message", m, {"content": m.text})
+        case TextMessage() | ThinkingMessage() | ToolUseMessage() if m.role == "assistant":
+            if isinstance(m, TextMessage) and m.citations is not None:
+                why = "Copilot messages carry no citations"
+                ev.refuse(m, why, NAME, policy, degrade=False)
+            turn = AssistantMessage(
+                (message_to_block(m),),
+                uuid=m.uuid,
+                session_id=m.session_id,
+                parent_tool_use_id=m.parent_tool_use_id,
+                model=m.model,
+                message_id=m.message_id,
+                timestamp=m.timestamp,
+            )
+            out = ct.assistant_out(turn)
+        case TextMessage() | ThinkingMessage() | ToolUseMessage():
+            why = f"Copilot has no event for {m.kind} from the {m.role} role"
+            ev.refuse(m, why, NAME, policy, degrade=False)
+            return None
+        case AssistantMessage() if ct.carried(m):
+            out = ct.assistant_out(m)
+        case ToolResultMessage():
+            data: dict[str, Any] = {"toolCallId": m.tool_use_id}
+            if m.model is not None:
+                data["model"] = m.model
+            if m.is_error is not None:
+                data["success"] = not m.is_error
+            text = ev.content_text(m.content, NAME, policy)
+            if text:
+                data["error" if m.is_error else "result"] = {
+                    "message" if m.is_error else "content": text
+                }
+            out = ct.event_out("tool.execution_complete", m, data)
+        case InitMessage():
+            data = {}
+            if m.session_id is not None:
+                data["sessionId"] = m.session_id
+            if m.model is not None:
+                data["model"] = m.model
+            if m.cwd is not None:
+                data["context"] = {"cwd": m.cwd}
+            out = ct.event_out("session.start", m, data)
+        case ErrorMessage():
+            data = {"message": m.message}
+            if m.code is not None:
+                data["errorType"] = m.code
+            out = ct.event_out("session.error", m, data)
+        case ResultMessage():
+            out = _result_out(m)
+        case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
+            return raw(m.data)  # type: ignore[no-any-return]
+        case StreamEventMessage() if _own_event(raw(m.event)):
+            return raw(m.event)  # type: ignore[no-any-return]
+        case RawMessage() | ImageMessage() | AudioMessage():
+            alt = ev.refuse(m, f"Copilot has no event for {m.kind} content", NAME, policy)
+            return None if alt is None else _encode(alt, policy)
+        case StreamEventMessage() | InvalidLineMessage():
+            why = f"Copilot has no event for a {m.kind} message"
+            ev.refuse(m, why, NAME, policy, degrade=False)
+            return None
+        case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
+            return _encode(ev.single(m, NAME), policy)
+        case _:
+            assert_never(m)
+    return ev.finish(out, m.extra)
+
+
+def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
+    """One message to one Copilot JSON line (a fresh dict): ``encode(decode(x)) == x``.
+
+    From other sources: assistant text, thinking and tool calls become an
+    ``assistant.message``, user text a ``user.message``, tool results
+    ``tool.execution_complete``, init ``session.start``, errors ``session.error``; a result
+    that only reports usage becomes ``assistant.usage``, any other the final ``result``.
+    Images, audio, raw content, system text and foreign stream events raise
+    :class:`UnsupportedContentError` unless ``unsupported`` is ``"drop"`` or ``"text"``.
+
+    >>> encode(ToolResultMessage("call_1", "ok", is_error=False))
+    {'type': 'tool.execution_complete', 'data': {'toolCallId': 'call_1', 'success': True, 'result': {'content': 'ok'}}}
+    """  # noqa: E501
+    try:
+        return thaw(_encode(message, unsupported))
+    except UnsupportedContentError as exc:
+        exc.source = NAME
+        raise
+
+
+def detect(obj: Any) -> bool:
+    """Whether a parsed line is a Copilot CLI session event or its final result line.
+
+    Codex ``exec --json`` also uses dotted types (``item.completed``) but never a ``data``
+    object; Claude Code and Gemini CLI results have no ``exitCode``.
+    """
+    if type(obj) is not dict or "v" in obj:
+        return False
+    tag = obj.get("type")
+    if type(tag) is str and "." in tag:
+        return type(obj.get("data")) is dict
+    return tag == "result" and "exitCode" in obj
+
+
+def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
+    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage."""
+    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+
+
+def _native(m: Message) -> bool:
+    if isinstance(m, AssistantMessage):
+        return ct.carried(m)
+    return not isinstance(m, (SystemMessage, UserMessage, ToolMessage))
+
+
+def iter_encode(
+    messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> Iterator[str]:
+    """Encode messages as wire lines; other role messages become one event per block."""
+
+    def one(m: Message) -> Any:
+        return encode(m, unsupported=unsupported)
+
+    return ev.lines(messages, one, native=_native)
+
+
+def merge(messages: Iterable[Message]) -> Iterator[Message]:
+    """Pass messages through: Copilot writes each assistant message whole.
+
+    Its deltas are previews kept as stream events, so there is nothing to join; consecutive
+    assistant records of one message id are still combined, as everywhere.
+    """
+    return _base.merge_deltas(messages, is_delta=lambda m: False)

@@ -1,0 +1,342 @@
+"""Gemini CLI ``gemini -p ... --output-format stream-json``: one JSON event per line.
+
+Every event has a ``type`` and an ISO ``timestamp``. The mapping (see
+``docs/adapters/gemini_cli.md`` for the full table):
+
+- ``init`` -> :class:`InitMessage` (``session_id``, ``model``);
+- ``message`` -> :class:`TextMessage` with the event's ``role``; assistant chunks carry
+  ``"delta": true`` (kept in ``extra``), which :func:`merge` joins;
+- ``tool_use`` -> :class:`ToolUseMessage` (``tool_id``, ``tool_name``, ``parameters``);
+- ``tool_result`` -> :class:`ToolResultMessage` (``status`` gives ``is_error``, ``output`` the
+  content; the ``error`` object stays in ``extra``);
+- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``);
+- ``result`` -> :class:`ResultMessage` (``status`` as ``subtype``, ``stats`` as
+  :class:`Usage` and ``duration_ms``);
+- any other type -> :class:`RawMessage`, kept verbatim.
+
+The CLI also prints non-JSON warnings on stdout: :func:`iter_decode` turns them into
+:class:`InvalidLineMessage` and goes on.
+
+>>> m = decode({"type": "tool_use", "tool_name": "ls", "tool_id": "ls-1", "parameters": {}})
+>>> m.name, m.id
+('ls', 'ls-1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final, assert_never, cast
+
+from .._json import FrozenDict, raw, thaw
+from .._model import ROLES, Role
+from ..errors import UnsupportedContentError
+from ..flat import (
+    AudioMessage,
+    ImageMessage,
+    RawMessage,
+    TextMessage,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseMessage,
+)
+from ..message import Message
+from ..providers._base import Unsupported
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..session import (
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    ResultMessage,
+    StreamEventMessage,
+)
+from ..usage import Usage
+from . import _base
+from . import _events as ev
+
+__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+
+NAME: Final = "gemini_cli"
+"""The source name of this adapter."""
+
+_INIT: Final = frozenset(("type", "timestamp", "session_id", "model"))
+_MESSAGE: Final = frozenset(("type", "timestamp", "role", "content"))
+_TOOL_USE: Final = frozenset(("type", "timestamp", "tool_name", "tool_id", "parameters"))
+_TOOL_RESULT: Final = frozenset(("type", "timestamp", "tool_id", "status", "output"))
+_ERROR: Final = frozenset(("type", "timestamp", "message"))
+_RESULT: Final = frozenset(("type", "timestamp", "status", "stats"))
+_STATS: Final = frozenset(("input", "output_tokens", "cached", "duration_ms"))
+_STATUS: Final[dict[str, bool]] = {"success": False, "error": True}
+
+
+def _init(d: dict[str, Any]) -> Message:
+    return InitMessage(
+        session_id=ev.opt_str(d, "session_id"),
+        model=ev.opt_str(d, "model"),
+        timestamp=ev.opt_time(d),
+        extra=ev.frozen(ev.rest(d, _INIT)),
+    )
+
+
+def _message(d: dict[str, Any]) -> Message:
+    role = ev.req_str(d, "role")
+    text = ev.req_str(d, "content")
+    if role not in ROLES:
+        return RawMessage(FrozenDict._own(d))
+    return TextMessage(
+        text,
+        role=cast(Role, role),
+        timestamp=ev.opt_time(d),
+        extra=ev.frozen(ev.rest(d, _MESSAGE)),
+    )
+
+
+def _tool_use(d: dict[str, Any]) -> Message:
+    return ToolUseMessage(
+        ev.req_str(d, "tool_id"),
+        ev.req_str(d, "tool_name"),
+        FrozenDict._own(ev.req_obj(d, "parameters")),
+        timestamp=ev.opt_time(d),
+        extra=ev.frozen(ev.rest(d, _TOOL_USE)),
+    )
+
+
+def _tool_result(d: dict[str, Any]) -> Message:
+    tool_id = ev.req_str(d, "tool_id")
+    status = ev.req_str(d, "status")
+    output = d.get("output", ev.MISSING)
+    if output is ev.MISSING:
+        content = ""
+    elif type(output) is str:
+        content = output
+    else:
+        raise ev.bad("a string", output, "$.output")
+    is_error = _STATUS.get(status)
+    mirror = ev.rest(d, _TOOL_RESULT)
+    if is_error is None or output == "":  # written back only from the mirror
+        mirror = mirror or {}
+        if is_error is None:
+            mirror["status"] = status
+        if output == "":
+            mirror["output"] = ""
+    return ToolResultMessage(
+        tool_id,
+        content,
+        is_error=is_error,
+        timestamp=ev.opt_time(d),
+        extra=ev.frozen(mirror),
+    )
+
+
+def _error(d: dict[str, Any]) -> Message:
+    return ErrorMessage(
+        ev.req_str(d, "message"), timestamp=ev.opt_time(d), extra=ev.frozen(ev.rest(d, _ERROR))
+    )
+
+
+def _result(d: dict[str, Any]) -> Message:
+    status = ev.req_str(d, "status")
+    stats = ev.opt_obj(d, "stats")
+    usage = duration = None
+    if stats is not None:
+        duration = ev.opt_num(stats, "duration_ms", "$.stats")
+        usage = Usage(
+            ev.opt_int(stats, "input", "$.stats"),
+            ev.opt_int(stats, "output_tokens", "$.stats"),
+            ev.opt_int(stats, "cached", "$.stats"),
+            extra=ev.frozen(ev.rest(stats, _STATS)),
+        )
+    return ResultMessage(
+        subtype=status,
+        is_error=_STATUS.get(status),
+        usage=usage,
+        duration_ms=duration,
+        timestamp=ev.opt_time(d),
+        extra=ev.frozen(ev.rest(d, _RESULT)),
+    )
+
+
+_DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
+    "init": _init,
+    "message": _message,
+    "tool_use": _tool_use,
+    "tool_result": _tool_result,
+    "error": _error,
+    "result": _result,
+}
+
+
+def _decode(obj: Any) -> Message:
+    if type(obj) is not dict:
+        raise ev.bad("an object", obj, "$")
+    tag = obj.get("type")
+    decoder = _DECODERS.get(tag) if type(tag) is str else None
+    if decoder is None:
+        return RawMessage(FrozenDict._own(obj))
+    return decoder(obj)
+
+
+def decode(obj: Any) -> Message:
+    """One Gemini CLI event (parsed JSON) to one message; unknown types become RawMessage.
+
+    The value is copied first. A known event with a missing or mistyped field raises
+    :class:`DecodeError` with the path to it:
+
+    >>> decode({"type": "message", "role": "user"})
+    Traceback (most recent call last):
+    ...
+    messages.errors.DecodeError: gemini_cli: $.content: expected a string, found nothing
+    """
+    return ev.decoding(_decode, obj, NAME)
+
+
+def _head(kind: str, timestamp: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": kind}
+    if timestamp is not None:
+        out["timestamp"] = timestamp
+    return out
+
+
+def _status(m: ResultMessage) -> str:
+    if m.subtype in _STATUS or (m.is_error is None and m.subtype is not None):
+        return m.subtype
+    return "error" if m.is_error else "success"
+
+
+def _stats(m: ResultMessage) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    u = m.usage
+    if u is not None:
+        if u.input_tokens is not None:
+            out["input"] = u.input_tokens
+        if u.output_tokens is not None:
+            out["output_tokens"] = u.output_tokens
+        if u.cache_read_tokens is not None:
+            out["cached"] = u.cache_read_tokens
+    if m.duration_ms is not None:
+        out["duration_ms"] = m.duration_ms
+    if u is not None:
+        ev.overlay(out, u.extra)
+    return out
+
+
+def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+    out: dict[str, Any]
+    match m:
+        case TextMessage():
+            if m.citations is not None:
+                ev.refuse(m, "Gemini CLI messages carry no citations", NAME, policy, degrade=False)
+            out = _head("message", m.timestamp)
+            out["role"] = m.role
+            out["content"] = m.text
+        case ToolUseMessage():
+            if m.invalid_arguments:
+                why = "tool arguments that are not a JSON object cannot be carried"
+                ev.refuse(m, why, NAME, policy, degrade=False)
+            out = _head("tool_use", m.timestamp)
+            out["tool_name"] = m.name
+            out["tool_id"] = m.id
+            out["parameters"] = raw(m.input)
+        case ToolResultMessage():
+            out = _head("tool_result", m.timestamp)
+            out["tool_id"] = m.tool_use_id
+            out["status"] = "error" if m.is_error else "success"
+            text = ev.content_text(m.content, NAME, policy)
+            if text:
+                out["output"] = text
+        case InitMessage():
+            out = _head("init", m.timestamp)
+            if m.session_id is not None:
+                out["session_id"] = m.session_id
+            if m.model is not None:
+                out["model"] = m.model
+        case ErrorMessage():
+            out = _head("error", m.timestamp)
+            out["message"] = m.message
+        case ResultMessage():
+            out = _head("result", m.timestamp)
+            out["status"] = _status(m)
+            if m.usage is not None or m.duration_ms is not None:
+                out["stats"] = _stats(m)
+        case RawMessage():
+            if m.role is None and isinstance(m.data, FrozenDict):
+                return raw(m.data)  # type: ignore[no-any-return]
+            alt = ev.refuse(m, "Gemini CLI has no event for raw content", NAME, policy)
+            return None if alt is None else _encode(alt, policy)
+        case ThinkingMessage() | ImageMessage() | AudioMessage():
+            alt = ev.refuse(m, f"Gemini CLI has no event for {m.kind} content", NAME, policy)
+            return None if alt is None else _encode(alt, policy)
+        case StreamEventMessage() | InvalidLineMessage():
+            why = f"Gemini CLI has no event for a {m.kind} message"
+            ev.refuse(m, why, NAME, policy, degrade=False)
+            return None
+        case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
+            return _encode(ev.single(m, NAME), policy)
+        case _:
+            assert_never(m)
+    return ev.finish(out, m.extra)
+
+
+def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
+    """One message to one Gemini CLI event (a fresh dict): ``encode(decode(x)) == x``.
+
+    Messages from other sources map to the closest event. Thinking, images, audio, raw
+    content and stream events have none: they raise :class:`UnsupportedContentError`, or
+    with ``unsupported="drop"`` give ``None``, or with ``"text"`` become a text message
+    (stream events are dropped). A role message must hold exactly one block (use
+    :func:`iter_encode` for more).
+
+    >>> encode(TextMessage("hi", role="user"))
+    {'type': 'message', 'role': 'user', 'content': 'hi'}
+    """
+    try:
+        return thaw(_encode(message, unsupported))
+    except UnsupportedContentError as exc:
+        exc.source = NAME
+        raise
+
+
+def detect(obj: Any) -> bool:
+    """Whether a parsed line is a Gemini CLI stream-json event.
+
+    Precise on purpose: Claude Code, Codex, OpenCode and Copilot lines share some type names
+    (``result``, ``error``, ``tool_use``) but not the keys checked here.
+    """
+    if type(obj) is not dict or "v" in obj:
+        return False
+    tag = obj.get("type")
+    if tag == "init":
+        return "subtype" not in obj
+    if tag == "message":
+        return "role" in obj and "content" in obj
+    if tag in ("tool_use", "tool_result"):
+        return "tool_id" in obj
+    if tag == "error":
+        return "severity" in obj
+    if tag == "result":
+        return "status" in obj and "subtype" not in obj and "exitCode" not in obj
+    return False
+
+
+def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
+    """Decode a stream lazily; non-JSON lines (CLI warnings) become InvalidLineMessage."""
+    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+
+
+def iter_encode(
+    messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> Iterator[str]:
+    """Encode messages as wire lines; a role message becomes one event per block."""
+
+    def one(m: Message) -> Any:
+        return encode(m, unsupported=unsupported)
+
+    return ev.lines(messages, one, native=lambda m: False)
+
+
+def _is_delta(m: Message) -> bool:
+    return isinstance(m, TextMessage) and m.extra.get("delta") is True
+
+
+def merge(messages: Iterable[Message]) -> Iterator[Message]:
+    """Join runs of ``"delta": true`` message chunks of one role into one TextMessage."""
+    return _base.merge_deltas(messages, is_delta=_is_delta)

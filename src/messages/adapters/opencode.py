@@ -1,0 +1,496 @@
+"""OpenCode ``opencode run --format json``: one JSON event per line.
+
+Each line is ``{"type", "timestamp" (epoch ms), "sessionID", ...}`` with the payload under
+``part`` (or ``error``). The mapping (see ``docs/adapters/opencode.md`` for the full table):
+
+- ``text`` -> :class:`TextMessage` (assistant; OpenCode writes a text part once it is whole);
+- ``reasoning`` -> :class:`ThinkingMessage`;
+- ``tool_use`` -> OpenCode writes a tool part once, when it has finished, with the call and
+  its outcome together: status ``completed``/``error`` gives one :class:`AssistantMessage`
+  holding a :class:`ToolUseBlock` and its :class:`ToolResultBlock` (``normalize_messages``
+  flattens it to ``tool_use`` then ``tool_result``); any other status gives a
+  :class:`ToolUseMessage`;
+- ``step_finish`` -> :class:`ResultMessage` for that step: ``reason`` as ``subtype``,
+  ``tokens`` and ``cost`` as :class:`Usage`;
+- ``error`` -> :class:`ErrorMessage` (``error.name`` as ``code``, ``error.data.message``);
+- ``step_start`` and ``done`` -> :class:`StreamEventMessage`, verbatim;
+- any other type -> :class:`RawMessage`.
+
+Part ids become ``uuid``, ``part.messageID`` ``message_id``, ``sessionID`` ``session_id``.
+The run does not echo the user's prompt.
+
+>>> m = decode({"type": "text", "sessionID": "ses_1",
+...             "part": {"id": "prt_1", "messageID": "msg_1", "type": "text", "text": "Hi."}})
+>>> m.text, m.role, m.message_id
+('Hi.', 'assistant', 'msg_1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final, TypedDict, assert_never
+
+from .._json import FrozenDict, raw, thaw
+from ..blocks import ToolResultBlock, ToolUseBlock
+from ..errors import DecodeError, UnsupportedContentError
+from ..flat import (
+    AudioMessage,
+    ImageMessage,
+    RawMessage,
+    TextMessage,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseMessage,
+)
+from ..message import Message
+from ..providers._base import Unsupported
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from ..session import (
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    ResultMessage,
+    StreamEventMessage,
+)
+from ..usage import Usage
+from . import _base
+from . import _events as ev
+
+__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+
+NAME: Final = "opencode"
+"""The source name of this adapter."""
+
+_TOP: Final = frozenset(("type", "timestamp", "sessionID", "part"))
+_ERROR_TOP: Final = frozenset(("type", "timestamp", "sessionID", "error"))
+_PART: Final = frozenset(("id", "messageID", "type"))
+_TEXT: Final = _PART | {"text"}
+_TOOL: Final = _PART | {"callID", "tool", "state"}
+_FINISH: Final = _PART | {"reason", "cost", "tokens"}
+_TOKENS: Final = frozenset(("input", "output", "reasoning", "cache"))
+_CACHE: Final = frozenset(("read", "write"))
+_FINISHED: Final = {
+    "output": frozenset(("status", "input", "output")),
+    "error": frozenset(("status", "input", "error")),
+}
+_RUNNING: Final = frozenset(("status", "input"))
+_UNFINISHED: Final = frozenset(("input",))
+_EVENTS: Final = frozenset(("step_start", "done"))
+_PART_EVENTS: Final = frozenset(("step_start", "step_finish", "text", "reasoning", "tool_use"))
+
+
+class _Ctx(TypedDict):
+    uuid: str | None
+    session_id: str | None
+    message_id: str | None
+    timestamp: str | int | float | None
+
+
+def _part(d: dict[str, Any], tag: str) -> dict[str, Any]:
+    part = ev.req_obj(d, "part")
+    found = part.get("type", ev.MISSING)
+    if found != tag:
+        what = repr(found) if type(found) is str else ev.found(found)
+        raise DecodeError(f"expected {tag!r}, found {what}", path="$.part.type", value=found)
+    return part
+
+
+def _ctx(d: dict[str, Any], part: dict[str, Any]) -> _Ctx:
+    return {
+        "uuid": ev.opt_str(part, "id", "$.part"),
+        "session_id": ev.opt_str(d, "sessionID"),
+        "message_id": ev.opt_str(part, "messageID", "$.part"),
+        "timestamp": ev.opt_time(d),
+    }
+
+
+def _mirror(d: dict[str, Any], part_rest: dict[str, Any] | None) -> FrozenDict:
+    top = ev.rest(d, _TOP)
+    if part_rest:
+        top = top or {}
+        top["part"] = part_rest
+    return ev.frozen(top)
+
+
+def _text(d: dict[str, Any]) -> Message:
+    part = _part(d, "text")
+    text = ev.req_str(part, "text", "$.part")
+    return TextMessage(text, **_ctx(d, part), extra=_mirror(d, ev.rest(part, _TEXT)))
+
+
+def _reasoning(d: dict[str, Any]) -> Message:
+    part = _part(d, "reasoning")
+    text = ev.req_str(part, "text", "$.part")
+    return ThinkingMessage(text, **_ctx(d, part), extra=_mirror(d, ev.rest(part, _TEXT)))
+
+
+def _tool(d: dict[str, Any]) -> Message:
+    part = _part(d, "tool")
+    call = ev.req_str(part, "callID", "$.part")
+    tool = ev.req_str(part, "tool", "$.part")
+    state = ev.req_obj(part, "state", "$.part")
+    status = ev.req_str(state, "status", "$.part.state")
+    args = FrozenDict._own(ev.req_obj(state, "input", "$.part.state"))
+    ctx = _ctx(d, part)
+    part_rest = ev.rest(part, _TOOL)
+    finished = status in ("completed", "error")
+    key = "output" if status == "completed" else "error"
+    # the encoder writes "running" for an unfinished call; any other status is kept
+    known = _FINISHED[key] if finished else _RUNNING if status == "running" else _UNFINISHED
+    state_rest = ev.rest(state, known)
+    if state_rest:
+        part_rest = part_rest or {}
+        part_rest["state"] = state_rest
+    if not finished:
+        return ToolUseMessage(call, tool, args, **ctx, extra=_mirror(d, part_rest))
+    body = ev.req_str(state, key, "$.part.state")
+    blocks = (
+        ToolUseBlock(call, tool, args),
+        ToolResultBlock(call, body, is_error=status == "error", name=tool),
+    )
+    return AssistantMessage(blocks, **ctx, extra=_mirror(d, part_rest))
+
+
+def _usage(part: dict[str, Any], part_rest: dict[str, Any] | None) -> Usage | None:
+    tokens = ev.opt_obj(part, "tokens", "$.part")
+    cost = ev.opt_num(part, "cost", "$.part")
+    if tokens is None:
+        return None if cost is None else Usage(cost_usd=cost)
+    at = "$.part.tokens"
+    extra = ev.rest(tokens, _TOKENS)
+    read = write = None
+    cache = ev.opt_obj(tokens, "cache", at)
+    if cache is not None:
+        read = ev.opt_int(cache, "read", at + ".cache")
+        write = ev.opt_int(cache, "write", at + ".cache")
+        cache_rest = ev.rest(cache, _CACHE)
+        if cache_rest or (read is None and write is None):
+            extra = extra or {}
+            extra["cache"] = cache_rest or {}
+    usage = Usage(
+        ev.opt_int(tokens, "input", at),
+        ev.opt_int(tokens, "output", at),
+        read,
+        write,
+        reasoning_tokens=ev.opt_int(tokens, "reasoning", at),
+        cost_usd=cost,
+        extra=ev.frozen(extra),
+    )
+    if not _tokens(usage) and not extra:  # an empty tokens object: written back from the mirror
+        assert part_rest is not None
+        part_rest["tokens"] = {}
+    return usage
+
+
+def _finish(d: dict[str, Any]) -> Message:
+    part = _part(d, "step-finish")
+    part_rest = ev.rest(part, _FINISH) or {}
+    usage = _usage(part, part_rest)
+    return ResultMessage(
+        subtype=ev.opt_str(part, "reason", "$.part"),
+        usage=usage,
+        **_ctx(d, part),
+        extra=_mirror(d, part_rest),
+    )
+
+
+def _error(d: dict[str, Any]) -> Message:
+    err = ev.req_obj(d, "error")
+    code = ev.opt_str(err, "name", "$.error")
+    data = ev.opt_obj(err, "data", "$.error")
+    err_rest = ev.rest(err, frozenset(("name", "data")))
+    message = ""
+    if data is not None:
+        found = data.get("message")
+        if type(found) is str:
+            message = found
+        elif found is not None:
+            raise ev.bad("a string", found, "$.error.data.message")
+        data_rest = ev.rest(data, frozenset(("message",)))
+        if found == "":
+            data_rest = data_rest or {}
+            data_rest["message"] = ""
+        if data_rest or not message:
+            err_rest = err_rest or {}
+            err_rest["data"] = data_rest or {}
+    top = ev.rest(d, _ERROR_TOP)
+    if err_rest:
+        top = top or {}
+        top["error"] = err_rest
+    return ErrorMessage(
+        message,
+        code=code,
+        session_id=ev.opt_str(d, "sessionID"),
+        timestamp=ev.opt_time(d),
+        extra=ev.frozen(top),
+    )
+
+
+def _event(d: dict[str, Any]) -> Message:
+    part = d.get("part")
+    if type(part) is dict:
+        return StreamEventMessage(FrozenDict._own(d), **_ctx(d, part))
+    return StreamEventMessage(
+        FrozenDict._own(d), session_id=ev.opt_str(d, "sessionID"), timestamp=ev.opt_time(d)
+    )
+
+
+_DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
+    "text": _text,
+    "reasoning": _reasoning,
+    "tool_use": _tool,
+    "step_finish": _finish,
+    "error": _error,
+    "step_start": _event,
+    "done": _event,
+}
+
+
+def _decode(obj: Any) -> Message:
+    if type(obj) is not dict:
+        raise ev.bad("an object", obj, "$")
+    tag = obj.get("type")
+    decoder = _DECODERS.get(tag) if type(tag) is str else None
+    if decoder is None:
+        return RawMessage(FrozenDict._own(obj))
+    return decoder(obj)
+
+
+def decode(obj: Any) -> Message:
+    """One ``opencode run --format json`` event to one message (the value is copied first).
+
+    >>> decode({"type": "text", "part": {"type": "reasoning", "text": "hm"}})
+    Traceback (most recent call last):
+    ...
+    messages.errors.DecodeError: opencode: $.part.type: expected 'text', found 'reasoning'
+    """
+    return ev.decoding(_decode, obj, NAME)
+
+
+def _envelope(kind: str, m: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": kind}
+    if m.timestamp is not None:
+        out["timestamp"] = m.timestamp
+    if m.session_id is not None:
+        out["sessionID"] = m.session_id
+    return out
+
+
+def _part_out(out: dict[str, Any], tag: str, m: Message) -> dict[str, Any]:
+    part: dict[str, Any] = {}
+    if m.uuid is not None:
+        part["id"] = m.uuid
+    if m.message_id is not None:
+        part["messageID"] = m.message_id
+    part["type"] = tag
+    out["part"] = part
+    return part
+
+
+def _tokens(u: Usage) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if u.input_tokens is not None:
+        out["input"] = u.input_tokens
+    if u.output_tokens is not None:
+        out["output"] = u.output_tokens
+    if u.reasoning_tokens is not None:
+        out["reasoning"] = u.reasoning_tokens
+    cache: dict[str, Any] = {}
+    if u.cache_read_tokens is not None:
+        cache["read"] = u.cache_read_tokens
+    if u.cache_write_tokens is not None:
+        cache["write"] = u.cache_write_tokens
+    if cache:
+        out["cache"] = cache
+    return out
+
+
+def _tool_event(m: Message, use: ToolUseBlock, result: ToolResultBlock | None, policy: Any) -> Any:
+    out = _envelope("tool_use", m)
+    part = _part_out(out, "tool", m)
+    part["callID"] = use.id
+    part["tool"] = use.name
+    if result is None:
+        part["state"] = {"status": "running", "input": raw(use.input)}
+    else:
+        key = "error" if result.is_error else "output"
+        part["state"] = {
+            "status": "error" if result.is_error else "completed",
+            "input": raw(use.input),
+            key: ev.content_text(result.content, NAME, policy),
+        }
+    return out
+
+
+def _pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
+    blocks = as_blocks(m.content)
+    if len(blocks) == 2:
+        use, result = blocks
+        if (
+            isinstance(use, ToolUseBlock)
+            and isinstance(result, ToolResultBlock)
+            and result.tool_use_id == use.id
+        ):
+            return use, result
+    return None
+
+
+def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+    out: dict[str, Any]
+    match m:
+        case TextMessage() | ThinkingMessage():
+            if m.role != "assistant":
+                why = f"OpenCode run output has no {m.role} {m.kind} event"
+                ev.refuse(m, why, NAME, policy, degrade=False)
+                return None
+            if isinstance(m, TextMessage):
+                if m.citations is not None:
+                    why = "OpenCode text parts carry no citations"
+                    ev.refuse(m, why, NAME, policy, degrade=False)
+                out = _envelope("text", m)
+                _part_out(out, "text", m)["text"] = m.text
+            else:
+                out = _envelope("reasoning", m)
+                _part_out(out, "reasoning", m)["text"] = m.thinking
+        case ToolUseMessage():
+            block = ToolUseBlock(m.id, m.name, m.input)
+            out = _tool_event(m, block, None, policy)
+        case ToolResultMessage():
+            use = ToolUseBlock(m.tool_use_id, m.name or "")
+            result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
+            out = _tool_event(m, use, result, policy)
+        case AssistantMessage() if _pair(m) is not None:
+            use, result = _pair(m)  # type: ignore[misc]
+            out = _tool_event(m, use, result, policy)
+        case ResultMessage():
+            out = _envelope("step_finish", m)
+            part = _part_out(out, "step-finish", m)
+            if m.subtype is not None:
+                part["reason"] = m.subtype
+            u = m.usage
+            if u is not None:
+                if u.cost_usd is not None:
+                    part["cost"] = u.cost_usd
+                tokens = _tokens(u)
+                if tokens or u.extra:
+                    part["tokens"] = ev.overlay(tokens, u.extra)
+        case ErrorMessage():
+            out = _envelope("error", m)
+            err: dict[str, Any] = {}
+            if m.code is not None:
+                err["name"] = m.code
+            if m.message:
+                err["data"] = {"message": m.message}
+            out["error"] = err
+        case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
+            return raw(m.data)  # type: ignore[no-any-return]
+        case StreamEventMessage() if raw(m.event).get("type") in _EVENTS:
+            return raw(m.event)  # type: ignore[no-any-return]
+        case RawMessage() | ImageMessage() | AudioMessage():
+            alt = ev.refuse(m, f"OpenCode has no event for {m.kind} content", NAME, policy)
+            return None if alt is None else _encode(alt, policy)
+        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+            why = f"OpenCode run output has no event for a {m.kind} message"
+            ev.refuse(m, why, NAME, policy, degrade=False)
+            return None
+        case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
+            return _encode(ev.single(m, NAME), policy)
+        case _:
+            assert_never(m)
+    return ev.finish(out, m.extra)
+
+
+def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
+    """One message to one OpenCode event (a fresh dict): ``encode(decode(x)) == x``.
+
+    Messages from other sources map to the closest event: a lone ToolUseMessage becomes a
+    ``running`` tool part, a lone ToolResultMessage a finished tool part with empty input
+    (:func:`iter_encode` pairs a call with its result), a ResultMessage a ``step_finish``.
+    User or system text, init, images, audio, raw content and foreign stream events have no
+    event: they raise :class:`UnsupportedContentError` unless ``unsupported`` is ``"drop"``
+    (gives ``None``) or ``"text"`` (media and raw content become assistant text).
+
+    >>> encode(ToolUseMessage("call_1", "bash", {"command": "ls"}))["part"]["state"]
+    {'status': 'running', 'input': {'command': 'ls'}}
+    """
+    try:
+        return thaw(_encode(message, unsupported))
+    except UnsupportedContentError as exc:
+        exc.source = NAME
+        raise
+
+
+def detect(obj: Any) -> bool:
+    """Whether a parsed line is an ``opencode run --format json`` event."""
+    if type(obj) is not dict or "v" in obj:
+        return False
+    tag = obj.get("type")
+    if tag in _PART_EVENTS:
+        return type(obj.get("part")) is dict
+    if tag == "error":
+        error = obj.get("error")
+        return type(error) is dict and ("sessionID" in obj or "name" in error or "data" in error)
+    if tag == "done":
+        return "sessionID" in obj
+    return False
+
+
+def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
+    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage."""
+    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+
+
+def _native(m: Message) -> bool:
+    return not isinstance(m, (SystemMessage, UserMessage, AssistantMessage, ToolMessage)) or (
+        isinstance(m, AssistantMessage) and _pair(m) is not None
+    )
+
+
+def _paired(messages: Iterable[Message]) -> Iterator[Message]:
+    """Flatten role messages, and join each tool call with its result into one tool part."""
+    pending: dict[str, ToolUseMessage] = {}
+    for message in messages:
+        for m in (message,) if _native(message) else ev.children(message):
+            if isinstance(m, ToolUseMessage):
+                if m.id in pending:  # a second state of one call: keep both, in order
+                    yield from pending.values()
+                    pending.clear()
+                pending[m.id] = m
+                continue
+            if isinstance(m, ToolResultMessage) and m.tool_use_id in pending:
+                use = pending.pop(m.tool_use_id)
+                yield AssistantMessage(
+                    (
+                        ToolUseBlock(use.id, use.name, use.input),
+                        ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error),
+                    ),
+                    session_id=use.session_id or m.session_id,
+                    message_id=use.message_id,
+                    uuid=use.uuid,
+                    timestamp=m.timestamp if m.timestamp is not None else use.timestamp,
+                )
+                continue
+            yield from pending.values()
+            pending.clear()
+            yield m
+    yield from pending.values()
+
+
+def iter_encode(
+    messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> Iterator[str]:
+    """Encode messages as wire lines.
+
+    Role messages become one event per block, and a tool call followed by its result becomes
+    one finished tool part, as OpenCode writes them.
+    """
+
+    def one(m: Message) -> Any:
+        return encode(m, unsupported=unsupported)
+
+    return ev.lines(_paired(messages), one, native=lambda m: True)
+
+
+def merge(messages: Iterable[Message]) -> Iterator[Message]:
+    """OpenCode writes whole text parts, so there are no deltas: messages pass through."""
+    return _base.merge_deltas(messages, is_delta=lambda m: False)

@@ -1,0 +1,470 @@
+"""Copilot CLI JSONL adapter: hand-made streams, mapping rules, errors, policies, laws."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from _adapter_helpers import assert_round_trips, assert_stream_round_trips, flat_kinds, local, read
+from conftest import json_equal
+from messages import (
+    AssistantMessage,
+    DecodeError,
+    ErrorMessage,
+    ImageMessage,
+    InitMessage,
+    InvalidLineMessage,
+    RawMessage,
+    ResultMessage,
+    StreamEventMessage,
+    SystemMessage,
+    TextBlock,
+    TextMessage,
+    ThinkingBlock,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseBlock,
+    ToolUseMessage,
+    UnsupportedContentError,
+    Usage,
+)
+from messages import strategies as ms
+from messages.adapters import copilot as cp
+
+LOCAL = ["run-read-edit.jsonl", "edge-cases.jsonl"]
+
+
+def ev(kind: str, data: dict[str, Any], **top: Any) -> dict[str, Any]:
+    return {"type": kind, "data": data, "id": "e1", "timestamp": "2026-10-02T09:14:05.988Z"} | top
+
+
+# --- hand-made streams ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", LOCAL)
+def test_hand_made_streams_round_trip(name: str) -> None:
+    assert_round_trips(cp, local("copilot", name))
+    assert_stream_round_trips(cp, local("copilot", name))
+
+
+def test_a_run_decodes_to_the_expected_kinds() -> None:
+    messages = read(cp, local("copilot", "run-read-edit.jsonl"))
+    assert [m.kind for m in messages][:3] == ["init", "stream_event", "text"]
+    assert flat_kinds(messages) == [
+        "text(user)",
+        "thinking(assistant)",
+        "text(assistant)",
+        "tool_use",
+        "tool_result",
+        "tool_use",
+        "tool_result",
+        "text(assistant)",
+    ]
+    final = messages[-1]
+    assert isinstance(final, ResultMessage)
+    assert (final.is_error, final.duration_ms, final.duration_api_ms) == (False, 7204, 6812)
+    for line in local("copilot", "run-read-edit.jsonl").read_text("utf-8").splitlines():
+        assert cp.detect(json.loads(line))
+
+
+# --- mapping rules -------------------------------------------------------------------------
+
+
+def test_user_message() -> None:
+    m = cp.decode(ev("user.message", {"content": "hi", "attachments": []}, parentId="e0"))
+    assert m == TextMessage(
+        "hi",
+        role="user",
+        uuid="e1",
+        timestamp="2026-10-02T09:14:05.988Z",
+        extra={"parentId": "e0", "data": {"attachments": []}},
+    )
+
+
+def test_assistant_message_is_one_turn() -> None:
+    request = {
+        "toolCallId": "call_1",
+        "name": "bash",
+        "arguments": {"command": "ls"},
+        "type": "function",
+        "intentionSummary": "list files",
+    }
+    data = {
+        "messageId": "m1",
+        "model": "claude-sonnet-4.5",
+        "content": "Listing.",
+        "toolRequests": [request],
+        "reasoningOpaque": "sig",
+        "reasoningText": "I should list.",
+        "outputTokens": 42,
+        "turnId": "0",
+    }
+    m = cp.decode(ev("assistant.message", data))
+    assert isinstance(m, AssistantMessage)
+    assert m.content == (
+        ThinkingBlock("I should list.", signature="sig"),
+        TextBlock("Listing."),
+        ToolUseBlock(
+            "call_1",
+            "bash",
+            {"command": "ls"},
+            extra={"type": "function", "intentionSummary": "list files"},
+        ),
+    )
+    assert (m.model, m.message_id, m.usage) == ("claude-sonnet-4.5", "m1", Usage(output_tokens=42))
+    assert m.extra == {"data": {"turnId": "0"}}
+
+
+def test_tool_request_arguments() -> None:
+    requests = [
+        {"toolCallId": "a", "name": "r", "arguments": '{"filePath": "x"}'},
+        {"toolCallId": "b", "name": "r", "arguments": "{not json"},
+        {"toolCallId": "c", "name": "r", "arguments": {}},
+        {"toolCallId": "d", "name": "r"},
+    ]
+    m = cp.decode(ev("assistant.message", {"content": "", "toolRequests": requests}))
+    a, b, c, d = m.content  # type: ignore[misc]
+    assert (dict(a.input), a.arguments) == ({"filePath": "x"}, '{"filePath": "x"}')
+    assert b.invalid_arguments and not b.input
+    assert c.extra == {"arguments": {}} and not c.input
+    assert d == ToolUseBlock("d", "r")
+    assert m.extra == {"data": {"content": ""}}
+
+
+def test_opaque_reasoning_alone_is_a_redacted_thinking_block() -> None:
+    m = cp.decode(ev("assistant.message", {"content": "", "reasoningOpaque": "enc"}))
+    assert m.content == (ThinkingBlock("", signature="enc", redacted=True),)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "assistant.message_delta",
+        "assistant.reasoning_delta",
+        "assistant.reasoning",
+        "tool.execution_start",
+        "assistant.turn_start",
+        "session.idle",
+        "subagent.started",
+    ],
+)
+def test_previews_and_lifecycle_events_are_stream_events(kind: str) -> None:
+    obj = ev(kind, {"messageId": "m1", "deltaContent": "x"}, ephemeral=True)
+    m = cp.decode(obj)
+    assert isinstance(m, StreamEventMessage)
+    assert (m.uuid, m.message_id, m.type) == ("e1", "m1", kind)
+    assert json_equal(cp.encode(m), obj)
+
+
+def test_tool_execution_complete() -> None:
+    ok = cp.decode(
+        ev(
+            "tool.execution_complete",
+            {"toolCallId": "c1", "success": True, "result": {"content": "done", "x": 1}},
+        )
+    )
+    assert ok == ToolResultMessage(
+        "c1",
+        "done",
+        is_error=False,
+        uuid="e1",
+        timestamp="2026-10-02T09:14:05.988Z",
+        extra={"data": {"result": {"x": 1}}},
+    )
+    failed = cp.decode(
+        ev(
+            "tool.execution_complete",
+            {"toolCallId": "c1", "success": False, "error": {"message": "exit code 1"}},
+        )
+    )
+    assert (failed.content, failed.is_error) == ("exit code 1", True)  # type: ignore[union-attr]
+
+
+def test_usage_start_error_and_result() -> None:
+    usage = cp.decode(
+        ev(
+            "assistant.usage",
+            {"model": "gpt-5", "inputTokens": 120, "outputTokens": 30, "cost": 2, "duration": 9},
+        )
+    )
+    assert isinstance(usage, ResultMessage)
+    assert usage.usage == Usage(120, 30)
+    assert (usage.model, usage.duration_api_ms, usage.extra["data"]) == ("gpt-5", 9, {"cost": 2})
+    start = cp.decode(ev("session.start", {"sessionId": "s1", "context": {"cwd": "/w", "b": 1}}))
+    assert start == InitMessage(
+        cwd="/w",
+        session_id="s1",
+        uuid="e1",
+        timestamp="2026-10-02T09:14:05.988Z",
+        extra={"data": {"context": {"b": 1}}},
+    )
+    error = cp.decode(ev("session.error", {"errorType": "quota", "message": "quota exceeded"}))
+    assert (error.message, error.code) == ("quota exceeded", "quota")  # type: ignore[union-attr]
+    final = cp.decode(
+        {"type": "result", "sessionId": "s1", "exitCode": 0, "usage": {"sessionDurationMs": 5}}
+    )
+    assert final == ResultMessage(is_error=False, duration_ms=5, session_id="s1")
+
+
+def test_unknown_lines_are_kept_raw() -> None:
+    for obj in ({"type": "caic_meta"}, {"type": "hook.x"}, {"exitCode": 0}):
+        assert cp.decode(obj) == RawMessage(obj)
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("obj", "text"),
+    [
+        ({"type": "user.message"}, "copilot: $.data: expected an object, found nothing"),
+        (
+            ev("user.message", {"content": 1}),
+            "copilot: $.data.content: expected a string, found an integer",
+        ),
+        (
+            ev("assistant.message", {"toolRequests": {}}),
+            "copilot: $.data.toolRequests: expected an array, found an object",
+        ),
+        (
+            ev("assistant.message", {"toolRequests": [{"toolCallId": "a", "name": "b"}, "x"]}),
+            "copilot: $.data.toolRequests[1]: expected an object, found a string",
+        ),
+        (
+            ev(
+                "assistant.message",
+                {"toolRequests": [{"toolCallId": "a", "name": "b", "arguments": 3}]},
+            ),
+            "copilot: $.data.toolRequests[0].arguments: expected an object or a string,"
+            " found an integer",
+        ),
+        (
+            ev("assistant.message", {"reasoningText": 3}),
+            "copilot: $.data.reasoningText: expected a string, found an integer",
+        ),
+        (
+            ev("tool.execution_complete", {"toolCallId": "c", "success": "yes"}),
+            "copilot: $.data.success: expected a boolean, found a string",
+        ),
+        (
+            ev("tool.execution_complete", {"toolCallId": "c", "result": {"content": 1}}),
+            "copilot: $.data.result.content: expected a string, found an integer",
+        ),
+        (
+            {"type": "result", "exitCode": True},
+            "copilot: $.exitCode: expected an integer, found a boolean",
+        ),
+        (
+            {"type": "result", "usage": {"sessionDurationMs": "5"}},
+            "copilot: $.usage.sessionDurationMs: expected a number, found a string",
+        ),
+        (ev("session.error", {}), "copilot: $.data.message: expected a string, found nothing"),
+        ("line", "copilot: $: expected an object, found a string"),
+    ],
+)
+def test_bad_shapes_raise_with_a_path(obj: Any, text: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        cp.decode(obj)
+    assert str(info.value) == text
+
+
+def test_non_json_lines_do_not_stop_the_stream() -> None:
+    lines = ["Error: Copilot token could not be validated", json.dumps(ev("session.idle", {}))]
+    out = list(cp.iter_decode(lines))
+    assert isinstance(out[0], InvalidLineMessage) and out[0].line == 1
+    assert isinstance(out[1], StreamEventMessage)
+    with pytest.raises(DecodeError) as info:
+        list(cp.iter_decode(lines, strict=True))
+    assert info.value.line == 1
+
+
+def test_merge_passes_whole_messages_through() -> None:
+    messages = read(cp, local("copilot", "run-read-edit.jsonl"))
+    assert list(cp.merge(messages)) == messages
+
+
+# --- encoding from other sources ----------------------------------------------------------
+
+
+def test_a_claude_turn_becomes_one_assistant_message() -> None:
+    turn = AssistantMessage(
+        (
+            ThinkingBlock("plan", signature="s1"),
+            TextBlock("Listing."),
+            ToolUseBlock("t1", "Bash", {"command": "ls"}),
+        ),
+        model="claude-sonnet-4-5",
+        usage=Usage(10, 20),
+    )
+    assert cp.encode(turn) == {
+        "type": "assistant.message",
+        "data": {
+            "model": "claude-sonnet-4-5",
+            "content": "Listing.",
+            "toolRequests": [{"toolCallId": "t1", "name": "Bash", "arguments": {"command": "ls"}}],
+            "reasoningText": "plan",
+            "reasoningOpaque": "s1",
+            "outputTokens": 20,
+        },
+    }
+
+
+def test_flat_messages_from_elsewhere() -> None:
+    assert cp.encode(ToolUseMessage("c", "ls", {}))["data"] == {
+        "toolRequests": [{"toolCallId": "c", "name": "ls"}]
+    }
+    assert cp.encode(ThinkingMessage("hm"))["data"] == {"reasoningText": "hm"}
+    assert cp.encode(TextMessage("a", uuid="u1"))["data"] == {"content": "a"}
+    assert cp.encode(ToolResultMessage("c", "boom", is_error=True))["data"] == {
+        "toolCallId": "c",
+        "success": False,
+        "error": {"message": "boom"},
+    }
+    assert cp.encode(InitMessage(session_id="s", cwd="/w", model="m"))["data"] == {
+        "sessionId": "s",
+        "model": "m",
+        "context": {"cwd": "/w"},
+    }
+    assert cp.encode(ErrorMessage("no", code="quota"))["data"] == {
+        "message": "no",
+        "errorType": "quota",
+    }
+
+
+def test_a_result_that_only_reports_usage_is_a_usage_event() -> None:
+    assert cp.encode(ResultMessage(usage=Usage(5, 1)))["type"] == "assistant.usage"
+    claude = ResultMessage(subtype="success", is_error=False, duration_ms=9, usage=Usage(5, 1))
+    assert cp.encode(claude) == {"type": "result", "exitCode": 0, "usage": {"sessionDurationMs": 9}}
+
+
+def test_what_copilot_cannot_carry() -> None:
+    with pytest.raises(UnsupportedContentError) as info:
+        cp.encode(TextMessage("be brief", role="system"))
+    assert str(info.value) == (
+        'copilot: $: Copilot has no event for text from the system role; pass unsupported="drop"'
+        ' or "text" to go on'
+    )
+    image = ImageMessage(media_type="image/png", data="AAAA")
+    assert cp.encode(image, unsupported="drop") is None
+    assert cp.encode(image, unsupported="text")["data"] == {"content": "[image image/png]"}
+    with pytest.raises(UnsupportedContentError):
+        cp.encode(StreamEventMessage({"type": "message_start"}))
+    lines = list(
+        cp.iter_encode(
+            [SystemMessage("be brief"), TextMessage("hi", role="user")], unsupported="drop"
+        )
+    )
+    assert len(lines) == 1
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"type": "item.completed", "item": {"id": "i"}},
+        {"type": "turn.completed", "usage": {}},
+        {"type": "result", "subtype": "success"},
+        {"type": "result", "status": "success"},
+        {"type": "tool_use", "part": {}},
+        {"v": 1, "kind": "text", "type": "a.b", "data": {}},
+    ],
+)
+def test_detect_rejects_other_sources(obj: dict[str, Any]) -> None:
+    assert cp.detect(obj) is False
+
+
+# --- laws ---------------------------------------------------------------------------------------
+
+_ids = st.text("abcdef0123456789-", min_size=1, max_size=12)
+_time = st.none() | st.just("2026-10-02T09:14:05.988Z")
+_count = st.none() | st.integers(min_value=0, max_value=10**7)
+_dict = ms.json_objects().filter(bool)
+
+
+@st.composite
+def _request(draw: st.DrawFn) -> ToolUseBlock:
+    args = draw(_dict)
+    if draw(st.booleans()):
+        text = json.dumps(args.thaw())
+        return ToolUseBlock(draw(_ids), draw(_ids), args, arguments=text)
+    return ToolUseBlock(draw(_ids), draw(_ids), args)
+
+
+@st.composite
+def _turn(draw: st.DrawFn) -> AssistantMessage:
+    blocks: list[Any] = []
+    if draw(st.booleans()):
+        if draw(st.booleans()):
+            blocks.append(ThinkingBlock("", signature=draw(_ids), redacted=True))
+        else:
+            blocks.append(ThinkingBlock(draw(st.text()), signature=draw(st.none() | _ids)))
+    text = draw(st.text())
+    if text:
+        blocks.append(TextBlock(text))
+    blocks += draw(st.lists(_request(), max_size=2))
+    output = draw(_count)
+    return AssistantMessage(
+        tuple(blocks),
+        usage=None if output is None else Usage(output_tokens=output),
+        model=draw(st.none() | _ids),
+        message_id=draw(st.none() | _ids),
+        uuid=draw(st.none() | _ids),
+        timestamp=draw(_time),
+    )
+
+
+@st.composite
+def _carried(draw: st.DrawFn) -> Any:
+    uuid, ts = draw(st.none() | _ids), draw(_time)
+    kind = draw(st.sampled_from(["user", "turn", "result", "init", "error", "final", "usage"]))
+    if kind == "user":
+        return TextMessage(draw(st.text()), role="user", uuid=uuid, timestamp=ts)
+    if kind == "turn":
+        return draw(_turn())
+    if kind == "result":
+        return ToolResultMessage(
+            draw(_ids), draw(st.text()), is_error=draw(st.none() | st.booleans()), uuid=uuid
+        )
+    if kind == "init":
+        return InitMessage(
+            session_id=draw(st.none() | _ids), cwd=draw(st.none() | st.just("/w")), uuid=uuid
+        )
+    if kind == "error":
+        return ErrorMessage(draw(st.text()), code=draw(st.none() | _ids), uuid=uuid, timestamp=ts)
+    if kind == "final":
+        return ResultMessage(  # the final line always has an exit code
+            is_error=draw(st.booleans()),
+            duration_ms=draw(_count),
+            duration_api_ms=draw(_count),
+            session_id=draw(st.none() | _ids),
+            timestamp=ts,
+        )
+    usage = Usage(
+        draw(_count), draw(_count), draw(_count), draw(_count), reasoning_tokens=draw(_count)
+    )
+    return ResultMessage(
+        usage=usage, model=draw(st.none() | _ids), duration_api_ms=draw(_count), uuid=uuid
+    )
+
+
+@given(_carried())
+def test_carried_messages_survive_a_round_trip(m: Any) -> None:
+    wire = cp.encode(m)
+    assert cp.detect(wire)
+    assert cp.decode(wire) == m
+
+
+@given(ms.json_values(max_leaves=6))
+def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None:
+    from messages import thaw
+
+    obj = thaw(value)
+    try:
+        message = cp.decode(obj)
+    except DecodeError as exc:
+        assert exc.path.startswith("$")
+        return
+    assert json_equal(cp.encode(message), obj)
