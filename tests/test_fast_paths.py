@@ -1,0 +1,94 @@
+"""The fast paths behind decoding give exactly what the slow, checked paths give."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from messages import strategies as ms
+from messages._model import maker
+from messages.adapters._base import load_line
+from messages.blocks import BLOCK_TYPES
+from messages.errors import DecodeError
+from messages.message import MESSAGE_TYPES
+from messages.usage import Usage
+
+VALUE_TYPES: tuple[type, ...] = (*MESSAGE_TYPES, *BLOCK_TYPES, Usage)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"a":1}',
+        b'{"a":[1,2.5,"x"]}',
+        '  {"a":1}  ',
+        b'\xef\xbb\xbf{"a":1}',
+        '{"a":"\\u00e9"}'.encode("utf-16"),
+        '"just a string"',
+        "[]",
+        "1",
+        '{"a":1e308}',
+    ],
+)
+def test_load_line_reads_what_json_loads_reads(line: str | bytes) -> None:
+    assert load_line(line) == json.loads(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ('{"a":NaN}', "NaN is not valid JSON"),
+        ('{"a":-Infinity}', "-Infinity is not valid JSON"),
+        ('{"a":1e999}', "out of range"),
+        ('{"a":1} x', "Extra data"),
+        ('{"a":1}{"b":2}', "Extra data"),
+        ("", "Expecting value"),
+        ('{"a":', "Expecting value"),
+        ("\ufeff{}", "BOM"),
+        (b'{"a":"\xff"}', "invalid UTF-8"),
+        ("[" * 100_000, "nests too deeply"),
+    ],
+)
+def test_load_line_rejects_with_the_precise_reason(line: str | bytes, reason: str) -> None:
+    with pytest.raises(DecodeError, match=reason):
+        load_line(line)
+
+
+def test_load_line_refuses_long_lines() -> None:
+    with pytest.raises(DecodeError, match="longer than 4"):
+        load_line('{"a":1}', max_line=4)
+
+
+@pytest.mark.parametrize("cls", VALUE_TYPES, ids=lambda c: c.__name__)
+def test_a_maker_is_cached_and_gives_an_ordinary_frozen_instance(cls: type) -> None:
+    make = maker(cls)
+    assert maker(cls) is make
+    names = [f.name for f in dataclasses.fields(cls)]
+    example = cls(**{f.name: _sample(f) for f in dataclasses.fields(cls)})
+    made = make(*[getattr(example, name) for name in names])
+    assert type(made) is cls
+    assert made == example
+    assert hash(made) == hash(example)
+    assert repr(made) == repr(example)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, names[0], None)
+
+
+def _sample(f: dataclasses.Field[Any]) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    return {"data": None, "input": {}, "event": {}}.get(f.name, "x")
+
+
+@given(ms.messages())
+def test_a_maker_rebuilds_every_message_equal(message: Any) -> None:
+    cls = type(message)
+    names = [f.name for f in dataclasses.fields(cls)]
+    made = maker(cls)(*[getattr(message, name) for name in names])
+    assert type(made) is cls
+    assert made == message
+    assert all(getattr(made, name) is getattr(message, name) for name in names)
