@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, assert_never
 
-from ._json import FrozenDict, _expose, raw
+from ._json import FrozenDict, _expose, _wrap, raw
+from ._model import maker
 from ._wire import extra, fail, obj, opt_bool, opt_str, req_str
 from .blocks import (
     AudioBlock,
@@ -35,6 +36,11 @@ _TOOL_USE: Final = frozenset(("type", "id", "name", "input"))
 _TOOL_RESULT: Final = frozenset(("type", "tool_use_id", "content", "is_error"))
 _MEDIA: Final = frozenset(("type", "source"))
 
+_new_text: Final = maker(TextBlock)
+_new_thinking: Final = maker(ThinkingBlock)
+_new_tool_use: Final = maker(ToolUseBlock)
+_new_tool_result: Final = maker(ToolResultBlock)
+
 _Decoder = Callable[[dict[str, Any], "str | None", int], Block]
 
 
@@ -48,34 +54,22 @@ def _text(d: dict[str, Any], provider: str | None, depth: int) -> Block:
             if type(c) is not dict:
                 raise fail("an object", c, f"citations[{i}]")
         citations = tuple([FrozenDict._own(c) for c in cites])
-    return TextBlock(req_str(d, "text"), citations=citations, extra=extra(d, _TEXT))
+    return _new_text(req_str(d, "text"), citations, extra(d, _TEXT))
 
 
 def _thinking(d: dict[str, Any], provider: str | None, depth: int) -> Block:
-    return ThinkingBlock(
-        req_str(d, "thinking"),
-        signature=opt_str(d, "signature"),
-        provider=provider,
-        extra=extra(d, _THINKING),
+    return _new_thinking(
+        req_str(d, "thinking"), opt_str(d, "signature"), False, provider, extra(d, _THINKING)
     )
 
 
 def _redacted(d: dict[str, Any], provider: str | None, depth: int) -> Block:
-    return ThinkingBlock(
-        "",
-        signature=req_str(d, "data"),
-        redacted=True,
-        provider=provider,
-        extra=extra(d, _REDACTED),
-    )
+    return _new_thinking("", req_str(d, "data"), True, provider, extra(d, _REDACTED))
 
 
 def _tool_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
-    return ToolUseBlock(
-        req_str(d, "id"),
-        req_str(d, "name"),
-        FrozenDict._own(obj(d, "input")),
-        extra=extra(d, _TOOL_USE),
+    return _new_tool_use(
+        req_str(d, "id"), req_str(d, "name"), _wrap(obj(d, "input")), None, extra(d, _TOOL_USE)
     )
 
 
@@ -88,11 +82,8 @@ def _tool_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
             raise exc.within(".content") from None
     elif type(content) is not str:
         raise fail("a string or an array of blocks", content, "content")
-    return ToolResultBlock(
-        req_str(d, "tool_use_id"),
-        content,
-        is_error=opt_bool(d, "is_error"),
-        extra=extra(d, _TOOL_RESULT),
+    return _new_tool_result(
+        req_str(d, "tool_use_id"), content, opt_bool(d, "is_error"), None, extra(d, _TOOL_RESULT)
     )
 
 
