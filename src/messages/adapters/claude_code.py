@@ -33,7 +33,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
-from .._json import FrozenDict, _expose
+from .._json import EMPTY, FrozenDict, _expose
+from .._model import maker
 from .._wire import fail, opt_bool, opt_float, opt_int, opt_num, opt_str
 from ..blocks import Block
 from ..errors import DecodeError
@@ -97,29 +98,71 @@ _LINE_TYPES: Final = frozenset(
 )
 
 
+_new_assistant: Final = maker(AssistantMessage)
+_new_user: Final = maker(UserMessage)
+_new_stream: Final = maker(StreamEventMessage)
+_new_usage: Final = maker(Usage)
+
+_STREAM_EXTRA: Final = FrozenDict._own({"type": "stream_event", "parent_tool_use_id": None})
+"""The extra of almost every stream_event line, shared rather than built per line."""
+
+_Context = tuple[Any, Any, Any, Any]
+"""uuid, session_id, parent_tool_use_id, timestamp."""
+
+
 def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
     """Keys of ``d`` not in ``known``, plus known keys whose value is null (kept for replay)."""
     return {k: v for k, v in d.items() if k not in known or v is None}
 
 
-def _context(obj: dict[str, Any]) -> dict[str, Any]:
-    """The context fields of a line (transcripts: session id from ``sessionId``)."""
-    get = obj.get
+def _checked_context(obj: dict[str, Any]) -> _Context:
+    """The context with checked reads: raises with the path of an ill-typed field."""
     sid_key = "sessionId" if "sessionId" in obj else "session_id"
-    uuid, sid, parent, ts = get("uuid"), get(sid_key), get("parent_tool_use_id"), get("timestamp")
-    if (
+    return (
+        opt_str(obj, "uuid"),
+        opt_str(obj, sid_key),
+        opt_str(obj, "parent_tool_use_id"),
+        opt_timestamp(obj, "timestamp"),
+    )
+
+
+def _context(obj: dict[str, Any]) -> dict[str, Any]:
+    """The context fields of a line as keywords (transcripts: session id from ``sessionId``)."""
+    uuid, sid, parent, ts = _checked_context(obj)
+    return {"uuid": uuid, "session_id": sid, "parent_tool_use_id": parent, "timestamp": ts}
+
+
+def _split(obj: dict[str, Any], more: tuple[str, ...] = ()) -> tuple[dict[str, Any], _Context]:
+    """The line's context, and a copy of the line without the context fields that are set.
+
+    A null context field stays in the copy (for exact replay); a transcript's ``sessionId``
+    stays too. Keys named in ``more`` are removed from the copy unless null, like context.
+    """
+    rest = obj.copy()
+    pop = rest.pop
+    uuid = pop("uuid", None)
+    sid = obj["sessionId"] if "sessionId" in obj else pop("session_id", None)
+    parent = obj.get("parent_tool_use_id")
+    ts = obj.get("timestamp")
+    if not (
         (uuid is None or type(uuid) is str)
         and (sid is None or type(sid) is str)
         and (parent is None or type(parent) is str)
         and (ts is None or type(ts) in _TIMESTAMP_TYPES)
     ):
-        return {"uuid": uuid, "session_id": sid, "parent_tool_use_id": parent, "timestamp": ts}
-    return {  # slow path: one of them is ill-typed, let the checked reads say which
-        "uuid": opt_str(obj, "uuid"),
-        "session_id": opt_str(obj, sid_key),
-        "parent_tool_use_id": opt_str(obj, "parent_tool_use_id"),
-        "timestamp": opt_timestamp(obj, "timestamp"),
-    }
+        return rest, _checked_context(obj)  # raises, naming the ill-typed field
+    if uuid is None and "uuid" in obj:
+        rest["uuid"] = None
+    if sid is None and "session_id" in obj:
+        rest["session_id"] = None
+    if parent is not None:
+        del rest["parent_tool_use_id"]
+    if ts is not None:
+        del rest["timestamp"]
+    for key in more:
+        if rest.get(key) is not None:
+            del rest[key]
+    return rest, (uuid, sid, parent, ts)
 
 
 def _raw(obj: Any) -> RawMessage:
@@ -134,13 +177,29 @@ def _raw(obj: Any) -> RawMessage:
 
 
 def _usage(d: dict[str, Any]) -> Usage:
-    return Usage(
-        opt_int(d, "input_tokens"),
-        opt_int(d, "output_tokens"),
-        opt_int(d, "cache_read_input_tokens"),
-        opt_int(d, "cache_creation_input_tokens"),
-        extra=FrozenDict._own(_rest(d, _USAGE)),
-    )
+    rest = d.copy()
+    pop = rest.pop
+    inp = pop("input_tokens", None)
+    out = pop("output_tokens", None)
+    read = pop("cache_read_input_tokens", None)
+    write = pop("cache_creation_input_tokens", None)
+    if not (
+        (inp is None or type(inp) is int)
+        and (out is None or type(out) is int)
+        and (read is None or type(read) is int)
+        and (write is None or type(write) is int)
+    ):
+        for key in _USAGE:
+            opt_int(d, key)  # raises, naming the ill-typed field
+    if inp is None and "input_tokens" in d:
+        rest["input_tokens"] = None
+    if out is None and "output_tokens" in d:
+        rest["output_tokens"] = None
+    if read is None and "cache_read_input_tokens" in d:
+        rest["cache_read_input_tokens"] = None
+    if write is None and "cache_creation_input_tokens" in d:
+        rest["cache_creation_input_tokens"] = None
+    return _new_usage(inp, out, read, write, None, None, FrozenDict._own(rest) if rest else EMPTY)
 
 
 def _opt_usage(d: dict[str, Any]) -> Usage | None:
@@ -184,22 +243,45 @@ def _assistant(obj: dict[str, Any]) -> Message:
     try:
         content = _content(inner)
         usage = _opt_usage(inner)
-        model = opt_str(inner, "model")
-        message_id = opt_str(inner, "id")
-        stop_reason = opt_str(inner, "stop_reason")
+        rest = inner.copy()
+        del rest["content"]
+        pop = rest.pop
+        model = pop("model", None)
+        message_id = pop("id", None)
+        stop_reason = pop("stop_reason", None)
+        if not (
+            (model is None or type(model) is str)
+            and (message_id is None or type(message_id) is str)
+            and (stop_reason is None or type(stop_reason) is str)
+        ):
+            opt_str(inner, "model"), opt_str(inner, "id"), opt_str(inner, "stop_reason")
     except DecodeError as exc:
         raise exc.within(".message") from None
-    extra = _rest(obj, _ASSISTANT)
-    extra["message"] = _rest(inner, _ASSISTANT_INNER)
-    return AssistantMessage(
+    if usage is not None:
+        del rest["usage"]
+    if model is None and "model" in inner:
+        rest["model"] = None
+    if message_id is None and "id" in inner:
+        rest["id"] = None
+    if stop_reason is None and "stop_reason" in inner:
+        rest["stop_reason"] = None
+    error = obj.get("error")
+    if error is not None and type(error) is not str:
+        raise fail("a string", error, "error")
+    extra, (uuid, sid, parent, ts) = _split(obj, ("error",))
+    extra["message"] = rest
+    return _new_assistant(
         content,
-        usage=usage,
-        stop_reason=stop_reason,
-        error=opt_str(obj, "error"),
-        model=model,
-        message_id=message_id,
-        extra=FrozenDict._own(extra),
-        **_context(obj),
+        usage,
+        stop_reason,
+        error,
+        uuid,
+        sid,
+        parent,
+        model,
+        message_id,
+        ts,
+        FrozenDict._own(extra),
     )
 
 
@@ -211,9 +293,11 @@ def _user(obj: dict[str, Any]) -> Message:
         content = _content(inner)
     except DecodeError as exc:
         raise exc.within(".message") from None
-    extra = _rest(obj, _USER)
-    extra["message"] = _rest(inner, _USER_INNER)
-    return UserMessage(content, extra=FrozenDict._own(extra), **_context(obj))
+    rest = inner.copy()
+    del rest["content"]
+    extra, (uuid, sid, parent, ts) = _split(obj)
+    extra["message"] = rest
+    return _new_user(content, uuid, sid, parent, None, None, ts, FrozenDict._own(extra))
 
 
 def _result(obj: dict[str, Any]) -> Message:
@@ -254,9 +338,10 @@ def _stream_event(obj: dict[str, Any]) -> Message:
         return _raw(obj)
     if type(event) is not dict:
         raise fail("an object", event, "event")
-    return StreamEventMessage(
-        FrozenDict._own(event), extra=FrozenDict._own(_rest(obj, _STREAM)), **_context(obj)
-    )
+    rest, (uuid, sid, parent, ts) = _split(obj)
+    del rest["event"]
+    extra = _STREAM_EXTRA if rest == _STREAM_EXTRA._d else FrozenDict._own(rest)
+    return _new_stream(FrozenDict._own(event), uuid, sid, parent, None, None, ts, extra)
 
 
 _DECODERS: Final = {
