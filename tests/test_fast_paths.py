@@ -12,9 +12,29 @@ from hypothesis import given
 from messages import strategies as ms
 from messages._model import maker
 from messages.adapters._base import load_line
-from messages.blocks import BLOCK_TYPES
+from messages.blocks import (
+    BLOCK_TYPES,
+    AudioBlock,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from messages.convert import _native_message, block_to_message, context_of, normalize_messages
 from messages.errors import DecodeError
-from messages.message import MESSAGE_TYPES
+from messages.flat import (
+    AudioMessage,
+    ImageMessage,
+    RawMessage,
+    TextMessage,
+    ThinkingMessage,
+    ToolResultMessage,
+    ToolUseMessage,
+)
+from messages.message import MESSAGE_TYPES, ROLE_TYPES
+from messages.roles import as_blocks
 from messages.usage import Usage
 
 VALUE_TYPES: tuple[type, ...] = (*MESSAGE_TYPES, *BLOCK_TYPES, Usage)
@@ -92,3 +112,48 @@ def test_a_maker_rebuilds_every_message_equal(message: Any) -> None:
     assert type(made) is cls
     assert made == message
     assert all(getattr(made, name) is getattr(message, name) for name in names)
+
+
+def _reference_flat(block: Any, context: dict[str, Any]) -> Any:
+    """The flat message built the slow way: the public constructor with keywords."""
+    fields = {f.name: getattr(block, f.name) for f in dataclasses.fields(block)}
+    if isinstance(block, RawBlock):
+        return RawMessage(block.data, **context)
+    cls = {
+        TextBlock: TextMessage,
+        ThinkingBlock: ThinkingMessage,
+        ToolUseBlock: ToolUseMessage,
+        ToolResultBlock: ToolResultMessage,
+        ImageBlock: ImageMessage,
+        AudioBlock: AudioMessage,
+    }[type(block)]
+    return cls(**fields, **context)
+
+
+@given(ms.streams())
+def test_normalize_builds_what_the_public_constructors_build(stream: list[Any]) -> None:
+    expected: list[Any] = []
+    for message in stream:
+        if isinstance(message, ROLE_TYPES) and message.content:
+            context = {"role": message.role, **context_of(message)}
+            for block in as_blocks(message.content):
+                if isinstance(block, RawBlock) and _native_message(block.data) is not None:
+                    expected.append(_native_message(block.data))
+                else:
+                    expected.append(_reference_flat(block, context))
+        else:
+            expected.append(message)
+    got = list(normalize_messages(stream))
+    assert got == expected
+    assert [type(m) for m in got] == [type(m) for m in expected]
+
+
+@given(ms.blocks(), ms.contexts())
+def test_block_to_message_builds_what_the_public_constructors_build(
+    block: Any, context: dict[str, Any]
+) -> None:
+    got = block_to_message(block, **context)
+    if isinstance(block, RawBlock) and _native_message(block.data) is not None:
+        assert got == _native_message(block.data)
+    else:
+        assert got == _reference_flat(block, context)

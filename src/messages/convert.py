@@ -17,7 +17,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Unpack, assert_never
 
 from . import _anthropic
-from ._json import FrozenDict, _copy_value, thaw
+from ._json import EMPTY, FrozenDict, _copy_value, thaw
+from ._model import maker
 from ._wire import type_name
 from .blocks import (
     AudioBlock,
@@ -39,8 +40,7 @@ from .flat import (
     ToolResultMessage,
     ToolUseMessage,
 )
-from .message import MESSAGE_TYPES, ROLE_TYPES, Context, Message
-from .roles import as_blocks
+from .message import FLAT_TYPES, MESSAGE_TYPES, ROLE_TYPES, SESSION_TYPES, Context, Message
 
 __all__ = [
     "block_to_message",
@@ -54,6 +54,8 @@ __all__ = [
 ]
 
 _NATIVE_TAG = "v"
+_ROLE_SET: frozenset[type] = frozenset(ROLE_TYPES)
+_PASSING_SET: frozenset[type] = frozenset(FLAT_TYPES + SESSION_TYPES)
 
 
 def parse_blocks(raw: Any, *, provider: str | None = None) -> tuple[Block, ...]:
@@ -100,6 +102,108 @@ def _native_message(data: Any) -> Message | None:
     return None
 
 
+_new_text = maker(TextMessage)
+_new_thinking = maker(ThinkingMessage)
+_new_tool_use = maker(ToolUseMessage)
+_new_tool_result = maker(ToolResultMessage)
+_new_image = maker(ImageMessage)
+_new_audio = maker(AudioMessage)
+_new_raw = maker(RawMessage)
+
+
+_Ctx = tuple[Any, Any, Any, Any, Any, Any, Any]
+"""role, uuid, session_id, parent_tool_use_id, model, message_id, timestamp."""
+
+
+def _flat(block: Block, ctx: _Ctx) -> Message:
+    """The flat message for a block; a ``None`` role means the flat class's default role.
+
+    The block's values are already frozen, so the message is built without re-checking them.
+    """
+    role, uuid, sid, parent, model, mid, ts = ctx
+    match block:
+        case TextBlock():
+            return _new_text(
+                block.text,
+                block.citations,
+                "assistant" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
+        case ThinkingBlock():
+            return _new_thinking(
+                block.thinking,
+                block.signature,
+                block.redacted,
+                block.provider,
+                "assistant" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
+        case ToolUseBlock():
+            return _new_tool_use(
+                block.id,
+                block.name,
+                block.input,
+                block.arguments,
+                "assistant" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
+        case ToolResultBlock():
+            return _new_tool_result(
+                block.tool_use_id,
+                block.content,
+                block.is_error,
+                block.name,
+                "tool" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
+        case ImageBlock() | AudioBlock():
+            return (_new_image if type(block) is ImageBlock else _new_audio)(
+                block.data,
+                block.url,
+                block.file_id,
+                block.media_type,
+                "user" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
+        case RawBlock():
+            wrapped = _native_message(block.data)
+            if wrapped is not None:
+                return wrapped
+            return _new_raw(block.data, role, uuid, sid, parent, model, mid, ts, EMPTY)
+        case _:
+            assert_never(block)
+
+
 def block_to_message(block: Block, **context: Unpack[Context]) -> Message:
     """The flat message for one block, with the given role and context fields.
 
@@ -109,61 +213,16 @@ def block_to_message(block: Block, **context: Unpack[Context]) -> Message:
     >>> block_to_message(TextBlock("hi"), role="user", session_id="s1")
     TextMessage(text='hi', role='user', session_id='s1')
     """
-    match block:
-        case TextBlock():
-            return TextMessage(block.text, citations=block.citations, extra=block.extra, **context)
-        case ThinkingBlock():
-            return ThinkingMessage(
-                block.thinking,
-                signature=block.signature,
-                redacted=block.redacted,
-                provider=block.provider,
-                extra=block.extra,
-                **context,
-            )
-        case ToolUseBlock():
-            return ToolUseMessage(
-                block.id,
-                block.name,
-                block.input,
-                arguments=block.arguments,
-                extra=block.extra,
-                **context,
-            )
-        case ToolResultBlock():
-            return ToolResultMessage(
-                block.tool_use_id,
-                block.content,
-                is_error=block.is_error,
-                name=block.name,
-                extra=block.extra,
-                **context,
-            )
-        case ImageBlock():
-            return ImageMessage(
-                data=block.data,
-                url=block.url,
-                file_id=block.file_id,
-                media_type=block.media_type,
-                extra=block.extra,
-                **context,
-            )
-        case AudioBlock():
-            return AudioMessage(
-                data=block.data,
-                url=block.url,
-                file_id=block.file_id,
-                media_type=block.media_type,
-                extra=block.extra,
-                **context,
-            )
-        case RawBlock():
-            wrapped = _native_message(block.data)
-            if wrapped is not None:
-                return wrapped
-            return RawMessage(block.data, **context)
-        case _:
-            assert_never(block)
+    ctx = (
+        context.get("role"),
+        context.get("uuid"),
+        context.get("session_id"),
+        context.get("parent_tool_use_id"),
+        context.get("model"),
+        context.get("message_id"),
+        context.get("timestamp"),
+    )
+    return _flat(block, ctx)
 
 
 def message_to_block(message: Message) -> Block:
@@ -250,6 +309,26 @@ def context_of(message: Message) -> Context:
     return context
 
 
+def _children(message: Any) -> list[Message]:
+    """One flat message per block of a role message with non-empty content."""
+    content = message.content
+    role = message.role
+    uuid = message.uuid
+    session_id = message.session_id
+    parent = message.parent_tool_use_id
+    model = message.model
+    message_id = message.message_id
+    timestamp = message.timestamp
+    if type(content) is str:
+        return [
+            _new_text(
+                content, None, role, uuid, session_id, parent, model, message_id, timestamp, EMPTY
+            )
+        ]
+    ctx = (role, uuid, session_id, parent, model, message_id, timestamp)
+    return [_flat(b, ctx) for b in content]
+
+
 def flatten_assistant(message: Message) -> tuple[Message, ...]:
     """Expand a block-carrying message into one flat message per block, in order.
 
@@ -261,8 +340,7 @@ def flatten_assistant(message: Message) -> tuple[Message, ...]:
     """
     if not isinstance(message, ROLE_TYPES) or not message.content:
         return (message,)
-    context = context_of(message)
-    return tuple([block_to_message(b, **context) for b in as_blocks(message.content)])
+    return tuple(_children(message))
 
 
 def messages_to_blocks(messages: Iterable[Message]) -> tuple[Block, ...]:
@@ -285,8 +363,69 @@ def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
     >>> [m.kind for m in normalize_messages(stream)]
     ['tool_result', 'result']
     """
+    roles = _ROLE_SET
+    passing = _PASSING_SET
+    text, tool_use, tool_result = TextBlock, ToolUseBlock, ToolResultBlock
+    new_text, new_tool_use, new_tool_result = _new_text, _new_tool_use, _new_tool_result
     for i, message in enumerate(messages):
-        if isinstance(message, ROLE_TYPES):
+        cls = type(message)
+        if cls in passing:
+            yield message
+        elif cls in roles:
+            content: Any = message.content  # type: ignore[union-attr]
+            if not content:
+                yield message
+                continue
+            if type(content) is str:
+                yield from _children(message)
+                continue
+            m: Any = message
+            role = m.role
+            uuid = m.uuid
+            sid = m.session_id
+            parent = m.parent_tool_use_id
+            model = m.model
+            mid = m.message_id
+            ts = m.timestamp
+            for b in content:
+                bcls = type(b)
+                if bcls is text:
+                    yield new_text(
+                        b.text, b.citations, role, uuid, sid, parent, model, mid, ts, b.extra
+                    )
+                elif bcls is tool_use:
+                    yield new_tool_use(
+                        b.id,
+                        b.name,
+                        b.input,
+                        b.arguments,
+                        role,
+                        uuid,
+                        sid,
+                        parent,
+                        model,
+                        mid,
+                        ts,
+                        b.extra,
+                    )
+                elif bcls is tool_result:
+                    yield new_tool_result(
+                        b.tool_use_id,
+                        b.content,
+                        b.is_error,
+                        b.name,
+                        role,
+                        uuid,
+                        sid,
+                        parent,
+                        model,
+                        mid,
+                        ts,
+                        b.extra,
+                    )
+                else:
+                    yield _flat(b, (role, uuid, sid, parent, model, mid, ts))
+        elif isinstance(message, ROLE_TYPES):
             yield from flatten_assistant(message)
         elif isinstance(message, MESSAGE_TYPES):
             yield message
