@@ -6,6 +6,13 @@ tool_use with nested inputs, user lines with tool results as strings and as bloc
 ``tool_use_result``, stream_event deltas, rate limits and a result line per session. The same
 seed always gives the same bytes.
 
+``adapter_lines(name, n)`` gives the same conversations as another agent CLI writes them:
+the Claude Code corpus is decoded, flattened and written with that adapter's encoder, so
+every adapter reads comparable content. ``provider_bodies(name, n)`` gives request bodies for
+a provider API (``anthropic``, ``openai_chat``, ``openai_responses``, ``gemini``), built the
+same way with that codec's ``encode_request``; it returns ``None`` when the codec is absent.
+These two import ``messages`` (from ``src/``); the Claude Code generator is stdlib only.
+
 Run ``python benchmarks/corpus.py OUT.jsonl --mb 1024`` to write a large file.
 """
 
@@ -13,11 +20,19 @@ from __future__ import annotations
 
 import argparse
 import base64
+import importlib
 import json
 import random
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+ADAPTERS = ("codex", "gemini_cli", "opencode", "copilot", "acp")
+"""The other agent CLI adapters, each measured on its own corpus."""
+
+PROVIDERS = ("anthropic", "openai_chat", "openai_responses", "gemini")
+"""The provider request codecs, measured where their module exists."""
 
 WORDS = tuple(
     [
@@ -321,6 +336,58 @@ def claude_code_lines(n: int, *, seed: int = 7) -> list[str]:
         for obj in claude_code_session(rng, rng.randint(2, 8)):
             lines.append(json.dumps(obj, separators=(",", ":")))
     return lines
+
+
+def _messages_path() -> None:
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    if src not in sys.path:
+        sys.path.insert(0, src)
+
+
+def _flat_conversation(n: int) -> list[Any]:
+    """The flat messages of ``n`` Claude Code lines (decoded and normalised)."""
+    _messages_path()
+    from messages.adapters import claude_code
+    from messages.convert import normalize_messages
+
+    return list(normalize_messages(claude_code.iter_decode(claude_code_lines(n))))
+
+
+def adapter_lines(name: str, n: int) -> list[str]:
+    """About ``n`` lines of the same conversations as the agent CLI ``name`` writes them."""
+    _messages_path()
+    adapter = importlib.import_module(f"messages.adapters.{name}")
+    lines: list[str] = []
+    size = n
+    while len(lines) < n:
+        lines = list(adapter.iter_encode(_flat_conversation(size), unsupported="drop"))
+        size = size * 2
+    return lines[:n]
+
+
+def provider_bodies(name: str, n: int, *, turns: int = 16) -> list[str] | None:
+    """Request bodies (JSON text) of about ``n`` messages in all, ``turns`` role messages each.
+
+    ``None`` when ``messages.providers.<name>`` does not exist on this branch.
+    """
+    _messages_path()
+    try:
+        codec = importlib.import_module(f"messages.providers.{name}")
+    except ImportError:
+        return None
+    from messages.adapters import claude_code
+    from messages.roles import AssistantMessage, UserMessage
+
+    conversation = [
+        m
+        for m in claude_code.merge(claude_code.iter_decode(claude_code_lines(n)))
+        if isinstance(m, (AssistantMessage, UserMessage))
+    ]
+    bodies = []
+    for start in range(0, len(conversation), turns):
+        body = codec.encode_request(conversation[start : start + turns], unsupported="drop")
+        bodies.append(json.dumps(body, separators=(",", ":"), ensure_ascii=False))
+    return bodies
 
 
 def main(argv: list[str] | None = None) -> int:
