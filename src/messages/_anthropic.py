@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, assert_never
 
-from ._json import FrozenDict, _expose, _wrap, raw
+from ._json import EMPTY, FrozenDict, _expose, _wrap, raw
 from ._model import maker
-from ._wire import extra, fail, obj, opt_bool, opt_str, req_str
+from ._wire import extra, fail, obj, req_str
 from .blocks import (
     AudioBlock,
     Block,
@@ -45,22 +45,33 @@ _Decoder = Callable[[dict[str, Any], "str | None", int], Block]
 
 
 def _text(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    text = d.get("text", "")
+    if type(text) is not str:
+        raise fail("a string", text, "text")
     cites = d.get("citations")
-    citations = None
-    if cites is not None:
-        if type(cites) is not list:
-            raise fail("an array", cites, "citations")
-        for i, c in enumerate(cites):
-            if type(c) is not dict:
-                raise fail("an object", c, f"citations[{i}]")
-        citations = tuple([FrozenDict._own(c) for c in cites])
-    return _new_text(req_str(d, "text"), citations, extra(d, _TEXT))
+    if cites is None:
+        if _TEXT.issuperset(d) and "citations" not in d:
+            return _new_text(text, None, EMPTY)
+        return _new_text(text, None, extra(d, _TEXT))
+    if type(cites) is not list:
+        raise fail("an array", cites, "citations")
+    for i, c in enumerate(cites):
+        if type(c) is not dict:
+            raise fail("an object", c, f"citations[{i}]")
+    return _new_text(text, tuple([_wrap(c) for c in cites]), extra(d, _TEXT))
 
 
 def _thinking(d: dict[str, Any], provider: str | None, depth: int) -> Block:
-    return _new_thinking(
-        req_str(d, "thinking"), opt_str(d, "signature"), False, provider, extra(d, _THINKING)
-    )
+    text = d.get("thinking", "")
+    signature = d.get("signature")
+    if type(text) is not str:
+        raise fail("a string", text, "thinking")
+    if signature is None:
+        return _new_thinking(text, None, False, provider, extra(d, _THINKING))
+    if type(signature) is not str:
+        raise fail("a string", signature, "signature")
+    ex = EMPTY if _THINKING.issuperset(d) else extra(d, _THINKING)
+    return _new_thinking(text, signature, False, provider, ex)
 
 
 def _redacted(d: dict[str, Any], provider: str | None, depth: int) -> Block:
@@ -68,9 +79,17 @@ def _redacted(d: dict[str, Any], provider: str | None, depth: int) -> Block:
 
 
 def _tool_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
-    return _new_tool_use(
-        req_str(d, "id"), req_str(d, "name"), _wrap(obj(d, "input")), None, extra(d, _TOOL_USE)
-    )
+    call_id = d.get("id", "")
+    name = d.get("name", "")
+    args = d.get("input")
+    if type(call_id) is not str:
+        raise fail("a string", call_id, "id")
+    if type(name) is not str:
+        raise fail("a string", name, "name")
+    if type(args) is not dict:
+        args = obj(d, "input")
+    ex = EMPTY if _TOOL_USE.issuperset(d) else extra(d, _TOOL_USE)
+    return _new_tool_use(call_id, name, _wrap(args), None, ex)
 
 
 def _tool_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
@@ -82,9 +101,17 @@ def _tool_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
             raise exc.within(".content") from None
     elif type(content) is not str:
         raise fail("a string or an array of blocks", content, "content")
-    return _new_tool_result(
-        req_str(d, "tool_use_id"), content, opt_bool(d, "is_error"), None, extra(d, _TOOL_RESULT)
-    )
+    call_id = d.get("tool_use_id", "")
+    if type(call_id) is not str:
+        raise fail("a string", call_id, "tool_use_id")
+    is_error = d.get("is_error")
+    if is_error is None:
+        ex = extra(d, _TOOL_RESULT)
+    elif type(is_error) is not bool:
+        raise fail("a boolean", is_error, "is_error")
+    else:
+        ex = EMPTY if _TOOL_RESULT.issuperset(d) else extra(d, _TOOL_RESULT)
+    return _new_tool_result(call_id, content, is_error, None, ex)
 
 
 def _media(d: dict[str, Any], provider: str | None, depth: int) -> Block:
@@ -108,7 +135,7 @@ def _media(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     return cls(data=data, url=url, file_id=file_id, media_type=media_type, extra=extra(d, _MEDIA))
 
 
-_DECODERS: Final[dict[str, _Decoder]] = {
+DECODERS: Final[dict[str, _Decoder]] = {
     "text": _text,
     "thinking": _thinking,
     "redacted_thinking": _redacted,
@@ -117,6 +144,7 @@ _DECODERS: Final[dict[str, _Decoder]] = {
     "image": _media,
     "audio": _media,
 }
+"""The decoder of each known block type: ``decoder(owned_dict, provider, depth)``."""
 
 
 def decode_block(value: Any, provider: str | None = None, depth: int = 0) -> Block:
@@ -124,7 +152,7 @@ def decode_block(value: Any, provider: str | None = None, depth: int = 0) -> Blo
     if type(value) is not dict:
         return RawBlock(_expose(value))
     tag = value.get("type")
-    decoder = _DECODERS.get(tag) if type(tag) is str else None
+    decoder = DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
         return RawBlock(FrozenDict._own(value))
     return decoder(value, provider, depth)

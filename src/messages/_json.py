@@ -30,7 +30,6 @@ _canon = json.JSONEncoder(
 
 
 _set = object.__setattr__
-_new = object.__new__
 
 
 def _expose(value: Any) -> JsonValue:
@@ -163,9 +162,9 @@ _Builder: Any = type(
 )
 
 
-def _wrap(data: dict[str, Any], _new: Any = _new, _builder: Any = _Builder) -> FrozenDict:
+def _wrap(data: dict[str, Any], _builder: Any = _Builder) -> FrozenDict:
     """Wrap a plain JSON dict the caller gives up, without copying (``FrozenDict._own``)."""
-    self = _new(_builder)
+    self = _builder()
     self._d = data
     self._h = None
     self.__class__ = FrozenDict

@@ -29,7 +29,6 @@ CONTEXT_FIELDS: tuple[str, ...] = (
 """The context fields every message carries and that flattening copies onto children."""
 
 _set = object.__setattr__
-_new = object.__new__
 
 T = TypeVar("T")
 
@@ -111,10 +110,10 @@ def _generate(cls: type) -> Callable[..., Any]:
     params = ", ".join(names)
     body = "".join(f"    self.{name} = {name}\n" for name in names)
     source = (
-        f"def make_{cls.__name__}({params}, _new=_new, _builder=_builder, _cls=_cls):\n"
-        f"    self = _new(_builder)\n{body}    self.__class__ = _cls\n    return self\n"
+        f"def make_{cls.__name__}({params}, _builder=_builder, _cls=_cls):\n"
+        f"    self = _builder()\n{body}    self.__class__ = _cls\n    return self\n"
     )
-    namespace: dict[str, Any] = {"_new": _new, "_builder": builder, "_cls": cls}
+    namespace: dict[str, Any] = {"_builder": builder, "_cls": cls}
     exec(source, namespace)
     return namespace[f"make_{cls.__name__}"]  # type: ignore[no-any-return]
 

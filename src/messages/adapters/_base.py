@@ -108,12 +108,23 @@ def iter_decode(
     max_line: int = DEFAULT_MAX_LINE,
 ) -> Iterator[Message]:
     """Decode lines with ``decode``; bad lines become InvalidLineMessage (or raise if strict)."""
+    scan = _scan
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped:
             continue
+        obj: Any = None
+        parsed = False
+        if len(stripped) <= max_line:  # load_line's fast path, inlined: this loop is hot
+            try:
+                text = stripped if type(stripped) is str else stripped.decode("utf-8")  # type: ignore[union-attr]
+                obj, end = scan(text, 0)
+                parsed = end == len(text)
+            except (StopIteration, ValueError, RecursionError):
+                pass
         try:
-            obj = load_line(stripped, max_line=max_line)
+            if not parsed:
+                obj = load_line(stripped, max_line=max_line)
             message = decode(obj)
         except DecodeError as exc:
             exc.line = number

@@ -111,13 +111,34 @@ def _block(value: Any) -> Block:
     return _anthropic.decode_block(value, "anthropic")
 
 
+def _tool_result(value: dict[str, Any], provider: str | None, depth: int) -> Block:
+    """A tool result whose nested blocks are complete; else the whole result kept raw."""
+    content = value["content"]
+    if type(content) is list and not _complete(content, 1):
+        return RawBlock(FrozenDict._own(value))
+    return _anthropic.DECODERS["tool_result"](value, provider, depth)
+
+
+_FAST_DECODERS: Final = {
+    tag: _tool_result if tag == "tool_result" else _anthropic.DECODERS[tag]
+    for tag in REQUIRED_BLOCK_KEYS
+}
+"""The decoder of each kind with required keys, once those keys are known to be there."""
+
+
 def decode_content(values: list[Any]) -> tuple[Block, ...]:
     """Owned Anthropic-shaped blocks to blocks, losslessly (see the module docstring)."""
-    if _complete(values, 0):
-        return _anthropic.decode_blocks(values, "anthropic")
     out = []
+    fast = _FAST_DECODERS
+    required = REQUIRED_BLOCK_KEYS
     for i, value in enumerate(values):
         try:
+            if type(value) is dict:
+                tag = value.get("type")
+                decoder = fast.get(tag) if type(tag) is str else None
+                if decoder is not None and value.keys() >= required[tag]:
+                    out.append(decoder(value, "anthropic", 0))
+                    continue
             out.append(_block(value))
         except DecodeError as exc:
             raise exc.within(f"[{i}]") from None

@@ -1,0 +1,486 @@
+"""Claude Code lines: decoding (private half of :mod:`.claude_code`).
+
+Every known line type has a fast path for the exact shape Claude Code writes on almost every
+line (one key-set comparison replaces a read, a check and a copy per field) and a general
+path for any other shape; both give the same message. Messages are built with
+:func:`messages._model.maker` from values that are checked and frozen here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from .._json import EMPTY, FrozenDict, _expose, _wrap
+from .._model import maker
+from .._wire import fail, opt_bool, opt_float, opt_int, opt_num, opt_str
+from ..blocks import Block
+from ..errors import DecodeError
+from ..flat import RawMessage
+from ..message import Message
+from ..roles import AssistantMessage, UserMessage
+from ..session import InitMessage, ResultMessage, StreamEventMessage
+from ..usage import Usage
+from ._common import decode_content, opt_timestamp
+
+__all__ = ["decode"]
+
+NAME: Final = "claude_code"
+
+_CTX: Final = ("uuid", "session_id", "parent_tool_use_id", "timestamp")
+_TIMESTAMP_TYPES: Final = (str, int, float)
+_ASSISTANT: Final = frozenset((*_CTX, "message", "error"))
+_ASSISTANT_INNER: Final = frozenset(("content", "model", "id", "stop_reason", "usage"))
+_USER: Final = frozenset((*_CTX, "message"))
+_USER_INNER: Final = frozenset(("content",))
+_RESULT: Final = frozenset(
+    (
+        *_CTX,
+        "subtype",
+        "result",
+        "is_error",
+        "duration_ms",
+        "duration_api_ms",
+        "num_turns",
+        "total_cost_usd",
+        "usage",
+        "structured_output",
+    )
+)
+_INIT: Final = frozenset((*_CTX, "cwd", "tools", "model"))
+_STREAM: Final = frozenset((*_CTX, "event"))
+_USAGE: Final = frozenset(
+    ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+)
+
+
+_new_assistant: Final = maker(AssistantMessage)
+_new_user: Final = maker(UserMessage)
+_new_stream: Final = maker(StreamEventMessage)
+_new_usage: Final = maker(Usage)
+
+_STREAM_EXTRA: Final = FrozenDict._own({"type": "stream_event", "parent_tool_use_id": None})
+"""The extra of almost every stream_event line, shared rather than built per line."""
+
+_Context = tuple[Any, Any, Any, Any]
+"""uuid, session_id, parent_tool_use_id, timestamp."""
+
+
+def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """Keys of ``d`` not in ``known``, plus known keys whose value is null (kept for replay)."""
+    return {k: v for k, v in d.items() if k not in known or v is None}
+
+
+def _checked_context(obj: dict[str, Any]) -> _Context:
+    """The context with checked reads: raises with the path of an ill-typed field."""
+    sid_key = "sessionId" if "sessionId" in obj else "session_id"
+    return (
+        opt_str(obj, "uuid"),
+        opt_str(obj, sid_key),
+        opt_str(obj, "parent_tool_use_id"),
+        opt_timestamp(obj, "timestamp"),
+    )
+
+
+def _context(obj: dict[str, Any]) -> dict[str, Any]:
+    """The context fields of a line as keywords (transcripts: session id from ``sessionId``)."""
+    uuid, sid, parent, ts = _checked_context(obj)
+    return {"uuid": uuid, "session_id": sid, "parent_tool_use_id": parent, "timestamp": ts}
+
+
+def _split(obj: dict[str, Any], more: tuple[str, ...] = ()) -> tuple[dict[str, Any], _Context]:
+    """The line's context, and a copy of the line without the context fields that are set.
+
+    A null context field stays in the copy (for exact replay); a transcript's ``sessionId``
+    stays too. Keys named in ``more`` are removed from the copy unless null, like context.
+    """
+    rest = obj.copy()
+    pop = rest.pop
+    uuid = pop("uuid", None)
+    sid = obj["sessionId"] if "sessionId" in obj else pop("session_id", None)
+    parent = obj.get("parent_tool_use_id")
+    ts = obj.get("timestamp")
+    if not (
+        (uuid is None or type(uuid) is str)
+        and (sid is None or type(sid) is str)
+        and (parent is None or type(parent) is str)
+        and (ts is None or type(ts) in _TIMESTAMP_TYPES)
+    ):
+        return rest, _checked_context(obj)  # raises, naming the ill-typed field
+    if uuid is None and "uuid" in obj:
+        rest["uuid"] = None
+    if sid is None and "session_id" in obj:
+        rest["session_id"] = None
+    if parent is not None:
+        del rest["parent_tool_use_id"]
+    if ts is not None:
+        del rest["timestamp"]
+    for key in more:
+        if rest.get(key) is not None:
+            del rest[key]
+    return rest, (uuid, sid, parent, ts)
+
+
+def _raw(obj: Any) -> RawMessage:
+    """A line kept verbatim, with whatever context fields it has that are well typed."""
+    if type(obj) is not dict:
+        return RawMessage(_expose(obj))
+    try:
+        context = _context(obj)
+    except DecodeError:
+        context = {}
+    return RawMessage(FrozenDict._own(obj), **context)
+
+
+_USAGE_KEYS: Final = frozenset(
+    (
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation",
+        "output_tokens",
+        "service_tier",
+        "inference_geo",
+    )
+)
+
+
+def _usage(d: dict[str, Any]) -> Usage:
+    if d.keys() == _USAGE_KEYS:  # the usual shape
+        inp = d["input_tokens"]
+        out = d["output_tokens"]
+        read = d["cache_read_input_tokens"]
+        write = d["cache_creation_input_tokens"]
+        if type(inp) is int and type(out) is int and type(read) is int and type(write) is int:
+            rest = {
+                "cache_creation": d["cache_creation"],
+                "service_tier": d["service_tier"],
+                "inference_geo": d["inference_geo"],
+            }
+            return _new_usage(inp, out, read, write, None, None, _wrap(rest))
+    return _usage_any(d)
+
+
+def _usage_any(d: dict[str, Any]) -> Usage:
+    rest = d.copy()
+    pop = rest.pop
+    inp = pop("input_tokens", None)
+    out = pop("output_tokens", None)
+    read = pop("cache_read_input_tokens", None)
+    write = pop("cache_creation_input_tokens", None)
+    if not (
+        (inp is None or type(inp) is int)
+        and (out is None or type(out) is int)
+        and (read is None or type(read) is int)
+        and (write is None or type(write) is int)
+    ):
+        for key in _USAGE:
+            opt_int(d, key)  # raises, naming the ill-typed field
+    if inp is None and "input_tokens" in d:
+        rest["input_tokens"] = None
+    if out is None and "output_tokens" in d:
+        rest["output_tokens"] = None
+    if read is None and "cache_read_input_tokens" in d:
+        rest["cache_read_input_tokens"] = None
+    if write is None and "cache_creation_input_tokens" in d:
+        rest["cache_creation_input_tokens"] = None
+    return _new_usage(inp, out, read, write, None, None, FrozenDict._own(rest) if rest else EMPTY)
+
+
+def _opt_usage(d: dict[str, Any]) -> Usage | None:
+    u = d.get("usage")
+    if u is None:
+        return None
+    if type(u) is not dict:
+        raise fail("an object", u, "usage")
+    try:
+        return _usage(u)
+    except DecodeError as exc:
+        raise exc.within(".usage") from None
+
+
+def _content(inner: dict[str, Any]) -> str | tuple[Block, ...]:
+    content = inner["content"]
+    if type(content) is str:
+        return content
+    if type(content) is not list:
+        raise fail("a string or an array of blocks", content, "content")
+    try:
+        return decode_content(content)
+    except DecodeError as exc:
+        raise exc.within(".content") from None
+
+
+def _inner(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """The nested ``message`` object; ``None`` when it (or its content) is missing."""
+    inner = obj.get("message")
+    if inner is None and "message" not in obj:
+        return None
+    if type(inner) is not dict:
+        raise fail("an object", inner, "message")
+    return inner if "content" in inner else None
+
+
+def _assistant_any(obj: dict[str, Any]) -> Message:
+    inner = _inner(obj)
+    if inner is None:
+        return _raw(obj)
+    try:
+        content = _content(inner)
+        usage = _opt_usage(inner)
+        rest = inner.copy()
+        del rest["content"]
+        pop = rest.pop
+        model = pop("model", None)
+        message_id = pop("id", None)
+        stop_reason = pop("stop_reason", None)
+        if not (
+            (model is None or type(model) is str)
+            and (message_id is None or type(message_id) is str)
+            and (stop_reason is None or type(stop_reason) is str)
+        ):
+            opt_str(inner, "model"), opt_str(inner, "id"), opt_str(inner, "stop_reason")
+    except DecodeError as exc:
+        raise exc.within(".message") from None
+    if usage is not None:
+        del rest["usage"]
+    if model is None and "model" in inner:
+        rest["model"] = None
+    if message_id is None and "id" in inner:
+        rest["id"] = None
+    if stop_reason is None and "stop_reason" in inner:
+        rest["stop_reason"] = None
+    error = obj.get("error")
+    if error is not None and type(error) is not str:
+        raise fail("a string", error, "error")
+    extra, (uuid, sid, parent, ts) = _split(obj, ("error",))
+    extra["message"] = rest
+    return _new_assistant(
+        content,
+        usage,
+        stop_reason,
+        error,
+        uuid,
+        sid,
+        parent,
+        model,
+        message_id,
+        ts,
+        FrozenDict._own(extra),
+    )
+
+
+def _user_any(obj: dict[str, Any]) -> Message:
+    inner = _inner(obj)
+    if inner is None:
+        return _raw(obj)
+    try:
+        content = _content(inner)
+    except DecodeError as exc:
+        raise exc.within(".message") from None
+    rest = inner.copy()
+    del rest["content"]
+    extra, (uuid, sid, parent, ts) = _split(obj)
+    extra["message"] = rest
+    return _new_user(content, uuid, sid, parent, None, None, ts, FrozenDict._own(extra))
+
+
+def _result(obj: dict[str, Any]) -> Message:
+    structured = obj.get("structured_output")
+    return ResultMessage(
+        subtype=opt_str(obj, "subtype"),
+        result=opt_str(obj, "result"),
+        is_error=opt_bool(obj, "is_error"),
+        duration_ms=opt_num(obj, "duration_ms"),
+        duration_api_ms=opt_num(obj, "duration_api_ms"),
+        num_turns=opt_int(obj, "num_turns"),
+        total_cost_usd=opt_float(obj, "total_cost_usd"),
+        usage=_opt_usage(obj),
+        structured_output=None if structured is None else _expose(structured),
+        extra=FrozenDict._own(_rest(obj, _RESULT)),
+        **_context(obj),
+    )
+
+
+def _system(obj: dict[str, Any]) -> Message:
+    if obj.get("subtype") != "init":
+        return _raw(obj)
+    tools = obj.get("tools")
+    if tools is not None and type(tools) is not list:
+        raise fail("an array", tools, "tools")
+    return InitMessage(
+        cwd=opt_str(obj, "cwd"),
+        tools=None if tools is None else tuple([_expose(t) for t in tools]),
+        model=opt_str(obj, "model"),
+        extra=FrozenDict._own(_rest(obj, _INIT)),
+        **_context(obj),
+    )
+
+
+def _stream_event_any(obj: dict[str, Any]) -> Message:
+    event = obj.get("event")
+    if event is None and "event" not in obj:
+        return _raw(obj)
+    if type(event) is not dict:
+        raise fail("an object", event, "event")
+    rest, (uuid, sid, parent, ts) = _split(obj)
+    del rest["event"]
+    extra = _STREAM_EXTRA if rest == _STREAM_EXTRA._d else FrozenDict._own(rest)
+    return _new_stream(FrozenDict._own(event), uuid, sid, parent, None, None, ts, extra)
+
+
+# Fast paths for the exact shapes Claude Code writes on almost every line: one key-set
+# comparison (in C) replaces a read, a check and a copy per field. Any other shape takes the
+# general path above, which gives the same message for these shapes too.
+_ASSISTANT_KEYS: Final = frozenset(
+    ("type", "message", "parent_tool_use_id", "session_id", "uuid", "request_id")
+)
+_ASSISTANT_INNER_KEYS: Final = frozenset(
+    (
+        "model",
+        "id",
+        "type",
+        "role",
+        "content",
+        "stop_reason",
+        "stop_sequence",
+        "stop_details",
+        "usage",
+        "diagnostics",
+        "context_management",
+    )
+)
+_USER_INNER_KEYS: Final = frozenset(("role", "content"))
+_STREAM_KEYS: Final = frozenset(("type", "event", "session_id", "parent_tool_use_id", "uuid"))
+_STREAM_CHILD_EXTRA: Final = FrozenDict._own({"type": "stream_event"})
+
+
+def _assistant(obj: dict[str, Any]) -> Message:
+    inner = obj.get("message")
+    if (
+        type(inner) is dict
+        and obj.keys() == _ASSISTANT_KEYS
+        and inner.keys() == _ASSISTANT_INNER_KEYS
+    ):
+        uuid = obj["uuid"]
+        sid = obj["session_id"]
+        model = inner["model"]
+        message_id = inner["id"]
+        stop_reason = inner["stop_reason"]
+        content = inner["content"]
+        usage = inner["usage"]
+        if (
+            type(uuid) is str
+            and type(sid) is str
+            and obj["parent_tool_use_id"] is None
+            and type(model) is str
+            and type(message_id) is str
+            and (stop_reason is None or type(stop_reason) is str)
+            and type(content) is list
+            and type(usage) is dict
+        ):
+            try:
+                blocks = decode_content(content)
+            except DecodeError as exc:
+                raise exc.within(".message.content") from None
+            try:
+                turn_usage = _usage(usage)
+            except DecodeError as exc:
+                raise exc.within(".message.usage") from None
+            rest = inner.copy()
+            del rest["content"], rest["model"], rest["id"], rest["usage"]
+            if stop_reason is not None:
+                del rest["stop_reason"]
+            extra = obj.copy()
+            del extra["uuid"], extra["session_id"]
+            extra["message"] = rest
+            return _new_assistant(
+                blocks,
+                turn_usage,
+                stop_reason,
+                None,
+                uuid,
+                sid,
+                None,
+                model,
+                message_id,
+                None,
+                _wrap(extra),
+            )
+    return _assistant_any(obj)
+
+
+def _user(obj: dict[str, Any]) -> Message:
+    inner = obj.get("message")
+    if type(inner) is dict and inner.keys() == _USER_INNER_KEYS:
+        content = inner["content"]
+        blocks: str | tuple[Block, ...]
+        if type(content) is list:
+            try:
+                blocks = decode_content(content)
+            except DecodeError as exc:
+                raise exc.within(".message.content") from None
+        elif type(content) is str:
+            blocks = content
+        else:
+            return _user_any(obj)
+        extra, (uuid, sid, parent, ts) = _split(obj)
+        extra["message"] = {"role": inner["role"]}
+        return _new_user(blocks, uuid, sid, parent, None, None, ts, _wrap(extra))
+    return _user_any(obj)
+
+
+def _stream_event(obj: dict[str, Any]) -> Message:
+    event = obj.get("event")
+    if type(event) is dict and obj.keys() == _STREAM_KEYS:
+        uuid = obj["uuid"]
+        sid = obj["session_id"]
+        parent = obj["parent_tool_use_id"]
+        if type(uuid) is str and type(sid) is str:
+            if parent is None:
+                return _new_stream(_wrap(event), uuid, sid, None, None, None, None, _STREAM_EXTRA)
+            if type(parent) is str:
+                return _new_stream(
+                    _wrap(event), uuid, sid, parent, None, None, None, _STREAM_CHILD_EXTRA
+                )
+    return _stream_event_any(obj)
+
+
+_DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
+    "assistant": _assistant,
+    "user": _user,
+    "result": _result,
+    "system": _system,
+    "stream_event": _stream_event,
+}
+
+
+def decode(obj: Any) -> Message:
+    """One parsed Claude Code line (stream-json or transcript) to one message.
+
+    Unknown line types and shapes this module does not model become :class:`RawMessage`;
+    a known field of the wrong type raises :class:`DecodeError` with its path.
+    """
+    if type(obj) is not dict:
+        return RawMessage(_expose(obj))
+    tag = obj.get("type")
+    if tag == "stream_event" and obj.keys() == _STREAM_KEYS:  # half of all lines: inlined
+        event = obj["event"]
+        uuid = obj["uuid"]
+        sid = obj["session_id"]
+        if type(event) is dict and type(uuid) is str and type(sid) is str:
+            parent = obj["parent_tool_use_id"]
+            if parent is None:
+                return _new_stream(_wrap(event), uuid, sid, None, None, None, None, _STREAM_EXTRA)
+    try:
+        decoder = _DECODERS.get(tag)
+    except TypeError:  # an unhashable type
+        decoder = None
+    if decoder is None or ("sessionId" in obj and "session_id" in obj):
+        return _raw(obj)
+    try:
+        return decoder(obj)
+    except DecodeError as exc:
+        if exc.source is None:
+            exc.source = NAME
+        raise
