@@ -58,6 +58,9 @@ _new_assistant: Final = maker(AssistantMessage)
 _new_user: Final = maker(UserMessage)
 _new_stream: Final = maker(StreamEventMessage)
 _new_usage: Final = maker(Usage)
+_new_raw: Final = maker(RawMessage)
+_new_result: Final = maker(ResultMessage)
+_new_init: Final = maker(InitMessage)
 
 _STREAM_EXTRA: Final = FrozenDict._own({"type": "stream_event", "parent_tool_use_id": None})
 """The extra of almost every stream_event line, shared rather than built per line."""
@@ -80,12 +83,6 @@ def _checked_context(obj: dict[str, Any]) -> _Context:
         opt_str(obj, "parent_tool_use_id"),
         opt_timestamp(obj, "timestamp"),
     )
-
-
-def _context(obj: dict[str, Any]) -> dict[str, Any]:
-    """The context fields of a line as keywords (transcripts: session id from ``sessionId``)."""
-    uuid, sid, parent, ts = _checked_context(obj)
-    return {"uuid": uuid, "session_id": sid, "parent_tool_use_id": parent, "timestamp": ts}
 
 
 def _split(obj: dict[str, Any], more: tuple[str, ...] = ()) -> tuple[dict[str, Any], _Context]:
@@ -126,10 +123,10 @@ def _raw(obj: Any) -> RawMessage:
     if type(obj) is not dict:
         return RawMessage(_expose(obj))
     try:
-        context = _context(obj)
+        uuid, sid, parent, ts = _checked_context(obj)
     except DecodeError:
-        context = {}
-    return RawMessage(FrozenDict._own(obj), **context)
+        uuid = sid = parent = ts = None
+    return _new_raw(_wrap(obj), None, uuid, sid, parent, None, None, ts, EMPTY)
 
 
 _USAGE_KEYS: Final = frozenset(
@@ -287,18 +284,32 @@ def _user_any(obj: dict[str, Any]) -> Message:
 
 def _result(obj: dict[str, Any]) -> Message:
     structured = obj.get("structured_output")
-    return ResultMessage(
-        subtype=opt_str(obj, "subtype"),
-        result=opt_str(obj, "result"),
-        is_error=opt_bool(obj, "is_error"),
-        duration_ms=opt_num(obj, "duration_ms"),
-        duration_api_ms=opt_num(obj, "duration_api_ms"),
-        num_turns=opt_int(obj, "num_turns"),
-        total_cost_usd=opt_float(obj, "total_cost_usd"),
-        usage=_opt_usage(obj),
-        structured_output=None if structured is None else _expose(structured),
-        extra=FrozenDict._own(_rest(obj, _RESULT)),
-        **_context(obj),
+    subtype = opt_str(obj, "subtype")
+    result = opt_str(obj, "result")
+    is_error = opt_bool(obj, "is_error")
+    duration_ms = opt_num(obj, "duration_ms")
+    duration_api_ms = opt_num(obj, "duration_api_ms")
+    num_turns = opt_int(obj, "num_turns")
+    cost = opt_float(obj, "total_cost_usd")
+    usage = _opt_usage(obj)
+    uuid, sid, parent, ts = _checked_context(obj)
+    return _new_result(
+        subtype,
+        result,
+        is_error,
+        duration_ms,
+        duration_api_ms,
+        num_turns,
+        cost,
+        usage,
+        None if structured is None else _expose(structured),
+        uuid,
+        sid,
+        parent,
+        None,
+        None,
+        ts,
+        _wrap(_rest(obj, _RESULT)),
     )
 
 
@@ -308,12 +319,19 @@ def _system(obj: dict[str, Any]) -> Message:
     tools = obj.get("tools")
     if tools is not None and type(tools) is not list:
         raise fail("an array", tools, "tools")
-    return InitMessage(
-        cwd=opt_str(obj, "cwd"),
-        tools=None if tools is None else tuple([_expose(t) for t in tools]),
-        model=opt_str(obj, "model"),
-        extra=FrozenDict._own(_rest(obj, _INIT)),
-        **_context(obj),
+    cwd = opt_str(obj, "cwd")
+    model = opt_str(obj, "model")
+    uuid, sid, parent, ts = _checked_context(obj)
+    return _new_init(
+        cwd,
+        None if tools is None else tuple([_expose(t) for t in tools]),
+        uuid,
+        sid,
+        parent,
+        model,
+        None,
+        ts,
+        _wrap(_rest(obj, _INIT)),
     )
 
 
