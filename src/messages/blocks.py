@@ -15,7 +15,6 @@ from typing import ClassVar, Literal, TypeAlias, final
 
 from ._json import EMPTY, FrozenDict, JsonValue
 from ._model import compact_repr, freeze_json, freeze_map, freeze_objects, freeze_tuple
-from .media import b64decode, b64encode, parse_data_uri, sniff_media_type
 
 __all__ = [
     "AudioBlock",
@@ -176,6 +175,8 @@ def _media_repr(self: ImageBlock | AudioBlock) -> str:
 
 
 def _media_bytes(self: ImageBlock | AudioBlock) -> bytes | None:
+    from .media import b64decode, parse_data_uri  # lazy: media helpers cost import time
+
     if self.data is not None:
         return b64decode(self.data, path="$.data")
     if self.url is not None:
@@ -186,6 +187,8 @@ def _media_bytes(self: ImageBlock | AudioBlock) -> bytes | None:
 
 
 def _media_type(self: ImageBlock | AudioBlock) -> str | None:
+    from .media import b64decode, parse_data_uri, sniff_media_type
+
     if self.media_type is not None:
         return self.media_type
     if self.url is not None:
@@ -230,6 +233,8 @@ class ImageBlock:
     @classmethod
     def from_bytes(cls, data: bytes, media_type: str | None = None) -> ImageBlock:
         """An image from raw bytes; the MIME type is sniffed when not given."""
+        from .media import b64encode, sniff_media_type
+
         return cls(data=b64encode(data), media_type=media_type or sniff_media_type(data))
 
     @classmethod
@@ -278,6 +283,8 @@ class AudioBlock:
     @classmethod
     def from_bytes(cls, data: bytes, media_type: str | None = None) -> AudioBlock:
         """Audio from raw bytes; the MIME type is sniffed when not given."""
+        from .media import b64encode, sniff_media_type
+
         return cls(data=b64encode(data), media_type=media_type or sniff_media_type(data))
 
     @classmethod

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
-from typing import ClassVar, Literal, final
+from typing import TYPE_CHECKING, ClassVar, Literal, final
 
 from ._json import EMPTY, JsonValue
 from ._model import Timestamp, compact_repr, freeze_map, freeze_tuple
 from .blocks import Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
-from .stop import StopReason, classify_stop_reason
 from .usage import Usage
+
+if TYPE_CHECKING:
+    from .stop import StopReason
 
 __all__ = [
     "AssistantMessage",
@@ -233,6 +235,8 @@ class AssistantMessage:
     @property
     def stop(self) -> StopReason | None:
         """``stop_reason`` normalised across providers (the raw value stays in ``stop_reason``)."""
+        from .stop import classify_stop_reason  # lazy: the enum costs import time
+
         return classify_stop_reason(self.stop_reason)
 
     __repr__ = compact_repr
