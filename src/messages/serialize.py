@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, Final, TypeAlias
 
 from ._json import FrozenDict, _copy_value, _expose, thaw
-from ._model import ROLES
+from ._model import ROLES, maker
 from ._wire import type_name
 from .blocks import BLOCK_TYPES, Block
 from .errors import DecodeError, EncodeError
@@ -157,7 +157,7 @@ _BY_ANNOTATION: Final[dict[str, _In]] = {
 class _Spec:
     """How one class reads and writes: its tag, and each field's name, default and reader."""
 
-    __slots__ = ("cls", "fields", "names", "tag", "tag_key")
+    __slots__ = ("cls", "fields", "make", "names", "tag", "tag_key")
 
     def __init__(self, cls: type, tag_key: str, tag: str) -> None:
         self.cls = cls
@@ -169,6 +169,7 @@ class _Spec:
             annotation = str(f.type).replace("'", '"')
             self.fields.append((f.name, default, _BY_ANNOTATION[annotation]))
         self.names = frozenset(name for name, _, _ in self.fields) | {tag_key, "v"}
+        self.make: Callable[..., Any] = maker(cls)  # the readers check and freeze every value
 
 
 _REQUIRED: Final = object()
@@ -225,15 +226,17 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
             raise DecodeError(
                 f"unknown field {key!r} for {spec.cls.__name__}", path=f"{path}.{key}", value=value
             )
-    kwargs = {}
+    values = []
     for name, default, reader in spec.fields:
         if name in d:
-            kwargs[name] = reader(d[name], f"{path}.{name}")
+            values.append(reader(d[name], f"{path}.{name}"))
         elif default is _REQUIRED:
             raise DecodeError(
                 f"missing required field {name!r} for {spec.cls.__name__}", path=f"{path}.{name}"
             )
-    return spec.cls(**kwargs)
+        else:
+            values.append(default)
+    return spec.make(*values)
 
 
 def _nested(d: Any, path: str, table: dict[str, type]) -> Any:
