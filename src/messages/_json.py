@@ -109,6 +109,8 @@ class FrozenDict(Mapping[str, JsonValue]):
         if type(other) is FrozenDict:
             if self._d is other._d:
                 return True
+            if len(self._d) != len(other._d):
+                return False
             if self._h is not None and other._h is not None and self._h != other._h:
                 return False
             return _canon(self._d) == _canon(other._d)
