@@ -181,21 +181,26 @@ _SPECS.update({cls: _Spec(cls, "kind", cls.kind) for cls in MESSAGE_TYPES})
 _SPECS[Usage] = _Spec(Usage, "type", "usage")
 
 
-def _out(value: Any) -> Any:
+def _out(value: Any, shared: bool = False) -> Any:
     cls = type(value)
     if cls is str or cls is int or cls is float or cls is bool or value is None:
         return value
     if cls is FrozenDict:
-        return thaw(value)
+        return value._d if shared else thaw(value)
     if cls is tuple:
-        return [_out(item) for item in value]
+        return [_out(item, shared) for item in value]
     spec = _SPECS.get(cls)
     if spec is not None:
-        return _encode(value, spec, nested=True)
+        return _encode(value, spec, nested=True, shared=shared)
     raise EncodeError(f"cannot serialize {cls.__name__}", value=value)
 
 
-def _encode(value: Any, spec: _Spec, *, nested: bool) -> dict[str, Any]:
+def _encode(value: Any, spec: _Spec, *, nested: bool, shared: bool = False) -> dict[str, Any]:
+    """The native dict of a value.
+
+    With ``shared``, JSON objects are the stored, read-only dicts (for serialising at
+    once); otherwise they are fresh copies the caller may change.
+    """
     out: dict[str, Any] = {} if nested else {"v": FORMAT_VERSION}
     if not (nested and spec.cls is Usage):
         out[spec.tag_key] = spec.tag
@@ -203,7 +208,11 @@ def _encode(value: Any, spec: _Spec, *, nested: bool) -> dict[str, Any]:
         v = getattr(value, name)
         if default is not _REQUIRED and (v is default or v == default):
             continue
-        out[name] = _out(v)
+        cls = type(v)
+        if cls is str or cls is int or cls is bool or v is None:
+            out[name] = v
+        else:
+            out[name] = _out(v, shared)
     return out
 
 
@@ -281,6 +290,10 @@ def from_dict(data: Any) -> Any:
     return _nested(data, "$", _BLOCKS)
 
 
+_dump: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+"""One encoder for every call: ``json.dumps`` with options builds a new one each time."""
+
+
 def dumps(value: Value) -> str:
     """One value as a line of JSON text (no newline).
 
@@ -288,7 +301,10 @@ def dumps(value: Value) -> str:
     >>> dumps(TextBlock("hé"))
     '{"v":1,"type":"text","text":"hé"}'
     """
-    return json.dumps(to_dict(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    spec = _SPECS.get(type(value))
+    if spec is None:
+        raise EncodeError(f"cannot serialize {type(value).__name__}", value=value)
+    return _dump(_encode(value, spec, nested=False, shared=True))
 
 
 def _reject_constant(name: str) -> Any:
