@@ -365,8 +365,9 @@ def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
     """
     roles = _ROLE_SET
     passing = _PASSING_SET
-    text, tool_use, tool_result = TextBlock, ToolUseBlock, ToolResultBlock
+    text, tool_use, tool_result, thinking = TextBlock, ToolUseBlock, ToolResultBlock, ThinkingBlock
     new_text, new_tool_use, new_tool_result = _new_text, _new_tool_use, _new_tool_result
+    new_thinking = _new_thinking
     for i, message in enumerate(messages):
         cls = type(message)
         if cls in passing:
@@ -392,6 +393,21 @@ def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
                 if bcls is text:
                     yield new_text(
                         b.text, b.citations, role, uuid, sid, parent, model, mid, ts, b.extra
+                    )
+                elif bcls is thinking:
+                    yield new_thinking(
+                        b.thinking,
+                        b.signature,
+                        b.redacted,
+                        b.provider,
+                        role,
+                        uuid,
+                        sid,
+                        parent,
+                        model,
+                        mid,
+                        ts,
+                        b.extra,
                     )
                 elif bcls is tool_use:
                     yield new_tool_use(
