@@ -290,8 +290,32 @@ def from_dict(data: Any) -> Any:
     return _nested(data, "$", _BLOCKS)
 
 
-_dump: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
-"""One encoder for every call: ``json.dumps`` with options builds a new one each time."""
+def _make_dump() -> Callable[[Any], str]:
+    """One JSON encoder for every call (``json.dumps`` with options builds one per call).
+
+    Where the C encoder exists it is built once and called directly: no Python frames per
+    call and no cycle check (native dicts are trees).
+    """
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    from json import encoder as json_encoder
+
+    make = getattr(json_encoder, "c_make_encoder", None)
+    if make is None:
+        return encoder.encode
+    scan = make(
+        None, encoder.default, json_encoder.encode_basestring, None, ":", ",", False, False, False
+    )
+    join = "".join
+
+    def dump(obj: Any) -> str:
+        if type(obj) is not dict:
+            return encoder.encode(obj)
+        return join(scan(obj, 0))
+
+    return dump
+
+
+_dump: Final = _make_dump()
 
 
 def dumps(value: Value) -> str:
