@@ -101,18 +101,41 @@ def retained(build: Callable[[], Any]) -> int:
     return after - before
 
 
+_LAUNCHER = """\
+import json, os, subprocess, sys, time
+out, args = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+proc = subprocess.Popen(args)
+_, status, usage = os.wait4(proc.pid, 0)
+wall = time.perf_counter() - start
+with open(out, "w") as fp:
+    json.dump([os.waitstatus_to_exitcode(status), wall, usage.ru_utime + usage.ru_stime,
+               usage.ru_maxrss / 1024], fp)
+"""
+
+
 def child(
     args: list[str], *, stdout: Any = None, env: dict[str, str] | None = None
 ) -> tuple[float, float, float]:
-    """Run a child process: (wall seconds, CPU seconds, peak RSS in MiB) of that child alone."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, env=env or _env(), stdout=stdout)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise subprocess.CalledProcessError(proc.returncode, args)
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    """Run a child process: (wall seconds, CPU seconds, peak RSS in MiB) of that child alone.
+
+    The child is started by a small launcher process, not by this one: Linux reports as a
+    child's peak RSS at least the size of the process it was forked from, and this harness
+    holds the corpora and the decoded messages.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "usage.json")
+        subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, report, *args],
+            env=env or _env(),
+            stdout=stdout,
+            check=True,
+        )
+        with open(report) as fp:
+            code, wall, cpu, rss = json.load(fp)
+    if code != 0:
+        raise subprocess.CalledProcessError(code, args)
+    return wall, cpu, rss
 
 
 def import_times(passes: int) -> dict[str, float]:
