@@ -25,10 +25,10 @@ The CLI also prints non-JSON warnings on stdout: :func:`iter_decode` turns them 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, assert_never, cast
+from typing import Any, Final, assert_never
 
 from .._json import FrozenDict, raw, thaw
-from .._model import ROLES, Role
+from .._model import ROLES, maker
 from ..errors import UnsupportedContentError
 from ..flat import (
     AudioMessage,
@@ -67,14 +67,22 @@ _RESULT: Final = frozenset(("type", "timestamp", "status", "stats"))
 _STATS: Final = frozenset(("input", "output_tokens", "cached", "duration_ms"))
 _STATUS: Final[dict[str, bool]] = {"success": False, "error": True}
 
+# Built positionally from values checked and frozen here (see messages._model.maker).
+_new_init: Final = maker(InitMessage)
+_new_text: Final = maker(TextMessage)
+_new_tool_use: Final = maker(ToolUseMessage)
+_new_tool_result: Final = maker(ToolResultMessage)
+_new_error: Final = maker(ErrorMessage)
+_new_result: Final = maker(ResultMessage)
+_new_usage: Final = maker(Usage)
+
 
 def _init(d: dict[str, Any]) -> Message:
-    return InitMessage(
-        session_id=ev.opt_str(d, "session_id"),
-        model=ev.opt_str(d, "model"),
-        timestamp=ev.opt_time(d),
-        extra=ev.frozen(ev.rest(d, _INIT)),
-    )
+    session_id = ev.opt_str(d, "session_id")
+    model = ev.opt_str(d, "model")
+    timestamp = ev.opt_time(d)
+    extra = ev.frozen(ev.rest(d, _INIT))
+    return _new_init(None, None, None, session_id, None, model, None, timestamp, extra)
 
 
 def _message(d: dict[str, Any]) -> Message:
@@ -82,21 +90,19 @@ def _message(d: dict[str, Any]) -> Message:
     text = ev.req_str(d, "content")
     if role not in ROLES:
         return RawMessage(FrozenDict._own(d))
-    return TextMessage(
-        text,
-        role=cast(Role, role),
-        timestamp=ev.opt_time(d),
-        extra=ev.frozen(ev.rest(d, _MESSAGE)),
-    )
+    timestamp = ev.opt_time(d)
+    extra = ev.frozen(ev.rest(d, _MESSAGE))
+    return _new_text(text, None, role, None, None, None, None, None, timestamp, extra)
 
 
 def _tool_use(d: dict[str, Any]) -> Message:
-    return ToolUseMessage(
-        ev.req_str(d, "tool_id"),
-        ev.req_str(d, "tool_name"),
-        FrozenDict._own(ev.req_obj(d, "parameters")),
-        timestamp=ev.opt_time(d),
-        extra=ev.frozen(ev.rest(d, _TOOL_USE)),
+    call_id = ev.req_str(d, "tool_id")
+    name = ev.req_str(d, "tool_name")
+    args = FrozenDict._own(ev.req_obj(d, "parameters"))
+    timestamp = ev.opt_time(d)
+    extra = ev.frozen(ev.rest(d, _TOOL_USE))
+    return _new_tool_use(
+        call_id, name, args, None, "assistant", None, None, None, None, None, timestamp, extra
     )
 
 
@@ -118,19 +124,28 @@ def _tool_result(d: dict[str, Any]) -> Message:
             mirror["status"] = status
         if output == "":
             mirror["output"] = ""
-    return ToolResultMessage(
+    timestamp = ev.opt_time(d)
+    return _new_tool_result(
         tool_id,
         content,
-        is_error=is_error,
-        timestamp=ev.opt_time(d),
-        extra=ev.frozen(mirror),
+        is_error,
+        None,
+        "tool",
+        None,
+        None,
+        None,
+        None,
+        None,
+        timestamp,
+        ev.frozen(mirror),
     )
 
 
 def _error(d: dict[str, Any]) -> Message:
-    return ErrorMessage(
-        ev.req_str(d, "message"), timestamp=ev.opt_time(d), extra=ev.frozen(ev.rest(d, _ERROR))
-    )
+    message = ev.req_str(d, "message")
+    timestamp = ev.opt_time(d)
+    extra = ev.frozen(ev.rest(d, _ERROR))
+    return _new_error(message, None, None, None, None, None, None, None, timestamp, extra)
 
 
 def _result(d: dict[str, Any]) -> Message:
@@ -139,19 +154,29 @@ def _result(d: dict[str, Any]) -> Message:
     usage = duration = None
     if stats is not None:
         duration = ev.opt_num(stats, "duration_ms", "$.stats")
-        usage = Usage(
-            ev.opt_int(stats, "input", "$.stats"),
-            ev.opt_int(stats, "output_tokens", "$.stats"),
-            ev.opt_int(stats, "cached", "$.stats"),
-            extra=ev.frozen(ev.rest(stats, _STATS)),
-        )
-    return ResultMessage(
-        subtype=status,
-        is_error=_STATUS.get(status),
-        usage=usage,
-        duration_ms=duration,
-        timestamp=ev.opt_time(d),
-        extra=ev.frozen(ev.rest(d, _RESULT)),
+        inp = ev.opt_int(stats, "input", "$.stats")
+        out = ev.opt_int(stats, "output_tokens", "$.stats")
+        cached = ev.opt_int(stats, "cached", "$.stats")
+        usage = _new_usage(inp, out, cached, None, None, None, ev.frozen(ev.rest(stats, _STATS)))
+    timestamp = ev.opt_time(d)
+    extra = ev.frozen(ev.rest(d, _RESULT))
+    return _new_result(
+        status,
+        None,
+        _STATUS.get(status),
+        duration,
+        None,
+        None,
+        None,
+        usage,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        timestamp,
+        extra,
     )
 
 
