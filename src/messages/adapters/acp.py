@@ -34,7 +34,7 @@ from dataclasses import replace
 from typing import Any, Final, assert_never
 
 from .._json import EMPTY, FrozenDict, raw, thaw
-from .._model import Role
+from .._model import Role, maker
 from ..blocks import (
     AudioBlock,
     Block,
@@ -66,6 +66,14 @@ from ..usage import Usage
 from . import _acp_content as cb
 from . import _base
 from . import _events as ev
+
+# Built positionally from values checked and frozen here (see messages._model.maker).
+_new_text: Final = maker(TextMessage)
+_new_thinking: Final = maker(ThinkingMessage)
+_new_tool_use: Final = maker(ToolUseMessage)
+_new_tool_result: Final = maker(ToolResultMessage)
+_new_stream: Final = maker(StreamEventMessage)
+_new_raw: Final = maker(RawMessage)
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -134,9 +142,23 @@ def _chunk(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], ki
         and update.keys() <= _CHUNK
         and None not in update.values()
     ):
+        text = content["text"]
         if thought:
-            return ThinkingMessage(content["text"], session_id=session, message_id=message_id)
-        return TextMessage(content["text"], role=role, session_id=session, message_id=message_id)
+            return _new_thinking(
+                text,
+                None,
+                False,
+                None,
+                "assistant",
+                None,
+                session,
+                None,
+                None,
+                message_id,
+                None,
+                EMPTY,
+            )
+        return _new_text(text, None, role, None, session, None, None, message_id, None, EMPTY)
     block = cb.block(content, at + ".content")
     if isinstance(block, RawBlock) or (thought and not isinstance(block, TextBlock)):
         return RawMessage(FrozenDict._own(d), role=role, session_id=session, message_id=message_id)
@@ -180,12 +202,10 @@ def _call(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], kin
         value = FrozenDict._own(args)
     elif args is not None:  # rawInput may be any JSON value; {} is written back from here
         update_rest["rawInput"] = args
-    return ToolUseMessage(
-        call,
-        title or "",
-        value,
-        session_id=ev.opt_str(params, "sessionId", "$.params"),
-        extra=_mirror(d, params, _PARAMS, update_rest),
+    session = ev.opt_str(params, "sessionId", "$.params")
+    extra = _mirror(d, params, _PARAMS, update_rest)
+    return _new_tool_use(
+        call, title or "", value, None, "assistant", None, session, None, None, None, None, extra
     )
 
 
@@ -198,12 +218,11 @@ def _done(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any]) -> 
         content = tuple([cb.item(x, f"{at}.content[{i}]") for i, x in enumerate(items)])
     elif items is not None:
         raise ev.bad("an array", items, at + ".content")
-    return ToolResultMessage(
-        call,
-        content,
-        is_error=_FINAL[update["status"]],
-        session_id=ev.opt_str(params, "sessionId", "$.params"),
-        extra=_mirror(d, params, _PARAMS, ev.rest(update, _DONE)),
+    is_error = _FINAL[update["status"]]
+    session = ev.opt_str(params, "sessionId", "$.params")
+    extra = _mirror(d, params, _PARAMS, ev.rest(update, _DONE))
+    return _new_tool_result(
+        call, content, is_error, None, "tool", None, session, None, None, None, None, extra
     )
 
 
@@ -220,8 +239,8 @@ def _update(d: dict[str, Any]) -> Message:
             return _call(d, params, update, kind)
     session = ev.opt_str(params, "sessionId", "$.params")
     if kind in _EVENTS:
-        return StreamEventMessage(FrozenDict._own(d), session_id=session)
-    return RawMessage(FrozenDict._own(d), session_id=session)
+        return _new_stream(FrozenDict._own(d), None, session, None, None, None, None, EMPTY)
+    return _new_raw(FrozenDict._own(d), None, None, session, None, None, None, None, EMPTY)
 
 
 def _prompt(d: dict[str, Any]) -> Message:
