@@ -28,9 +28,10 @@ The run does not echo the user's prompt.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, TypedDict, assert_never
+from typing import Any, Final, assert_never
 
-from .._json import FrozenDict, raw, thaw
+from .._json import EMPTY, FrozenDict, raw, thaw
+from .._model import maker
 from ..blocks import ToolResultBlock, ToolUseBlock
 from ..errors import DecodeError, UnsupportedContentError
 from ..flat import (
@@ -79,13 +80,6 @@ _EVENTS: Final = frozenset(("step_start", "done"))
 _PART_EVENTS: Final = frozenset(("step_start", "step_finish", "text", "reasoning", "tool_use"))
 
 
-class _Ctx(TypedDict):
-    uuid: str | None
-    session_id: str | None
-    message_id: str | None
-    timestamp: str | int | float | None
-
-
 def _part(d: dict[str, Any], tag: str) -> dict[str, Any]:
     part = ev.req_obj(d, "part")
     found = part.get("type", ev.MISSING)
@@ -95,13 +89,24 @@ def _part(d: dict[str, Any], tag: str) -> dict[str, Any]:
     return part
 
 
-def _ctx(d: dict[str, Any], part: dict[str, Any]) -> _Ctx:
-    return {
-        "uuid": ev.opt_str(part, "id", "$.part"),
-        "session_id": ev.opt_str(d, "sessionID"),
-        "message_id": ev.opt_str(part, "messageID", "$.part"),
-        "timestamp": ev.opt_time(d),
-    }
+def _context(d: dict[str, Any], part: dict[str, Any]) -> tuple[Any, Any, Any, Any]:
+    """The context of an event: uuid, session_id, message_id and timestamp, checked."""
+    return (
+        ev.opt_str(part, "id", "$.part"),
+        ev.opt_str(d, "sessionID"),
+        ev.opt_str(part, "messageID", "$.part"),
+        ev.opt_time(d),
+    )
+
+
+# Built positionally from values checked and frozen here (see messages._model.maker).
+_new_text: Final = maker(TextMessage)
+_new_thinking: Final = maker(ThinkingMessage)
+_new_tool_use: Final = maker(ToolUseMessage)
+_new_assistant: Final = maker(AssistantMessage)
+_new_stream: Final = maker(StreamEventMessage)
+_new_use_block: Final = maker(ToolUseBlock)
+_new_result_block: Final = maker(ToolResultBlock)
 
 
 def _mirror(d: dict[str, Any], part_rest: dict[str, Any] | None) -> FrozenDict:
@@ -115,13 +120,19 @@ def _mirror(d: dict[str, Any], part_rest: dict[str, Any] | None) -> FrozenDict:
 def _text(d: dict[str, Any]) -> Message:
     part = _part(d, "text")
     text = ev.req_str(part, "text", "$.part")
-    return TextMessage(text, **_ctx(d, part), extra=_mirror(d, ev.rest(part, _TEXT)))
+    uuid, sid, mid, ts = _context(d, part)
+    extra = _mirror(d, ev.rest(part, _TEXT))
+    return _new_text(text, None, "assistant", uuid, sid, None, None, mid, ts, extra)
 
 
 def _reasoning(d: dict[str, Any]) -> Message:
     part = _part(d, "reasoning")
     text = ev.req_str(part, "text", "$.part")
-    return ThinkingMessage(text, **_ctx(d, part), extra=_mirror(d, ev.rest(part, _TEXT)))
+    uuid, sid, mid, ts = _context(d, part)
+    extra = _mirror(d, ev.rest(part, _TEXT))
+    return _new_thinking(
+        text, None, False, None, "assistant", uuid, sid, None, None, mid, ts, extra
+    )
 
 
 def _tool(d: dict[str, Any]) -> Message:
@@ -131,7 +142,7 @@ def _tool(d: dict[str, Any]) -> Message:
     state = ev.req_obj(part, "state", "$.part")
     status = ev.req_str(state, "status", "$.part.state")
     args = FrozenDict._own(ev.req_obj(state, "input", "$.part.state"))
-    ctx = _ctx(d, part)
+    uuid, sid, mid, ts = _context(d, part)
     part_rest = ev.rest(part, _TOOL)
     finished = status in ("completed", "error")
     key = "output" if status == "completed" else "error"
@@ -142,13 +153,17 @@ def _tool(d: dict[str, Any]) -> Message:
         part_rest = part_rest or {}
         part_rest["state"] = state_rest
     if not finished:
-        return ToolUseMessage(call, tool, args, **ctx, extra=_mirror(d, part_rest))
+        extra = _mirror(d, part_rest)
+        return _new_tool_use(
+            call, tool, args, None, "assistant", uuid, sid, None, None, mid, ts, extra
+        )
     body = ev.req_str(state, key, "$.part.state")
     blocks = (
-        ToolUseBlock(call, tool, args),
-        ToolResultBlock(call, body, is_error=status == "error", name=tool),
+        _new_use_block(call, tool, args, None, EMPTY),
+        _new_result_block(call, body, status == "error", tool, EMPTY),
     )
-    return AssistantMessage(blocks, **ctx, extra=_mirror(d, part_rest))
+    extra = _mirror(d, part_rest)
+    return _new_assistant(blocks, None, None, None, uuid, sid, None, None, mid, ts, extra)
 
 
 def _usage(part: dict[str, Any], part_rest: dict[str, Any] | None) -> Usage | None:
@@ -186,10 +201,15 @@ def _finish(d: dict[str, Any]) -> Message:
     part = _part(d, "step-finish")
     part_rest = ev.rest(part, _FINISH) or {}
     usage = _usage(part, part_rest)
+    reason = ev.opt_str(part, "reason", "$.part")
+    uuid, sid, mid, ts = _context(d, part)
     return ResultMessage(
-        subtype=ev.opt_str(part, "reason", "$.part"),
+        subtype=reason,
         usage=usage,
-        **_ctx(d, part),
+        uuid=uuid,
+        session_id=sid,
+        message_id=mid,
+        timestamp=ts,
         extra=_mirror(d, part_rest),
     )
 
@@ -229,7 +249,8 @@ def _error(d: dict[str, Any]) -> Message:
 def _event(d: dict[str, Any]) -> Message:
     part = d.get("part")
     if type(part) is dict:
-        return StreamEventMessage(FrozenDict._own(d), **_ctx(d, part))
+        uuid, sid, mid, ts = _context(d, part)
+        return _new_stream(FrozenDict._own(d), uuid, sid, None, None, mid, ts, EMPTY)
     return StreamEventMessage(
         FrozenDict._own(d), session_id=ev.opt_str(d, "sessionID"), timestamp=ev.opt_time(d)
     )
