@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .._json import EMPTY, FrozenDict, raw
+from .._model import maker
 from ..blocks import Block, TextBlock, ThinkingBlock, ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
@@ -20,6 +21,13 @@ from . import _base
 from . import _events as ev
 
 __all__ = ["assistant", "assistant_out", "carried", "event_out", "mirror"]
+
+# Built positionally from values checked and frozen here (see messages._model.maker).
+_new_assistant: Final = maker(AssistantMessage)
+_new_usage: Final = maker(Usage)
+_new_text: Final = maker(TextBlock)
+_new_thinking: Final = maker(ThinkingBlock)
+_new_use_block: Final = maker(ToolUseBlock)
 
 _EVENT: Final = frozenset(("type", "data", "id", "timestamp"))
 _ASSISTANT: Final = frozenset(
@@ -73,7 +81,7 @@ def _request(r: Any, at: str) -> ToolUseBlock:
         value = _arguments(args)
     elif args is not ev.MISSING and args is not None:
         raise ev.bad("an object or a string", args, at + ".arguments")
-    return ToolUseBlock(call, name, value, arguments=text, extra=ev.frozen(extra))
+    return _new_use_block(call, name, value, text, ev.frozen(extra))
 
 
 def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
@@ -87,10 +95,10 @@ def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
         raise ev.bad("a string", reasoning, at + ".reasoningText")
     if reasoning is not None or signature is not None:
         redacted = reasoning is None
-        blocks.append(ThinkingBlock(reasoning or "", signature=signature, redacted=redacted))
+        blocks.append(_new_thinking(reasoning or "", signature, redacted, None, EMPTY))
     content = ev.opt_str(data, "content", at)
     if content:
-        blocks.append(TextBlock(content))
+        blocks.append(_new_text(content, None, EMPTY))
     elif content == "":
         data_rest["content"] = ""
     requests = data.get("toolRequests")
@@ -102,14 +110,14 @@ def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
     elif requests is not None:
         raise ev.bad("an array", requests, at + ".toolRequests")
     output = ev.opt_int(data, "outputTokens", at)
-    return AssistantMessage(
-        tuple(blocks),
-        usage=None if output is None else Usage(output_tokens=output),
-        model=ev.opt_str(data, "model", at),
-        message_id=ev.opt_str(data, "messageId", at),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
-        extra=mirror(d, data_rest),
+    usage = None if output is None else _new_usage(None, output, None, None, None, None, EMPTY)
+    model = ev.opt_str(data, "model", at)
+    message_id = ev.opt_str(data, "messageId", at)
+    uuid = ev.opt_str(d, "id")
+    timestamp = ev.opt_time(d)
+    extra = mirror(d, data_rest)
+    return _new_assistant(
+        tuple(blocks), usage, None, None, uuid, None, None, model, message_id, timestamp, extra
     )
 
 

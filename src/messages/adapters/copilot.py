@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, assert_never
 
-from .._json import FrozenDict, raw, thaw
+from .._json import EMPTY, FrozenDict, raw, thaw
+from .._model import maker
 from ..convert import message_to_block
 from ..errors import UnsupportedContentError
 from ..flat import (
@@ -80,15 +81,18 @@ _SESSION_ERROR: Final = frozenset(("message", "errorType"))
 _RESULT: Final = frozenset(("type", "timestamp", "sessionId", "exitCode", "usage"))
 _RUN: Final = frozenset(("sessionDurationMs", "totalApiDurationMs"))
 
+# Built positionally from values checked and frozen here (see messages._model.maker).
+_new_text: Final = maker(TextMessage)
+_new_tool_result: Final = maker(ToolResultMessage)
+_new_stream: Final = maker(StreamEventMessage)
+
 
 def _user(d: dict[str, Any], data: dict[str, Any]) -> Message:
-    return TextMessage(
-        ev.req_str(data, "content", "$.data"),
-        role="user",
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
-        extra=ct.mirror(d, ev.rest(data, _USER)),
-    )
+    text = ev.req_str(data, "content", "$.data")
+    uuid = ev.opt_str(d, "id")
+    timestamp = ev.opt_time(d)
+    extra = ct.mirror(d, ev.rest(data, _USER))
+    return _new_text(text, None, "user", uuid, None, None, None, None, timestamp, extra)
 
 
 def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
@@ -113,14 +117,14 @@ def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
             data_rest[key] = sub or {}
     elif holder is not ev.MISSING:
         data_rest[key] = holder
-    return ToolResultMessage(
-        ev.req_str(data, "toolCallId", at),
-        content,
-        is_error=None if success is None else not success,
-        model=ev.opt_str(data, "model", at),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
-        extra=ct.mirror(d, data_rest),
+    call = ev.req_str(data, "toolCallId", at)
+    model = ev.opt_str(data, "model", at)
+    uuid = ev.opt_str(d, "id")
+    timestamp = ev.opt_time(d)
+    extra = ct.mirror(d, data_rest)
+    is_error = None if success is None else not success
+    return _new_tool_result(
+        call, content, is_error, None, "tool", uuid, None, None, model, None, timestamp, extra
     )
 
 
@@ -201,12 +205,15 @@ def _result(d: dict[str, Any]) -> Message:
 def _event(d: dict[str, Any], data: dict[str, Any]) -> Message:
     uuid, timestamp = d.get("id"), d.get("timestamp")
     message_id, session_id = data.get("messageId"), data.get("sessionId")
-    return StreamEventMessage(
+    return _new_stream(
         FrozenDict._own(d),
-        uuid=uuid if type(uuid) is str else None,
-        timestamp=timestamp if type(timestamp) is str else None,
-        message_id=message_id if type(message_id) is str else None,
-        session_id=session_id if type(session_id) is str else None,
+        uuid if type(uuid) is str else None,
+        session_id if type(session_id) is str else None,
+        None,
+        None,
+        message_id if type(message_id) is str else None,
+        timestamp if type(timestamp) is str else None,
+        EMPTY,
     )
 
 
