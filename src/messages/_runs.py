@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from ._hist import check_messages, role_of, tool_events
 from ._model import ROLES
-from .blocks import ToolResultBlock, ToolUseBlock
+from .blocks import Block, ToolResultBlock, ToolUseBlock
 from .flat import TextMessage, ToolResultMessage, ToolUseMessage
 from .message import MESSAGE_TYPES, Message
 from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
@@ -33,6 +33,11 @@ def _same_speaker(a: Message, b: Message) -> bool:
     )
 
 
+def _blocks(content: str | tuple[Block, ...]) -> tuple[Block, ...]:
+    """Content as blocks; an empty string holds none."""
+    return () if content == "" else as_blocks(content)
+
+
 def _merge(a: Any, b: Any, separator: str) -> Any:
     """Merge ``b`` into ``a`` (same class, already checked by :func:`_same_speaker`)."""
     context = {f: getattr(a, f) if getattr(a, f) is not None else getattr(b, f) for f in _CONTEXT}
@@ -44,7 +49,7 @@ def _merge(a: Any, b: Any, separator: str) -> Any:
         return dataclasses.replace(
             a, text=a.text + separator + b.text, citations=citations, extra=extra, **context
         )
-    content = as_blocks(a.content) + as_blocks(b.content)
+    content = _blocks(a.content) + _blocks(b.content) or a.content
     if not isinstance(a, AssistantMessage):
         return dataclasses.replace(a, content=content, extra=extra, **context)
     if a.message_id is not None and a.message_id == b.message_id:
@@ -73,7 +78,8 @@ def merge_runs(messages: Iterable[Message], *, separator: str = "\n") -> tuple[M
     same role, session_id, parent_tool_use_id and participant name (``extra["name"]``).
 
     - Role messages: the blocks are concatenated, in order (string content reads as one
-      TextBlock, so nothing is joined or lost and ``.text`` still joins with newlines).
+      TextBlock, so nothing is joined or lost and ``.text`` still joins with newlines;
+      an empty string adds no block).
     - Flat TextMessages: the texts are joined with ``separator``.
     - Tool results are never merged across calls: ToolMessages (one per call) and flat tool
       calls, results, thinking and media stay as they are.
