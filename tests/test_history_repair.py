@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import pytest
@@ -252,6 +253,14 @@ def test_input_must_be_messages() -> None:
 def test_filter_alias_is_not_exported_by_star() -> None:
     assert history.filter is history.filter_messages
     assert "filter" not in history.__all__
+    assert list(history.__all__) == sorted(history.__all__)
+    namespace: dict[str, Any] = {}
+    exec("from messages.history import *", namespace)
+    assert "filter" not in namespace
+    for name in history.__all__:
+        value = getattr(history, name)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert inspect.getdoc(value), name
 
 
 # -- laws ---------------------------------------------------------------------------------

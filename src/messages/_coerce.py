@@ -26,7 +26,12 @@ from .errors import DecodeError
 from .message import MESSAGE_TYPES, Message
 from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 
-__all__ = ["ROLE_ALIASES", "MessageLike", "coerce", "coerce_message"]
+__all__ = [
+    "MessageLike",
+    "ROLE_ALIASES",
+    "coerce",
+    "coerce_message",
+]
 
 MessageLike: TypeAlias = Message | str | tuple[str, Any] | list[Any] | Mapping[str, Any]
 """What :func:`coerce` accepts for one message."""

@@ -38,7 +38,16 @@ from .session import (
     StreamEventMessage,
 )
 
-__all__ = ["LABELS", "Entry", "Part", "clip", "entries", "media_label", "parts_of", "write"]
+__all__ = [
+    "Entry",
+    "LABELS",
+    "Part",
+    "clip",
+    "entries",
+    "media_label",
+    "parts_of",
+    "write",
+]
 
 Format = Literal["text", "markdown", "xml"]
 

@@ -23,10 +23,10 @@ from .message import FLAT_TYPES, ROLE_TYPES, Message
 from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
 
 __all__ = [
-    "SYNTHETIC_KEY",
-    "SYNTHETIC_TEXT",
     "Change",
     "ChangeKind",
+    "SYNTHETIC_KEY",
+    "SYNTHETIC_TEXT",
     "is_synthetic",
     "repair",
 ]

@@ -35,12 +35,12 @@ from ._totals import total_usage, usage_by_session
 from ._trim import TokenCounter, count_tokens_approximately, per_message, trim
 
 __all__ = [
-    "ROLE_ALIASES",
-    "SYNTHETIC_KEY",
-    "SYNTHETIC_TEXT",
     "Change",
     "ChangeKind",
     "MessageLike",
+    "ROLE_ALIASES",
+    "SYNTHETIC_KEY",
+    "SYNTHETIC_TEXT",
     "TokenCounter",
     "coerce",
     "coerce_message",

@@ -22,7 +22,15 @@ from .session import (
     StreamEventMessage,
 )
 
-__all__ = ["LABELS", "Format", "has_text", "stream_text", "summarize", "text_of", "transcript"]
+__all__ = [
+    "Format",
+    "LABELS",
+    "has_text",
+    "stream_text",
+    "summarize",
+    "text_of",
+    "transcript",
+]
 
 
 def text_of(message: Message) -> str:
