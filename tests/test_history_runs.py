@@ -236,6 +236,10 @@ def test_excluding_some_tool_calls() -> None:
     [
         ({"include_kinds": "ai"}, "include_kinds: unknown message kind 'ai'; expected one of"),
         ({"exclude_kinds": [int]}, "exclude_kinds: unknown message kind <class 'int'>"),
+        (
+            {"include_kinds": TextBlock},
+            "include_kinds: unknown message kind <class 'messages.blocks.TextBlock'>",
+        ),
         ({"include_roles": "human"}, "include_roles: unknown role 'human'; expected one of"),
         ({"exclude_roles": ["bot"]}, "exclude_roles: unknown role 'bot'"),
     ],

@@ -123,7 +123,10 @@ def _kinds(values: KindLike | Collection[KindLike] | None, name: str) -> frozens
         return None
     out = set()
     for value in chosen:
-        kind = getattr(value, "kind", None) if isinstance(value, type) else value
+        if isinstance(value, type):
+            kind = value.kind if value in MESSAGE_TYPES else None
+        else:
+            kind = value
         if kind not in _KINDS:
             known = ", ".join(sorted(_KINDS))
             raise ValueError(f"{name}: unknown message kind {value!r}; expected one of {known}")

@@ -234,6 +234,9 @@ def trim(
       (either strategy) it ends on one of those roles;
     - idempotent: trimming the result again with the same arguments changes nothing.
 
+    Session messages are kept or dropped with the stretch they sit in; the default counter
+    charges them nothing.
+
     ``token_counter`` counts a sequence of messages; the default is
     :func:`count_tokens_approximately`. Use :func:`per_message` or
     ``functools.partial(count_tokens_approximately, text_counter=...)`` to plug in an
