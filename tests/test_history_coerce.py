@@ -529,3 +529,68 @@ def test_any_message_dict_gives_a_message_or_a_decode_error(items: list[Any]) ->
 def test_text_message_kept_as_flat() -> None:
     m = TextMessage("x", role="user")
     assert history.coerce([m, to_dict(m)]) == (m, m)
+
+
+def test_openai_nulls_and_odd_values_are_kept_in_extra() -> None:
+    (m,) = history.coerce(
+        [
+            {
+                "role": "assistant",
+                "content": "x",
+                "tool_calls": None,
+                "function_call": None,
+                "reasoning_content": None,
+                "stop_reason": 3,
+            }
+        ]
+    )
+    assert m == AssistantMessage(
+        "x",
+        extra={
+            "tool_calls": None,
+            "function_call": None,
+            "reasoning_content": None,
+            "stop_reason": 3,
+        },
+    )
+
+
+def test_tool_call_details_are_kept() -> None:
+    (m,) = history.coerce(
+        [
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "x"}],
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "custom",
+                        "index": 0,
+                        "function": {"name": "f", "arguments": '{"a": NaN}', "strict": True},
+                    },
+                    {"id": "c2", "name": "g", "args": {"b": [1]}},
+                    {"id": "c3", "function": {"name": "h"}},
+                ],
+            }
+        ]
+    )
+    assert m == AssistantMessage(
+        (
+            TextBlock("x"),
+            ToolUseBlock(
+                "c1",
+                "f",
+                {},
+                arguments='{"a": NaN}',
+                extra={"type": "custom", "index": 0, "function": {"strict": True}},
+            ),
+            ToolUseBlock("c2", "g", {"b": [1]}),
+            ToolUseBlock("c3", "h"),
+        )
+    )
+    assert m.tool_uses[0].input == {}  # NaN is not JSON: the arguments stay only as written
+
+
+def test_a_non_boolean_is_error_is_kept_in_extra() -> None:
+    (m,) = history.coerce([{"role": "tool", "tool_call_id": "c", "is_error": "yes"}])
+    assert m == ToolMessage((ToolResultBlock("c", ""),), extra={"is_error": "yes"})

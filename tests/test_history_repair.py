@@ -304,3 +304,11 @@ def test_repair_is_idempotent_on_any_stream(stream: list[Any]) -> None:
     assert [m for m in fixed if m.kind in ("result", "error", "init", "stream_event")] == [
         m for m in stream if m.kind in ("result", "error", "init", "stream_event")
     ]
+
+
+def test_results_held_by_an_assistant_message_get_a_new_message_after_them() -> None:
+    call = AssistantMessage((ToolUseBlock("a", "f"), ToolUseBlock("b", "g")))
+    odd = AssistantMessage((ToolResultBlock("a", "1"),))
+    fixed, changes = repair([call, odd])
+    assert fixed == (call, odd, UserMessage((synthetic("b", "g"),)))
+    assert changes == (Change("added_synthetic_result", 0, "b"),)

@@ -339,3 +339,11 @@ def test_transcripts_never_dump_media_data(stream: list[Any], fmt: Any) -> None:
         for block in getattr(m, "blocks", ()):
             if isinstance(block, (ImageBlock, AudioBlock)) and block.data and len(block.data) > 12:
                 assert block.data not in rendered
+
+
+def test_session_entries_without_details() -> None:
+    stream = [InvalidLineMessage("x"), StreamEventMessage({}), ResultMessage()]
+    assert transcript(stream, include_events=True) == "Invalid line: x\nEvent\nResult"
+    assert transcript(stream, format="xml", include_events=True) == (
+        "<invalid_line>x</invalid_line>\n<event/>\n<result/>"
+    )

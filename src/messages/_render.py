@@ -1,7 +1,7 @@
 """Rendering messages as readable text: the pieces of a message, and three transcript styles.
 
 A message is first turned into :class:`Part` values (text, thinking, a tool call, a tool
-result, a named medium, a raw block, a note); each style then writes the parts its way.
+result, a named medium, a raw block); each style then writes the parts its way.
 Media are always named (type, size, URL or file id) and never written out as base64.
 """
 
@@ -65,9 +65,9 @@ LABELS: Final[Mapping[str, str]] = {
 class Part:
     """One readable piece of a message."""
 
-    kind: Literal["text", "thinking", "tool_use", "tool_result", "media", "raw", "note"]
+    kind: Literal["text", "thinking", "tool_use", "tool_result", "media", "raw"]
     text: str = ""
-    """The text, thinking, arguments (JSON), result text, media description or note."""
+    """The text, thinking, arguments (JSON), result text or media description."""
     attrs: tuple[tuple[str, str], ...] = ()
     """Named details (``id``, ``name``, ``media_type``...), in order."""
     children: tuple[Part, ...] = ()
@@ -258,7 +258,7 @@ def entries(
 def _text_part(part: Part) -> str:
     attrs = dict(part.attrs)
     match part.kind:
-        case "text" | "note":
+        case "text":
             return part.text
         case "thinking":
             return "[Thinking: redacted]" if part.flag else f"[Thinking] {part.text}"
@@ -322,8 +322,6 @@ def _md_part(part: Part) -> str:
     match part.kind:
         case "text":
             return part.text
-        case "note":
-            return f"*{part.text}*"
         case "thinking":
             if part.flag:
                 return "> *Thinking (redacted)*"
@@ -370,8 +368,6 @@ def _xml_part(part: Part) -> str:
     match part.kind:
         case "text":
             return f"<text>{_escape(part.text)}</text>"
-        case "note":
-            return f"<note>{_escape(part.text)}</note>"
         case "thinking":
             if part.flag:
                 return '<thinking redacted="true"/>'

@@ -91,7 +91,7 @@ def stream_text(
 def _short(part: Part) -> str:
     attrs = dict(part.attrs)
     match part.kind:
-        case "text" | "note":
+        case "text":
             return part.text
         case "thinking":
             return "[Thinking]"
