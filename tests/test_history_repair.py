@@ -31,9 +31,7 @@ CALL = AssistantMessage((TextBlock("Running."), ToolUseBlock("t1", "Bash", {"com
 
 
 def synthetic(call_id: str, name: str) -> ToolResultBlock:
-    return ToolResultBlock(
-        call_id, SYNTHETIC_TEXT, is_error=True, name=name, extra={"synthetic": True}
-    )
+    return ToolResultBlock(call_id, SYNTHETIC_TEXT, is_error=True, name=name)
 
 
 def test_a_well_formed_history_is_unchanged() -> None:
@@ -98,8 +96,14 @@ def test_dangling_call_gets_a_marked_result_in_the_results_message() -> None:
     block = fixed[1].tool_results[1]
     assert block.is_error is True
     assert block.text == "[synthetic] no result was recorded for this tool call"
-    assert block.extra == {"synthetic": True}
+    assert block.extra == {}  # the mark is the content: no unknown field reaches a provider
     assert is_synthetic(block) and is_synthetic(fixed[1]) and not is_synthetic(call)
+
+
+def test_a_real_error_result_with_other_text_is_not_synthetic() -> None:
+    assert not is_synthetic(ToolResultBlock("t", "boom", is_error=True))
+    assert not is_synthetic(ToolResultBlock("t", SYNTHETIC_TEXT, is_error=False))
+    assert is_synthetic(ToolResultBlock("t", SYNTHETIC_TEXT, is_error=True))
 
 
 def test_dangling_call_with_nothing_after_gets_a_new_user_message() -> None:
@@ -158,7 +162,6 @@ def test_flat_dangling_calls_get_flat_results() -> None:
             name="g",
             role="user",
             session_id="s",
-            extra={"synthetic": True},
         ),
         stream[3],
     )

@@ -15,7 +15,6 @@ from ._hist import (
     role_of,
     tool_events,
 )
-from ._json import FrozenDict
 from ._model import Role
 from .blocks import Block, ToolResultBlock, ToolUseBlock
 from .flat import ToolResultMessage, ToolUseMessage
@@ -25,19 +24,17 @@ from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as
 __all__ = [
     "Change",
     "ChangeKind",
-    "SYNTHETIC_KEY",
     "SYNTHETIC_TEXT",
     "is_synthetic",
     "repair",
 ]
 
 SYNTHETIC_TEXT: Final = "[synthetic] no result was recorded for this tool call"
-"""The text of every result :func:`repair` makes up for a call that has none."""
+"""The text of every result :func:`repair` makes up for a call that has none.
 
-SYNTHETIC_KEY: Final = "synthetic"
-"""The ``extra`` key (value ``true``) marking a result that :func:`repair` made up."""
-
-_MARK: Final = FrozenDict({SYNTHETIC_KEY: True})
+A made-up result is an error result whose content is exactly this text: the mark travels in
+the content itself, so it survives every codec and no provider sees an unknown wire field.
+"""
 
 ChangeKind: TypeAlias = Literal[
     "dropped_orphan_result",
@@ -87,11 +84,11 @@ class Change:
 def is_synthetic(item: Message | Block) -> bool:
     """Whether ``item`` is, or carries, a tool result that :func:`repair` made up.
 
-    True for a ToolResultBlock or ToolResultMessage marked with ``extra["synthetic"]``, and
-    for a role message holding at least one such block.
+    True for a ToolResultBlock or ToolResultMessage with ``is_error=True`` whose content is
+    exactly :data:`SYNTHETIC_TEXT`, and for a role message holding at least one such block.
     """
     if isinstance(item, (ToolResultBlock, ToolResultMessage)):
-        return item.extra.get(SYNTHETIC_KEY) is True
+        return item.is_error is True and item.content == SYNTHETIC_TEXT
     if isinstance(item, ROLE_TYPES):
         return any(is_synthetic(b) for b in as_blocks(item.content))
     return False
@@ -170,7 +167,7 @@ def repair(
     - a **duplicate** result (its call already has one) is dropped: a real result is kept
       over a synthetic one, otherwise the first is kept;
     - a **dangling** call (no result) gets a synthetic error result, clearly marked:
-      ``is_error=True``, the text :data:`SYNTHETIC_TEXT`, and ``extra={"synthetic": true}``
+      ``is_error=True``, the text :data:`SYNTHETIC_TEXT`
       (see :func:`is_synthetic`). It goes into the user message that holds the call's other
       results, or into a new message right after them (a ToolMessage when the history
       uses them, else a UserMessage; a flat ToolResultMessage for a flat call). With
@@ -269,7 +266,7 @@ def repair(
 
 
 def _synthetic_block(call: _Call) -> ToolResultBlock:
-    return ToolResultBlock(call.id, SYNTHETIC_TEXT, is_error=True, name=call.name, extra=_MARK)
+    return ToolResultBlock(call.id, SYNTHETIC_TEXT, is_error=True, name=call.name)
 
 
 def _rebuild(message: Message, dropped: set[int], added: Iterable[_Call]) -> Message | None:
@@ -306,7 +303,6 @@ def _synthetic(
                     is_error=True,
                     name=call.name,
                     role=flat_role,
-                    extra=_MARK,
                     session_id=session_id,
                     parent_tool_use_id=parent,
                 )

@@ -29,7 +29,7 @@ builtin ``filter``.
 from __future__ import annotations
 
 from ._coerce import ROLE_ALIASES, MessageLike, coerce, coerce_message
-from ._repair import SYNTHETIC_KEY, SYNTHETIC_TEXT, Change, ChangeKind, is_synthetic, repair
+from ._repair import SYNTHETIC_TEXT, Change, ChangeKind, is_synthetic, repair
 from ._runs import filter_messages, merge_runs
 from ._totals import total_usage, usage_by_session
 from ._trim import TokenCounter, count_tokens_approximately, per_message, trim
@@ -39,7 +39,6 @@ __all__ = [
     "ChangeKind",
     "MessageLike",
     "ROLE_ALIASES",
-    "SYNTHETIC_KEY",
     "SYNTHETIC_TEXT",
     "TokenCounter",
     "coerce",
