@@ -41,20 +41,18 @@ _REQUEST_FIELDS: Final = frozenset(("name", "refusal", "function_call"))
 """The message fields a request knows, written for messages decoded from responses or logs."""
 
 
-def _is_refusal(block: Block) -> bool:
-    return (
-        isinstance(block, RawBlock)
-        and isinstance(block.data, FrozenDict)
-        and block.data.keys() == {"type", "refusal"}
-        and block.data["type"] == "refusal"
-        and isinstance(block.data["refusal"], str)
-    )
-
-
-def _refusal_text(block: Block) -> str:
+def _field_refusal(block: Block) -> str | None:
+    """The text of a ``RawBlock({"refusal": ...})``: the message's ``refusal`` field."""
     data = block.data if isinstance(block, RawBlock) else None
-    text = data.get("refusal") if isinstance(data, FrozenDict) else None
-    return text if isinstance(text, str) else ""
+    if isinstance(data, FrozenDict) and data.keys() == {"refusal"}:
+        text = data["refusal"]
+        return text if isinstance(text, str) else None
+    return None
+
+
+def _cited(part: TextBlock | dict[str, Any]) -> bool:
+    """A text with citations: only the string form of content carries them (annotations)."""
+    return isinstance(part, TextBlock) and part.citations is not None
 
 
 def _message_extra(
@@ -100,48 +98,58 @@ def encode_assistant(
         out["content"] = message.content
         _message_extra(message, out, policy, path, response=response)
         return out
-    parts: list[Block] = []
+    parts: list[tuple[int, TextBlock | dict[str, Any]]] = []
     calls: list[dict[str, Any]] = []
     audio: dict[str, Any] | None = None
+    refusal: str | None = None
     for j, block in enumerate(message.content):
         where = f"{path}.content[{j}]"
+        refused = _field_refusal(block)
         if isinstance(block, ToolUseBlock):
             calls.append(encode_tool_call(block, policy, where))
         elif is_tool_call(block):
             calls.append(thaw(block.data))  # type: ignore[union-attr]
+        elif refused is not None:
+            if refusal is None:
+                refusal = refused
+            else:
+                parts.append((j, {"type": "refusal", "refusal": refused}))
         elif isinstance(block, AudioBlock) and block.file_id is not None and audio is None:
             audio = {"id": block.file_id}
             if block.data is not None:
                 audio["data"] = block.data
             put_extra(audio, block.extra, policy, where, FOREIGN_BLOCK_KEYS)
-        elif isinstance(block, TextBlock | RawBlock):
-            parts.append(block)
+        elif isinstance(block, TextBlock):
+            parts.append((j, block))
+        elif isinstance(block, RawBlock):
+            part = encode_part(block, "assistant", policy, where)
+            if part is not None:
+                parts.append((j, part))
         else:
             what = f"{block.kind} content in an assistant message"
             if isinstance(block, AudioBlock):
                 what = "assistant audio without an id (or a second one)"
             replacement = policy.degrade(block, what, where)
             if replacement is not None:
-                parts.append(replacement)
-    texts = [b for b in parts if isinstance(b, TextBlock)]
-    refusals = [b for b in parts if _is_refusal(b)]
-    plain = len(texts) + len(refusals) == len(parts) and len(texts) <= 1 and len(refusals) <= 1
-    plain = plain and all(not t.extra for t in texts)
-    if plain and (calls or audio or refusals or (response and texts)):
-        if texts:
-            out["content"] = texts[0].text
-            _annotations(texts[0], out, policy, f"{path}.content[0]")
-        elif "content" not in message.extra:
-            out["content"] = None
-        if refusals:
-            out["refusal"] = _refusal_text(refusals[0])
-    elif parts:
+                parts.append((j, replacement))
+    single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and not parts[0][1].extra
+    if not parts:
+        if "content" in message.extra or calls or audio:
+            pass  # a kept null or [] is written back below; with tool calls it may be left out
+        else:
+            out["content"] = None if refusal is not None else ""
+    elif single and (calls or audio or refusal is not None or response or _cited(parts[0][1])):
+        j, text = parts[0]
+        assert isinstance(text, TextBlock)
+        out["content"] = text.text
+        _annotations(text, out, policy, f"{path}.content[{j}]")
+    else:
         out["content"] = [
-            text_part(b, policy, path) if isinstance(b, TextBlock) else thaw(b.data)  # type: ignore[union-attr]
-            for b in parts
+            text_part(b, policy, f"{path}.content[{j}]") if isinstance(b, TextBlock) else b
+            for j, b in parts
         ]
-    elif not (calls or audio) and "content" not in message.extra:
-        out["content"] = ""
+    if refusal is not None:
+        out["refusal"] = refusal
     if calls:
         out["tool_calls"] = calls
     if audio is not None:

@@ -62,7 +62,7 @@ class Policy:
     def error(self, what: str, path: str, value: Any = None) -> UnsupportedContentError:
         """The error raised under ``"raise"``."""
         return UnsupportedContentError(
-            f"{self.source} cannot carry {what}", path=path, source=self.source, value=value
+            f"cannot carry {what}", path=path, source=self.source, value=value
         )
 
     def refuse(self, what: str, path: str, value: Any = None) -> None:
@@ -103,7 +103,7 @@ def _raw_label(data: JsonValue) -> str:
     if not isinstance(data, FrozenDict):
         return "[raw content]"
     kind = data.get("type")
-    label = kind if isinstance(kind, str) else "raw content"
+    label = kind if isinstance(kind, str) else "refusal" if "refusal" in data else "raw content"
     for key in ("refusal", "title", "name", "filename"):
         value = data.get(key)
         if isinstance(value, str):

@@ -112,7 +112,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
     refusal = d.get("refusal")
     if type(refusal) is str:
         known.add("refusal")
-        blocks.append(RawBlock(FrozenDict._own({"type": "refusal", "refusal": refusal})))
+        blocks.append(RawBlock(FrozenDict._own({"refusal": refusal})))
     elif refusal is not None:
         raise fail("a string", refusal, "refusal")
     calls = d.get("tool_calls")
@@ -165,9 +165,10 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
     ``system`` and ``developer`` messages become :class:`SystemMessage` (role kept); each
     ``tool`` message a :class:`ToolMessage` holding one :class:`ToolResultBlock`; assistant
     ``tool_calls`` become :class:`ToolUseBlock` with the raw ``arguments`` string and its
-    parsed ``input`` (empty when the string is not a JSON object); a ``refusal`` a
-    ``RawBlock`` of a refusal part; a role this library does not know (the deprecated
-    ``function``) a :class:`RawMessage` holding the message.
+    parsed ``input`` (empty when the string is not a JSON object); the ``refusal`` field a
+    ``RawBlock({"refusal": ...})`` (a refusal *part* stays a typed ``RawBlock``); a role
+    this library does not know (the deprecated ``function``) a :class:`RawMessage` holding
+    the message.
 
     >>> decode_request({"messages": [{"role": "developer", "content": "Be terse."}]})
     (SystemMessage(content='Be terse.', role='developer'),)
