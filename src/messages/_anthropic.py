@@ -132,7 +132,8 @@ def decode_block(value: Any, provider: str | None = None, depth: int = 0) -> Blo
     """One owned wire value to a block; unknown kinds and non-objects become RawBlock."""
     if type(value) is not dict:
         return RawBlock(_expose(value))
-    decoder = _DECODERS.get(value.get("type"))
+    kind = value.get("type")
+    decoder = _DECODERS.get(kind) if type(kind) is str else None
     if decoder is None:
         return RawBlock(FrozenDict._own(value))
     return decoder(value, provider, depth)
