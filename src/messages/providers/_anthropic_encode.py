@@ -148,9 +148,11 @@ def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[s
         case RawBlock():
             data = block.data
             kind = data.get("type") if isinstance(data, FrozenDict) else None
-            if isinstance(kind, str) and kind not in FOREIGN_TYPES:
+            if isinstance(kind, str) and kind not in FOREIGN_TYPES and where != "system":
                 return thaw(data)  # type: ignore[no-any-return]
             what = f"a {kind!r} block" if isinstance(kind, str) else "content without a type"
+            if where == "system":
+                what = f"{what} in the system prompt (text only)"
             replacement = policy.degrade(block, what, path)
         case _:
             assert_never(block)

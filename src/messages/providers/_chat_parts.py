@@ -156,15 +156,17 @@ def decode_usage(u: dict[str, Any]) -> Usage:
         if prompt_details is not None:
             cached = opt_int(prompt_details, "cached_tokens")
             written = opt_int(prompt_details, "cache_write_tokens")
-            known = frozenset(("cached_tokens", "cache_write_tokens"))
-            rest["prompt_tokens_details"] = raw(extra(prompt_details, known))
+            nested = raw(extra(prompt_details, frozenset(("cached_tokens", "cache_write_tokens"))))
+            if nested or (cached is None and written is None):
+                rest["prompt_tokens_details"] = nested  # else rebuilt from the counts
     except DecodeError as exc:
         raise exc.within(".prompt_tokens_details") from None
     try:
         if completion_details is not None:
             reasoning = opt_int(completion_details, "reasoning_tokens")
-            known = frozenset(("reasoning_tokens",))
-            rest["completion_tokens_details"] = raw(extra(completion_details, known))
+            nested = raw(extra(completion_details, frozenset(("reasoning_tokens",))))
+            if nested or reasoning is None:
+                rest["completion_tokens_details"] = nested
     except DecodeError as exc:
         raise exc.within(".completion_tokens_details") from None
     return Usage(
@@ -190,7 +192,8 @@ def encode_usage(usage: Usage) -> dict[str, Any]:
     if usage.output_tokens is not None:
         out["completion_tokens"] = usage.output_tokens
     details = usage.extra.get("prompt_tokens_details")
-    if isinstance(details, FrozenDict) or usage.cache_read_tokens is not None:
+    cached = usage.cache_read_tokens is not None or usage.cache_write_tokens is not None
+    if isinstance(details, FrozenDict) or cached:
         prompt_details = thaw(details) if isinstance(details, FrozenDict) else {}
         if usage.cache_read_tokens is not None:
             prompt_details["cached_tokens"] = usage.cache_read_tokens

@@ -214,7 +214,7 @@ def parse_partial(text: str) -> Any:
     gives the value with every open string, array and object closed.
     """
     try:
-        return json.loads(text, parse_constant=_reject)
+        return json.loads(text, parse_constant=_reject, parse_float=_finite)
     except (ValueError, RecursionError):
         pass
     parser = _Parser(text)
@@ -226,10 +226,17 @@ def _reject(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large for a float")
+    return value
+
+
 def loads_object(text: str) -> dict[str, Any] | None:
     """``text`` parsed as a JSON object, or ``None`` when it is not exactly one valid object."""
     try:
-        value = json.loads(text, parse_constant=_reject)
+        value = json.loads(text, parse_constant=_reject, parse_float=_finite)
     except (ValueError, RecursionError):
         return None
     return value if type(value) is dict else None

@@ -187,7 +187,9 @@ def _decode_usage(u: dict[str, Any]) -> Usage:
             reasoning = opt_int(details, "thinking_tokens")
         except DecodeError as exc:
             raise exc.within(".output_tokens_details") from None
-        rest["output_tokens_details"] = raw(extra(details, frozenset(("thinking_tokens",))))
+        nested = raw(extra(details, frozenset(("thinking_tokens",))))
+        if nested or reasoning is None:  # else the encoder rebuilds it from reasoning_tokens
+            rest["output_tokens_details"] = nested
     return Usage(
         opt_int(u, "input_tokens"),
         opt_int(u, "output_tokens"),
