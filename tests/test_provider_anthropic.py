@@ -734,3 +734,83 @@ def test_real_claude_code_streams_reassemble(name: str) -> None:
                 assert got["input"].items() <= want["input"].items()
             checked += 1
     assert checked > 3
+
+
+def test_stream_rules_for_unusual_events() -> None:
+    accumulator = anthropic.accumulator()
+    start = {"id": "msg_2", "type": "message", "role": "assistant", "content": [], "usage": {}}
+    cut_json = '{"command": "ls -la", "timeout": 12'
+    events = [
+        {"type": "message_start", "message": start},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "compaction"}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "compaction_delta", "content": "Summary so far",
+                   "encrypted_content": "E1"}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "compaction_delta", "content": ", continued"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1,
+         "content_block": {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {}}},
+        {"type": "content_block_delta", "index": 1,
+         "delta": {"type": "input_json_delta", "partial_json": cut_json}},
+        {"type": "content_block_start", "index": 2,
+         "content_block": {"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {}}},
+        {"type": "content_block_delta", "index": 2,
+         "delta": {"type": "input_json_delta", "partial_json": " "}},
+        {"type": "future_event", "data": 1},
+        {"type": "message_delta", "delta": {"stop_reason": "max_tokens"}},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+    for event in events:
+        accumulator.feed(event)
+    compaction, cut, empty = accumulator.message().content  # type: ignore[misc]
+    assert compaction == RawBlock(
+        {"type": "compaction", "content": "Summary so far, continued", "encrypted_content": "E1"}
+    )
+    assert isinstance(cut, ToolUseBlock)
+    assert cut.input == {"command": "ls -la", "timeout": 12}
+    assert cut.arguments == cut_json and cut.invalid_arguments
+    assert empty == ToolUseBlock("toolu_2", "Read", {})
+    accumulator = anthropic.accumulator()
+    accumulator.feed({"type": "message_start", "message": start})
+    accumulator.feed(
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "x", "n": 1}}
+    )
+    with pytest.raises(DecodeError) as info:
+        accumulator.feed(
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "x_delta", "n": "2"}}
+        )
+    assert str(info.value) == (
+        "anthropic: $.delta.n: expected 'n' to be text to append to, found an integer"
+    )
+
+
+def test_another_providers_response_encodes_with_mapped_fields() -> None:
+    from messages.providers import openai_chat
+
+    chat = json.loads((LOCAL_FIXTURES / "openai_chat" / "response_basic.json").read_text())
+    body = anthropic.encode_response(openai_chat.decode_response(chat))
+    assert body["stop_reason"] == "end_turn"
+    assert body["usage"] == {
+        "input_tokens": 93,
+        "cache_read_input_tokens": 1024,
+        "output_tokens": 46,
+        "output_tokens_details": {"thinking_tokens": 0},
+    }
+    assert set(body) == {"id", "type", "role", "model", "content", "stop_reason", "usage"}
+
+
+def test_fields_on_the_system_prompt_follow_the_policy() -> None:
+    named = SystemMessage("Be terse.", extra={"name": "rules"})
+    with pytest.raises(UnsupportedContentError) as info:
+        anthropic.encode_request([named])
+    assert info.value.path == "$[0].extra.name"
+    assert anthropic.encode_request([named], unsupported="drop") == {
+        "system": "Be terse.",
+        "messages": [],
+    }
+    tool = RawMessage({"role": "tool", "tool_call_id": "c", "content": "x"})
+    degraded = anthropic.encode_request([tool], unsupported="text")
+    assert degraded["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "[raw content]"}]}
+    ]

@@ -635,3 +635,66 @@ def test_conversion_example_with_everything_the_reference_request_has() -> None:
 
 def LOCAL_FIXTURES_ANTHROPIC_REQUEST() -> Any:
     return json.loads((LOCAL_FIXTURES / "anthropic" / "request_tool_loop.json").read_text())
+
+
+def test_another_providers_response_encodes_with_mapped_fields() -> None:
+    body = json.loads((LOCAL_FIXTURES / "anthropic" / "response_reference.json").read_text())
+    chat = openai_chat.encode_response(anthropic.decode_response(body))
+    assert chat["object"] == "chat.completion"
+    (choice,) = chat["choices"]
+    assert choice["finish_reason"] == "stop"
+    assert choice["message"] == {"role": "assistant", "content": "18°C (64°F), cloudy."}
+    assert chat["usage"]["prompt_tokens"] == 412 + 380 + 0
+    assert chat["usage"]["prompt_tokens_details"] == {"cached_tokens": 380, "cache_write_tokens": 0}
+    assert "cache_creation" not in chat["usage"]
+
+
+MORE_STREAM_ERRORS = [
+    ([{"choices": [5]}], "openai_chat: $.choices[0]: expected an object, found an integer"),
+    (
+        [{"choices": [{"index": None}]}],
+        "openai_chat: $.choices[0].index: expected an integer, found null",
+    ),
+    ([{"choices": [], "usage": 3}], "openai_chat: $.usage: expected an object, found an integer"),
+    (
+        [{"choices": [{"delta": {"tool_calls": {}}}]}],
+        "openai_chat: $.choices[0].delta.tool_calls: expected an array, found an object",
+    ),
+    (
+        [{"choices": [{"delta": {"tool_calls": [1]}}]}],
+        "openai_chat: $.choices[0].delta.tool_calls[0]: expected an object, found an integer",
+    ),
+    (
+        [{"choices": [{"delta": {"audio": 1}}]}],
+        "openai_chat: $.choices[0].delta.audio: expected an object, found an integer",
+    ),
+    (
+        [{"choices": [{"delta": 1}]}],
+        "openai_chat: $.choices[0].delta: expected an object, found an integer",
+    ),
+]
+
+
+@pytest.mark.parametrize(("chunks", "message"), MORE_STREAM_ERRORS)
+def test_more_stream_errors(chunks: list[Any], message: str) -> None:
+    test_stream_errors(chunks, message)
+
+
+def test_stream_without_choices() -> None:
+    accumulator = openai_chat.accumulator()
+    assert accumulator.snapshot() == AssistantMessage()
+    accumulator.feed("[DONE]")
+    with pytest.raises(DecodeError, match="expected at least one choice, found none"):
+        accumulator.message()
+    accumulator = openai_chat.accumulator()
+    accumulator.feed({"error": "boom"})
+    assert accumulator.message() == AssistantMessage(error="error")
+
+
+def test_gemini_model_role_follows_the_policy() -> None:
+    model = RawMessage({"role": "model", "parts": [{"text": "hi"}]})
+    with pytest.raises(UnsupportedContentError, match="'model' message"):
+        openai_chat.encode_request([model])
+    assert openai_chat.encode_request([model], unsupported="drop") == {"messages": []}
+    legacy = RawMessage({"role": "function", "name": "f", "content": "x"})
+    assert openai_chat.encode_request([legacy]) == {"messages": [legacy.data]}

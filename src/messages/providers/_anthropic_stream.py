@@ -152,7 +152,7 @@ class AnthropicAccumulator:
                     block[key] = value
                 else:
                     raise DecodeError(
-                        f"expected a string to append to {key!r}, found {type_name(value)}",
+                        f"expected {key!r} to be text to append to, found {type_name(current)}",
                         path=f"$.{key}",
                         value=value,
                     )

@@ -27,7 +27,7 @@ from ._formats import (
     OPENAI_CITATIONS,
     RESPONSES_MESSAGE_KEYS,
 )
-from ._policy import Policy, has_context, put_extra
+from ._policy import Policy, has_context, is_empty, put_extra
 
 __all__ = ["ENVELOPE", "Wire", "arrange", "encode_assistant", "encode_turn"]
 
@@ -48,6 +48,11 @@ def _field_refusal(block: Block) -> str | None:
         text = data["refusal"]
         return text if isinstance(text, str) else None
     return None
+
+
+def _plain(block: TextBlock) -> bool:
+    """A text with no field a part would carry (another format's empty fields do not count)."""
+    return all(k in FOREIGN_BLOCK_KEYS and is_empty(v) for k, v in block.extra.items())
 
 
 def _cited(part: TextBlock | dict[str, Any]) -> bool:
@@ -132,7 +137,7 @@ def encode_assistant(
             replacement = policy.degrade(block, what, where)
             if replacement is not None:
                 parts.append((j, replacement))
-    single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and not parts[0][1].extra
+    single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and _plain(parts[0][1])
     if not parts:
         if "content" in message.extra or calls or audio:
             pass  # a kept null or [] is written back below; with tool calls it may be left out
