@@ -812,5 +812,5 @@ def test_fields_on_the_system_prompt_follow_the_policy() -> None:
     tool = RawMessage({"role": "tool", "tool_call_id": "c", "content": "x"})
     degraded = anthropic.encode_request([tool], unsupported="text")
     assert degraded["messages"] == [
-        {"role": "user", "content": [{"type": "text", "text": "[raw content]"}]}
+        {"role": "user", "content": [{"type": "text", "text": "[tool message: x]"}]}
     ]

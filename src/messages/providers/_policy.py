@@ -103,8 +103,14 @@ def _raw_label(data: JsonValue) -> str:
     if not isinstance(data, FrozenDict):
         return "[raw content]"
     kind = data.get("type")
-    label = kind if isinstance(kind, str) else "refusal" if "refusal" in data else "raw content"
-    for key in ("refusal", "title", "name", "filename"):
+    role = data.get("role")
+    if isinstance(kind, str):
+        label = kind
+    elif isinstance(role, str):
+        label = f"{role} message"  # a whole message of a role the target does not have
+    else:
+        label = "refusal" if "refusal" in data else "raw content"
+    for key in ("refusal", "title", "name", "filename", "content"):
         value = data.get(key)
         if isinstance(value, str):
             return f"[{label}: {value}]"
