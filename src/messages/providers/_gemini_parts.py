@@ -30,8 +30,9 @@ from ..media import parse_data_uri
 from ._policy import Policy, own_extra
 
 __all__ = [
-    "SYNTHETIC_ID_PREFIX",
     "CallIds",
+    "DATA_KEYS",
+    "SYNTHETIC_ID_PREFIX",
     "camel",
     "decode_part",
     "encode_part",

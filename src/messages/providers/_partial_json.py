@@ -20,7 +20,10 @@ import json
 import re
 from typing import Any, Final
 
-__all__ = ["parse_partial"]
+__all__ = [
+    "MAX_DEPTH",
+    "parse_partial",
+]
 
 MAX_DEPTH: Final = 128
 """Nesting beyond this depth is treated as the end of the usable text."""

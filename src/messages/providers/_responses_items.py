@@ -43,21 +43,30 @@ from ._policy import Policy, own_extra
 __all__ = [
     "ITEM_RECORD",
     "Mode",
+    "REASONING_REASON",
+    "TEXT_TYPES",
     "decode_fco",
     "decode_model_item",
+    "decode_part",
     "decode_parts",
+    "encode_call",
     "encode_fco",
     "encode_input_parts",
     "encode_model_blocks",
+    "encode_part",
+    "encode_reasoning",
+    "foreign_key",
     "is_caller_item",
     "need_str",
     "ours",
+    "replayable",
 ]
 
 Mode = Literal["request", "response"]
 """Requests write minimal items; responses write output items (``type: "message"``)."""
 
 ITEM_RECORD: Final = "item"
+REASONING_REASON: Final = "OpenAI Responses replays only reasoning items OpenAI produced (with id)"
 """Key, in the first TextBlock of an assistant message item, holding that item's fields."""
 
 TEXT_TYPES: Final = frozenset(("input_text", "output_text", "refusal"))
@@ -139,12 +148,27 @@ def foreign_key(key: str) -> bool:
 
 
 def ours(block: RawBlock) -> bool:
-    """Whether a RawBlock holds a Responses item or part (an object with a type of ours)."""
+    """Whether a RawBlock holds a Responses item or part.
+
+    That is an object whose ``type`` is not another format's, or an untyped message item
+    (``role`` and ``content``).
+    """
     data = block.data
     if not isinstance(data, FrozenDict):
         return False
     tag = data.get("type")
+    if tag is None and "type" not in data:
+        return "role" in data and "content" in data
     return isinstance(tag, str) and tag not in _FOREIGN_TYPES
+
+
+def replayable(block: ThinkingBlock) -> bool:
+    """Whether a ThinkingBlock can be sent back as a ``reasoning`` item.
+
+    OpenAI must have made it, and it must still have its item id (``rs_...``, required on
+    input).
+    """
+    return block.provider == "openai" and isinstance(block.extra.get("id"), str)
 
 
 def is_caller_item(tag: object) -> bool:
@@ -489,14 +513,12 @@ def encode_model_blocks(
             case TextBlock():
                 add_text(block, at)
                 continue
-            case ThinkingBlock() if block.provider == "openai":
+            case ThinkingBlock() if replayable(block):
                 parts = None
                 emit(encode_reasoning(block))
                 continue
             case ThinkingBlock():
-                degraded = policy.reject(
-                    block, at, "OpenAI Responses replays only reasoning that OpenAI produced"
-                )
+                degraded = policy.reject(block, at, REASONING_REASON)
             case ToolUseBlock():
                 parts = None
                 emit(encode_call(block))

@@ -259,10 +259,8 @@ def _encode_input(
             part = items.encode_part(block, "input_text", policy, at)
             if part is not None:
                 parts.append(part)
-        elif isinstance(block, ThinkingBlock) and block.provider != "openai":
-            degraded = policy.reject(
-                block, at, "OpenAI Responses replays only reasoning that OpenAI produced"
-            )
+        elif isinstance(block, ThinkingBlock) and not items.replayable(block):
+            degraded = policy.reject(block, at, items.REASONING_REASON)
             if degraded is not None:
                 parts.append(items.encode_part(degraded, "input_text", policy, at))
         else:  # reasoning and tool calls are items of their own
