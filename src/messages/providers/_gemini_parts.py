@@ -199,6 +199,21 @@ def _split(d: dict[str, Any], key: str, inner: dict[str, Any], known: frozenset[
     return FrozenDict._own(outer) if outer else EMPTY
 
 
+_BY_SUFFIX: Final = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+    "heic": "image/heic",
+    "heif": "image/heif",
+    "wav": "audio/wav",
+    "mp3": "audio/mp3",
+    "aiff": "audio/aiff",
+    "aac": "audio/aac",
+    "ogg": "audio/ogg",
+    "flac": "audio/flac",
+}
 _BLOB: Final = frozenset(("mimeType", "data"))
 _FILE: Final = frozenset(("mimeType", "fileUri"))
 _CALL: Final = frozenset(("id", "name", "args"))
@@ -378,6 +393,10 @@ def _media_part(block: ImageBlock | AudioBlock, policy: Policy, path: str) -> di
         )
     else:
         return _degrade(policy, block, path, f"this {block.kind} has no data, URL or file")
+    if mime is None:  # a guess from the name (``.png``), so the part decodes as this kind
+        suffix = ref.split("?", 1)[0].rsplit("/", 1)[-1].rpartition(".")[2].lower()
+        guess = _BY_SUFFIX.get(suffix)
+        mime = guess if guess is not None and guess.startswith(block.kind + "/") else None
     inner = {"fileUri": ref} if mime is None else {"mimeType": mime, "fileUri": ref}
     return _part("fileData", inner, block.extra, ())
 

@@ -43,6 +43,21 @@ _ESCAPES: Final = {
 }
 
 
+def _hex4(text: str, pos: int) -> int | None:
+    digits = text[pos : pos + 4]
+    if len(digits) < 4 or not all(c in "0123456789abcdefABCDEF" for c in digits):
+        return None
+    return int(digits, 16)
+
+
+def _pair_may_follow(rest: str) -> bool:
+    r"""Whether ``rest`` (the end of the text) could still grow into a ``\uXXXX`` escape."""
+    if len(rest) >= 6:
+        return False
+    head = "\\u"[: len(rest)]
+    return rest[:2] == head[:2] and all(c in "0123456789abcdefABCDEF" for c in rest[2:])
+
+
 class _Stop(Exception):
     """The text ends (or breaks) here; carries the value parsed so far, if any."""
 
@@ -108,11 +123,20 @@ class _Parser:
                     break
                 esc = text[pos + 1]
                 if esc == "u":
-                    digits = text[pos + 2 : pos + 6]
-                    if len(digits) < 4 or not all(c in "0123456789abcdefABCDEF" for c in digits):
+                    code = _hex4(text, pos + 2)
+                    if code is None:
                         break
-                    out.append(chr(int(digits, 16)))
                     pos += 6
+                    if 0xD800 <= code < 0xDC00 and text.startswith("\\u", pos):
+                        low = _hex4(text, pos + 2)
+                        if low is None:
+                            break  # the pair's second half is still to come
+                        if 0xDC00 <= low < 0xE000:
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            pos += 6
+                    elif 0xD800 <= code < 0xDC00 and _pair_may_follow(text[pos:]):
+                        break  # maybe half of a pair: wait for the rest
+                    out.append(chr(code))
                     continue
                 if esc not in _ESCAPES:
                     break

@@ -89,7 +89,8 @@ class ResponsesAccumulator:
         try:
             ev = FrozenDict(event).thaw()
             self.events += 1
-            handler = _HANDLERS.get(ev.get("type"))
+            tag = ev.get("type")
+            handler = _HANDLERS.get(tag) if type(tag) is str else None
             if handler is None:
                 self.ignored += 1
             else:

@@ -186,7 +186,7 @@ def encode_request(
         else:
             system["parts"].extend(parts)
         start += 1
-    if system is not None:
+    if system is not None and system["parts"]:
         body["systemInstruction"] = system
     contents: list[dict[str, Any]] = []
     for i in range(start, len(turns)):
