@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -188,6 +189,7 @@ def check_responses(body: dict[str, Any], *, paired: bool = False) -> None:
         assert not pending, f"calls {pending} never answered"
 
 
+_METADATA = {"thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata"}
 _DATA = (
     "text",
     "inlineData",
@@ -204,7 +206,9 @@ _DATA = (
 def _check_part(part: Any, role: str, where: str) -> None:
     assert isinstance(part, dict), where
     data = [k for k in _DATA if k in part]
-    assert len(data) == 1, f"{where}: data fields {data}"
+    assert len(data) <= 1, f"{where}: data fields {data}"
+    assert [k for k in part if k not in _METADATA], f"{where}: no data field"
+    assert all(re.fullmatch(r"[a-z][A-Za-z0-9]*", k) for k in part), f"{where}: {list(part)}"
     assert not any(k in part for k in ("type", "id", "status", "cache_control")), where
     if "thoughtSignature" in part:
         assert isinstance(part["thoughtSignature"], str), where
@@ -239,7 +243,9 @@ def check_gemini(body: dict[str, Any], *, paired: bool = False) -> None:
         system = body["systemInstruction"]
         assert system["parts"], "empty systemInstruction"
         for part in system["parts"]:
-            assert set(part) == {"text"} and isinstance(part["text"], str), part
+            assert isinstance(part.get("text"), str), part
+            assert not any(k in part for k in _DATA if k != "text"), part
+            assert "thought" not in part, part
     contents = body["contents"]
     assert isinstance(contents, list)
     previous = None

@@ -718,9 +718,11 @@ def test_agent_loops_encode_to_valid_paired_requests(conversation: list[Any]) ->
 @given(any_conversation())
 def test_encode_raises_only_unsupported_content(conversation: list[Any]) -> None:
     try:
-        r.encode_request(conversation)
-    except UnsupportedContentError:
-        pass
+        body = r.encode_request(conversation)
+    except UnsupportedContentError as exc:
+        assert exc.path.startswith("$[") and exc.source == "openai_responses"
+    else:
+        check_responses(body)
 
 
 @given(any_conversation(), st.sampled_from(["drop", "text"]))
@@ -799,8 +801,8 @@ def test_decoding_arbitrary_json_returns_or_raises_decode_error(body: Any) -> No
     for decode in (r.decode_request, r.decode_response):
         try:
             decode(body if not isinstance(body, list) else {"input": body, "output": body})
-        except DecodeError:
-            pass
+        except DecodeError as exc:
+            assert exc.path.startswith("$") and exc.source == "openai_responses"
 
 
 @given(st.lists(json_bodies, max_size=6))
@@ -813,8 +815,8 @@ def test_accumulator_survives_arbitrary_events(events: list[Any]) -> None:
                 if not isinstance(event, dict)
                 else {"type": "response.output_text.delta", **event}
             )
-        except DecodeError:
-            pass
+        except DecodeError as exc:
+            assert exc.source == "openai_responses"
         acc.snapshot()
 
 

@@ -11,6 +11,7 @@ A part this module does not model, or one with no or several data fields, is a R
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final, assert_never
 
 from .._json import EMPTY, FrozenDict, _expose, raw
@@ -37,6 +38,7 @@ __all__ = [
     "decode_part",
     "encode_part",
     "foreign_key",
+    "ours",
 ]
 
 SYNTHETIC_ID_PREFIX: Final = "gemini_call_"
@@ -350,6 +352,26 @@ def decode_part(d: Any, ids: CallIds) -> Block:
 
 # ---------------------------------------------------------------------------------- encoding
 
+_NAME: Final = re.compile(r"[a-z][A-Za-z0-9]*")
+_METADATA: Final = frozenset(
+    ("thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata")
+)
+
+
+def ours(block: RawBlock) -> bool:
+    """Whether a RawBlock holds a Gemini part.
+
+    That is an object whose keys are all camelCase names, without ``type`` (Gemini parts
+    have none), with a data field besides the known metadata.
+    """
+    data = block.data
+    return (
+        isinstance(data, FrozenDict)
+        and "type" not in data
+        and all(_NAME.fullmatch(k) for k in data)
+        and any(k not in _METADATA for k in data)
+    )
+
 
 def _inner(block_extra: Any, key: str) -> dict[str, Any]:
     v = block_extra.get(key)
@@ -501,7 +523,7 @@ def encode_part(
         case ImageBlock() | AudioBlock():
             return _media_part(block, policy, path)
         case RawBlock():
-            if isinstance(block.data, FrozenDict) and "type" not in block.data:
+            if ours(block):
                 return dict(raw(block.data))
             return _degrade(policy, block, path, "this raw block is not a Gemini part")
         case _:

@@ -147,7 +147,11 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
 
 
 def _foreign_content_key(key: str) -> bool:
-    return key != "role" and (foreign_key(key) or key in _RESPONSE_KEYS)
+    # A message decoded from a response body carries that body's fields in extra: they are
+    # not fields of a content.
+    if key == "role":
+        return False
+    return foreign_key(key) or key in _RESPONSE_KEYS or key in _FOREIGN_BODY or key == "modelStatus"
 
 
 def _encode_blocks(
@@ -158,6 +162,21 @@ def _encode_blocks(
     for i, block in enumerate(blocks):
         part = encode_part(block, names, policy, f"{path}.content[{i}]")
         if part is not None:
+            out.append(part)
+    return out
+
+
+def _system_parts(content: str | tuple[Block, ...], policy: Policy, path: str) -> list[Any]:
+    blocks = (TextBlock(content),) if isinstance(content, str) else content
+    out = []
+    for i, block in enumerate(blocks):
+        at = f"{path}.content[{i}]"
+        text = block if isinstance(block, TextBlock) else None
+        if text is None:
+            text = policy.reject(block, at, "a Gemini system instruction carries text only")
+        if text is not None:
+            part = encode_part(text, {}, policy, at)
+            assert part is not None
             out.append(part)
     return out
 
@@ -179,7 +198,7 @@ def encode_request(
     system: dict[str, Any] | None = None
     while start < len(turns) and isinstance(turns[start], SystemMessage):
         turn = turns[start]
-        parts = _encode_blocks(turn.content, names, policy, f"$[{start}]")
+        parts = _system_parts(turn.content, policy, f"$[{start}]")
         if system is None:
             system = own_extra(turn.extra, _PARTS, _foreign_content_key)
             system["parts"] = parts
@@ -192,30 +211,19 @@ def encode_request(
     for i in range(start, len(turns)):
         turn = turns[i]
         path = f"$[{i}]"
-        role: Any
         if isinstance(turn, SystemMessage):
             degraded = policy.reject(
                 TextBlock(turn.text), path, "Gemini takes system instructions only at the start"
             )
-            if degraded is None:
-                continue
-            role, parts, fields = "user", [{"text": f"[system: {degraded.text}]"}], {}
-        else:
-            parts = _encode_blocks(turn.content, names, policy, path)
-            if isinstance(turn, AssistantMessage):
-                role = "model"
-                fields = own_extra(turn.extra, _MODEL, _foreign_content_key)
-                fields["role"] = "model"
-            else:
-                fields = own_extra(turn.extra, _PARTS, _foreign_content_key)
-                role = fields.get("role") if type(fields.get("role")) is str else "user"
-        if not parts:
+            if degraded is not None:
+                _add(contents, {}, [{"text": f"[system: {degraded.text}]"}])
             continue
-        last = contents[-1] if contents else None
-        if last is not None and _role(last) == role:
-            last["parts"].extend(parts)
+        if isinstance(turn, AssistantMessage):
+            fields = own_extra(turn.extra, _MODEL, _foreign_content_key)
+            fields["role"] = "model"
         else:
-            contents.append({**fields, "parts": parts})
+            fields = own_extra(turn.extra, _PARTS, _foreign_content_key)
+        _add(contents, fields, _encode_blocks(turn.content, names, policy, path))
     body["contents"] = contents
     return thaw(body)  # type: ignore[no-any-return]
 
@@ -223,6 +231,29 @@ def encode_request(
 def _role(content: dict[str, Any]) -> Any:
     role = content.get("role")
     return role if type(role) is str else "user"
+
+
+def _add(contents: list[dict[str, Any]], fields: dict[str, Any], parts: list[Any]) -> None:
+    """Append one turn's parts, merging into the previous content when the role is the same.
+
+    A function call always sits in a model content and a function response in a user one,
+    whatever message carried them; the turn's own fields go on its first content.
+    """
+    own = _role(fields)
+    for part in parts:
+        role = own
+        if "functionCall" in part:
+            role = "model"
+        elif "functionResponse" in part and own == "model":
+            role = "user"
+        last = contents[-1] if contents else None
+        if last is not None and _role(last) == role:
+            last["parts"].append(part)
+            continue
+        head = fields if role == own else ({"role": "model"} if role == "model" else {})
+        contents.append({**head, "parts": [part]})
+        if role == own:
+            fields = {"role": "model"} if own == "model" else {}
 
 
 # -------------------------------------------------------------------------------- responses
