@@ -424,10 +424,13 @@ def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
 
 
 @st.composite
-def well_formed(draw: st.DrawFn, *, gemini: bool) -> list[Message]:
+def well_formed(
+    draw: st.DrawFn, *, gemini: bool, media: st.SearchStrategy[Block] | None = None
+) -> list[Message]:
     """An agent loop: every call answered right after its turn, each round closed by text."""
     thinking = google_thinking() if gemini else openai_thinking()
-    media = gemini_media() if gemini else responses_images()
+    if media is None:
+        media = gemini_media() if gemini else responses_images()
     out: list[Message] = []
     if draw(st.booleans()):
         out.append(SystemMessage(draw(_WORDS)))
