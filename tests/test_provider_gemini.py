@@ -27,6 +27,7 @@ from messages import (
     UserMessage,
 )
 from messages import strategies as ms
+from messages.convert import normalize_messages
 from messages.providers import gemini as g
 from provider_support import (
     any_conversation,
@@ -778,3 +779,9 @@ def test_accumulator_survives_arbitrary_chunks(chunks: list[Any]) -> None:
         except DecodeError as exc:
             assert exc.source == "gemini"
         acc.snapshot()
+
+
+@given(conversations(gemini=True))
+def test_flat_messages_encode_like_the_turns_they_came_from(conversation: list[Any]) -> None:
+    flat = list(normalize_messages(conversation))
+    assert json_equal(g.encode_request(flat), g.encode_request(conversation))

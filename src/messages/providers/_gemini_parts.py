@@ -28,6 +28,7 @@ from ..blocks import (
 )
 from ..errors import DecodeError, UnsupportedContentError
 from ..media import parse_data_uri
+from ._foreign import gemini_key
 from ._policy import Policy, own_extra
 
 __all__ = [
@@ -37,7 +38,6 @@ __all__ = [
     "camel",
     "decode_part",
     "encode_part",
-    "foreign_key",
     "ours",
 ]
 
@@ -106,42 +106,6 @@ _SNAKE: Final = {
         "traffic_type",
     )
 }
-
-# Single-word keys of the other formats; any key with "_" is foreign too (Gemini is camelCase).
-_FOREIGN_KEYS: Final = frozenset(
-    (
-        "type",
-        "id",
-        "status",
-        "phase",
-        "annotations",
-        "logprobs",
-        "detail",
-        "citations",
-        "name",
-        "refusal",
-        "audio",
-        "content",
-        "summary",
-        "signature",
-        "source",
-        "title",
-        "context",
-        "item",
-        "input",
-        "arguments",
-        "output",
-        "namespace",
-        "caller",
-        "data",
-        "role",
-    )
-)
-
-
-def foreign_key(key: str) -> bool:
-    """Whether an ``extra`` key belongs to another format rather than to a Gemini part."""
-    return "_" in key or key in _FOREIGN_KEYS
 
 
 def camel(d: dict[str, Any]) -> dict[str, Any]:
@@ -382,7 +346,7 @@ def _part(
     data_key: str, inner: dict[str, Any], block_extra: Any, protected: tuple[str, ...]
 ) -> dict[str, Any]:
     out: dict[str, Any] = {data_key: {**inner, **_inner(block_extra, data_key)}}
-    out.update(own_extra(block_extra, frozenset((data_key, *protected)), foreign_key))
+    out.update(own_extra(block_extra, frozenset((data_key, *protected)), gemini_key))
     return out
 
 
@@ -490,7 +454,7 @@ def _text_part(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
             value=block.citations,
         )
     out: dict[str, Any] = {"text": block.text}
-    out.update(own_extra(block.extra, frozenset(("text",)), foreign_key))
+    out.update(own_extra(block.extra, frozenset(("text",)), gemini_key))
     return out
 
 
@@ -511,7 +475,7 @@ def encode_part(
                 out["thoughtSignature"] = block.signature
             out.update(
                 own_extra(
-                    block.extra, frozenset(("text", "thought", "thoughtSignature")), foreign_key
+                    block.extra, frozenset(("text", "thought", "thoughtSignature")), gemini_key
                 )
             )
             return out

@@ -38,6 +38,7 @@ from ..blocks import (
 )
 from ..errors import DecodeError, UnsupportedContentError
 from ..media import to_data_uri
+from ._foreign import FOREIGN_CITATIONS, responses_key, responses_type
 from ._policy import Policy, own_extra
 
 __all__ = [
@@ -55,7 +56,6 @@ __all__ = [
     "encode_model_blocks",
     "encode_part",
     "encode_reasoning",
-    "foreign_key",
     "is_caller_item",
     "need_str",
     "ours",
@@ -77,75 +77,6 @@ _REASONING: Final = frozenset(("type", "summary", "encrypted_content"))
 _CALL: Final = frozenset(("type", "call_id", "name", "arguments"))
 _OUTPUT: Final = frozenset(("type", "call_id", "output"))
 
-# Wire types of the other formats: a RawBlock with one of these is not a Responses item/part.
-_FOREIGN_TYPES: Final = frozenset(
-    (
-        "text",
-        "image",
-        "audio",
-        "document",
-        "search_result",
-        "thinking",
-        "redacted_thinking",
-        "tool_use",
-        "tool_result",
-        "server_tool_use",
-        "web_search_tool_result",
-        "web_fetch_tool_result",
-        "code_execution_tool_result",
-        "bash_code_execution_tool_result",
-        "text_editor_code_execution_tool_result",
-        "tool_search_tool_result",
-        "mcp_tool_use",
-        "mcp_tool_result",
-        "container_upload",
-        "image_url",
-        "file",
-        "function",
-    )
-)
-# Keys other formats put in ``extra`` that are not Responses fields where they would land.
-_FOREIGN_KEYS: Final = frozenset(
-    (
-        "cache_control",
-        "citations",
-        "thought",
-        "parts",
-        "source",
-        "title",
-        "context",
-        "tool_calls",
-        "tool_call_id",
-        "function_call",
-        "reasoning_content",
-        "audio",
-        "refusal",
-        "name",
-        "input",
-        "is_error",
-        "tool_use_id",
-        "thinking",
-        "data",
-        "signature",
-        "media_type",
-    )
-)
-# Citation types of other formats (Anthropic): these cannot become OpenAI annotations.
-_FOREIGN_CITATIONS: Final = frozenset(
-    (
-        "char_location",
-        "page_location",
-        "content_block_location",
-        "web_search_result_location",
-        "search_result_location",
-    )
-)
-
-
-def foreign_key(key: str) -> bool:
-    """Whether an ``extra`` key belongs to another format (camelCase is Gemini's style)."""
-    return key in _FOREIGN_KEYS or key.lower() != key
-
 
 def ours(block: RawBlock) -> bool:
     """Whether a RawBlock holds a Responses item or part.
@@ -159,7 +90,7 @@ def ours(block: RawBlock) -> bool:
     tag = data.get("type")
     if tag is None and "type" not in data:
         return "role" in data and "content" in data
-    return isinstance(tag, str) and tag not in _FOREIGN_TYPES
+    return isinstance(tag, str) and not responses_type(tag)
 
 
 def replayable(block: ThinkingBlock) -> bool:
@@ -356,7 +287,7 @@ def _text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dic
         out = {"type": tag, "text": block.text}
         citations = block.citations
         if citations is not None:
-            if any(c.get("type") in _FOREIGN_CITATIONS for c in citations):
+            if any(c.get("type") in FOREIGN_CITATIONS for c in citations):
                 if policy.mode == "raise":
                     raise UnsupportedContentError(
                         "these citations cannot become OpenAI annotations",
@@ -370,7 +301,7 @@ def _text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dic
         own_extra(
             block.extra,
             frozenset(("type", "text", "refusal", "annotations", ITEM_RECORD)),
-            foreign_key,
+            responses_key,
         )
     )
     return out
@@ -389,7 +320,7 @@ def _image_part(block: ImageBlock) -> dict[str, Any] | None:
         out["image_url"] = url
     if file_id is not None:
         out["file_id"] = file_id
-    out.update(own_extra(block.extra, _IMAGE, foreign_key))
+    out.update(own_extra(block.extra, _IMAGE, responses_key))
     return out
 
 
@@ -448,7 +379,7 @@ def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, A
             else:
                 output = [{"type": "input_text", "text": "[tool error]"}, *output]
     out = {"type": "function_call_output", "call_id": block.tool_use_id, "output": output}
-    out.update(own_extra(block.extra, _OUTPUT, foreign_key))
+    out.update(own_extra(block.extra, _OUTPUT, responses_key))
     return out
 
 
@@ -457,7 +388,7 @@ def encode_call(block: ToolUseBlock) -> dict[str, Any]:
     arguments = block.arguments
     if arguments is None:
         arguments = json.dumps(raw(block.input), ensure_ascii=False, separators=(",", ":"))
-    ex = own_extra(block.extra, _CALL, foreign_key)
+    ex = own_extra(block.extra, _CALL, responses_key)
     out: dict[str, Any] = {"type": "function_call"}
     if "id" in ex:
         out["id"] = ex.pop("id")
@@ -468,7 +399,7 @@ def encode_call(block: ToolUseBlock) -> dict[str, Any]:
 
 def encode_reasoning(block: ThinkingBlock) -> dict[str, Any]:
     """An OpenAI ThinkingBlock as a ``reasoning`` item."""
-    ex = own_extra(block.extra, frozenset(("type", "encrypted_content")), foreign_key)
+    ex = own_extra(block.extra, frozenset(("type", "encrypted_content")), responses_key)
     out: dict[str, Any] = {"type": "reasoning"}
     if "id" in ex:
         out["id"] = ex.pop("id")

@@ -22,13 +22,13 @@ from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..usage import Usage
 from ._base import Accumulator, Unsupported, as_turns
 from ._common import owned_body, with_source
+from ._foreign import OPENAI_BODY_KEYS, gemini_body_key, gemini_key
 from ._gemini_parts import (
     SYNTHETIC_ID_PREFIX,
     CallIds,
     camel,
     decode_part,
     encode_part,
-    foreign_key,
 )
 from ._gemini_stream import GeminiAccumulator
 from ._policy import Policy, own_extra
@@ -48,33 +48,19 @@ NAME: Final = "gemini"
 
 _PARTS: Final = frozenset(("parts",))
 _MODEL: Final = frozenset(("parts", "role"))
-_RESPONSE_KEYS: Final = frozenset(
-    ("candidates", "usageMetadata", "modelVersion", "responseId", "promptFeedback", "createTime")
+_MODELLED: Final = frozenset(
+    ("candidates", "usageMetadata", "modelVersion", "responseId", "createTime")
 )
-# Single-word body keys of the other formats (OpenAI, Anthropic): never written into a body.
-_FOREIGN_BODY: Final = frozenset(
+# Response-body fields: a message decoded from a response carries them, a content must not.
+_RESPONSE_KEYS: Final = frozenset(
     (
-        "id",
-        "object",
-        "status",
-        "output",
-        "usage",
-        "model",
-        "error",
-        "instructions",
-        "tools",
-        "text",
-        "reasoning",
-        "store",
-        "metadata",
-        "temperature",
-        "truncation",
-        "user",
-        "background",
-        "type",
-        "role",
-        "content",
-        "choices",
+        "candidates",
+        "usageMetadata",
+        "modelVersion",
+        "responseId",
+        "promptFeedback",
+        "createTime",
+        "modelStatus",
     )
 )
 
@@ -151,7 +137,7 @@ def _foreign_content_key(key: str) -> bool:
     # not fields of a content.
     if key == "role":
         return False
-    return foreign_key(key) or key in _RESPONSE_KEYS or key in _FOREIGN_BODY or key == "modelStatus"
+    return gemini_key(key) or key in _RESPONSE_KEYS or key in OPENAI_BODY_KEYS
 
 
 def _encode_blocks(
@@ -268,7 +254,7 @@ def decode_response(body: Mapping[str, Any]) -> AssistantMessage:
     d = camel(owned_body(body, NAME))
     try:
         response_id = opt_str(d, "responseId")
-        ex = {k: v for k, v in d.items() if k not in _RESPONSE_KEYS or k == "promptFeedback"}
+        ex = {k: v for k, v in d.items() if k not in _MODELLED}
         for key in ("modelVersion", "responseId", "createTime", "usageMetadata"):
             if key in d and d[key] is None:
                 ex[key] = None
@@ -379,7 +365,7 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     """A ``GenerateContentResponse`` for an assistant message (exact for decoded ones)."""
     policy = Policy("raise", NAME)
     parts = _encode_blocks(message.content, {}, policy, "$")
-    ex = own_extra(message.extra, frozenset(), _foreign_body_key)
+    ex = own_extra(message.extra, frozenset(), gemini_body_key)
     out: dict[str, Any] = {}
     candidates = ex.pop("candidates", [])
     if type(candidates) is list:
@@ -409,10 +395,6 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
         out["createTime"] = message.timestamp
     out.update(ex)
     return thaw(out)  # type: ignore[no-any-return]
-
-
-def _foreign_body_key(key: str) -> bool:
-    return "_" in key or key in _FOREIGN_BODY
 
 
 def accumulator() -> Accumulator:

@@ -23,6 +23,7 @@ from ..usage import Usage
 from . import _responses_items as items
 from ._base import Accumulator, Unsupported, as_turns
 from ._common import keep_differences, owned_body, with_source
+from ._foreign import responses_body_key, responses_key
 from ._policy import Policy, own_extra
 from ._responses_stream import ResponsesAccumulator
 
@@ -42,10 +43,6 @@ _STATUSES: Final = frozenset(
     ("completed", "failed", "in_progress", "cancelled", "queued", "incomplete")
 )
 _MESSAGE_KEYS: Final = frozenset(("role", "content"))
-# Response-body keys of the other formats: never written into a Responses body.
-_FOREIGN_BODY_KEYS: Final = frozenset(
-    ("candidates", "choices", "stop_reason", "stop_sequence", "type", "role", "content")
-)
 
 
 # --------------------------------------------------------------------------------- requests
@@ -234,7 +231,7 @@ def _encode_input(
     emit: Any,
     tool: bool = False,
 ) -> None:
-    fields = own_extra(ex, _MESSAGE_KEYS, items.foreign_key)
+    fields = own_extra(ex, _MESSAGE_KEYS, responses_key)
     if isinstance(content, str):
         emit({**fields, "role": role, "content": content})
         return
@@ -444,12 +441,8 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     out["output"] = output
     if message.usage is not None:
         out["usage"] = _encode_usage(message.usage)
-    out.update(own_extra(message.extra, frozenset(("output",)), _foreign_body_key))
+    out.update(own_extra(message.extra, frozenset(("output",)), responses_body_key))
     return thaw(out)  # type: ignore[no-any-return]
-
-
-def _foreign_body_key(key: str) -> bool:
-    return key in _FOREIGN_BODY_KEYS or key.lower() != key
 
 
 def accumulator() -> Accumulator:
