@@ -162,7 +162,8 @@ def check_responses(body: dict[str, Any], *, paired: bool = False) -> None:
                         assert part.get("type") in ("output_text", "refusal"), where
                         if part["type"] == "output_text":
                             assert isinstance(part.get("text"), str), where
-                            assert isinstance(part.get("annotations", []), list), where
+                            notes = part.get("annotations")
+                            assert notes is None or isinstance(notes, list), where
                     else:
                         _check_input_part(part, f"{where}.content[{j}]")
         elif tag == "function_call":

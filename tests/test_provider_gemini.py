@@ -785,3 +785,84 @@ def test_accumulator_survives_arbitrary_chunks(chunks: list[Any]) -> None:
 def test_flat_messages_encode_like_the_turns_they_came_from(conversation: list[Any]) -> None:
     flat = list(normalize_messages(conversation))
     assert json_equal(g.encode_request(flat), g.encode_request(conversation))
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        [{"functionResponse": {"name": "f", "response": {"output": {"rows": 3}}}}],
+        [{"functionResponse": {"name": "f", "response": None}}],
+        [
+            {
+                "functionResponse": {
+                    "name": "f",
+                    "response": {"output": "x"},
+                    "parts": [{"text": "no"}],
+                }
+            }
+        ],
+        [{"functionResponse": {"name": "f", "response": {"output": "x"}, "parts": "odd"}}],
+        [{"functionResponse": {"response": {"output": "no name"}}}],
+        [{"functionResponse": {"name": "f"}}],
+        [{"inlineData": {"data": "AA=="}}],
+        [{"fileData": {"fileUri": "gs://b/o"}}],
+        [{"inlineData": {"mimeType": "application/pdf", "data": "JVBERi0="}}],
+        [{"text": "t", "thought": True, "thoughtSignature": None}],
+    ],
+)
+def test_odd_parts_replay_exactly(parts: list[Any]) -> None:
+    body = {"contents": [{"role": "user", "parts": parts}]}
+    assert json_equal(g.encode_request(g.decode_request(body)), body)
+
+
+def test_odd_calls_replay_exactly() -> None:
+    body = {
+        "contents": [
+            {
+                "role": "model",
+                "parts": [
+                    {"functionCall": {"name": "f", "id": None, "args": {"a": [1, 2.0, True]}}}
+                ],
+            }
+        ]
+    }
+    assert json_equal(g.encode_request(g.decode_request(body)), body)
+
+
+@pytest.mark.parametrize("part", [{"thoughtSignature": "only metadata"}, "not an object"])
+def test_parts_with_no_data_cannot_be_sent_back(part: Any) -> None:
+    messages = g.decode_request({"contents": [{"parts": [part]}]})
+    assert isinstance(messages[0].content[0], RawBlock)
+    with pytest.raises(UnsupportedContentError, match="this raw block is not a Gemini part"):
+        g.encode_request(messages)
+
+
+def test_a_call_in_a_user_content_moves_to_a_model_content() -> None:
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}, {"functionCall": {"name": "f"}}]}]
+    }
+    assert g.encode_request(g.decode_request(body))["contents"] == [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "f"}}]},
+    ]
+
+
+def test_structured_function_responses_read_as_json_text() -> None:
+    (message,) = g.decode_request(
+        {
+            "contents": [
+                {
+                    "parts": [
+                        {"functionResponse": {"name": "f", "response": {"output": {"rows": 3}}}}
+                    ]
+                }
+            ]
+        }
+    )
+    assert message.tool_results[0].text == '{"rows": 3}'
+
+
+def test_both_spellings_of_a_name_are_kept_apart() -> None:
+    part = {"text": "x", "thought_signature": "snake", "thoughtSignature": "camel"}
+    (message,) = g.decode_request({"contents": [{"parts": [part]}]})
+    assert message.content[0].extra == {"thought_signature": "snake", "thoughtSignature": "camel"}

@@ -823,3 +823,59 @@ def test_accumulator_survives_arbitrary_events(events: list[Any]) -> None:
 def test_json_is_what_the_api_gets() -> None:
     body = r.encode_request(r.decode_request(load(AREA, "request_agent_loop.json")))
     assert json.loads(json.dumps(body)) == body
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"type": "reasoning", "id": "rs_1"},
+        {"type": "message", "role": "assistant", "content": None},
+        {"type": "message", "role": "assistant"},
+        {"type": "message", "role": "assistant", "content": "typed string"},
+        {"type": "function_call_output", "output": "no call id"},
+        {"type": "function_call_output", "call_id": "c"},
+        {"type": "message", "role": "critic", "content": "unknown role"},
+        {
+            "role": "user",
+            "content": [{"type": "input_image", "image_url": None, "file_id": "file-1"}],
+        },
+        {"role": "user", "content": [{"type": "output_text", "text": "q", "annotations": None}]},
+        {"type": "reasoning", "id": "rs_3", "summary": [], "encrypted_content": None},
+        {
+            "type": "reasoning",
+            "id": "rs_2",
+            "summary": [{"type": "summary_text", "text": "a"}, "odd"],
+        },
+    ],
+)
+def test_odd_items_replay_exactly(item: dict[str, Any]) -> None:
+    body = {"input": [{"role": "user", "content": "hi"}, item]}
+    assert json_equal(r.encode_request(r.decode_request(body)), body)
+
+
+def test_thinking_in_a_user_message_degrades_in_place() -> None:
+    turn = UserMessage((TextBlock("a"), FOREIGN_THINKING, TextBlock("b")))
+    body = r.encode_request([turn], unsupported="text")
+    assert body["input"] == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "input_text", "text": "a"},
+                {"type": "input_text", "text": "[thinking: Hmm.]"},
+                {"type": "input_text", "text": "b"},
+            ],
+        }
+    ]
+
+
+def test_a_plain_tool_message_degrades_to_a_user_message() -> None:
+    body = r.encode_request([UserMessage("x"), ToolMessage("exit 0")], unsupported="text")
+    assert body["input"][1] == {
+        "role": "user",
+        "content": [{"type": "input_text", "text": "[tool result (): exit 0]"}],
+    }
+
+
+def test_another_formats_message_type_is_not_an_item_type() -> None:
+    body = r.encode_request([UserMessage("x", extra={"type": "human"}), UserMessage("y")])
+    assert body["input"][0] == {"role": "user", "content": "x"}

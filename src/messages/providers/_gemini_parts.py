@@ -29,7 +29,7 @@ from ..blocks import (
 from ..errors import DecodeError, UnsupportedContentError
 from ..media import parse_data_uri
 from ._foreign import gemini_key
-from ._policy import Policy, own_extra
+from ._policy import Policy, non_null, own_extra
 
 __all__ = [
     "CallIds",
@@ -180,6 +180,7 @@ _BY_SUFFIX: Final = {
     "ogg": "audio/ogg",
     "flac": "audio/flac",
 }
+_SIGNATURE: Final = frozenset(("thoughtSignature",))
 _BLOB: Final = frozenset(("mimeType", "data"))
 _FILE: Final = frozenset(("mimeType", "fileUri"))
 _CALL: Final = frozenset(("id", "name", "args"))
@@ -473,11 +474,8 @@ def encode_part(
             out: dict[str, Any] = {"text": block.thinking, "thought": True}
             if block.signature is not None:
                 out["thoughtSignature"] = block.signature
-            out.update(
-                own_extra(
-                    block.extra, frozenset(("text", "thought", "thoughtSignature")), gemini_key
-                )
-            )
+            keep_out = out.keys() | non_null(block.extra, _SIGNATURE)
+            out.update(own_extra(block.extra, frozenset(keep_out), gemini_key))
             return out
         case ToolUseBlock():
             names[block.id] = block.name

@@ -26,7 +26,7 @@ from ..blocks import (
 from ..errors import EncodeError, UnsupportedContentError
 from ._base import Unsupported
 
-__all__ = ["Policy", "describe", "own_extra"]
+__all__ = ["Policy", "describe", "non_null", "own_extra"]
 
 _SNIPPET: Final = 200
 
@@ -104,6 +104,15 @@ class Policy:
         if self.mode == "drop":
             return None
         return TextBlock(describe(block))
+
+
+def non_null(extra: Mapping[str, Any], keys: frozenset[str]) -> frozenset[str]:
+    """Those of ``keys`` whose value in ``extra`` is not null.
+
+    A modelled wire field whose value was null decodes as ``None`` and keeps its null in
+    ``extra``; an encoder protects a modelled key from ``extra`` except for that null.
+    """
+    return frozenset(k for k in keys if extra.get(k, None) is not None)
 
 
 def own_extra(

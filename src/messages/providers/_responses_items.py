@@ -39,7 +39,7 @@ from ..blocks import (
 from ..errors import DecodeError, UnsupportedContentError
 from ..media import to_data_uri
 from ._foreign import FOREIGN_CITATIONS, responses_key, responses_type
-from ._policy import Policy, own_extra
+from ._policy import Policy, non_null, own_extra
 
 __all__ = [
     "ITEM_RECORD",
@@ -76,6 +76,12 @@ _IMAGE: Final = frozenset(("type", "image_url", "file_id"))
 _REASONING: Final = frozenset(("type", "summary", "encrypted_content"))
 _CALL: Final = frozenset(("type", "call_id", "name", "arguments"))
 _OUTPUT: Final = frozenset(("type", "call_id", "output"))
+_TYPE: Final = frozenset(("type",))
+_ANNOTATIONS: Final = frozenset(("annotations",))
+_SIGNED: Final = frozenset(("type", "encrypted_content"))
+# Never taken from a text block's extra; other modelled keys only as the null of a wire
+# field decoded as None (see ``non_null``).
+_TEXT_OWN: Final = frozenset(("type", "text", "refusal", ITEM_RECORD))
 
 
 def ours(block: RawBlock) -> bool:
@@ -297,13 +303,8 @@ def _text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dic
                     )
             else:
                 out["annotations"] = [raw(c) for c in citations]
-    out.update(
-        own_extra(
-            block.extra,
-            frozenset(("type", "text", "refusal", "annotations", ITEM_RECORD)),
-            responses_key,
-        )
-    )
+    keep_out = _TEXT_OWN | out.keys() | non_null(block.extra, _ANNOTATIONS)
+    out.update(own_extra(block.extra, keep_out, responses_key))
     return out
 
 
@@ -320,7 +321,8 @@ def _image_part(block: ImageBlock) -> dict[str, Any] | None:
         out["image_url"] = url
     if file_id is not None:
         out["file_id"] = file_id
-    out.update(own_extra(block.extra, _IMAGE, responses_key))
+    keep_out = _TYPE | out.keys() | non_null(block.extra, _IMAGE)
+    out.update(own_extra(block.extra, keep_out, responses_key))
     return out
 
 
@@ -399,14 +401,16 @@ def encode_call(block: ToolUseBlock) -> dict[str, Any]:
 
 def encode_reasoning(block: ThinkingBlock) -> dict[str, Any]:
     """An OpenAI ThinkingBlock as a ``reasoning`` item."""
-    ex = own_extra(block.extra, frozenset(("type", "encrypted_content")), responses_key)
+    signed = block.signature is not None
+    keep_out = _SIGNED if signed else _TYPE | non_null(block.extra, _SIGNED)
+    ex = own_extra(block.extra, keep_out, responses_key)
     out: dict[str, Any] = {"type": "reasoning"}
     if "id" in ex:
         out["id"] = ex.pop("id")
     out["summary"] = ex.pop("summary") if "summary" in ex else _summary(block.thinking)
-    if block.signature is not None:
+    if signed:
         out["encrypted_content"] = block.signature
-    out.update(ex)
+    out.update(ex)  # a null encrypted_content of the wire comes back from extra
     return out
 
 

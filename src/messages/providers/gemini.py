@@ -209,6 +209,8 @@ def encode_request(
             fields["role"] = "model"
         else:
             fields = own_extra(turn.extra, _PARTS, _foreign_content_key)
+            if fields.get("role", "user") not in ("user", "function"):
+                del fields["role"]  # not a role a user-side Gemini content can have
         _add(contents, fields, _encode_blocks(turn.content, names, policy, path))
     body["contents"] = contents
     return thaw(body)  # type: ignore[no-any-return]

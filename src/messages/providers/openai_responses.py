@@ -232,6 +232,8 @@ def _encode_input(
     tool: bool = False,
 ) -> None:
     fields = own_extra(ex, _MESSAGE_KEYS, responses_key)
+    if fields.get("type", "message") != "message":
+        del fields["type"]  # another format's discriminator, not an item type
     if isinstance(content, str):
         emit({**fields, "role": role, "content": content})
         return
