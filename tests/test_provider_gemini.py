@@ -866,3 +866,15 @@ def test_both_spellings_of_a_name_are_kept_apart() -> None:
     part = {"text": "x", "thought_signature": "snake", "thoughtSignature": "camel"}
     (message,) = g.decode_request({"contents": [{"parts": [part]}]})
     assert message.content[0].extra == {"thought_signature": "snake", "thoughtSignature": "camel"}
+
+
+@pytest.mark.parametrize("name", fixture_names(AREA, "response"))
+def test_candidate_parts_are_sent_back_as_they_came(name: str) -> None:
+    body = load(AREA, name)
+    message = g.decode_response(body)
+    sent = g.encode_request([UserMessage("go"), message])
+    parts = body.get("candidates", [{}])[0].get("content", {}).get("parts", [])
+    if parts:
+        assert json_equal(sent["contents"][1], {"role": "model", "parts": parts})
+    else:
+        assert len(sent["contents"]) == 1  # nothing to send back
