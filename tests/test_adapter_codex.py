@@ -87,6 +87,17 @@ def test_every_real_line_round_trips(folder: str, name: str) -> None:
         assert json_equal(round_trip(obj), obj), f"{name}:{number}"
 
 
+@pytest.mark.parametrize(("folder", "name"), CAPTURES)
+def test_every_real_stream_round_trips_through_the_stateful_reader(folder: str, name: str) -> None:
+    lines = [json.dumps(obj) for _, obj in lines_of(shared_fixtures(folder, name))]
+    messages = list(cx.iter_decode(lines))
+    assert not [m for m in messages if m.kind == "invalid_line"]
+    written = list(cx.iter_encode(messages))
+    assert len(written) == len(lines)
+    for number, (a, b) in enumerate(zip(lines, written, strict=True), 1):
+        assert json_equal(json.loads(b), json.loads(a)), f"{name}:{number}"
+
+
 def test_no_real_capture_is_missed() -> None:
     root = shared_fixtures()
     found = {
@@ -454,6 +465,12 @@ def test_a_seen_call_started_or_updated_again_is_a_stream_event() -> None:
         assert isinstance(again, StreamEventMessage)
         assert again.message_id == "item_1" and again.event == line
         assert json_equal(cx.encode(again), line)
+
+
+def test_a_call_seen_only_completed_is_not_announced_again() -> None:
+    late = {"type": "item.updated", "item": _command("in_progress", "", None)}
+    messages = list(cx.iter_decode([json.dumps(COMPLETED), json.dumps(late)]))
+    assert [m.kind for m in messages] == ["assistant", "stream_event"]
 
 
 def test_the_reader_pairs_calls_within_each_exec_run() -> None:

@@ -248,6 +248,8 @@ def _reader() -> Callable[[Any], Message]:
         message = decode(obj, started=started)
         if isinstance(message, ToolUseMessage):
             started.add(message.id)
+        elif isinstance(message, AssistantMessage):  # a call seen only once it completed
+            started.update(use.id for use in message.tool_uses)
         elif isinstance(message, InitMessage) and message.extra.get("type") == "thread.started":
             started.clear()  # a new exec run numbers its items from item_0 again
         return message
