@@ -135,16 +135,21 @@ def merge_deltas(
       extra from the first fragment; a thinking signature from the last that has one).
     - Consecutive :class:`AssistantMessage` records that share a non-``None`` message_id
       (Claude Code writes one line per block) become one message with all their blocks;
-      usage, stop reason and error come from the last record that has them.
+      usage, stop reason and error come from the last record that has them. Stream events
+      between two such records (Claude Code's ``--include-partial-messages`` previews the
+      next block before its line) do not keep them apart: they are given right after the
+      joined message, in their order.
     """
     from dataclasses import replace
 
     from ..flat import TextMessage, ThinkingMessage
     from ..roles import AssistantMessage, as_blocks
+    from ..session import StreamEventMessage
 
     pending: Message | None = None
     parts: list[str] = []
     signature: str | None = None
+    held: list[Message] = []  # stream events after a pending assistant record
 
     def flush() -> Message | None:
         if pending is None:
@@ -156,6 +161,13 @@ def merge_deltas(
         return pending
 
     for message in messages:
+        if (
+            isinstance(message, StreamEventMessage)
+            and isinstance(pending, AssistantMessage)
+            and pending.message_id is not None
+        ):
+            held.append(message)
+            continue
         if pending is not None:
             if (
                 isinstance(message, (TextMessage, ThinkingMessage))
@@ -186,6 +198,8 @@ def merge_deltas(
             done = flush()
             if done is not None:
                 yield done
+            yield from held
+            held = []
         pending = message
         parts = []
         signature = None
@@ -197,3 +211,4 @@ def merge_deltas(
     done = flush()
     if done is not None:
         yield done
+    yield from held
