@@ -64,8 +64,9 @@ def strip_extra(value: Any) -> Any:
             if v:
                 changes["extra"] = EMPTY
         elif type(v) is tuple:
-            if any(dataclasses.is_dataclass(item) for item in v):
-                changes[f.name] = tuple(strip_extra(item) for item in v)
+            items = tuple(strip_extra(item) for item in v)
+            if any(new is not old for new, old in zip(items, v, strict=True)):
+                changes[f.name] = items
         elif dataclasses.is_dataclass(v):
             new = strip_extra(v)
             if new is not v:

@@ -198,7 +198,7 @@ class FileStats:
         self.sessions: dict[Key, SessionStats] = {}
         self._current: SessionStats | None = None
         self._anon: SessionStats | None = None
-        self._in_turn = False
+        self._in_turn: SessionStats | None = None
         self._unnamed = 0
 
     def _new(self, key: Key, session_id: str | None) -> SessionStats:
@@ -217,6 +217,8 @@ class FileStats:
         s = self.sessions.get(key) or self._new(key, session_id)
         if self._anon is not None:  # what came before the first id belongs to this session
             s.absorb(self.sessions.pop(("input", self.label)))
+            if self._in_turn is self._anon:
+                self._in_turn = s
             self._anon = None
         self._current = s
         return s
@@ -234,7 +236,7 @@ class FileStats:
             if m.error:
                 s.errors += 1
         if isinstance(m, ResultMessage):
-            self._in_turn = False
+            self._in_turn = None
             if m.extra.get("type") == "result":
                 s.running[self.label] = _result(m)
             else:
@@ -244,14 +246,14 @@ class FileStats:
             s.errors += 1
             return
         if isinstance(m, InitMessage):
-            self._in_turn = False
+            self._in_turn = None
             return
         for part in flatten_assistant(m) if isinstance(m, ROLE_TYPES) else (m,):
             self._content(s, part)
 
     def _content(self, s: SessionStats, m: Message) -> None:
         if isinstance(m, ToolResultMessage):
-            self._in_turn = False
+            self._in_turn = None
             if m.is_error and (not m.tool_use_id or m.tool_use_id not in s.error_ids):
                 s.error_ids.add(m.tool_use_id)
                 s.tool_errors += 1
@@ -259,10 +261,10 @@ class FileStats:
         if not isinstance(m, _ASSISTANT_CONTENT):
             return
         if m.role != "assistant":
-            self._in_turn = False
+            self._in_turn = None
             return
-        if not self._in_turn:
-            self._in_turn = True
+        if self._in_turn is not s:  # a turn goes on until another speaker (or session) talks
+            self._in_turn = s
             s.assistant_turns += 1
         if isinstance(m, ToolUseMessage) and (not m.id or m.id not in s.tool_ids):
             s.tool_ids.add(m.id)

@@ -220,6 +220,7 @@ def _parallel(
     pending: deque[tuple[Input, Future[tuple[str, str, Outcome]] | None]] = deque()
     todo = iter(inputs)
     outcomes: list[Outcome] = []
+    done = False
     try:
         while True:
             while len(pending) < 2 * jobs:
@@ -248,10 +249,20 @@ def _parallel(
                 progress.add(0 if job is None else outcome.lines, files=1)
             if outcome.stopped:
                 break
+        done = not pending
     finally:
+        if not done:  # stopped early (--strict, a closed pipe...): running work is not wanted
+            _terminate(pool)
         pool.shutdown(wait=True, cancel_futures=True)
         shutil.rmtree(folder, ignore_errors=True)
     return outcomes
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now, instead of waiting for the inputs they are on."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
 
 
 def _quiet_stdout() -> None:
