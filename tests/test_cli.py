@@ -584,3 +584,31 @@ def test_importing_the_registry_loads_no_adapter() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+# -- the example scripts ---------------------------------------------------------------------
+
+
+def script(name: str, *argv: str) -> str:
+    env = {**os.environ, "PYTHONPATH": SRC}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / name), *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    assert done.stderr == ""
+    return done.stdout
+
+
+def test_the_tool_calls_script_prints_each_shell_command_once() -> None:
+    assert script("tool_calls.py") == "grep -rn 'TODO' src/ --include='*.py'\n"
+    codex = script("tool_calls.py", str(local("codex", "exec.jsonl")))
+    assert codex == "bash -lc 'pytest -q'\nbash -lc 'pytest -q'\n"  # two runs, each reported twice
+
+
+def test_the_cost_script_adds_up_runs() -> None:
+    assert script("cost.py") == "claude_code.jsonl: $0.0345 (39,330 tokens)\n"
+    both = script("cost.py", str(EXAMPLE), str(local("opencode", "run-read-edit.jsonl")))
+    assert both.splitlines()[-1] == "total: $0.0465 (88,319 tokens)"

@@ -145,9 +145,7 @@ def _convert(
             raise
         except MessagesError as exc:
             reason = _HINT.sub("", getattr(exc, "reason", str(exc))).rstrip(" ;,.")
-            report.error(
-                label, feed.line or None, f"{reason} (pass --lossy drop or --lossy text)"
-            )
+            report.error(label, feed.line or None, f"{reason} (pass --lossy drop or --lossy text)")
             if opts.strict:
                 return True
 

@@ -261,8 +261,8 @@ def _parallel(
 def _terminate(pool: ProcessPoolExecutor) -> None:
     """End a pool's worker processes now, instead of waiting for the inputs they are on."""
     processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        process.terminate()
+    for worker in list(processes.values()):
+        worker.terminate()
 
 
 def _quiet_stdout() -> None:
