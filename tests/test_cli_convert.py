@@ -212,3 +212,16 @@ def test_convert_reads_stdin_and_detects_its_format(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(EXAMPLE.read_bytes())))
     assert main(["convert", "--to", "native"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 8
+
+
+def test_line_numbers_count_from_the_first_line_even_after_looking_ahead(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "headed.jsonl"
+    path.write_text('{"recorder": "one"}\n{"recorder": "two"}\n' + EXAMPLE.read_text("utf-8"))
+    code, _, err = run(capsys, "convert", "--to", "gemini_cli", str(path))
+    assert code == 1
+    assert err == (
+        f"messages: {path}:5: Gemini CLI has no event for thinking content"
+        " (pass --lossy drop or --lossy text)\n"
+    )

@@ -107,11 +107,9 @@ def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: b
                 out.flush()
     else:
         writer = MarkdownWriter()
-        first = True
         for m in flat:
             for paragraph in writer.render(m):
-                out.write(paragraph + "\n" if first else "\n" + paragraph + "\n")
-                first = False
+                out.write(paragraph + "\n\n")
             if live:
                 out.flush()
 

@@ -121,10 +121,11 @@ def read_lines(fp: IO[bytes], *, max_line: int = DEFAULT_MAX_LINE) -> Iterator[b
 class LineCounter:
     """Counts the lines an iterator hands out, and ticks a progress meter now and then."""
 
-    __slots__ = ("_lines", "count", "progress")
+    __slots__ = ("count", "progress", "source")
 
     def __init__(self, lines: Iterable[bytes], progress: Progress | None = None) -> None:
-        self._lines = iter(lines)
+        self.source: Iterator[bytes] = iter(lines)
+        """The lines being counted (detection reads ahead from it and puts them back)."""
         self.count = 0
         """Lines handed out so far: the number of the line read last."""
         self.progress = progress
@@ -133,7 +134,7 @@ class LineCounter:
         return self
 
     def __next__(self) -> bytes:
-        line = next(self._lines)
+        line = next(self.source)
         self.count += 1
         if self.progress is not None and not self.count & 1023:
             self.progress.add(1024)
@@ -249,9 +250,8 @@ def decoded(
     iterator is empty (an input with no non-blank line is simply empty).
     """
     name = opts.source
-    lines: Iterator[bytes] = counter
-    if name is None:
-        name, lines, seen = sniff(counter)
+    if name is None:  # read ahead uncounted, so line numbers stay those of the adapter
+        name, counter.source, seen = sniff(counter.source)
         if name is None:
             if seen:
                 report.error(
@@ -265,7 +265,7 @@ def decoded(
     label = inp.label
 
     def good() -> Iterator[Message]:
-        for message in adapter.iter_decode(lines, strict=opts.strict):
+        for message in adapter.iter_decode(counter, strict=opts.strict):
             if isinstance(message, InvalidLineMessage):
                 report.error(label, message.line, message.reason)
                 continue
