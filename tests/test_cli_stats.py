@@ -200,3 +200,18 @@ def test_a_turn_that_starts_before_the_session_id_is_counted_once() -> None:
     part.feed(TextMessage("still the same turn", session_id="s"))
     (s,) = sessions([part])
     assert (s.session_id, s.assistant_turns) == ("s", 1)
+
+
+def test_from_and_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    native = ROOT / "src" / "messages" / "examples" / "conversation.jsonl"
+    (s,) = stats(capsys, "--from", "native", str(native))["sessions"]
+    assert (s["session_id"], s["turns"], s["cost_usd"]) == ("s-1", 2, 0.0042)
+    path = tmp_path / "late-error.jsonl"
+    path.write_text(EXAMPLE.read_text("utf-8") + "oops\n" + STATS.read_text("utf-8"))
+    code, out, err = run(capsys, "stats", "--json", "--strict", str(path))
+    assert code == 1 and err == (
+        f"messages: {path}:9: $: invalid JSON (Expecting value: line 1 column 1 (char 0))\n"
+    )
+    assert json.loads(out)["sessions"] == []  # stopped: nothing is summed from a broken run
+    code, out, _ = run(capsys, "stats", "--json", str(path))
+    assert code == 1 and len(json.loads(out)["sessions"]) == 3
