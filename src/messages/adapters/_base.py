@@ -16,6 +16,7 @@ from typing import Any, Final, Protocol
 
 from ..errors import DecodeError
 from ..message import Message
+from ..providers._base import Unsupported
 from ..session import InvalidLineMessage
 
 __all__ = ["Adapter", "encode_line", "iter_decode", "load_line", "merge_deltas"]
@@ -33,8 +34,12 @@ class Adapter(Protocol):
         """One wire object (already parsed JSON) to one message."""
         ...
 
-    def encode(self, message: Message) -> Any:
-        """One message back to its wire object: ``encode(decode(obj)) == obj``."""
+    def encode(self, message: Message, *, unsupported: Unsupported = "raise") -> Any:
+        """One message back to its wire object: ``encode(decode(obj)) == obj``.
+
+        Content the format cannot carry raises :class:`UnsupportedContentError` unless
+        ``unsupported`` is ``"drop"`` (the result may then be ``None``) or ``"text"``.
+        """
         ...
 
     def detect(self, obj: Any) -> bool:
@@ -45,6 +50,16 @@ class Adapter(Protocol):
         self, lines: Iterable[str | bytes], *, strict: bool = False
     ) -> Iterator[Message]:
         """Decode a stream of lines lazily."""
+        ...
+
+    def iter_encode(
+        self, messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+    ) -> Iterator[str]:
+        """Encode a stream of messages lazily, one wire line (no line ending) at a time."""
+        ...
+
+    def merge(self, messages: Iterable[Message]) -> Iterator[Message]:
+        """Join the source's fragments (deltas, split records) into whole messages, lazily."""
         ...
 
 
