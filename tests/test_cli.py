@@ -38,6 +38,11 @@ REAL = {
 """Folders of real captures under ../shared/fixtures, and the adapter each one belongs to."""
 
 
+def _adapter_of(stem: str) -> str:
+    """The adapter that reads a same_conversation fixture (codex_app_server is Codex's)."""
+    return "codex" if stem == "codex_app_server" else stem
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     captured = capsys.readouterr()
@@ -66,7 +71,7 @@ def expected_flat(adapter_name: str, path: Path) -> list[str]:
 
 def local_files() -> list[tuple[str, Path]]:
     out = [(name, p) for name in ADAPTER_FIXTURES for p in sorted(local(name).glob("*.jsonl"))]
-    out += [(p.stem, p) for p in sorted(local("same_conversation").glob("*.jsonl"))]
+    out += [(_adapter_of(p.stem), p) for p in sorted(local("same_conversation").glob("*.jsonl"))]
     return out
 
 

@@ -27,9 +27,14 @@ EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
 NATIVE = ROOT / "src" / "messages" / "examples" / "conversation.jsonl"
 
 
+def _adapter_of(stem: str) -> str:
+    """The adapter that reads a same_conversation fixture (codex_app_server is Codex's)."""
+    return "codex" if stem == "codex_app_server" else stem
+
+
 def own_files() -> list[tuple[str, Path]]:
     out = [(name, p) for name in ADAPTER_FIXTURES for p in sorted(local(name).glob("*.jsonl"))]
-    out += [(p.stem, p) for p in sorted(local("same_conversation").glob("*.jsonl"))]
+    out += [(_adapter_of(p.stem), p) for p in sorted(local("same_conversation").glob("*.jsonl"))]
     out += [
         ("claude_code", EXAMPLE),
         ("native", NATIVE),
