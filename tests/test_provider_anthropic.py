@@ -320,12 +320,28 @@ UNSUPPORTED = [
         "[input_audio]",
     ),
     (
-        UserMessage((ToolUseBlock("t1", "Bash", {}),)),
+        UserMessage((ThinkingBlock("Plan.", signature="sig", provider="anthropic"),)),
         "$[0].content[0]",
-        "anthropic: $[0].content[0]: cannot carry a tool call in a user turn",
-        "[tool call Bash (t1): {}]",
+        "anthropic: $[0].content[0]: cannot carry thinking in a user turn",
+        "[thinking: Plan.]",
     ),
 ]
+
+
+def test_calls_and_results_move_to_their_side_of_the_conversation() -> None:
+    body = anthropic.encode_request(
+        [
+            UserMessage((TextBlock("Run it."), ToolUseBlock("t1", "Bash", {}), TextBlock("Then?"))),
+            AssistantMessage((ToolResultBlock("t1", "ok"), TextBlock("Done."))),
+        ]
+    )
+    assert [(m["role"], [b["type"] for b in m["content"]]) for m in body["messages"]] == [
+        ("user", ["text"]),
+        ("assistant", ["tool_use"]),
+        ("user", ["tool_result", "text"]),
+        ("assistant", ["text"]),
+    ]
+    check_anthropic_request(body)
 
 
 @pytest.mark.parametrize(("message", "path", "text", "described"), UNSUPPORTED)
@@ -364,7 +380,7 @@ def test_foreign_fields_and_invalid_arguments_follow_the_policy() -> None:
 
 
 def test_bad_policy_value() -> None:
-    with pytest.raises(ValueError, match="unsupported must be"):
+    with pytest.raises(ValueError, match="expected unsupported='raise', 'drop' or 'text'"):
         anthropic.encode_request([], unsupported="ignore")  # type: ignore[arg-type]
 
 

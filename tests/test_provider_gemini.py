@@ -316,7 +316,12 @@ def test_foreign_extra_keys_are_not_written() -> None:
             extra={"candidates": [], "object": "response"},
         ),
     ]
-    body = g.encode_request(conversation)
+    # Another provider's meaningful fields (a cache hint, an image detail) follow the policy;
+    # the record fields of another format (item ids, statuses, type tags) are left out.
+    with pytest.raises(UnsupportedContentError) as info:
+        g.encode_request(conversation)
+    assert info.value.path == "$[0].content[0].extra.cache_control"
+    body = g.encode_request(conversation, unsupported="drop")
     assert body["contents"] == [
         {"parts": [{"text": "hi"}, {"inlineData": {"mimeType": "image/png", "data": "AA=="}}]},
         {
@@ -344,7 +349,7 @@ def test_foreign_extra_keys_are_not_written() -> None:
         ),
         (
             [AssistantMessage((ToolUseBlock("c", "f", arguments='{"a": '),))],
-            "$[0].content[0]",
+            "$[0].content[0].arguments",
             "Gemini function call arguments must be a JSON object",
         ),
         (
@@ -396,6 +401,20 @@ def test_unsupported_content_raises_with_a_path(
     assert str(info.value) == f"gemini: {path}: {reason}"
 
 
+def test_a_call_with_invalid_arguments_is_sent_without_them() -> None:
+    # The call stays, so the result answering it still has a call to answer.
+    conversation = [
+        AssistantMessage((ToolUseBlock("c", "f", arguments='{"a": '),)),
+        ToolMessage((ToolResultBlock("c", "cut off"),)),
+    ]
+    body = g.encode_request(conversation, unsupported="drop")
+    assert body["contents"][0] == {
+        "role": "model",
+        "parts": [{"functionCall": {"id": "c", "name": "f"}}],
+    }
+    check_gemini(body, paired=True)
+
+
 def test_drop_and_text_policies() -> None:
     conversation = [
         UserMessage("hi"),
@@ -415,7 +434,7 @@ def test_drop_and_text_policies() -> None:
         {
             "parts": [
                 {"text": "[system: Be brief from now on.]"},
-                {"text": "[image: unknown type, file file-abc]"},
+                {"text": "[image: file file-abc]"},
             ],
         },
     ]

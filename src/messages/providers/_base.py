@@ -39,7 +39,10 @@ def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
     role becomes one role message of that role (``developer`` and ``system`` stay apart),
     taking the context fields of the run's first message. Session messages (results,
     errors, init, stream events, invalid lines) are not conversation content and are left
-    out; anything that is not a message raises :class:`DecodeError`.
+    out, and so is a :class:`RawMessage` without a role: an unknown record of a log, not
+    something anyone said (a raw message holding a whole request message of some role is
+    kept apart by ``_policy.request_turns`` first). Anything that is not a message raises
+    :class:`DecodeError`.
     """
     from ..convert import message_to_block
     from ..errors import DecodeError
@@ -84,7 +87,9 @@ def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
             close()
             turns.append(message)
         elif isinstance(message, FLAT_TYPES):
-            role = (message.role or "user") if isinstance(message, RawMessage) else message.role
+            if isinstance(message, RawMessage) and message.role is None:
+                continue
+            role = message.role
             if run and role != run_role:
                 close()
             run_role = role
