@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from _provider_strategies import any_conversation, conversations, well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -29,15 +30,7 @@ from messages import (
 from messages import strategies as ms
 from messages.convert import normalize_messages
 from messages.providers import gemini as g
-from provider_support import (
-    any_conversation,
-    check_gemini,
-    conversations,
-    fixture_names,
-    load,
-    view,
-    well_formed,
-)
+from provider_support import check_gemini, fixture_names, load, view
 
 AREA = "gemini"
 KEYS = ("systemInstruction", "contents")

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from _provider_strategies import any_conversation, conversations, well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -32,15 +33,7 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.providers import openai_responses as r
-from provider_support import (
-    any_conversation,
-    check_responses,
-    conversations,
-    fixture_names,
-    load,
-    view,
-    well_formed,
-)
+from provider_support import check_responses, fixture_names, load, view
 
 AREA = "openai_responses"
 KEYS = ("instructions", "input")

@@ -24,7 +24,7 @@ from ..blocks import (
 )
 from ..media import parse_data_uri
 from ._formats import ANTHROPIC, foreign_citations, raw_is_own
-from ._policy import Policy, put_extra
+from ._policy import Policy, put_extra, refusal_text
 
 __all__ = [
     "NAME",
@@ -151,6 +151,8 @@ def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[s
                     return out
         case AudioBlock():
             replacement = policy.degrade(block, path, "cannot carry audio")
+        case RawBlock() if refusal_text(block) is not None and where != "system":
+            return text_block(TextBlock(str(refusal_text(block))), policy, path)
         case RawBlock():
             data = block.data
             if where != "system" and carries(block):

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Literal, Protocol, TypeAlias
 
 from ..message import Message
 from ..roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
 
-__all__ = ["Accumulator", "Unsupported", "as_turns"]
+__all__ = ["Accumulator", "Provider", "Unsupported", "as_turns"]
 
 Unsupported: TypeAlias = Literal["raise", "drop", "text"]
 """What an encoder does with content the target cannot carry: raise
@@ -29,6 +29,34 @@ class Accumulator(Protocol):
 
     def message(self) -> AssistantMessage:
         """The whole message; raises DecodeError if the stream has not finished."""
+        ...
+
+
+class Provider(Protocol):
+    """The surface of every provider codec module (a module satisfies it structurally)."""
+
+    NAME: str
+
+    def encode_request(
+        self, conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    ) -> dict[str, Any]:
+        """The message-carrying part of a request body for any conversation."""
+        ...
+
+    def decode_request(self, body: Mapping[str, Any]) -> tuple[Message, ...]:
+        """The conversation in a request body."""
+        ...
+
+    def decode_response(self, body: Mapping[str, Any]) -> AssistantMessage:
+        """A response body as one assistant message."""
+        ...
+
+    def encode_response(self, message: AssistantMessage) -> dict[str, Any]:
+        """The inverse of :meth:`decode_response`."""
+        ...
+
+    def accumulator(self) -> Accumulator:
+        """A fresh reassembler for one streamed response."""
         ...
 
 

@@ -21,7 +21,7 @@ from ._chat_parts import (
     text_part,
 )
 from ._formats import foreign_citations
-from ._policy import Policy, carried, put_extra
+from ._policy import Policy, carried, put_extra, refusal_text
 
 __all__ = ["ENVELOPE", "Wire", "arrange", "encode_assistant", "encode_turn"]
 
@@ -135,6 +135,8 @@ def encode_assistant(
             if block.data is not None:
                 audio["data"] = block.data
             put_extra(audio, block.extra, policy, where, "audio")
+        elif isinstance(block, TextBlock) and refusal_text(block) is not None:
+            parts.append((j, {"type": "refusal", "refusal": block.text}))  # a Responses refusal
         elif isinstance(block, TextBlock):
             parts.append((j, block))
         elif isinstance(block, RawBlock):
@@ -175,8 +177,8 @@ def encode_assistant(
 
 
 def _annotations(block: TextBlock, out: dict[str, Any], policy: Policy, path: str) -> None:
-    if block.citations is None:
-        return
+    if not block.citations:
+        return  # none, or an empty list of another format's: nothing to carry
     if not foreign_citations(block.citations, NAME):
         out["annotations"] = [thaw(c) for c in block.citations]
     else:

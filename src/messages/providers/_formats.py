@@ -286,13 +286,23 @@ def owner(key: str, target: str, place: Place) -> Owner:
 
 
 def foreign_citations(citations: object, target: str) -> bool:
-    """Whether some citation in a tuple of citation objects is not of the target's kind."""
+    """Whether some citation in a tuple of citation objects is not of the target's shape.
+
+    Chat and Responses share the ``url_citation`` type but not its shape: Chat nests the
+    fields under ``url_citation``, Responses puts them beside the type.
+
+    >>> chat = {"type": "url_citation", "url_citation": {"url": "https://a.example"}}
+    >>> foreign_citations((chat,), "openai_chat"), foreign_citations((chat,), "openai_responses")
+    (False, True)
+    """
     own = CITATIONS[target]
     if not isinstance(citations, tuple):
         return True
     for citation in citations:
-        kind = citation.get("type") if isinstance(citation, Mapping) else None
-        if kind not in own:
+        if not isinstance(citation, Mapping) or citation.get("type") not in own:
+            return True
+        nested = isinstance(citation.get("url_citation"), Mapping)
+        if (target == CHAT) != nested:
             return True
     return False
 
@@ -309,7 +319,8 @@ def raw_is_own(data: object, target: str) -> bool:
     format lists (a type invented after this table) spelled like the target's, on an object
     whose keys are spelled like the target's too. Another format's type, an agent log's
     content type, or an object without ``type`` is not the target's. A Gemini part has no
-    ``type``: it is an object of camelCase keys with a data field besides the metadata.
+    ``type``: it is an object of camelCase keys with a data field besides the metadata,
+    and its data fields hold objects (as every Gemini data field but ``text`` does).
 
     >>> raw_is_own({"type": "document", "source": {}}, "anthropic")
     True
@@ -324,10 +335,15 @@ def raw_is_own(data: object, target: str) -> bool:
         return False
     keys = list(data)
     if target == GEMINI:
+        data_keys = [k for k in keys if k not in _GEMINI_METADATA]
         return (
             "type" not in keys
             and all(isinstance(k, str) and fits(k, GEMINI) for k in keys)
-            and any(k not in _GEMINI_METADATA for k in keys)
+            and bool(data_keys)
+            and all(
+                k not in LOG_FIELDS and (k == "text" or isinstance(data[k], Mapping))
+                for k in data_keys
+            )
         )
     tag = data.get("type")
     if not isinstance(tag, str):

@@ -28,7 +28,7 @@ from ..blocks import (
 from ..errors import DecodeError
 from ..media import parse_data_uri
 from ._formats import GEMINI, Place, raw_is_own
-from ._policy import Policy, carried
+from ._policy import Policy, carried, refusal_text
 
 __all__ = [
     "CallIds",
@@ -478,6 +478,8 @@ def encode_part(
             return _result_part(block, names, policy, path)
         case ImageBlock() | AudioBlock():
             return _media_part(block, policy, path)
+        case RawBlock() if refusal_text(block) is not None:
+            return {"text": refusal_text(block)}
         case RawBlock():
             if ours(block):
                 return dict(raw(block.data))

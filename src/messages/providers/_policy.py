@@ -31,7 +31,7 @@ from ..blocks import (
 from ..errors import EncodeError, UnsupportedContentError
 from ..flat import RawMessage
 from ..media import parse_data_uri
-from ..message import Message
+from ..message import FLAT_TYPES, ROLE_TYPES, Message
 from ..roles import AssistantMessage, RoleMessage
 from ._base import Unsupported, as_turns
 from ._formats import Place, fits, owner
@@ -46,6 +46,7 @@ __all__ = [
     "non_null",
     "passthrough_role",
     "put_extra",
+    "refusal_text",
     "request_turns",
 ]
 
@@ -194,6 +195,27 @@ def describe(block: Block) -> str:
             assert_never(block)
 
 
+def refusal_text(block: Block) -> str | None:
+    """The text of a refusal the model gave, in any shape a decoder keeps it; else ``None``.
+
+    That is Chat's ``refusal`` field (``RawBlock({"refusal": text})``), a refusal part
+    (``RawBlock({"type": "refusal", "refusal": text})``) or a Responses refusal part
+    (``TextBlock(text, extra={"type": "refusal"})``). A target with no refusal of its own
+    carries it as text: the words are what the model said.
+    """
+    if isinstance(block, TextBlock):
+        return block.text if block.extra.get("type") == "refusal" else None
+    if isinstance(block, RawBlock) and isinstance(block.data, FrozenDict):
+        data = block.data
+        text = data.get("refusal")
+        if isinstance(text, str) and (
+            data.keys() == {"refusal"}
+            or (data.keys() == {"type", "refusal"} and data["type"] == "refusal")
+        ):
+            return text
+    return None
+
+
 # --------------------------------------------------------------------------------- extras
 
 
@@ -338,10 +360,24 @@ def passthrough_role(message: object) -> str | None:
 
 
 def request_turns(conversation: Iterable[Message]) -> list[RoleMessage | RawMessage]:
-    """The conversation as role turns (see ``as_turns``), keeping whole raw messages apart."""
+    """The conversation as role turns (see ``as_turns``), keeping whole raw messages apart.
+
+    One request carries one conversation. An agent log may interleave a sub-agent's
+    messages (``parent_tool_use_id`` set: the work of one tool call, which the calling model
+    never saw) with the conversation that called it; only the messages at the level of the
+    first one go into the request, and the sub-agent's part shows as the tool's result.
+    """
     out: list[RoleMessage | RawMessage] = []
     segment: list[Message] = []
+    level: str | None = None
+    leveled = False
     for message in conversation:
+        if isinstance(message, (*ROLE_TYPES, *FLAT_TYPES)):
+            parent = message.parent_tool_use_id
+            if not leveled:
+                level, leveled = parent, True
+            elif parent != level:
+                continue
         if passthrough_role(message) is not None:
             out.extend(as_turns(segment))
             segment = []

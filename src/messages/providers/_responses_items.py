@@ -39,7 +39,7 @@ from ..blocks import (
 from ..errors import DecodeError
 from ..media import to_data_uri
 from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
-from ._policy import Policy, carried, non_null
+from ._policy import Policy, carried, non_null, refusal_text
 
 __all__ = [
     "ITEM_RECORD",
@@ -474,6 +474,9 @@ def encode_model_blocks(
             case ToolResultBlock():
                 parts = None
                 emit(encode_fco(block, policy, at))
+                continue
+            case RawBlock() if refusal_text(block) is not None:
+                add_text(TextBlock(str(refusal_text(block)), extra={"type": "refusal"}), at)
                 continue
             case RawBlock() if ours(block):
                 parts = None
