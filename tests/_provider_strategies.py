@@ -95,7 +95,7 @@ def anthropic_thinking() -> st.SearchStrategy[ThinkingBlock]:
 
 
 def anthropic_image() -> st.SearchStrategy[ImageBlock]:
-    media = st.sampled_from([None, "image/png", "image/jpeg", "image/gif", "image/webp"])
+    media = st.sampled_from(["image/png", "image/jpeg", "image/gif", "image/webp"])
     return st.one_of(
         st.builds(ImageBlock, data=_B64, media_type=media, extra=_extras(_CACHE)),
         st.builds(ImageBlock, url=st.just("https://example.com/a.png")),

@@ -43,19 +43,30 @@ def carries(block: RawBlock) -> bool:
     return raw_is_own(block.data, NAME)
 
 
+_IMAGE_TYPES: Final = frozenset(("image/jpeg", "image/png", "image/gif", "image/webp"))
+
+
+def _base64(
+    block: ImageBlock, media_type: str | None, data: str, policy: Policy, path: str
+) -> dict[str, Any] | TextBlock | None:
+    if media_type is None:
+        return policy.degrade(block, path, "cannot carry image data without a media type")
+    if media_type not in _IMAGE_TYPES:
+        reason = f"cannot carry a {media_type} image (JPEG, PNG, GIF or WebP only)"
+        return policy.degrade(block, path, reason)
+    return {"type": "base64", "media_type": media_type, "data": data}
+
+
 def _source(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:
     if block.data is not None:
-        source: dict[str, Any] = {"type": "base64"}
-        if block.media_type is not None:
-            source["media_type"] = block.media_type
-        source["data"] = block.data
-        return source
+        media_type = block.media_type or block.resolved_media_type
+        return _base64(block, media_type, block.data, policy, path)
     if block.url is not None:
         uri = parse_data_uri(block.url)
         if uri is None:
             return {"type": "url", "url": block.url}
         if uri.is_base64:
-            return {"type": "base64", "media_type": uri.media_type, "data": uri.data}
+            return _base64(block, uri.media_type, uri.data, policy, path)
         return policy.degrade(block, path, "cannot carry an image in a data URL that is not base64")
     if block.file_id is not None:
         return {"type": "file", "file_id": block.file_id}

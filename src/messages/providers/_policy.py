@@ -60,10 +60,11 @@ class Policy:
     ``context`` tells the extra rule whether the turn being encoded came from a response or
     an agent log (see :func:`has_context`); encoders set it with :meth:`turn`. ``lost``
     holds the ids of calls the target cannot carry (see :func:`lost_calls`): their results
-    follow them.
+    follow them. ``left_out`` counts what ``"drop"`` and ``"text"`` left out or replaced,
+    so an encoder can tell a turn the policy emptied from one that came empty.
     """
 
-    __slots__ = ("context", "lost", "mode", "source")
+    __slots__ = ("context", "left_out", "lost", "mode", "source")
 
     def __init__(self, mode: Unsupported, source: str) -> None:
         if mode not in _MODES:
@@ -76,6 +77,7 @@ class Policy:
         self.source = source
         self.context = False
         self.lost: frozenset[str] = frozenset()
+        self.left_out = 0
 
     def turn(self, message: object) -> None:
         """Start encoding ``message``: note whether it carries response or log metadata."""
@@ -89,11 +91,13 @@ class Policy:
         """A field that cannot be carried: raise under ``"raise"``, else leave it out."""
         if self.mode == "raise":
             raise self.error(reason, path, value)
+        self.left_out += 1
 
     def degrade(self, block: Block, path: str, reason: str) -> TextBlock | None:
         """A block that cannot be carried: raise, drop (``None``) or a describing TextBlock."""
         if self.mode == "raise":
             raise self.error(reason, path, block)
+        self.left_out += 1
         if self.mode == "drop":
             return None
         return TextBlock(describe(block))
@@ -147,13 +151,12 @@ def _raw_label(data: JsonValue) -> str:
         inner = nested
     else:
         return f"[raw: {_clip(json.dumps(raw(data), ensure_ascii=False))}]"
-    for key in _NAMED:
-        value = inner.get(key)
-        if isinstance(value, str):
-            return f"[{label}: {_clip(value)}]"
-    nested_file = inner.get("file")
-    if isinstance(nested_file, FrozenDict) and isinstance(nested_file.get("filename"), str):
-        return f"[{label}: {nested_file['filename']}]"
+    places = [inner, *(v for v in inner.values() if isinstance(v, FrozenDict))]
+    for place in places:  # a Chat custom call names its tool inside ``custom``
+        for key in _NAMED:
+            value = place.get(key)
+            if isinstance(value, str):
+                return f"[{label}: {_clip(value)}]"
     return f"[{label}]"
 
 

@@ -301,16 +301,18 @@ _Emit = Callable[[dict[str, Any]], None]
 
 def _text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dict[str, Any]:
     tag = block.extra.get("type")
-    if tag not in TEXT_TYPES:
-        tag = default
+    if tag not in TEXT_TYPES or (tag == "refusal" and default != "output_text"):
+        tag = default  # a refusal is the model's: in a user message it is plain input text
     out: dict[str, Any]
     if tag == "refusal":
         out = {"type": "refusal", "refusal": block.text}
     else:
         out = {"type": tag, "text": block.text}
         citations = block.citations
-        if citations is not None:
-            if foreign_citations(citations, RESPONSES):
+        if citations is not None and tag == "input_text" and not citations:
+            pass  # an input part has no annotations, and there are none to carry
+        elif citations is not None:
+            if tag == "input_text" or foreign_citations(citations, RESPONSES):
                 policy.refuse(
                     "these citations cannot become OpenAI annotations",
                     path + ".citations",

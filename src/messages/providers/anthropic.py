@@ -384,10 +384,13 @@ def encode_request(
             role = "system"
         else:
             role = turn.role
+        before = policy.left_out
         content = _content_out(turn, role, policy, path)
         if content is None:
             continue
         extra_ = _message_extra(turn, {"role": role, "content": content}, policy, path)
+        if content == [] and policy.left_out > before:
+            continue  # the policy took everything it had (a Chat function_call, say)
         items.extend(_split(role, content, extra_, from_tool=isinstance(turn, ToolMessage)))
     out: dict[str, Any] = {}
     if hoisted:
