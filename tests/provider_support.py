@@ -117,6 +117,7 @@ INVENTED = frozenset(
     (
         "x_future_field",
         "future_block_type",
+        "future_block",
         "galaxy_brain_call",
         "brand_new_part",
         "future_part",

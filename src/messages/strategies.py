@@ -417,7 +417,7 @@ _WIRE_EXTRAS = tuple(
         {"cache_control": {"type": "ephemeral"}},
         {"prompt_cache_breakpoint": {"mode": "explicit"}},
         {"thoughtSignature": "c2lnbmF0dXJl"},
-        {"type": "output_text", "logprobs": []},
+        {"type": "output_text", "logprobs": []},  # only on the model's text: see below
         {"item": {"type": "agent_message", "id": "item_1"}},
         {"parentId": "p-1", "data": {"content": ""}},
         {"part": {"sessionID": "ses_1"}},
@@ -441,7 +441,12 @@ _CALL_EXTRAS = tuple(
 
 
 def _rich_prompt(draw: st.DrawFn, prompt: str, session: str | None) -> UserMessage:
-    blocks: list[Block] = [TextBlock(prompt, extra=draw(st.sampled_from(_WIRE_EXTRAS)))]
+    # An output part in a user message is OpenAI Responses' own oddity, not a prompt's.
+    extras = [
+        e if e.get("type") != "output_text" else FrozenDict({"type": "input_text"})
+        for e in _WIRE_EXTRAS
+    ]
+    blocks: list[Block] = [TextBlock(prompt, extra=draw(st.sampled_from(extras)))]
     blocks.extend(draw(st.lists(image_blocks() | audio_blocks(), max_size=1)))
     return UserMessage(tuple(blocks), session_id=session)
 

@@ -206,6 +206,8 @@ def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] 
         if media_type is None:
             return policy.degrade(block, path, "cannot carry image data without a media type")
         url = to_data_uri(media_type, block.data)
+    if url is None and block.file_id is not None and "://" in block.file_id:
+        url = block.file_id  # a URI (a Gemini file) is a URL to OpenAI
     if url is None:
         what = "an image given by file id" if block.file_id else "an image without a source"
         return policy.degrade(block, path, f"cannot carry {what}")

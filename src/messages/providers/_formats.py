@@ -36,9 +36,9 @@ __all__ = [
     "RESPONSE_FIELDS",
     "ROLES",
     "TYPES",
+    "USAGE_FIELDS",
     "Owner",
     "Place",
-    "block_fields",
     "fits",
     "foreign_citations",
     "owner",
@@ -48,9 +48,13 @@ __all__ = [
 ]
 
 ANTHROPIC: Final = "anthropic"
+"""Anthropic Messages."""
 CHAT: Final = "openai_chat"
+"""OpenAI Chat Completions."""
 RESPONSES: Final = "openai_responses"
+"""OpenAI Responses."""
 GEMINI: Final = "gemini"
+"""Google Gemini ``generateContent``."""
 PROVIDERS: Final = (ANTHROPIC, CHAT, RESPONSES, GEMINI)
 """The provider formats, in the order the registry lists them."""
 
@@ -231,12 +235,6 @@ _CAMEL: Final = re.compile(r"[a-z][A-Za-z0-9]*")
 def fits(key: str, target: str) -> bool:
     """Whether a name is spelled the way the target spells its own (Gemini: camelCase)."""
     return bool((_CAMEL if target == GEMINI else _SNAKE).fullmatch(key))
-
-
-def block_fields(target: str, place: Place) -> frozenset[str]:
-    """Every key the target keeps in ``extra`` at ``place``."""
-    content, record = _FIELDS[target][place]
-    return content | record
 
 
 def _union(target: str, which: int) -> frozenset[str]:

@@ -195,7 +195,7 @@ def encode_request(
     if len(rest) == 1 and isinstance(rest[0], UserMessage) and _plain(rest[0]):
         body["input"] = rest[0].content
     else:
-        body["input"] = arrange(out)
+        body["input"] = _arrange(out)
     return thaw(body)  # type: ignore[no-any-return]  # a fresh copy the caller may change
 
 
@@ -206,7 +206,7 @@ def _is_model_item(item: dict[str, Any]) -> bool:
     return not items.is_caller_item(tag)
 
 
-def arrange(out: list[Any]) -> list[Any]:
+def _arrange(out: list[Any]) -> list[Any]:
     """Move each ``function_call_output`` right after the model items that made its call.
 
     Outputs that already follow their call's run of model-side items (reasoning, calls,
