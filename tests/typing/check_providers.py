@@ -14,5 +14,9 @@ provider = get("anthropic")
 assert_type(provider, Provider)
 assert_type(provider.encode_request([UserMessage("hi")], unsupported="text"), dict[str, Any])
 assert_type(provider.decode_request({"messages": []}), tuple[Message, ...])
-assert_type(provider.decode_response({}), AssistantMessage)
 assert_type(provider.accumulator(), Accumulator)
+
+
+def _responses(body: dict[str, Any]) -> None:
+    assert_type(provider.decode_response(body), AssistantMessage)
+    assert_type(provider.encode_response(AssistantMessage("hi")), dict[str, Any])
