@@ -438,7 +438,15 @@ def test_a_sub_agents_messages_stay_out_of_the_calling_conversation() -> None:
     history = _history("claude_code", LOCAL_FIXTURES / "claude_code" / "stream.jsonl")
     assert any(m.parent_tool_use_id for m in history)  # the log does hold a sub-agent's turns
     body = encode_valid(history, "openai_chat", "drop")
-    assert "Read README.md" not in [m.get("content") for m in body["messages"]]
+    said = [
+        part if isinstance(part, str) else part.get("text")
+        for m in body["messages"]
+        if m["role"] == "user"
+        for part in ([m["content"]] if isinstance(m["content"], str) else m["content"])
+    ]
+    assert said and "Read README.md" not in said  # the sub-agent's prompt
+    results = [m["content"] for m in body["messages"] if m["role"] == "tool"]
+    assert "README.md does not exist." in str(results)  # its work, as the Task's result
 
 
 def test_images_cross_to_every_target_that_carries_them() -> None:
