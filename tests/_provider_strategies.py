@@ -3,7 +3,9 @@
 ``anthropic_conversations()`` and ``chat_conversations()`` draw conversations that are
 already in the target's own shape (turns in the order the API wants, only content and
 fields the format has), so ``decode_request(encode_request(c)) == c`` holds for them with
-no normalisation at all. Arbitrary conversations come from ``messages.strategies``.
+no normalisation at all. ``conversations(gemini=...)`` and ``well_formed(gemini=...)`` draw
+what OpenAI Responses or Gemini carries (any order and pairing, or an agent loop);
+``any_conversation()`` anything at all, from ``messages.strategies``.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from messages import (
     EMPTY,
     AssistantMessage,
     AudioBlock,
+    Block,
     FrozenDict,
     ImageBlock,
+    Message,
     RawBlock,
     SystemMessage,
     TextBlock,
@@ -91,7 +95,7 @@ def anthropic_thinking() -> st.SearchStrategy[ThinkingBlock]:
 
 
 def anthropic_image() -> st.SearchStrategy[ImageBlock]:
-    media = st.sampled_from([None, "image/png", "image/jpeg", "image/gif", "image/webp"])
+    media = st.sampled_from(["image/png", "image/jpeg", "image/gif", "image/webp"])
     return st.one_of(
         st.builds(ImageBlock, data=_B64, media_type=media, extra=_extras(_CACHE)),
         st.builds(ImageBlock, url=st.just("https://example.com/a.png")),
@@ -251,3 +255,189 @@ def chat_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any]:
                     ToolMessage((ToolResultBlock(use.id, content, extra=draw(named)),))
                 )
     return conversation
+
+
+# ------------------------------------------------------------ OpenAI Responses and Gemini
+
+_WORDS = st.text("abc xyz\n", max_size=12)
+_IDS = st.text("abcdefghij0123456789", min_size=1, max_size=8)
+_SIG = st.text("ABCDEFabcdef0123456789+/=", min_size=1, max_size=16)
+_INPUTS = st.dictionaries(st.sampled_from(["cmd", "path", "n"]), st.text(max_size=5), max_size=2)
+
+
+def _b64() -> st.SearchStrategy[str]:
+    return st.binary(min_size=1, max_size=12).map(lambda b: base64.b64encode(b).decode())
+
+
+def texts(*, extras: bool = True) -> st.SearchStrategy[TextBlock]:
+    """Text blocks with an occasional unknown wire field that both APIs pass through."""
+    extra = (
+        st.just({}) | st.fixed_dictionaries({"meta": st.integers(0, 3)}) if extras else st.just({})
+    )
+    return st.builds(TextBlock, _WORDS, extra=extra)
+
+
+def responses_images() -> st.SearchStrategy[ImageBlock]:
+    """Images Responses carries: data (sent as a data URL), URLs, OpenAI file ids."""
+    return st.one_of(
+        st.builds(ImageBlock, data=_b64(), media_type=st.sampled_from(["image/png", "image/jpeg"])),
+        st.builds(
+            ImageBlock,
+            url=st.sampled_from(["https://example.com/a.png", "data:image/png;base64,AAAA"]),
+        ),
+        st.builds(ImageBlock, file_id=_IDS.map(lambda s: "file-" + s)),
+    )
+
+
+def gemini_media() -> st.SearchStrategy[ImageBlock | AudioBlock]:
+    """Images and audio Gemini carries: inline data with a MIME type, file URIs."""
+    return st.one_of(
+        st.builds(ImageBlock, data=_b64(), media_type=st.sampled_from(["image/png", "image/webp"])),
+        st.builds(AudioBlock, data=_b64(), media_type=st.sampled_from(["audio/wav", "audio/mp3"])),
+        st.builds(
+            ImageBlock,
+            file_id=_IDS.map(lambda s: "gs://bucket/" + s),
+            media_type=st.just("image/png"),
+        ),
+        st.builds(ImageBlock, url=st.just("data:image/png;base64,AAAA")),
+    )
+
+
+def openai_thinking() -> st.SearchStrategy[ThinkingBlock]:
+    """Reasoning as OpenAI returns it: id, summary text, encrypted content or not."""
+    return st.builds(
+        ThinkingBlock,
+        _WORDS,
+        signature=st.none() | _SIG,
+        provider=st.just("openai"),
+        extra=_IDS.map(lambda s: {"id": "rs_" + s}),
+    )
+
+
+def google_thinking() -> st.SearchStrategy[ThinkingBlock]:
+    """Thought summaries as Gemini returns them: signed by Google, or unsigned."""
+    return st.builds(ThinkingBlock, _WORDS) | st.builds(
+        ThinkingBlock, _WORDS, signature=_SIG, provider=st.just("google")
+    )
+
+
+def calls(*, gemini: bool) -> st.SearchStrategy[ToolUseBlock]:
+    """Tool calls; OpenAI ones sometimes with their raw (possibly invalid) argument string."""
+    arguments = st.none() if gemini else st.none() | st.sampled_from(['{"a": 1}', "{", "", "[]"])
+    extra = (
+        st.just({}) | st.fixed_dictionaries({"thoughtSignature": _SIG})
+        if gemini
+        else st.just({}) | st.fixed_dictionaries({"id": _IDS.map(lambda s: "fc_" + s)})
+    )
+    return st.builds(
+        ToolUseBlock,
+        _IDS.map(lambda s: "call_" + s),
+        st.sampled_from(["shell", "read"]),
+        _INPUTS,
+        arguments=arguments,
+        extra=extra,
+    )
+
+
+def results(*, gemini: bool) -> st.SearchStrategy[ToolResultBlock]:
+    """Tool results with text or text-and-media content."""
+    media = gemini_media() if gemini else responses_images()
+    return st.builds(
+        ToolResultBlock,
+        _IDS.map(lambda s: "call_" + s),
+        _WORDS | st.lists(texts(extras=False) | media, max_size=2).map(tuple),
+        is_error=st.none() | (st.booleans() if gemini else st.just(False)),
+        name=st.sampled_from(["shell", "read"]) if gemini else st.none() | st.just("shell"),
+    )
+
+
+def raws(*, gemini: bool) -> st.SearchStrategy[RawBlock]:
+    """Raw parts/items of the provider's own shape."""
+    if gemini:
+        return st.builds(
+            RawBlock,
+            st.fixed_dictionaries({"executableCode": st.fixed_dictionaries({"code": _WORDS})}),
+        )
+    return st.builds(
+        RawBlock,
+        st.fixed_dictionaries(
+            {"type": st.just("web_search_call"), "id": _IDS, "status": st.just("completed")}
+        ),
+    )
+
+
+def _content(blocks: st.SearchStrategy[Block]) -> st.SearchStrategy[Any]:
+    return _WORDS | st.lists(blocks, max_size=3).map(tuple)
+
+
+def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
+    """Conversations made only of content the codec can carry (any order, any pairing)."""
+    thinking = google_thinking() if gemini else openai_thinking()
+    media = gemini_media() if gemini else responses_images()
+    assistant_media = media if gemini else st.nothing()
+    user = st.builds(
+        UserMessage,
+        _content(texts() | media | raws(gemini=gemini) | results(gemini=gemini)),
+    )
+    assistant = st.builds(
+        AssistantMessage,
+        _content(texts() | thinking | calls(gemini=gemini) | raws(gemini=gemini) | assistant_media),
+    )
+    tool = st.builds(
+        ToolMessage, st.lists(results(gemini=gemini), min_size=1, max_size=2).map(tuple)
+    )
+    body = st.lists(user | assistant | tool, max_size=6)
+    if gemini:
+        system = st.lists(st.builds(SystemMessage, _content(texts(extras=False))), max_size=2)
+    else:
+        system = st.lists(
+            st.builds(
+                SystemMessage, _content(texts()), role=st.sampled_from(["system", "developer"])
+            ),
+            max_size=1,
+        )
+        body = st.lists(
+            user
+            | assistant
+            | tool
+            | st.builds(SystemMessage, _content(texts()), role=st.just("developer")),
+            max_size=6,
+        )
+    return st.tuples(system, body).map(lambda t: [*t[0], *t[1]])
+
+
+@st.composite
+def well_formed(
+    draw: st.DrawFn, *, gemini: bool, media: st.SearchStrategy[Block] | None = None
+) -> list[Message]:
+    """An agent loop: every call answered right after its turn, each round closed by text."""
+    thinking = google_thinking() if gemini else openai_thinking()
+    if media is None:
+        media = gemini_media() if gemini else responses_images()
+    out: list[Message] = []
+    if draw(st.booleans()):
+        out.append(SystemMessage(draw(_WORDS)))
+    for r in range(draw(st.integers(1, 3))):
+        out.append(UserMessage(tuple(draw(st.lists(texts() | media, min_size=1, max_size=2)))))
+        for step in range(draw(st.integers(0, 2))):
+            names = draw(st.lists(st.sampled_from(["shell", "read"]), min_size=1, max_size=3))
+            tools = [
+                ToolUseBlock(f"call_{r}_{step}_{k}", name, draw(_INPUTS))
+                for k, name in enumerate(names)
+            ]
+            lead = draw(st.lists(thinking, max_size=1)) + draw(st.lists(texts(), max_size=1))
+            out.append(AssistantMessage((*lead, *tools)))
+            answers = tuple(
+                ToolResultBlock(t.id, draw(_WORDS), name=t.name if draw(st.booleans()) else None)
+                for t in tools
+            )
+            anthropic_style = draw(st.booleans())
+            out.append(UserMessage(answers) if anthropic_style else ToolMessage(answers))
+        closing = draw(st.lists(thinking, max_size=1))
+        out.append(AssistantMessage((*closing, TextBlock(draw(_WORDS)))))
+    return out
+
+
+def any_conversation() -> st.SearchStrategy[list[Message]]:
+    """Anything the library can build: role, flat and session messages, any content."""
+    return ms.streams(max_size=6)

@@ -42,10 +42,9 @@ from messages import strategies as ms
 from messages.convert import normalize_messages
 from messages.providers import anthropic
 from messages.providers._base import as_turns
+from provider_support import check_anthropic
 
 FIXTURES = LOCAL_FIXTURES / "anthropic"
-FOREIGN = {"image_url", "input_audio", "file", "refusal", "function", "custom", "audio"}
-FOREIGN |= {"input_text", "output_text", "input_image", "reasoning", "function_call"}
 
 
 def _load(name: str) -> Any:
@@ -60,67 +59,6 @@ def _message_keys(body: dict[str, Any]) -> dict[str, Any]:
     return {k: body[k] for k in ("system", "messages") if k in body}
 
 
-# ----------------------------------------------------------------------------- validator
-
-
-def _runs(messages: list[Any]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """Consecutive messages of one role, as the server merges them: (role, all blocks)."""
-    runs: list[tuple[str, list[dict[str, Any]]]] = []
-    for message in messages:
-        role = message["role"]
-        content = message["content"]
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        if runs and runs[-1][0] == role and role in ("user", "assistant"):
-            runs[-1][1].extend(blocks)
-        else:
-            runs.append((role, list(blocks)))
-    return runs
-
-
-def check_anthropic_request(body: dict[str, Any]) -> None:
-    """The ordering and placement rules of the Messages API that an encoder must meet."""
-    assert set(body) <= {"system", "messages"}
-    system = body.get("system")
-    if system is not None and not isinstance(system, str):
-        assert all(block["type"] == "text" for block in system), system
-    messages = body["messages"]
-    assert isinstance(messages, list)
-    known = [m for m in messages if m.get("role") in ("user", "assistant")]
-    for message in known:
-        content = message["content"]
-        assert isinstance(content, str | list)
-        for block in content if isinstance(content, list) else ():
-            kind = block["type"]
-            assert isinstance(kind, str)
-            assert kind not in FOREIGN, block
-            if kind in ("tool_use", "thinking", "redacted_thinking"):
-                assert message["role"] == "assistant", block
-            if kind in ("tool_result", "image"):
-                assert message["role"] == "user", block
-            if kind == "tool_use":
-                assert isinstance(block["input"], dict)
-    runs = _runs(known)
-    for r, (role, blocks) in enumerate(runs):
-        if role != "user":
-            continue
-        kinds = [b["type"] for b in blocks]
-        first_other = next((k for k, t in enumerate(kinds) if t != "tool_result"), len(kinds))
-        assert "tool_result" not in kinds[first_other:], f"tool results not first: {kinds}"
-        for block in blocks:
-            if block["type"] != "tool_result":
-                continue
-            callers = [
-                a
-                for a, (arole, ablocks) in enumerate(runs[:r])
-                if arole == "assistant"
-                and any(
-                    b["type"] == "tool_use" and b["id"] == block["tool_use_id"] for b in ablocks
-                )
-            ]
-            if callers:
-                assert callers[-1] + 1 == r, "a tool result is not in the turn after its call"
-
-
 # ----------------------------------------------------------------------------- round trips
 
 
@@ -130,7 +68,7 @@ def test_request_round_trip(name: str) -> None:
     conversation = anthropic.decode_request(body)
     assert json_equal(anthropic.encode_request(conversation), _message_keys(body))
     assert anthropic.decode_request(freeze(body)) == conversation
-    check_anthropic_request(anthropic.encode_request(conversation))
+    check_anthropic(anthropic.encode_request(conversation))
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("response_*.json")))
@@ -217,7 +155,7 @@ def test_tool_messages_join_the_user_turn_after_the_call_results_first() -> None
         ],
     }
     assert len(body["messages"]) == 3
-    check_anthropic_request(body)
+    check_anthropic(body)
 
 
 def test_late_results_move_to_the_turn_after_their_call() -> None:
@@ -238,7 +176,7 @@ def test_late_results_move_to_the_turn_after_their_call() -> None:
     ]
     assert body["messages"][2]["content"][0]["tool_use_id"] == "toolu_a"
     assert body["messages"][4]["content"] == [{"type": "text", "text": "hi"}]
-    check_anthropic_request(body)
+    check_anthropic(body)
 
 
 def test_system_messages_become_the_system_prompt() -> None:
@@ -320,12 +258,28 @@ UNSUPPORTED = [
         "[input_audio]",
     ),
     (
-        UserMessage((ToolUseBlock("t1", "Bash", {}),)),
+        UserMessage((ThinkingBlock("Plan.", signature="sig", provider="anthropic"),)),
         "$[0].content[0]",
-        "anthropic: $[0].content[0]: cannot carry a tool call in a user turn",
-        "[tool call Bash (t1): {}]",
+        "anthropic: $[0].content[0]: cannot carry thinking in a user turn",
+        "[thinking: Plan.]",
     ),
 ]
+
+
+def test_calls_and_results_move_to_their_side_of_the_conversation() -> None:
+    body = anthropic.encode_request(
+        [
+            UserMessage((TextBlock("Run it."), ToolUseBlock("t1", "Bash", {}), TextBlock("Then?"))),
+            AssistantMessage((ToolResultBlock("t1", "ok"), TextBlock("Done."))),
+        ]
+    )
+    assert [(m["role"], [b["type"] for b in m["content"]]) for m in body["messages"]] == [
+        ("user", ["text"]),
+        ("assistant", ["tool_use"]),
+        ("user", ["tool_result", "text"]),
+        ("assistant", ["text"]),
+    ]
+    check_anthropic(body)
 
 
 @pytest.mark.parametrize(("message", "path", "text", "described"), UNSUPPORTED)
@@ -364,7 +318,7 @@ def test_foreign_fields_and_invalid_arguments_follow_the_policy() -> None:
 
 
 def test_bad_policy_value() -> None:
-    with pytest.raises(ValueError, match="unsupported must be"):
+    with pytest.raises(ValueError, match="expected unsupported='raise', 'drop' or 'text'"):
         anthropic.encode_request([], unsupported="ignore")  # type: ignore[arg-type]
 
 
@@ -374,7 +328,7 @@ def test_bad_policy_value() -> None:
 @given(anthropic_conversations())
 def test_representable_conversations_round_trip(conversation: list[Any]) -> None:
     body = anthropic.encode_request(conversation)
-    check_anthropic_request(body)
+    check_anthropic(body)
     assert anthropic.decode_request(json.loads(json.dumps(body))) == tuple(conversation)
 
 
@@ -393,7 +347,7 @@ def test_encoding_any_conversation(conversation: list[Any], policy: Any) -> None
         assert policy == "raise"
         assert exc.path.startswith("$[")
         return
-    check_anthropic_request(body)
+    check_anthropic(body)
     json.dumps(body)  # plain JSON, nothing frozen left in it
 
 

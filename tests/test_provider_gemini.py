@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from _provider_strategies import any_conversation, conversations, well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -29,15 +30,7 @@ from messages import (
 from messages import strategies as ms
 from messages.convert import normalize_messages
 from messages.providers import gemini as g
-from provider_support import (
-    any_conversation,
-    check_gemini,
-    conversations,
-    fixture_names,
-    load,
-    view,
-    well_formed,
-)
+from provider_support import check_gemini, fixture_names, load, view
 
 AREA = "gemini"
 KEYS = ("systemInstruction", "contents")
@@ -316,7 +309,12 @@ def test_foreign_extra_keys_are_not_written() -> None:
             extra={"candidates": [], "object": "response"},
         ),
     ]
-    body = g.encode_request(conversation)
+    # Another provider's meaningful fields (a cache hint, an image detail) follow the policy;
+    # the record fields of another format (item ids, statuses, type tags) are left out.
+    with pytest.raises(UnsupportedContentError) as info:
+        g.encode_request(conversation)
+    assert info.value.path == "$[0].content[0].extra.cache_control"
+    body = g.encode_request(conversation, unsupported="drop")
     assert body["contents"] == [
         {"parts": [{"text": "hi"}, {"inlineData": {"mimeType": "image/png", "data": "AA=="}}]},
         {
@@ -344,7 +342,7 @@ def test_foreign_extra_keys_are_not_written() -> None:
         ),
         (
             [AssistantMessage((ToolUseBlock("c", "f", arguments='{"a": '),))],
-            "$[0].content[0]",
+            "$[0].content[0].arguments",
             "Gemini function call arguments must be a JSON object",
         ),
         (
@@ -396,6 +394,20 @@ def test_unsupported_content_raises_with_a_path(
     assert str(info.value) == f"gemini: {path}: {reason}"
 
 
+def test_a_call_with_invalid_arguments_is_sent_without_them() -> None:
+    # The call stays, so the result answering it still has a call to answer.
+    conversation = [
+        AssistantMessage((ToolUseBlock("c", "f", arguments='{"a": '),)),
+        ToolMessage((ToolResultBlock("c", "cut off"),)),
+    ]
+    body = g.encode_request(conversation, unsupported="drop")
+    assert body["contents"][0] == {
+        "role": "model",
+        "parts": [{"functionCall": {"id": "c", "name": "f"}}],
+    }
+    check_gemini(body, paired=True)
+
+
 def test_drop_and_text_policies() -> None:
     conversation = [
         UserMessage("hi"),
@@ -415,7 +427,7 @@ def test_drop_and_text_policies() -> None:
         {
             "parts": [
                 {"text": "[system: Be brief from now on.]"},
-                {"text": "[image: unknown type, file file-abc]"},
+                {"text": "[image: file file-abc]"},
             ],
         },
     ]

@@ -43,10 +43,9 @@ from messages import strategies as ms
 from messages.convert import normalize_messages
 from messages.providers import anthropic, openai_chat
 from messages.providers._base import as_turns
+from provider_support import check_chat
 
 FIXTURES = LOCAL_FIXTURES / "openai_chat"
-FOREIGN = {"document", "thinking", "redacted_thinking", "tool_use", "tool_result", "image"}
-FOREIGN |= {"server_tool_use", "input_text", "output_text", "reasoning", "function_call"}
 
 
 def _load(name: str) -> Any:
@@ -55,55 +54,6 @@ def _load(name: str) -> Any:
 
 def _chunks(path: Path) -> list[Any]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-# ----------------------------------------------------------------------------- validator
-
-
-def _parts_ok(content: Any, allowed: set[str] | None) -> None:
-    if isinstance(content, str) or content is None:
-        return
-    assert isinstance(content, list), content
-    for part in content:
-        kind = part["type"]
-        assert isinstance(kind, str) and kind not in FOREIGN, part
-        if allowed is not None:
-            assert kind in allowed, part
-        if kind == "text":
-            assert isinstance(part["text"], str)
-        if kind == "image_url":
-            assert isinstance(part["image_url"]["url"], str)
-        if kind == "input_audio":
-            assert part["input_audio"]["format"] in ("wav", "mp3")
-
-
-def _call_ids(message: dict[str, Any]) -> set[str]:
-    if message.get("role") != "assistant":
-        return set()
-    return {c["id"] for c in message.get("tool_calls", ()) if isinstance(c.get("id"), str)}
-
-
-def check_chat_request(body: dict[str, Any]) -> None:
-    """The message rules of Chat Completions that an encoder must meet."""
-    assert set(body) == {"messages"}
-    messages = body["messages"]
-    for p, message in enumerate(messages):
-        role = message["role"]
-        if role in ("system", "developer") or role == "user":
-            _parts_ok(message["content"], None)
-        elif role == "assistant":
-            assert "content" in message or message.get("tool_calls") or message.get("audio")
-            _parts_ok(message.get("content"), None)
-            for call in message.get("tool_calls", ()):
-                assert isinstance(call["id"], str)
-                if call.get("type") == "function":
-                    assert isinstance(call["function"]["arguments"], str)
-        elif role == "tool":
-            assert isinstance(message["tool_call_id"], str)
-            _parts_ok(message["content"], {"text"})
-            callers = [q for q in range(p) if message["tool_call_id"] in _call_ids(messages[q])]
-            if callers:  # a result for a known call sits in the block of tool messages after it
-                assert all(m["role"] == "tool" for m in messages[callers[-1] + 1 : p]), messages
 
 
 # ----------------------------------------------------------------------------- round trips
@@ -115,7 +65,7 @@ def test_request_round_trip(name: str) -> None:
     conversation = openai_chat.decode_request(body)
     assert json_equal(openai_chat.encode_request(conversation), {"messages": body["messages"]})
     assert openai_chat.decode_request(freeze(body)) == conversation
-    check_chat_request(openai_chat.encode_request(conversation))
+    check_chat(openai_chat.encode_request(conversation))
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("response_*.json")))
@@ -217,7 +167,7 @@ def test_tool_results_follow_their_call_one_message_each() -> None:
     }
     assert [m["role"] for m in body["messages"]] == ["user", "assistant", "tool", "tool", "user"]
     assert [m.get("tool_call_id") for m in body["messages"][2:4]] == ["toolu_a", "toolu_b"]
-    check_chat_request(body)
+    check_chat(body)
 
 
 def test_raw_arguments_are_sent_as_they_are() -> None:
@@ -312,7 +262,7 @@ def test_is_error_and_foreign_fields_follow_the_policy() -> None:
 @given(chat_conversations())
 def test_representable_conversations_round_trip(conversation: list[Any]) -> None:
     body = openai_chat.encode_request(conversation)
-    check_chat_request(body)
+    check_chat(body)
     assert openai_chat.decode_request(json.loads(json.dumps(body))) == tuple(conversation)
 
 
@@ -355,7 +305,7 @@ def test_encoding_any_conversation(conversation: list[Any], policy: Any) -> None
         assert policy == "raise"
         assert exc.path.startswith("$[")
         return
-    check_chat_request(body)
+    check_chat(body)
     json.dumps(body)
 
 
@@ -599,7 +549,7 @@ def test_anthropic_to_chat_and_back_keeps_text_tool_calls_and_results(
 ) -> None:
     first = anthropic.decode_request(anthropic.encode_request(conversation))
     chat = openai_chat.encode_request(first)
-    check_chat_request(chat)
+    check_chat(chat)
     back = anthropic.encode_request(openai_chat.decode_request(chat))
     assert anthropic.decode_request(back) == tuple(_as_chat_sends(m) for m in first)
 
@@ -625,7 +575,7 @@ def test_conversion_example_with_everything_the_reference_request_has() -> None:
         openai_chat.encode_request(conversation)
     assert info.value.path == "$[0].content[0].extra.cache_control"
     chat = openai_chat.encode_request(conversation, unsupported="drop")
-    check_chat_request(chat)
+    check_chat(chat)
     assert [m["role"] for m in chat["messages"]] == ["system", "user", "assistant", "tool", "user"]
     back = anthropic.decode_request(anthropic.encode_request(openai_chat.decode_request(chat)))
     assert [m.text for m in back] == [m.text for m in conversation]

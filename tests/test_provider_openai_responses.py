@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from _provider_strategies import any_conversation, conversations, well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -32,15 +33,7 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.providers import openai_responses as r
-from provider_support import (
-    any_conversation,
-    check_responses,
-    conversations,
-    fixture_names,
-    load,
-    view,
-    well_formed,
-)
+from provider_support import check_responses, fixture_names, load, view
 
 AREA = "openai_responses"
 KEYS = ("instructions", "input")
@@ -288,17 +281,25 @@ def test_foreign_extra_keys_are_not_written() -> None:
             extra={"name": "alice"},
         ),
         AssistantMessage(
-            (ToolUseBlock("call_1", "f", {}, extra={"thoughtSignature": "sig", "caller": "x"}),)
+            (
+                ToolUseBlock(
+                    "call_1", "f", {}, extra={"thoughtSignature": "sig", "caller": {"type": "x"}}
+                ),
+            )
         ),
     ]
-    body = r.encode_request(conversation)
+    # Fields that mean something to another provider follow the policy...
+    with pytest.raises(UnsupportedContentError) as info:
+        r.encode_request(conversation)
+    assert info.value.path == "$[0].extra.name"
+    # ... and the record fields of another format (Anthropic's ``caller``) are left out.
+    body = r.encode_request(conversation, unsupported="drop")
     assert body["input"][0] == {"role": "user", "content": [{"type": "input_text", "text": "hi"}]}
     assert body["input"][1] == {
         "type": "function_call",
         "call_id": "call_1",
         "name": "f",
         "arguments": "{}",
-        "caller": "x",
     }
 
 
@@ -872,7 +873,7 @@ def test_a_plain_tool_message_degrades_to_a_user_message() -> None:
     body = r.encode_request([UserMessage("x"), ToolMessage("exit 0")], unsupported="text")
     assert body["input"][1] == {
         "role": "user",
-        "content": [{"type": "input_text", "text": "[tool result (): exit 0]"}],
+        "content": [{"type": "input_text", "text": "[tool result: exit 0]"}],
     }
 
 

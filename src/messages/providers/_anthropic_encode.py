@@ -23,80 +23,91 @@ from ..blocks import (
     ToolUseBlock,
 )
 from ..media import parse_data_uri
-from ._formats import (
-    CHAT_PART_TYPES,
-    CHAT_TOOL_CALL_TYPES,
-    GEMINI_BLOCK_KEYS,
-    OPENAI_BLOCK_KEYS,
-    OPENAI_CITATIONS,
-    RESPONSES_BLOCK_KEYS,
-    RESPONSES_TYPES,
-)
-from ._policy import Policy, put_extra
+from ._formats import ANTHROPIC, foreign_citations, raw_is_own
+from ._policy import Policy, put_extra, refusal_text
 
 __all__ = [
-    "FOREIGN_BLOCK_KEYS",
-    "FOREIGN_TYPES",
     "NAME",
     "Item",
     "arrange",
+    "carries",
     "encode_blocks",
     "text_block",
 ]
 
-NAME: Final = "anthropic"
-FOREIGN_TYPES: Final = (CHAT_PART_TYPES - {"text"}) | CHAT_TOOL_CALL_TYPES | RESPONSES_TYPES
-"""Block types of the other formats: Anthropic has no place for them."""
-FOREIGN_BLOCK_KEYS: Final = OPENAI_BLOCK_KEYS | RESPONSES_BLOCK_KEYS | GEMINI_BLOCK_KEYS
-"""Block fields of the other formats (OpenAI ``detail``, Gemini signatures...)."""
+NAME: Final = ANTHROPIC
+
+
+def carries(block: RawBlock) -> bool:
+    """Whether a raw block is an Anthropic block (see ``_formats.raw_is_own``)."""
+    return raw_is_own(block.data, NAME)
+
+
+_IMAGE_TYPES: Final = frozenset(("image/jpeg", "image/png", "image/gif", "image/webp"))
+
+
+def _base64(
+    block: ImageBlock, media_type: str | None, data: str, policy: Policy, path: str
+) -> dict[str, Any] | TextBlock | None:
+    if media_type is None:
+        return policy.degrade(block, path, "cannot carry image data without a media type")
+    if media_type not in _IMAGE_TYPES:
+        reason = f"cannot carry a {media_type} image (JPEG, PNG, GIF or WebP only)"
+        return policy.degrade(block, path, reason)
+    return {"type": "base64", "media_type": media_type, "data": data}
 
 
 def _source(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:
     if block.data is not None:
-        source: dict[str, Any] = {"type": "base64"}
-        if block.media_type is not None:
-            source["media_type"] = block.media_type
-        source["data"] = block.data
-        return source
+        media_type = block.media_type or block.resolved_media_type
+        return _base64(block, media_type, block.data, policy, path)
     if block.url is not None:
         uri = parse_data_uri(block.url)
         if uri is None:
             return {"type": "url", "url": block.url}
         if uri.is_base64:
-            return {"type": "base64", "media_type": uri.media_type, "data": uri.data}
-        return policy.degrade(block, "an image in a data URL that is not base64", path)
+            return _base64(block, uri.media_type, uri.data, policy, path)
+        return policy.degrade(block, path, "cannot carry an image in a data URL that is not base64")
     if block.file_id is not None:
         return {"type": "file", "file_id": block.file_id}
-    return policy.degrade(block, "an image without data, URL or file id", path)
+    return policy.degrade(block, path, "cannot carry an image without data, URL or file id")
 
 
 def text_block(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """A text block; citations of another provider's shape follow the policy."""
     out: dict[str, Any] = {"type": "text", "text": block.text}
     if block.citations is not None:
-        if any(c.get("type") in OPENAI_CITATIONS for c in block.citations):
-            policy.refuse("citations in another provider's shape", f"{path}.citations")
+        if foreign_citations(block.citations, NAME):
+            policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
         else:
             out["citations"] = [thaw(c) for c in block.citations]
-    put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+    put_extra(out, block.extra, policy, path, "text")
     return out
 
 
 def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[str, Any] | None:
-    """One block in a ``where`` turn (user, assistant, system, tool_result); ``None``: dropped."""
+    """One block in a ``where`` turn (user, assistant, system, tool_result); ``None``: dropped.
+
+    Tool calls and results are written whatever turn holds them (not in the system prompt,
+    nor inside a result): ``encode_request`` moves them to the side of the conversation
+    where they belong.
+    """
     replacement: TextBlock | None
     match block:
         case TextBlock():
             return text_block(block, policy, path)
         case ThinkingBlock():
             if where != "assistant":
-                replacement = policy.degrade(block, f"thinking in a {where} turn", path)
+                replacement = policy.degrade(
+                    block, path, f"cannot carry thinking in a {where} turn"
+                )
             elif block.provider != NAME:
                 what = (
                     f"thinking signed by {block.provider!r}"
                     if block.provider
                     else "thinking not signed by anthropic"
                 )
-                replacement = policy.degrade(block, what, path)
+                replacement = policy.degrade(block, path, f"cannot carry {what}")
             else:
                 if block.redacted:
                     out: dict[str, Any] = {
@@ -107,15 +118,15 @@ def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[s
                     out = {"type": "thinking", "thinking": block.thinking}
                     if block.signature is not None:
                         out["signature"] = block.signature
-                put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+                put_extra(out, block.extra, policy, path, "thinking")
                 return out
         case ToolUseBlock():
-            if where != "assistant":
-                replacement = policy.degrade(block, f"a tool call in a {where} turn", path)
+            if where in ("system", "tool_result"):
+                replacement = policy.degrade(block, path, f"cannot carry a tool call in a {where}")
             else:
                 if block.invalid_arguments:
                     policy.refuse(
-                        "tool arguments that are not a JSON object",
+                        "cannot carry tool arguments that are not a JSON object",
                         f"{path}.arguments",
                         block.arguments,
                     )
@@ -125,35 +136,43 @@ def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[s
                     "name": block.name,
                     "input": thaw(block.input),
                 }
-                put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+                put_extra(out, block.extra, policy, path, "tool_use")
                 return out
         case ToolResultBlock():
-            if where != "user":
-                replacement = policy.degrade(block, f"a tool result in a {where} turn", path)
+            if where in ("system", "tool_result"):
+                reason = f"cannot carry a tool result in a {where}"
+                replacement = policy.degrade(block, path, reason)
+            elif block.tool_use_id in policy.lost:
+                reason = "cannot carry a result for a call it cannot carry"
+                replacement = policy.degrade(block, path, reason)
             else:
                 return _tool_result(block, policy, path)
         case ImageBlock():
             if where not in ("user", "tool_result"):
-                replacement = policy.degrade(block, f"an image in a {where} turn", path)
+                replacement = policy.degrade(
+                    block, path, f"cannot carry an image in a {where} turn"
+                )
             else:
                 source = _source(block, policy, path)
                 if not isinstance(source, dict):
                     replacement = source
                 else:
                     out = {"type": "image", "source": source}
-                    put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+                    put_extra(out, block.extra, policy, path, "image")
                     return out
         case AudioBlock():
-            replacement = policy.degrade(block, "audio", path)
+            replacement = policy.degrade(block, path, "cannot carry audio")
+        case RawBlock() if refusal_text(block) is not None and where != "system":
+            return text_block(TextBlock(str(refusal_text(block))), policy, path)
         case RawBlock():
             data = block.data
-            kind = data.get("type") if isinstance(data, FrozenDict) else None
-            if isinstance(kind, str) and kind not in FOREIGN_TYPES and where != "system":
+            if where != "system" and carries(block):
                 return thaw(data)  # type: ignore[no-any-return]
+            kind = data.get("type") if isinstance(data, FrozenDict) else None
             what = f"a {kind!r} block" if isinstance(kind, str) else "content without a type"
             if where == "system":
                 what = f"{what} in the system prompt (text only)"
-            replacement = policy.degrade(block, what, path)
+            replacement = policy.degrade(block, path, f"cannot carry {what}")
         case _:
             assert_never(block)
     return None if replacement is None else text_block(replacement, policy, path)
@@ -167,13 +186,14 @@ def _tool_result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str,
         out["content"] = encode_blocks(block.content, "tool_result", policy, f"{path}.content")
     if block.is_error is not None:
         out["is_error"] = block.is_error
-    put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+    put_extra(out, block.extra, policy, path, "tool_result")
     return out
 
 
 def encode_blocks(
     blocks: tuple[Block, ...], where: str, policy: Policy, path: str
 ) -> list[dict[str, Any]]:
+    """Blocks of a ``where`` turn in the wire shape; what the policy dropped is left out."""
     out = []
     for j, block in enumerate(blocks):
         encoded = _encode_block(block, where, policy, f"{path}[{j}]")

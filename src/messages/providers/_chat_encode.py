@@ -1,44 +1,37 @@
 """Encoding role messages for OpenAI Chat Completions requests and responses.
 
 :func:`encode_turn` writes one turn as wire messages: a system/developer, user or assistant
-message, and one ``tool`` message per tool result. :func:`arrange` then moves every tool
-message right after the assistant message whose ``tool_calls`` hold its id.
+message, one ``tool`` message per tool result, and an assistant message for tool calls
+found outside an assistant turn. :func:`arrange` then moves every tool message right after
+the assistant message whose ``tool_calls`` hold its id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Final
 
-from .._json import FrozenDict, JsonValue, thaw
+from .._json import FrozenDict, thaw
 from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ._chat_parts import (
-    FOREIGN_BLOCK_KEYS,
     NAME,
     encode_part,
     encode_tool_call,
     is_tool_call,
     text_part,
 )
-from ._formats import (
-    ANTHROPIC_MESSAGE_KEYS,
-    GEMINI_MESSAGE_KEYS,
-    OPENAI_CITATIONS,
-    RESPONSES_MESSAGE_KEYS,
-)
-from ._policy import Policy, has_context, is_empty, put_extra
+from ._formats import foreign_citations
+from ._policy import Policy, carried, put_extra, refusal_text
 
 __all__ = ["ENVELOPE", "Wire", "arrange", "encode_assistant", "encode_turn"]
 
 ENVELOPE: Final = "completion"
 """The ``extra`` key under which decode_response keeps the ChatCompletion around the message."""
-_FOREIGN_MESSAGE_KEYS: Final = (
-    ANTHROPIC_MESSAGE_KEYS | RESPONSES_MESSAGE_KEYS | GEMINI_MESSAGE_KEYS | {ENVELOPE}
-)
-"""Message fields of the other formats (and this codec's response envelope)."""
 _REQUEST_FIELDS: Final = frozenset(("name", "refusal", "function_call"))
 """The message fields a request knows, written for messages decoded from responses or logs."""
+
+Wire = tuple[dict[str, Any], str | None]
+"""A wire message and, for a tool message, the id of the call it answers."""
 
 
 def _field_refusal(block: Block) -> str | None:
@@ -50,9 +43,11 @@ def _field_refusal(block: Block) -> str | None:
     return None
 
 
-def _plain(block: TextBlock) -> bool:
-    """A text with no field a part would carry (another format's empty fields do not count)."""
-    return all(k in FOREIGN_BLOCK_KEYS and is_empty(v) for k, v in block.extra.items())
+def _plain(block: TextBlock, policy: Policy) -> bool:
+    """A text with no field a part would carry: it can be the string content."""
+    quiet = Policy("drop", NAME)
+    quiet.context = policy.context
+    return not carried(block.extra, quiet, "$", "text")
 
 
 def _cited(part: TextBlock | dict[str, Any]) -> bool:
@@ -68,13 +63,14 @@ def _message_extra(
     *,
     response: bool = False,
 ) -> None:
-    fields: Mapping[str, JsonValue] = {k: v for k, v in message.extra.items() if k != ENVELOPE}
+    allow = None
     if response:
-        policy = Policy("drop", NAME)  # another provider's response fields are left out
-    elif has_context(message):
-        known = _REQUEST_FIELDS if isinstance(message, AssistantMessage) else {"name"}
-        fields = {k: v for k, v in fields.items() if k in known}
-    put_extra(out, fields, policy, path, _FOREIGN_MESSAGE_KEYS)
+        policy = Policy("drop", NAME)  # the inverse of decode_response: every own field back
+    elif policy.context:
+        allow = _REQUEST_FIELDS if isinstance(message, AssistantMessage) else frozenset(("name",))
+    put_extra(
+        out, message.extra, policy, path, "message", protected=("role", ENVELOPE), allow=allow
+    )
 
 
 def _empty_content(message: Any) -> Any:
@@ -96,8 +92,17 @@ def _parts(
 
 
 def encode_assistant(
-    message: AssistantMessage, policy: Policy, path: str, *, response: bool = False
+    message: AssistantMessage,
+    policy: Policy,
+    path: str,
+    *,
+    response: bool = False,
+    results: list[Wire] | None = None,
 ) -> dict[str, Any]:
+    """An assistant message; tool results in it become tool messages in ``results``.
+
+    Without ``results`` (a response), a tool result follows the policy.
+    """
     out: dict[str, Any] = {"role": "assistant"}
     if isinstance(message.content, str):
         out["content"] = message.content
@@ -112,6 +117,12 @@ def encode_assistant(
         refused = _field_refusal(block)
         if isinstance(block, ToolUseBlock):
             calls.append(encode_tool_call(block, policy, where))
+        elif isinstance(block, ToolResultBlock) and results is not None:
+            answer = _tool_message(block, policy, where)
+            if isinstance(answer, TextBlock):
+                parts.append((j, answer))
+            elif answer is not None:
+                results.append((answer, block.tool_use_id))
         elif is_tool_call(block):
             calls.append(thaw(block.data))  # type: ignore[union-attr]
         elif refused is not None:
@@ -123,7 +134,9 @@ def encode_assistant(
             audio = {"id": block.file_id}
             if block.data is not None:
                 audio["data"] = block.data
-            put_extra(audio, block.extra, policy, where, FOREIGN_BLOCK_KEYS)
+            put_extra(audio, block.extra, policy, where, "audio")
+        elif isinstance(block, TextBlock) and refusal_text(block) is not None:
+            parts.append((j, {"type": "refusal", "refusal": block.text}))  # a Responses refusal
         elif isinstance(block, TextBlock):
             parts.append((j, block))
         elif isinstance(block, RawBlock):
@@ -134,10 +147,10 @@ def encode_assistant(
             what = f"{block.kind} content in an assistant message"
             if isinstance(block, AudioBlock):
                 what = "assistant audio without an id (or a second one)"
-            replacement = policy.degrade(block, what, where)
+            replacement = policy.degrade(block, where, f"cannot carry {what}")
             if replacement is not None:
                 parts.append((j, replacement))
-    single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and _plain(parts[0][1])
+    single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and _plain(parts[0][1], policy)
     if not parts:
         if "content" in message.extra or calls or audio:
             pass  # a kept null or [] is written back below; with tool calls it may be left out
@@ -164,15 +177,20 @@ def encode_assistant(
 
 
 def _annotations(block: TextBlock, out: dict[str, Any], policy: Policy, path: str) -> None:
-    if block.citations is None:
-        return
-    if all(c.get("type") in OPENAI_CITATIONS for c in block.citations):
+    if not block.citations:
+        return  # none, or an empty list of another format's: nothing to carry
+    if not foreign_citations(block.citations, NAME):
         out["annotations"] = [thaw(c) for c in block.citations]
     else:
-        policy.refuse("citations in another provider's shape", f"{path}.citations")
+        policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
 
 
-def _tool_message(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:
+def _tool_message(
+    block: ToolResultBlock, policy: Policy, path: str
+) -> dict[str, Any] | TextBlock | None:
+    """A tool message; what the policy gave instead when the call it answers is lost."""
+    if block.tool_use_id in policy.lost:
+        return policy.degrade(block, path, "cannot carry a result for a call it cannot carry")
     out: dict[str, Any] = {"role": "tool", "tool_call_id": block.tool_use_id}
     content: Any
     if isinstance(block.content, str):
@@ -186,26 +204,24 @@ def _tool_message(block: ToolResultBlock, policy: Policy, path: str) -> dict[str
             if isinstance(inner, TextBlock):
                 content.append(text_part(inner, policy, where))
             else:
-                replacement = policy.degrade(inner, f"{inner.kind} content in a tool result", where)
+                reason = f"cannot carry {inner.kind} content in a tool result"
+                replacement = policy.degrade(inner, where, reason)
                 if replacement is not None:
                     content.append(text_part(replacement, policy, where))
     if block.is_error:
-        policy.refuse("is_error on a tool result", f"{path}.is_error", True)
+        policy.refuse("cannot carry is_error on a tool result", f"{path}.is_error", True)
         if policy.mode == "text":
             if isinstance(content, str):
                 content = f"[error] {content}"
             else:
                 content = [{"type": "text", "text": "[error]"}, *(content or [])]
     out["content"] = content
-    put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+    put_extra(out, block.extra, policy, path, "tool_result")
     return out
 
 
-Wire = tuple[dict[str, Any], str | None]
-"""A wire message and, for a tool message, the id of the call it answers."""
-
-
 def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
+    """One turn as wire messages, in order; tool messages are placed by :func:`arrange`."""
     content: Any
     if isinstance(turn, SystemMessage):
         if isinstance(turn.content, str):
@@ -220,37 +236,72 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         _message_extra(turn, out, policy, path)
         return [(out, None)]
     if isinstance(turn, AssistantMessage):
-        return [(encode_assistant(turn, policy, path), None)]
+        results: list[Wire] = []
+        return [(encode_assistant(turn, policy, path, results=results), None), *results]
+    if isinstance(turn, UserMessage) and isinstance(turn.content, str):
+        out = {"role": "user", "content": turn.content}
+        _message_extra(turn, out, policy, path)
+        return [(out, None)]
+    if isinstance(turn, UserMessage) and not turn.content:
+        out = {"role": "user", "content": _empty_content(turn)}
+        _message_extra(turn, out, policy, path)
+        return [(out, None)]
+    return _user_side(turn, policy, path)
+
+
+def _user_side(turn: UserMessage | ToolMessage, policy: Policy, path: str) -> list[Wire]:
+    """A user or tool turn: tool messages, calls as an assistant message, the rest as user.
+
+    The user content is one message after the tool messages (a call found in the turn
+    splits it, so what came before the call stays before it). The turn's own fields go on
+    the first user message, or on each tool message of a tool turn.
+    """
     wires: list[Wire] = []
     rest: list[tuple[int, Block]] = []
+    first = True
     blocks = (TextBlock(turn.content),) if isinstance(turn.content, str) else turn.content
+
+    def flush() -> None:
+        nonlocal first
+        if not rest:
+            return
+        content = _parts(tuple(rest), "user", policy, path)
+        rest.clear()
+        if not content:
+            return  # everything in it was dropped
+        out = {"role": "user", "content": content}
+        if first and isinstance(turn, UserMessage):
+            _message_extra(turn, out, policy, path)
+            first = False
+        wires.append((out, None))
+
+    calls: list[dict[str, Any]] = []
     for j, block in enumerate(blocks):
         where = f"{path}.content[{j}]"
+        if isinstance(block, ToolUseBlock):
+            flush()
+            calls.append(encode_tool_call(block, policy, where))
+            continue
+        if calls:
+            wires.append(({"role": "assistant", "tool_calls": calls}, None))
+            calls = []
         if isinstance(block, ToolResultBlock):
             tool = _tool_message(block, policy, where)
-            if isinstance(turn, ToolMessage):
-                _message_extra(turn, tool, policy, path)
-            wires.append((tool, block.tool_use_id))
+            if isinstance(tool, TextBlock):
+                rest.append((j, tool))
+            elif tool is not None:
+                if isinstance(turn, ToolMessage):
+                    _message_extra(turn, tool, policy, path)
+                wires.append((tool, block.tool_use_id))
         elif isinstance(turn, ToolMessage):
-            replacement = policy.degrade(block, "content outside a tool result", where)
+            replacement = policy.degrade(block, where, "cannot carry content outside a tool result")
             if replacement is not None:
                 rest.append((j, replacement))
         else:
             rest.append((j, block))
-    if isinstance(turn, UserMessage) and isinstance(turn.content, str):
-        content = turn.content
-    elif isinstance(turn, UserMessage) and not turn.content:
-        content = _empty_content(turn)
-    elif rest:
-        content = _parts(tuple(rest), "user", policy, path)
-        if not content:
-            return wires  # everything else in it was dropped
-    else:
-        return wires
-    out = {"role": "user", "content": content}
-    if isinstance(turn, UserMessage):
-        _message_extra(turn, out, policy, path)
-    wires.append((out, None))
+    if calls:
+        wires.append(({"role": "assistant", "tool_calls": calls}, None))
+    flush()
     return wires
 
 

@@ -26,20 +26,13 @@ from ..blocks import (
 from ..errors import DecodeError
 from ..media import parse_data_uri, to_data_uri
 from ..usage import Usage
-from ._formats import (
-    ANTHROPIC_BLOCK_KEYS,
-    ANTHROPIC_TYPES,
-    GEMINI_BLOCK_KEYS,
-    RESPONSES_BLOCK_KEYS,
-    RESPONSES_TYPES,
-)
+from ._formats import CHAT, raw_is_own, response_extra
 from ._partial import loads_object
 from ._policy import Policy, put_extra
 
 __all__ = [
-    "FOREIGN_BLOCK_KEYS",
-    "FOREIGN_TYPES",
     "NAME",
+    "carries",
     "decode_part",
     "decode_tool_call",
     "decode_usage",
@@ -50,12 +43,7 @@ __all__ = [
     "text_part",
 ]
 
-NAME: Final = "openai_chat"
-
-FOREIGN_TYPES: Final = (ANTHROPIC_TYPES - {"text"}) | RESPONSES_TYPES
-"""Block types of the other formats: Chat has no place for them."""
-FOREIGN_BLOCK_KEYS: Final = ANTHROPIC_BLOCK_KEYS | RESPONSES_BLOCK_KEYS | GEMINI_BLOCK_KEYS
-"""Block fields of the other formats (Anthropic ``cache_control``...)."""
+NAME: Final = CHAT
 _AUDIO_FORMATS: Final = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 _FORMAT_OF: Final = {
     "audio/wav": "wav",
@@ -206,23 +194,9 @@ def encode_usage(usage: Usage) -> dict[str, Any]:
         if usage.reasoning_tokens is not None:
             completion_details["reasoning_tokens"] = usage.reasoning_tokens
         out["completion_tokens_details"] = completion_details
-    foreign = frozenset(
-        (
-            "input_tokens",
-            "output_tokens",
-            "cache_read_input_tokens",
-            "cache_creation_input_tokens",
-            "cache_creation",
-            "output_tokens_details",
-            "server_tool_use",
-        )
-    )
-    put_extra(out, usage.extra, Policy("drop", NAME), "$.usage", foreign)
+    for key, value in response_extra(usage.extra, NAME, usage=True).items():
+        out.setdefault(key, thaw(value))
     return out
-
-
-def _without(extra_: Mapping[str, JsonValue], key: str) -> dict[str, JsonValue]:
-    return {k: v for k, v in extra_.items() if k != key}
 
 
 def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:
@@ -230,16 +204,18 @@ def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] 
     if url is None and block.data is not None:
         media_type = block.media_type or block.resolved_media_type
         if media_type is None:
-            return policy.degrade(block, "image data without a media type", path)
+            return policy.degrade(block, path, "cannot carry image data without a media type")
         url = to_data_uri(media_type, block.data)
+    if url is None and block.file_id is not None and "://" in block.file_id:
+        url = block.file_id  # a URI (a Gemini file) is a URL to OpenAI
     if url is None:
         what = "an image given by file id" if block.file_id else "an image without a source"
-        return policy.degrade(block, what, path)
+        return policy.degrade(block, path, f"cannot carry {what}")
     inner: dict[str, Any] = {"url": url}
     if "detail" in block.extra:
         inner["detail"] = thaw(block.extra["detail"])
     out: dict[str, Any] = {"type": "image_url", "image_url": inner}
-    put_extra(out, _without(block.extra, "detail"), policy, path, FOREIGN_BLOCK_KEYS)
+    put_extra(out, block.extra, policy, path, "image", protected=("detail",))
     return out
 
 
@@ -250,17 +226,18 @@ def _audio_part(block: AudioBlock, policy: Policy, path: str) -> dict[str, Any] 
         if uri is not None and uri.is_base64:
             data, media_type = uri.data, uri.media_type
     if data is None:
-        return policy.degrade(block, "audio that is not inline base64 data", path)
+        return policy.degrade(block, path, "cannot carry audio that is not inline base64 data")
     if media_type is None:
         media_type = block.resolved_media_type
     audio_format = _FORMAT_OF.get((media_type or "").lower())
     if audio_format is None:
-        return policy.degrade(block, f"audio in {media_type or 'an unknown format'}", path)
+        reason = f"cannot carry audio in {media_type or 'an unknown format'}"
+        return policy.degrade(block, path, reason)
     out: dict[str, Any] = {
         "type": "input_audio",
         "input_audio": {"data": data, "format": audio_format},
     }
-    put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+    put_extra(out, block.extra, policy, path, "audio")
     return out
 
 
@@ -268,9 +245,14 @@ def text_part(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
     """A text part; citations have no place on a Chat part."""
     out: dict[str, Any] = {"type": "text", "text": block.text}
     if block.citations:
-        policy.refuse("citations on a content part", f"{path}.citations")
-    put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+        policy.refuse("cannot carry citations on a content part", f"{path}.citations")
+    put_extra(out, block.extra, policy, path, "text")
     return out
+
+
+def carries(block: RawBlock) -> bool:
+    """Whether a raw block is Chat's own: a content part or a ``tool_calls`` entry."""
+    return is_tool_call(block) or raw_is_own(block.data, NAME)
 
 
 def is_tool_call(block: Block) -> bool:
@@ -288,27 +270,27 @@ def encode_part(block: Block, where: str, policy: Policy, path: str) -> dict[str
             return text_part(block, policy, path)
         case ImageBlock():
             if where != "user":
-                result = policy.degrade(block, f"an image in a {where} message", path)
+                result = policy.degrade(block, path, f"cannot carry an image in a {where} message")
             else:
                 result = _image_part(block, policy, path)
         case AudioBlock():
             if where != "user":
-                result = policy.degrade(block, f"audio in a {where} message", path)
+                result = policy.degrade(block, path, f"cannot carry audio in a {where} message")
             else:
                 result = _audio_part(block, policy, path)
         case RawBlock():
             data = block.data
-            kind = data.get("type") if isinstance(data, FrozenDict) else None
-            if isinstance(kind, str) and kind not in FOREIGN_TYPES and not is_tool_call(block):
+            if raw_is_own(data, NAME) and not is_tool_call(block):
                 return thaw(data)  # type: ignore[no-any-return]
+            kind = data.get("type") if isinstance(data, FrozenDict) else None
             what = f"a {kind!r} block" if isinstance(kind, str) else "content without a type"
-            result = policy.degrade(block, what, path)
+            result = policy.degrade(block, path, f"cannot carry {what}")
         case ThinkingBlock():
-            result = policy.degrade(block, "thinking", path)
+            result = policy.degrade(block, path, "cannot carry thinking")
         case ToolUseBlock():
-            result = policy.degrade(block, f"a tool call in a {where} message", path)
+            result = policy.degrade(block, path, f"cannot carry a tool call in a {where} message")
         case ToolResultBlock():
-            result = policy.degrade(block, f"a tool result in a {where} message", path)
+            result = policy.degrade(block, path, f"cannot carry a tool result in a {where} message")
         case _:
             assert_never(block)
     if isinstance(result, TextBlock):
@@ -326,5 +308,5 @@ def encode_tool_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str
         "type": "function",
         "function": {"name": block.name, "arguments": arguments},
     }
-    put_extra(out, block.extra, policy, path, FOREIGN_BLOCK_KEYS)
+    put_extra(out, block.extra, policy, path, "tool_use")
     return out

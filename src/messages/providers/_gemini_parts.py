@@ -11,7 +11,6 @@ A part this module does not model, or one with no or several data fields, is a R
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Final, assert_never
 
 from .._json import EMPTY, FrozenDict, _expose, raw
@@ -26,10 +25,10 @@ from ..blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from ..errors import DecodeError, UnsupportedContentError
+from ..errors import DecodeError
 from ..media import parse_data_uri
-from ._foreign import gemini_key
-from ._policy_rg import Policy, non_null, own_extra
+from ._formats import GEMINI, Place, raw_is_own
+from ._policy import Policy, carried, refusal_text
 
 __all__ = [
     "CallIds",
@@ -180,7 +179,6 @@ _BY_SUFFIX: Final = {
     "ogg": "audio/ogg",
     "flac": "audio/flac",
 }
-_SIGNATURE: Final = frozenset(("thoughtSignature",))
 _BLOB: Final = frozenset(("mimeType", "data"))
 _FILE: Final = frozenset(("mimeType", "fileUri"))
 _CALL: Final = frozenset(("id", "name", "args"))
@@ -317,25 +315,14 @@ def decode_part(d: Any, ids: CallIds) -> Block:
 
 # ---------------------------------------------------------------------------------- encoding
 
-_NAME: Final = re.compile(r"[a-z][A-Za-z0-9]*")
-_METADATA: Final = frozenset(
-    ("thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata")
-)
-
 
 def ours(block: RawBlock) -> bool:
-    """Whether a RawBlock holds a Gemini part.
+    """Whether a RawBlock holds a Gemini part (see ``_formats.raw_is_own``).
 
     That is an object whose keys are all camelCase names, without ``type`` (Gemini parts
     have none), with a data field besides the known metadata.
     """
-    data = block.data
-    return (
-        isinstance(data, FrozenDict)
-        and "type" not in data
-        and all(_NAME.fullmatch(k) for k in data)
-        and any(k not in _METADATA for k in data)
-    )
+    return raw_is_own(block.data, GEMINI)
 
 
 def _inner(block_extra: Any, key: str) -> dict[str, Any]:
@@ -344,10 +331,16 @@ def _inner(block_extra: Any, key: str) -> dict[str, Any]:
 
 
 def _part(
-    data_key: str, inner: dict[str, Any], block_extra: Any, protected: tuple[str, ...]
+    data_key: str,
+    inner: dict[str, Any],
+    block: ImageBlock | AudioBlock | ToolUseBlock | ToolResultBlock,
+    policy: Policy,
+    path: str,
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {data_key: {**inner, **_inner(block_extra, data_key)}}
-    out.update(own_extra(block_extra, frozenset((data_key, *protected)), gemini_key))
+    """A part with one data object: what the block models, then its extra inside and out."""
+    place: Place = block.kind  # image, audio, tool_use, tool_result
+    out: dict[str, Any] = {data_key: {**inner, **_inner(block.extra, data_key)}}
+    out.update(carried(block.extra, policy, path, place, protected=(data_key,)))
     return out
 
 
@@ -357,7 +350,7 @@ def _media_part(block: ImageBlock | AudioBlock, policy: Policy, path: str) -> di
         mime = mime or block.resolved_media_type
         if mime is None:
             return _degrade(policy, block, path, "Gemini inline data needs a MIME type")
-        return _part("inlineData", {"mimeType": mime, "data": block.data}, block.extra, ())
+        return _part("inlineData", {"mimeType": mime, "data": block.data}, block, policy, path)
     if block.url is not None:
         uri = parse_data_uri(block.url)
         if uri is not None:
@@ -365,12 +358,8 @@ def _media_part(block: ImageBlock | AudioBlock, policy: Policy, path: str) -> di
                 return _degrade(
                     policy, block, path, "Gemini takes base64 data, not a text data URL"
                 )
-            return _part(
-                "inlineData",
-                {"mimeType": mime or uri.media_type, "data": uri.data},
-                block.extra,
-                (),
-            )
+            inline = {"mimeType": mime or uri.media_type, "data": uri.data}
+            return _part("inlineData", inline, block, policy, path)
         ref = block.url
     elif block.file_id is not None and "://" in block.file_id:
         ref = block.file_id
@@ -385,17 +374,19 @@ def _media_part(block: ImageBlock | AudioBlock, policy: Policy, path: str) -> di
         guess = _BY_SUFFIX.get(suffix)
         mime = guess if guess is not None and guess.startswith(block.kind + "/") else None
     inner = {"fileUri": ref} if mime is None else {"mimeType": mime, "fileUri": ref}
-    return _part("fileData", inner, block.extra, ())
+    return _part("fileData", inner, block, policy, path)
 
 
 def _degrade(policy: Policy, block: Block, path: str, reason: str) -> dict[str, Any] | None:
-    degraded = policy.reject(block, path, reason)
+    degraded = policy.degrade(block, path, reason)
     return None if degraded is None else {"text": degraded.text}
 
 
 def _result_part(
     block: ToolResultBlock, names: dict[str, str], policy: Policy, path: str
 ) -> dict[str, Any] | None:
+    if block.tool_use_id in policy.lost:
+        return _degrade(policy, block, path, "a result for a call Gemini cannot carry")
     name = block.name if block.name is not None else names.get(block.tool_use_id)
     if name is None:
         return _degrade(
@@ -418,7 +409,7 @@ def _result_part(
                 elif part is not None:
                     media.append(part)
             else:
-                degraded = policy.reject(
+                degraded = policy.degrade(
                     inner, at, "a Gemini function response carries text and media only"
                 )
                 if degraded is not None:
@@ -431,31 +422,35 @@ def _result_part(
     fr["response"] = {"error" if block.is_error else "output": text}
     if media:
         fr["parts"] = media
-    return _part("functionResponse", fr, block.extra, ())
+    return _part("functionResponse", fr, block, policy, path)
 
 
-def _call_part(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any] | None:
+def _call_part(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
     if block.invalid_arguments:
-        return _degrade(policy, block, path, "Gemini function call arguments must be a JSON object")
+        # The call stays (its result needs it); it goes without the arguments it cannot carry.
+        policy.refuse(
+            "Gemini function call arguments must be a JSON object",
+            f"{path}.arguments",
+            block.arguments,
+        )
     fc: dict[str, Any] = {}
     if not block.id.startswith(SYNTHETIC_ID_PREFIX):
         fc["id"] = block.id
     fc["name"] = block.name
     if block.input:
         fc["args"] = raw(block.input)
-    return _part("functionCall", fc, block.extra, ())
+    return _part("functionCall", fc, block, policy, path)
 
 
 def _text_part(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
-    if block.citations and policy.mode == "raise":
-        raise UnsupportedContentError(
+    if block.citations:
+        policy.refuse(
             "Gemini parts carry no citations (they are per candidate)",
-            path=path + ".citations",
-            source=policy.source,
-            value=block.citations,
+            path + ".citations",
+            block.citations,
         )
     out: dict[str, Any] = {"text": block.text}
-    out.update(own_extra(block.extra, frozenset(("text",)), gemini_key))
+    out.update(carried(block.extra, policy, path, "text", written=out, protected=("text",)))
     return out
 
 
@@ -474,8 +469,7 @@ def encode_part(
             out: dict[str, Any] = {"text": block.thinking, "thought": True}
             if block.signature is not None:
                 out["thoughtSignature"] = block.signature
-            keep_out = out.keys() | non_null(block.extra, _SIGNATURE)
-            out.update(own_extra(block.extra, frozenset(keep_out), gemini_key))
+            out.update(carried(block.extra, policy, path, "thinking", written=out))
             return out
         case ToolUseBlock():
             names[block.id] = block.name
@@ -484,6 +478,8 @@ def encode_part(
             return _result_part(block, names, policy, path)
         case ImageBlock() | AudioBlock():
             return _media_part(block, policy, path)
+        case RawBlock() if refusal_text(block) is not None:
+            return {"text": refusal_text(block)}
         case RawBlock():
             if ours(block):
                 return dict(raw(block.data))

@@ -3,16 +3,19 @@
 Streaming providers send tool arguments as arbitrary slices of a JSON text. To show a tool
 call while it is still arriving, :func:`parse_partial` reads the longest valid prefix and
 closes whatever is still open: an unterminated string ends where the text ends, open arrays
-and objects are closed, and a member whose value has not started (or is a half-written
-``tru``) is left out. On a complete JSON text it gives what :func:`json.loads` gives; on
-text that is not a prefix of any JSON text it stops at the first bad character and keeps
-what came before. It never raises.
+and objects are closed, and a trailing fragment that cannot be a value yet (``tr``, ``-``,
+``1.`` of ``1.5``, ``1e`` of ``1e5``, a key without its value, half an escape) is left out.
+On a complete JSON text it gives what :func:`json.loads` gives; on text that is not a prefix
+of any JSON text it stops at the first bad character and keeps what came before. It never
+raises. Every accumulator here uses it, so all four providers show partial arguments alike.
 
 >>> parse_partial('{"city": "Pa')
 {'city': 'Pa'}
 >>> parse_partial('{"cities": ["Paris", "Ly')
 {'cities': ['Paris', 'Ly']}
->>> parse_partial('{"n": 12, "ok": tr')
+>>> parse_partial('{"a": [1, 2, {"b": tr')
+{'a': [1, 2, {}]}
+>>> parse_partial('{"n": 12, "x": 1.')
 {'n': 12}
 >>> parse_partial("") is None
 True
@@ -25,13 +28,14 @@ import math
 import re
 from typing import Any, Final
 
-__all__ = ["loads_object", "parse_partial"]
+__all__ = ["MAX_DEPTH", "loads_object", "parse_partial"]
 
 MAX_DEPTH: Final = 200
 """Nesting deeper than this is treated as the end of the valid prefix."""
 
 _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _WHITESPACE: Final = " \t\n\r"
+_HEX: Final = frozenset("0123456789abcdefABCDEF")
 _ESCAPES: Final = {
     '"': '"',
     "\\": "\\",
@@ -46,8 +50,24 @@ _LITERALS: Final = (("true", True), ("false", False), ("null", None))
 _MISSING: Final = object()
 
 
+def _hex4(text: str, pos: int) -> int | None:
+    digits = text[pos : pos + 4]
+    if len(digits) < 4 or not all(c in _HEX for c in digits):
+        return None
+    return int(digits, 16)
+
+
+def _may_become_escape(rest: str) -> bool:
+    r"""Whether ``rest``, the end of the text, could still grow into a ``\uXXXX`` escape."""
+    return len(rest) < 6 and rest[:2] == "\\u"[: len(rest[:2])] and all(c in _HEX for c in rest[2:])
+
+
 class _Parser:
-    """Recursive descent over one text; ``stopped`` is set at the end or at a bad character."""
+    """Recursive descent over one text; ``stopped`` is set at the end or at a bad character.
+
+    Every method returns what it read so far; once ``stopped`` is set, callers close what
+    they hold and return at once.
+    """
 
     __slots__ = ("i", "stopped", "text")
 
@@ -74,26 +94,34 @@ class _Parser:
             return self.array(depth)
         if char == '"':
             return self.string()
-        if char == "-" or char.isdigit():
+        if char == "-" or "0" <= char <= "9":
             return self.number()
         return self.literal()
+
+    def after_item(self, close: str) -> bool:
+        """Past the separator after an item: ``True`` when ``close`` ended the container."""
+        self.skip()
+        if self.i >= len(self.text):
+            self.stopped = True
+            return False
+        char = self.text[self.i]
+        self.i += 1
+        if char == close:
+            return True
+        if char != ",":
+            self.stopped = True
+        return False
 
     def object(self, depth: int) -> dict[str, Any]:
         self.i += 1
         out: dict[str, Any] = {}
+        self.skip()
+        if self.i < len(self.text) and self.text[self.i] == "}":
+            self.i += 1
+            return out
         while True:
             self.skip()
-            if self.i >= len(self.text):
-                self.stopped = True
-                return out
-            char = self.text[self.i]
-            if char == "}":
-                self.i += 1
-                return out
-            if char == ",":
-                self.i += 1
-                continue
-            if char != '"':
+            if self.i >= len(self.text) or self.text[self.i] != '"':
                 self.stopped = True
                 return out
             key = self.string()
@@ -107,28 +135,21 @@ class _Parser:
             item = self.value(depth + 1)
             if item is not _MISSING:
                 out[key] = item
-            if self.stopped:
+            if self.stopped or self.after_item("}"):
                 return out
 
     def array(self, depth: int) -> list[Any]:
         self.i += 1
         out: list[Any] = []
+        self.skip()
+        if self.i < len(self.text) and self.text[self.i] == "]":
+            self.i += 1
+            return out
         while True:
-            self.skip()
-            if self.i >= len(self.text):
-                self.stopped = True
-                return out
-            char = self.text[self.i]
-            if char == "]":
-                self.i += 1
-                return out
-            if char == ",":
-                self.i += 1
-                continue
             item = self.value(depth + 1)
             if item is not _MISSING:
                 out.append(item)
-            if self.stopped:
+            if self.stopped or self.after_item("]"):
                 return out
 
     def string(self) -> str:
@@ -139,86 +160,76 @@ class _Parser:
             char = text[i]
             if char == '"':
                 self.i = i + 1
-                return _join_surrogates("".join(parts))
+                return "".join(parts)
             if char == "\\":
-                if i + 1 >= len(text):
-                    break
-                code = text[i + 1]
+                code = text[i + 1 : i + 2]
                 if code == "u":
-                    digits = text[i + 2 : i + 6]
-                    if len(digits) < 4 or not _is_hex(digits):
-                        if len(digits) < 4 and _is_hex(digits):
-                            break  # the escape is cut off by the end of the text
-                        self.stopped = True
-                        self.i = i
-                        return "".join(parts)
-                    parts.append(chr(int(digits, 16)))
+                    point = _hex4(text, i + 2)
+                    if point is None:
+                        break  # cut off, or not an escape: the string ends here either way
                     i += 6
+                    if 0xD800 <= point < 0xDC00:
+                        low = _hex4(text, i + 2) if text.startswith("\\u", i) else None
+                        if low is not None and 0xDC00 <= low < 0xE000:
+                            point = 0x10000 + ((point - 0xD800) << 10) + (low - 0xDC00)
+                            i += 6
+                        elif low is None and _may_become_escape(text[i:]):
+                            break  # half of a pair whose other half is still to come
+                    parts.append(chr(point))
                     continue
                 if code not in _ESCAPES:
-                    self.stopped = True
-                    self.i = i
-                    return "".join(parts)
+                    break
                 parts.append(_ESCAPES[code])
                 i += 2
                 continue
             if char < " ":
-                self.stopped = True
-                self.i = i
-                return "".join(parts)
+                break
             parts.append(char)
             i += 1
         self.stopped = True
         self.i = len(text)
-        return _join_surrogates("".join(parts))
+        return "".join(parts)
 
     def number(self) -> Any:
         match = _NUMBER.match(self.text, self.i)
-        if match is None:
-            self.stopped = True
+        end = match.end() if match is not None else self.i
+        if match is None or (end < len(self.text) and self.text[end] in ".eE"):
+            self.stopped = True  # ``-``, or ``1.`` of ``1.5``: not a number yet
             return _MISSING
         token = match.group()
-        self.i = match.end()
-        if self.i >= len(self.text):
+        self.i = end
+        if end >= len(self.text):
             self.stopped = True
         if "." in token or "e" in token or "E" in token:
             value = float(token)
-            return value if math.isfinite(value) else _MISSING
+            if not math.isfinite(value):
+                self.stopped = True
+                return _MISSING
+            return value
         return int(token)
 
     def literal(self) -> Any:
-        rest = self.text[self.i : self.i + 5]
         for word, value in _LITERALS:
-            if rest.startswith(word):
+            if self.text.startswith(word, self.i):
                 self.i += len(word)
                 return value
         self.stopped = True
         return _MISSING
 
 
-def _is_hex(digits: str) -> bool:
-    return all(c in "0123456789abcdefABCDEF" for c in digits)
-
-
-def _join_surrogates(text: str) -> str:
-    """Combine UTF-16 surrogate pairs written as two escapes, as ``json.loads`` does."""
-    if not any("\ud800" <= c <= "\udfff" for c in text):
-        return text
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
-
-
 def parse_partial(text: str) -> Any:
     """The JSON value a (possibly cut-off) JSON text holds so far; ``None`` if it holds none.
 
     Never raises: a complete text gives the same value as ``json.loads``; a cut-off one
-    gives the value with every open string, array and object closed.
+    gives the value with every open string, array and object closed. Arrays and objects
+    come back as plain ``list`` and ``dict``; a JSON ``null`` and "no value yet" both give
+    ``None``, so callers that need an object check ``isinstance(value, dict)``.
     """
     try:
         return json.loads(text, parse_constant=_reject, parse_float=_finite)
     except (ValueError, RecursionError):
         pass
-    parser = _Parser(text)
-    value = parser.value(0)
+    value = _Parser(text).value(0)
     return None if value is _MISSING else value
 
 

@@ -36,13 +36,14 @@ from ..blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from ..errors import DecodeError, UnsupportedContentError
+from ..errors import DecodeError
 from ..media import to_data_uri
-from ._foreign import FOREIGN_CITATIONS, responses_key, responses_type
-from ._policy_rg import Policy, non_null, own_extra
+from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
+from ._policy import Policy, carried, non_null, refusal_text
 
 __all__ = [
     "ITEM_RECORD",
+    "LOST_REASON",
     "Mode",
     "REASONING_REASON",
     "TEXT_TYPES",
@@ -57,6 +58,7 @@ __all__ = [
     "encode_part",
     "encode_reasoning",
     "is_caller_item",
+    "item_record",
     "need_str",
     "ours",
     "replayable",
@@ -67,6 +69,7 @@ Mode = Literal["request", "response"]
 
 ITEM_RECORD: Final = "item"
 REASONING_REASON: Final = "OpenAI Responses replays only reasoning items OpenAI produced (with id)"
+LOST_REASON: Final = "a result for a call OpenAI Responses cannot carry"
 """Key, in the first TextBlock of an assistant message item, holding that item's fields."""
 
 TEXT_TYPES: Final = frozenset(("input_text", "output_text", "refusal"))
@@ -77,26 +80,40 @@ _REASONING: Final = frozenset(("type", "summary", "encrypted_content"))
 _CALL: Final = frozenset(("type", "call_id", "name", "arguments"))
 _OUTPUT: Final = frozenset(("type", "call_id", "output"))
 _TYPE: Final = frozenset(("type",))
-_ANNOTATIONS: Final = frozenset(("annotations",))
 _SIGNED: Final = frozenset(("type", "encrypted_content"))
+_ANNOTATIONS: Final = frozenset(("annotations",))
 # Never taken from a text block's extra; other modelled keys only as the null of a wire
-# field decoded as None (see ``non_null``).
+# field decoded as None (``carried`` leaves out a null the encoder wrote a value for).
 _TEXT_OWN: Final = frozenset(("type", "text", "refusal", ITEM_RECORD))
 
 
 def ours(block: RawBlock) -> bool:
     """Whether a RawBlock holds a Responses item or part.
 
-    That is an object whose ``type`` is not another format's, or an untyped message item
-    (``role`` and ``content``).
+    That is an object with a ``type`` of this format (see ``_formats.raw_is_own``), or an
+    untyped message item (``role`` and ``content``) of a role Responses has.
     """
     data = block.data
     if not isinstance(data, FrozenDict):
         return False
-    tag = data.get("type")
-    if tag is None and "type" not in data:
-        return "role" in data and "content" in data
-    return isinstance(tag, str) and not responses_type(tag)
+    if "type" not in data:
+        role = data.get("role")
+        return isinstance(role, str) and "content" in data and role_is_own(role, RESPONSES)
+    return raw_is_own(data, RESPONSES)
+
+
+def item_record(block: TextBlock) -> FrozenDict | None:
+    """The fields of the assistant message item a TextBlock opens, when it holds some.
+
+    ``extra["item"]`` is this format's only when it is an object of item fields, spelled
+    like them, whose ``type`` (if any) is ``message``: a log's ``item`` record is not one.
+    """
+    record = block.extra.get(ITEM_RECORD)
+    if not isinstance(record, FrozenDict) or record.get("type", "message") != "message":
+        return None
+    if "role" in record or "content" in record or not all(fits(k, RESPONSES) for k in record):
+        return None
+    return record
 
 
 def replayable(block: ThinkingBlock) -> bool:
@@ -284,31 +301,31 @@ _Emit = Callable[[dict[str, Any]], None]
 
 def _text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dict[str, Any]:
     tag = block.extra.get("type")
-    if tag not in TEXT_TYPES:
-        tag = default
+    if tag not in TEXT_TYPES or (tag == "refusal" and default != "output_text"):
+        tag = default  # a refusal is the model's: in a user message it is plain input text
     out: dict[str, Any]
     if tag == "refusal":
         out = {"type": "refusal", "refusal": block.text}
     else:
         out = {"type": tag, "text": block.text}
         citations = block.citations
-        if citations is not None:
-            if any(c.get("type") in FOREIGN_CITATIONS for c in citations):
-                if policy.mode == "raise":
-                    raise UnsupportedContentError(
-                        "these citations cannot become OpenAI annotations",
-                        path=path + ".citations",
-                        source=policy.source,
-                        value=citations,
-                    )
+        if citations is not None and tag == "input_text" and not citations:
+            pass  # an input part has no annotations, and there are none to carry
+        elif citations is not None:
+            if tag == "input_text" or foreign_citations(citations, RESPONSES):
+                policy.refuse(
+                    "these citations cannot become OpenAI annotations",
+                    path + ".citations",
+                    citations,
+                )
             else:
                 out["annotations"] = [raw(c) for c in citations]
-    keep_out = _TEXT_OWN | out.keys() | non_null(block.extra, _ANNOTATIONS)
-    out.update(own_extra(block.extra, keep_out, responses_key))
+    protected = _TEXT_OWN | non_null(block.extra, _ANNOTATIONS)
+    out.update(carried(block.extra, policy, path, "text", written=out, protected=protected))
     return out
 
 
-def _image_part(block: ImageBlock) -> dict[str, Any] | None:
+def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | None:
     out: dict[str, Any] = {"type": "input_image"}
     url, file_id = block.url, block.file_id
     if url is None and block.data is not None:
@@ -321,8 +338,8 @@ def _image_part(block: ImageBlock) -> dict[str, Any] | None:
         out["image_url"] = url
     if file_id is not None:
         out["file_id"] = file_id
-    keep_out = _TYPE | out.keys() | non_null(block.extra, _IMAGE)
-    out.update(own_extra(block.extra, keep_out, responses_key))
+    protected = _TYPE | non_null(block.extra, _IMAGE)
+    out.update(carried(block.extra, policy, path, "image", written=out, protected=protected))
     return out
 
 
@@ -332,18 +349,18 @@ def encode_part(block: Block, default: str, policy: Policy, path: str) -> dict[s
         case TextBlock():
             return _text_part(block, default, policy, path)
         case ImageBlock():
-            part = _image_part(block)
+            part = _image_part(block, policy, path)
             if part is not None:
                 return part
-            degraded = policy.reject(block, path, "an image needs data, a URL or a file id")
+            degraded = policy.degrade(block, path, "an image needs data, a URL or a file id")
         case RawBlock() if ours(block):
             return dict(raw(block.data))
         case AudioBlock():
-            degraded = policy.reject(block, path, "OpenAI Responses has no audio input part")
+            degraded = policy.degrade(block, path, "OpenAI Responses has no audio input part")
         case RawBlock():
-            degraded = policy.reject(block, path, "this raw block is not an OpenAI Responses part")
+            degraded = policy.degrade(block, path, "this raw block is not an OpenAI Responses part")
         case _:
-            degraded = policy.reject(block, path, f"a {block.kind} block cannot be a content part")
+            degraded = policy.degrade(block, path, f"a {block.kind} block cannot be a content part")
     return None if degraded is None else _text_part(degraded, default, policy, path)
 
 
@@ -368,29 +385,27 @@ def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, A
         else encode_input_parts(content, "input_text", policy, path + ".content")
     )
     if block.is_error:
-        if policy.mode == "raise":
-            raise UnsupportedContentError(
-                "OpenAI Responses cannot mark a tool output as an error",
-                path=path + ".is_error",
-                source=policy.source,
-                value=block.is_error,
-            )
+        policy.refuse(
+            "OpenAI Responses cannot mark a tool output as an error",
+            path + ".is_error",
+            block.is_error,
+        )
         if policy.mode == "text":
             if isinstance(output, str):
                 output = "[tool error] " + output
             else:
                 output = [{"type": "input_text", "text": "[tool error]"}, *output]
     out = {"type": "function_call_output", "call_id": block.tool_use_id, "output": output}
-    out.update(own_extra(block.extra, _OUTPUT, responses_key))
+    out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=_OUTPUT))
     return out
 
 
-def encode_call(block: ToolUseBlock) -> dict[str, Any]:
+def encode_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
     """A ToolUseBlock as a ``function_call`` item; ``arguments`` kept exactly when present."""
     arguments = block.arguments
     if arguments is None:
         arguments = json.dumps(raw(block.input), ensure_ascii=False, separators=(",", ":"))
-    ex = own_extra(block.extra, _CALL, responses_key)
+    ex = carried(block.extra, policy, path, "tool_use", protected=_CALL)
     out: dict[str, Any] = {"type": "function_call"}
     if "id" in ex:
         out["id"] = ex.pop("id")
@@ -399,11 +414,11 @@ def encode_call(block: ToolUseBlock) -> dict[str, Any]:
     return out
 
 
-def encode_reasoning(block: ThinkingBlock) -> dict[str, Any]:
+def encode_reasoning(block: ThinkingBlock, policy: Policy, path: str) -> dict[str, Any]:
     """An OpenAI ThinkingBlock as a ``reasoning`` item."""
     signed = block.signature is not None
     keep_out = _SIGNED if signed else _TYPE | non_null(block.extra, _SIGNED)
-    ex = own_extra(block.extra, keep_out, responses_key)
+    ex = carried(block.extra, policy, path, "thinking", protected=keep_out)
     out: dict[str, Any] = {"type": "reasoning"}
     if "id" in ex:
         out["id"] = ex.pop("id")
@@ -431,9 +446,7 @@ def encode_model_blocks(
 
     def add_text(block: TextBlock, at: str) -> None:
         nonlocal parts
-        record = block.extra.get(ITEM_RECORD)
-        if not isinstance(record, FrozenDict):
-            record = None
+        record = item_record(block)
         if record is not None or parts is None:
             item = dict(raw(record)) if record is not None else _default_record(mode)
             item["role"] = "assistant"
@@ -450,28 +463,33 @@ def encode_model_blocks(
                 continue
             case ThinkingBlock() if replayable(block):
                 parts = None
-                emit(encode_reasoning(block))
+                emit(encode_reasoning(block, policy, at))
                 continue
             case ThinkingBlock():
-                degraded = policy.reject(block, at, REASONING_REASON)
+                degraded = policy.degrade(block, at, REASONING_REASON)
             case ToolUseBlock():
                 parts = None
-                emit(encode_call(block))
+                emit(encode_call(block, policy, at))
                 continue
+            case ToolResultBlock() if block.tool_use_id in policy.lost:
+                degraded = policy.degrade(block, at, LOST_REASON)
             case ToolResultBlock():
                 parts = None
                 emit(encode_fco(block, policy, at))
+                continue
+            case RawBlock() if refusal_text(block) is not None:
+                add_text(TextBlock(str(refusal_text(block)), extra={"type": "refusal"}), at)
                 continue
             case RawBlock() if ours(block):
                 parts = None
                 emit(dict(raw(block.data)))
                 continue
             case RawBlock():
-                degraded = policy.reject(
+                degraded = policy.degrade(
                     block, at, "this raw block is not an OpenAI Responses item"
                 )
             case ImageBlock() | AudioBlock():
-                degraded = policy.reject(
+                degraded = policy.degrade(
                     block, at, f"OpenAI Responses assistant messages cannot carry {block.kind}"
                 )
         if degraded is not None:

@@ -18,7 +18,7 @@ from ..blocks import Block, RawBlock, ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage
 from ._common import with_source
-from ._partial_json import parse_partial
+from ._partial import parse_partial
 
 __all__ = ["ResponsesAccumulator"]
 

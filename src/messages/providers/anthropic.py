@@ -28,10 +28,10 @@ from ..message import Message
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..stop import StopReason, classify_stop_reason
 from ..usage import Usage
-from ._anthropic_encode import Item, arrange, encode_blocks, text_block
+from ._anthropic_encode import Item, arrange, carries, encode_blocks, text_block
 from ._base import Unsupported
-from ._formats import CHAT_MESSAGE_KEYS, GEMINI_MESSAGE_KEYS, RESPONSES_MESSAGE_KEYS
-from ._policy import Policy, has_context, is_empty, passthrough_role, put_extra, request_turns
+from ._formats import ANTHROPIC, response_extra, role_is_own
+from ._policy import Policy, carried, lost_calls, passthrough_role, put_extra, request_turns
 
 if TYPE_CHECKING:
     from ._base import Accumulator
@@ -45,21 +45,9 @@ __all__ = [
     "encode_response",
 ]
 
-NAME: Final = "anthropic"
+NAME: Final = ANTHROPIC
 """The format name, as used in errors and on the command line."""
 
-_FOREIGN_MESSAGE_KEYS: Final = CHAT_MESSAGE_KEYS | RESPONSES_MESSAGE_KEYS | GEMINI_MESSAGE_KEYS
-"""Message fields of the other formats."""
-_FOREIGN_ROLES: Final = frozenset(("developer", "tool", "function", "model"))
-_FOREIGN_USAGE_KEYS: Final = frozenset(
-    (
-        "prompt_tokens",
-        "completion_tokens",
-        "total_tokens",
-        "prompt_tokens_details",
-        "completion_tokens_details",
-    )
-)
 _RESPONSE: Final = frozenset(("id", "type", "role", "model", "content", "stop_reason", "usage"))
 _USAGE: Final = frozenset(
     (
@@ -277,9 +265,7 @@ def _message_extra(
     policy: Policy,
     path: str,
 ) -> dict[str, Any]:
-    if has_context(message):
-        return {}  # response or log metadata: a request message has no place for it
-    put_extra(out, message.extra, policy, path, _FOREIGN_MESSAGE_KEYS)
+    put_extra(out, message.extra, policy, path, "message", protected=("role",))
     return {k: v for k, v in out.items() if k not in ("role", "content")}
 
 
@@ -300,11 +286,53 @@ def _system(hoisted: list[tuple[int, SystemMessage]], policy: Policy) -> Any:
 
 
 def _system_extra(message: SystemMessage, policy: Policy, path: str) -> None:
-    if has_context(message):
-        return
-    for key, value in message.extra.items():
-        if not is_empty(value):
-            policy.refuse(f"the field {key!r} on the system prompt", f"{path}.extra.{key}", value)
+    """The top-level system prompt has no place for message fields: the policy decides."""
+    policy.turn(message)
+    for key, value in carried(message.extra, policy, path, "message", protected=("role",)).items():
+        policy.refuse(
+            f"cannot carry the field {key!r} on the system prompt", f"{path}.extra.{key}", value
+        )
+
+
+def _in_place(message: SystemMessage, index: int) -> bool:
+    """A system message decoded from inside ``messages`` goes back there.
+
+    The decoder marks it with ``extra["role"]``; the first message of a conversation is the
+    system prompt wherever it came from (OpenAI Responses marks a leading system item the
+    same way), so it is always hoisted.
+    """
+    return index > 0 and message.extra.get("role") == "system"
+
+
+def _split(
+    role: str, content: str | list[dict[str, Any]], extra_: dict[str, Any], *, from_tool: bool
+) -> list[Item]:
+    """One turn's wire content as items, tool calls on the assistant side, results on the user's.
+
+    A call found in a user turn becomes an assistant turn of its own, in place; results in
+    an assistant turn become a user turn right after it (``arrange`` then puts every result
+    where the API wants it). The turn's own fields stay on its first item.
+    """
+    if isinstance(content, str) or role not in ("user", "assistant"):
+        return [Item(role, content, extra_, from_tool=from_tool)]
+    moved = "tool_result" if role == "assistant" else "tool_use"
+    other = "user" if role == "assistant" else "assistant"
+    items: list[Item] = []
+    for block in content:
+        side = other if block.get("type") == moved else role
+        if items and items[-1].role == side:
+            assert isinstance(items[-1].content, list)
+            items[-1].content.append(block)
+        else:
+            moved_here = side != role
+            items.append(
+                Item(side, [block], from_tool=from_tool or (moved_here and side == "user"))
+            )
+    for item in items:
+        if item.role == role:
+            item.extra = extra_
+            break
+    return items or [Item(role, [], extra_, from_tool=from_tool)]
 
 
 def encode_request(
@@ -332,18 +360,22 @@ def encode_request(
     policy = Policy(unsupported, NAME)
     hoisted: list[tuple[int, SystemMessage]] = []
     items: list[Item] = []
-    for i, turn in enumerate(request_turns(conversation)):
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, carries)
+    for i, turn in enumerate(turns):
         path = f"$[{i}]"
+        policy.turn(turn)
         if isinstance(turn, RawMessage):
-            role = passthrough_role(turn)
-            if role in _FOREIGN_ROLES:
-                text = policy.degrade(RawBlock(turn.data), f"a {role!r} message", path)
+            role = str(passthrough_role(turn))
+            if role_is_own(role, NAME):
+                items.append(Item(role, [], raw=thaw(turn.data)))
+            else:
+                reason = f"cannot carry a {role!r} message"
+                text = policy.degrade(RawBlock(turn.data), path, reason)
                 if text is not None:
                     items.append(Item("user", [text_block(text, policy, path)]))
-            else:
-                items.append(Item(str(role), [], raw=thaw(turn.data)))
             continue
-        if isinstance(turn, SystemMessage) and "role" not in turn.extra:
+        if isinstance(turn, SystemMessage) and not _in_place(turn, i):
             hoisted.append((i, turn))
             continue
         if isinstance(turn, ToolMessage):
@@ -352,11 +384,14 @@ def encode_request(
             role = "system"
         else:
             role = turn.role
+        before = policy.left_out
         content = _content_out(turn, role, policy, path)
         if content is None:
             continue
         extra_ = _message_extra(turn, {"role": role, "content": content}, policy, path)
-        items.append(Item(role, content, extra_, from_tool=isinstance(turn, ToolMessage)))
+        if content == [] and policy.left_out > before:
+            continue  # the policy took everything it had (a Chat function_call, say)
+        items.extend(_split(role, content, extra_, from_tool=isinstance(turn, ToolMessage)))
     out: dict[str, Any] = {}
     if hoisted:
         out["system"] = _system(hoisted, policy)
@@ -380,7 +415,8 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
         if usage.reasoning_tokens is not None:
             out_details["thinking_tokens"] = usage.reasoning_tokens
         out["output_tokens_details"] = out_details
-    put_extra(out, usage.extra, Policy("drop", NAME), "$.usage", _FOREIGN_USAGE_KEYS)
+    for key, value in response_extra(usage.extra, NAME, usage=True).items():
+        out.setdefault(key, thaw(value))
     return out
 
 
@@ -413,8 +449,8 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
         out["stop_reason"] = _stop_reason(message.stop_reason)
     if message.usage is not None:
         out["usage"] = _encode_usage(message.usage)
-    foreign = _FOREIGN_MESSAGE_KEYS | {"object", "created", "choices", "system_fingerprint"}
-    put_extra(out, message.extra, Policy("drop", NAME), "$", foreign)
+    for key, value in response_extra(message.extra, NAME).items():
+        out.setdefault(key, thaw(value))
     return out
 
 

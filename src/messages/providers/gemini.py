@@ -15,14 +15,15 @@ from typing import Any, Final
 
 from .._json import raw, thaw
 from .._wire import fail, opt_int, opt_str
-from ..blocks import Block, TextBlock, ToolResultBlock
+from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock
 from ..errors import DecodeError
+from ..flat import RawMessage
 from ..message import Message
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..usage import Usage
-from ._base import Accumulator, Unsupported, as_turns
+from ._base import Accumulator, Unsupported
 from ._common import owned_body, with_source
-from ._foreign import OPENAI_BODY_KEYS, gemini_body_key, gemini_key
+from ._formats import GEMINI, raw_is_own, response_extra, role_is_own
 from ._gemini_parts import (
     SYNTHETIC_ID_PREFIX,
     CallIds,
@@ -31,7 +32,7 @@ from ._gemini_parts import (
     encode_part,
 )
 from ._gemini_stream import GeminiAccumulator
-from ._policy_rg import Policy, own_extra
+from ._policy import Policy, carried, lost_calls, passthrough_role, request_turns
 
 __all__ = [
     "NAME",
@@ -43,25 +44,13 @@ __all__ = [
     "encode_response",
 ]
 
-NAME: Final = "gemini"
+NAME: Final = GEMINI
 """The format name used in errors and by the CLI."""
 
 _PARTS: Final = frozenset(("parts",))
 _MODEL: Final = frozenset(("parts", "role"))
 _MODELLED: Final = frozenset(
     ("candidates", "usageMetadata", "modelVersion", "responseId", "createTime")
-)
-# Response-body fields: a message decoded from a response carries them, a content must not.
-_RESPONSE_KEYS: Final = frozenset(
-    (
-        "candidates",
-        "usageMetadata",
-        "modelVersion",
-        "responseId",
-        "promptFeedback",
-        "createTime",
-        "modelStatus",
-    )
 )
 
 
@@ -132,14 +121,6 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
         raise with_source(exc, NAME) from None
 
 
-def _foreign_content_key(key: str) -> bool:
-    # A message decoded from a response body carries that body's fields in extra: they are
-    # not fields of a content.
-    if key == "role":
-        return False
-    return gemini_key(key) or key in _RESPONSE_KEYS or key in OPENAI_BODY_KEYS
-
-
 def _encode_blocks(
     content: str | tuple[Block, ...], names: dict[str, str], policy: Policy, path: str
 ) -> list[Any]:
@@ -159,7 +140,7 @@ def _system_parts(content: str | tuple[Block, ...], policy: Policy, path: str) -
         at = f"{path}.content[{i}]"
         text = block if isinstance(block, TextBlock) else None
         if text is None:
-            text = policy.reject(block, at, "a Gemini system instruction carries text only")
+            text = policy.degrade(block, at, "a Gemini system instruction carries text only")
         if text is not None:
             part = encode_part(text, {}, policy, at)
             assert part is not None
@@ -177,16 +158,20 @@ def encode_request(
     carry follows ``unsupported``: raise :class:`UnsupportedContentError`, drop, or text.
     """
     policy = Policy(unsupported, NAME)
-    turns = as_turns(conversation)
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, _carries)
     names: dict[str, str] = {}
     body: dict[str, Any] = {}
     start = 0
     system: dict[str, Any] | None = None
-    while start < len(turns) and isinstance(turns[start], SystemMessage):
+    while start < len(turns):
         turn = turns[start]
+        if not isinstance(turn, SystemMessage):
+            break
+        policy.turn(turn)
         parts = _system_parts(turn.content, policy, f"$[{start}]")
         if system is None:
-            system = own_extra(turn.extra, _PARTS, _foreign_content_key)
+            system = carried(turn.extra, policy, f"$[{start}]", "message", protected=_PARTS)
             system["parts"] = parts
         else:
             system["parts"].extend(parts)
@@ -197,23 +182,45 @@ def encode_request(
     for i in range(start, len(turns)):
         turn = turns[i]
         path = f"$[{i}]"
+        policy.turn(turn)
+        if isinstance(turn, RawMessage):
+            role = str(passthrough_role(turn))
+            if role_is_own(role, NAME) and _is_content(turn.data):
+                _add(contents, {"role": role}, list(thaw(turn.data)["parts"]))
+                continue
+            degraded = policy.degrade(
+                RawBlock(turn.data), path, f"a {role!r} message is not a content"
+            )
+            if degraded is not None:
+                _add(contents, {}, [{"text": degraded.text}])
+            continue
         if isinstance(turn, SystemMessage):
-            degraded = policy.reject(
+            degraded = policy.degrade(
                 TextBlock(turn.text), path, "Gemini takes system instructions only at the start"
             )
             if degraded is not None:
                 _add(contents, {}, [{"text": f"[system: {degraded.text}]"}])
             continue
         if isinstance(turn, AssistantMessage):
-            fields = own_extra(turn.extra, _MODEL, _foreign_content_key)
+            fields = carried(turn.extra, policy, path, "message", protected=_MODEL)
             fields["role"] = "model"
         else:
-            fields = own_extra(turn.extra, _PARTS, _foreign_content_key)
+            fields = carried(turn.extra, policy, path, "message", protected=_PARTS)
             if fields.get("role", "user") not in ("user", "function"):
                 del fields["role"]  # not a role a user-side Gemini content can have
         _add(contents, fields, _encode_blocks(turn.content, names, policy, path))
     body["contents"] = contents
     return thaw(body)  # type: ignore[no-any-return]
+
+
+def _carries(block: RawBlock) -> bool:
+    return raw_is_own(block.data, NAME)
+
+
+def _is_content(data: Any) -> bool:
+    """A whole raw message that is a Gemini content: a role and a non-empty list of parts."""
+    parts = data.get("parts") if isinstance(data, Mapping) else None
+    return isinstance(parts, tuple | list) and len(parts) > 0 and set(data) <= {"role", "parts"}
 
 
 def _role(content: dict[str, Any]) -> Any:
@@ -357,9 +364,8 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
         out["cachedContentTokenCount"] = usage.cache_read_tokens
     if usage.reasoning_tokens is not None:
         out["thoughtsTokenCount"] = usage.reasoning_tokens
-    for k, v in raw(usage.extra).items():
-        if "_" not in k:  # snake_case figures are another format's
-            out[k] = v
+    for k, v in response_extra(raw(usage.extra), NAME, usage=True).items():
+        out[k] = v
     return out
 
 
@@ -367,7 +373,7 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     """A ``GenerateContentResponse`` for an assistant message (exact for decoded ones)."""
     policy = Policy("raise", NAME)
     parts = _encode_blocks(message.content, {}, policy, "$")
-    ex = own_extra(message.extra, frozenset(), gemini_body_key)
+    ex = response_extra(raw(message.extra), NAME)
     out: dict[str, Any] = {}
     candidates = ex.pop("candidates", [])
     if type(candidates) is list:

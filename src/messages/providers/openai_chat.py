@@ -34,12 +34,14 @@ from ._base import Unsupported
 from ._chat_encode import ENVELOPE, Wire, arrange, encode_assistant, encode_turn
 from ._chat_parts import (
     NAME,
+    carries,
     decode_part,
     decode_tool_call,
     decode_usage,
     encode_usage,
 )
-from ._policy import Policy, passthrough_role, request_turns
+from ._formats import role_is_own
+from ._policy import Policy, lost_calls, passthrough_role, request_turns
 
 if TYPE_CHECKING:
     from ._base import Accumulator
@@ -296,16 +298,20 @@ def encode_request(
     """
     policy = Policy(unsupported, NAME)
     wires: list[Wire] = []
-    for i, turn in enumerate(request_turns(conversation)):
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, carries)
+    for i, turn in enumerate(turns):
         path = f"$[{i}]"
+        policy.turn(turn)
         if isinstance(turn, RawMessage):
-            role = passthrough_role(turn)
-            if role == "model":
-                text = policy.degrade(RawBlock(turn.data), "a 'model' message", path)
+            role = str(passthrough_role(turn))
+            if role_is_own(role, NAME):
+                wires.append((thaw(turn.data), None))
+            else:
+                reason = f"cannot carry a {role!r} message"
+                text = policy.degrade(RawBlock(turn.data), path, reason)
                 if text is not None:
                     wires.append(({"role": "user", "content": text.text}, None))
-            else:
-                wires.append((thaw(turn.data), None))
             continue
         wires.extend(encode_turn(turn, policy, path))
     return {"messages": arrange(wires)}

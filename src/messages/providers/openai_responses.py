@@ -17,14 +17,15 @@ from .._json import FrozenDict, raw, thaw
 from .._wire import extra, fail, opt_int, opt_str
 from ..blocks import Block, RawBlock, TextBlock, ThinkingBlock, ToolResultBlock
 from ..errors import DecodeError
+from ..flat import RawMessage
 from ..message import Message
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..usage import Usage
 from . import _responses_items as items
-from ._base import Accumulator, Unsupported, as_turns
+from ._base import Accumulator, Unsupported
 from ._common import keep_differences, owned_body, with_source
-from ._foreign import responses_body_key, responses_key
-from ._policy_rg import Policy, own_extra
+from ._formats import RESPONSES, response_extra, role_is_own
+from ._policy import Policy, carried, lost_calls, passthrough_role, request_turns
 from ._responses_stream import ResponsesAccumulator
 
 __all__ = [
@@ -36,7 +37,7 @@ __all__ = [
     "encode_response",
 ]
 
-NAME: Final = "openai_responses"
+NAME: Final = RESPONSES
 """The format name used in errors and by the CLI."""
 
 _STATUSES: Final = frozenset(
@@ -179,25 +180,78 @@ def encode_request(
     carry follows ``unsupported``: raise :class:`UnsupportedContentError`, drop, or text.
     """
     policy = Policy(unsupported, NAME)
-    turns = as_turns(conversation)
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, items.ours)
     body: dict[str, Any] = {}
     start = 0
     if turns and _instructions(turns[0]):
-        body["instructions"] = turns[0].text
+        body["instructions"] = turns[0].text  # type: ignore[union-attr]
         start = 1
     out: list[Any] = []
     for i in range(start, len(turns)):
+        policy.turn(turns[i])
         _encode_turn(turns[i], policy, f"$[{i}]", out.append)
     rest = turns[start:]
     if len(rest) == 1 and isinstance(rest[0], UserMessage) and _plain(rest[0]):
         body["input"] = rest[0].content
     else:
-        body["input"] = out
+        body["input"] = _arrange(out)
     return thaw(body)  # type: ignore[no-any-return]  # a fresh copy the caller may change
+
+
+def _is_model_item(item: dict[str, Any]) -> bool:
+    tag = item.get("type")
+    if tag in (None, "message"):
+        return item.get("role") == "assistant"
+    return not items.is_caller_item(tag)
+
+
+def _arrange(out: list[Any]) -> list[Any]:
+    """Move each ``function_call_output`` right after the model items that made its call.
+
+    Outputs that already follow their call's run of model-side items (reasoning, calls,
+    assistant messages) stay where they are; one that arrives later, after user input, say,
+    moves up to the end of that run, after the outputs already there.
+    """
+    placed: list[Any] = []
+    for item in out:
+        call_id = item.get("call_id") if item.get("type") == "function_call_output" else None
+        home = None
+        if isinstance(call_id, str):
+            home = next(
+                (
+                    q
+                    for q in range(len(placed) - 1, -1, -1)
+                    if placed[q].get("type") == "function_call"
+                    and placed[q].get("call_id") == call_id
+                ),
+                None,
+            )
+        if home is None:
+            placed.append(item)
+            continue
+        position = home + 1
+        while position < len(placed) and (
+            _is_model_item(placed[position])
+            or placed[position].get("type") == "function_call_output"
+        ):
+            position += 1
+        placed.insert(position, item)
+    return placed
 
 
 def _encode_turn(turn: Message, policy: Policy, path: str, emit: Any) -> None:
     match turn:
+        case RawMessage():
+            role = str(passthrough_role(turn))
+            if role_is_own(role, NAME):
+                emit(thaw(turn.data))
+                return
+            degraded = policy.degrade(
+                RawBlock(turn.data), path, f"a {role!r} message is not an item"
+            )
+            if degraded is not None:
+                _encode_input((degraded,), "user", {}, policy, path, emit=emit)
         case AssistantMessage():
             if isinstance(turn.content, str):
                 emit({"role": "assistant", "content": turn.content})
@@ -208,7 +262,7 @@ def _encode_turn(turn: Message, policy: Policy, path: str, emit: Any) -> None:
             _encode_input(turn.content, role, turn.extra, policy, path, emit=emit)
         case ToolMessage():
             if isinstance(turn.content, str):
-                degraded = policy.reject(
+                degraded = policy.degrade(
                     ToolResultBlock("", turn.content),
                     path + ".content",
                     "a tool message needs ToolResultBlocks naming their calls",
@@ -217,7 +271,7 @@ def _encode_turn(turn: Message, policy: Policy, path: str, emit: Any) -> None:
                     _encode_input((degraded,), "user", turn.extra, policy, path, emit=emit)
                 return
             _encode_input(turn.content, "user", turn.extra, policy, path, emit=emit, tool=True)
-        case _:  # as_turns yields role messages only
+        case _:  # request_turns yields role messages and whole raw messages only
             raise AssertionError(turn)
 
 
@@ -231,7 +285,9 @@ def _encode_input(
     emit: Any,
     tool: bool = False,
 ) -> None:
-    fields = own_extra(ex, _MESSAGE_KEYS, responses_key)
+    # A message from a response or a log has no item fields of a request to give.
+    allow: frozenset[str] | None = frozenset() if policy.context else None
+    fields = carried(ex, policy, path, "message", protected=_MESSAGE_KEYS, allow=allow)
     if fields.get("type", "message") != "message":
         del fields["type"]  # another format's discriminator, not an item type
     if isinstance(content, str):
@@ -251,6 +307,10 @@ def _encode_input(
         if isinstance(block, RawBlock) and tool and items.ours(block):
             flush()
             emit(dict(raw(block.data)))
+        elif isinstance(block, ToolResultBlock) and block.tool_use_id in policy.lost:
+            degraded = policy.degrade(block, at, items.LOST_REASON)
+            if degraded is not None:
+                parts.append(items.encode_part(degraded, "input_text", policy, at))
         elif isinstance(block, ToolResultBlock):
             flush()
             emit(items.encode_fco(block, policy, at))
@@ -259,7 +319,7 @@ def _encode_input(
             if part is not None:
                 parts.append(part)
         elif isinstance(block, ThinkingBlock) and not items.replayable(block):
-            degraded = policy.reject(block, at, items.REASONING_REASON)
+            degraded = policy.degrade(block, at, items.REASONING_REASON)
             if degraded is not None:
                 parts.append(items.encode_part(degraded, "input_text", policy, at))
         else:  # reasoning and tool calls are items of their own
@@ -415,9 +475,8 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
     if usage.reasoning_tokens is not None:
         reasoning = {"reasoning_tokens": usage.reasoning_tokens}
         out["output_tokens_details"] = {**reasoning, **_sub(ex, "output_tokens_details")}
-    for k, v in ex.items():
-        if k not in out and k.lower() == k:  # camelCase figures are another format's
-            out[k] = v
+    for k, v in response_extra(ex, NAME, usage=True).items():
+        out.setdefault(k, v)
     return out
 
 
@@ -443,7 +502,7 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     out["output"] = output
     if message.usage is not None:
         out["usage"] = _encode_usage(message.usage)
-    out.update(own_extra(message.extra, frozenset(("output",)), responses_body_key))
+    out.update({k: v for k, v in response_extra(message.extra, NAME).items() if k != "output"})
     return thaw(out)  # type: ignore[no-any-return]
 
 
