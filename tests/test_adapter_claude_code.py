@@ -631,6 +631,44 @@ def test_merge_joins_records_of_one_message_id() -> None:
     assert len(merged) == 25
 
 
+def test_partial_messages_are_said_once_in_the_flat_view() -> None:
+    """``--include-partial-messages`` streams every block as events before its line."""
+    path = LOCAL_FIXTURES / "same_conversation" / "claude_code.jsonl"
+    messages = list(cc.iter_decode(path.read_text("utf-8").splitlines(), strict=True))
+    records = [m.message_id for m in messages if isinstance(m, AssistantMessage)]
+    assert records == ["msg_01Vq7Rk3Nx8Wd2Lm5Tc9Yb4Hs"] * 2 + ["msg_01Jp4Tn8Bw2Xc6Rk9Lm3Vd7Qf"]
+    # the text deltas preview the answer; they stay stream events
+    deltas = "".join(
+        m.event["delta"]["text"]  # type: ignore[index]
+        for m in messages
+        if isinstance(m, StreamEventMessage)
+        and m.type == "content_block_delta"
+        and m.event["delta"]["type"] == "text_delta"  # type: ignore[index]
+    )
+    merged = list(cc.merge(messages))
+    turns = [m for m in merged if isinstance(m, AssistantMessage)]
+    assert [[b.kind for b in m.blocks] for m in turns] == [["thinking", "tool_use"], ["text"]]
+    flat = [m for m in normalize_messages(merged) if m.kind in ("text", "thinking", "tool_use")]
+    assert [m.kind for m in flat] == ["thinking", "tool_use", "text"]
+    assert isinstance(flat[2], TextMessage) and flat[2].text == deltas
+    assert list(cc.merge(merged)) == merged
+
+
+def test_merge_joins_a_real_partial_messages_session_into_turns() -> None:
+    path = shared_fixtures("claude_code", "caic-tool-error.jsonl")
+    messages = list(cc.iter_decode(path.read_text("utf-8").splitlines()))
+    merged = list(cc.merge(messages))
+    turns = [m for m in merged if isinstance(m, AssistantMessage)]
+    assert [[b.kind for b in m.blocks] for m in turns] == [
+        ["thinking", "tool_use"],
+        ["thinking", "text"],
+    ]
+    # nothing is lost: the stream events move after the turn they preview
+    assert sorted(map(repr, merged)) == sorted(
+        map(repr, [m for m in messages if not isinstance(m, AssistantMessage)] + turns)
+    )
+
+
 # -- detection -------------------------------------------------------------------------------
 
 OTHER_LINES = [

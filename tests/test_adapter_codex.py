@@ -87,6 +87,17 @@ def test_every_real_line_round_trips(folder: str, name: str) -> None:
         assert json_equal(round_trip(obj), obj), f"{name}:{number}"
 
 
+@pytest.mark.parametrize(("folder", "name"), CAPTURES)
+def test_every_real_stream_round_trips_through_the_stateful_reader(folder: str, name: str) -> None:
+    lines = [json.dumps(obj) for _, obj in lines_of(shared_fixtures(folder, name))]
+    messages = list(cx.iter_decode(lines))
+    assert not [m for m in messages if m.kind == "invalid_line"]
+    written = list(cx.iter_encode(messages))
+    assert len(written) == len(lines)
+    for number, (a, b) in enumerate(zip(lines, written, strict=True), 1):
+        assert json_equal(json.loads(b), json.loads(a)), f"{name}:{number}"
+
+
 def test_no_real_capture_is_missed() -> None:
     root = shared_fixtures()
     found = {
@@ -104,18 +115,21 @@ def test_real_app_server_capture_normalizes_to_text_tool_use_and_result() -> Non
     assert {"text", "tool_use", "tool_result", "thinking", "result"} <= {m.kind for m in flat}
     failed = [m for m in flat if isinstance(m, ToolResultMessage)]
     assert [m.is_error for m in failed] == [True]
-    deltas = [
-        m.text
-        for m in cx.merge(messages)
-        if isinstance(m, TextMessage) and m.extra.get("method") == "item/agentMessage/delta"
-    ]
-    completed = [
-        m.text
-        for m in messages
-        if isinstance(m, TextMessage) and m.extra.get("method") == "item/completed" and m.text
-    ]
-    assert len(deltas) == 2
-    assert deltas == completed
+    # the deltas are previews of the completed agent messages: stream events, not text
+    fragments: dict[str, str] = {}
+    for m in messages:
+        if isinstance(m, StreamEventMessage) and m.event["method"] == "item/agentMessage/delta":
+            assert m.message_id is not None
+            delta = m.event["params"]["delta"]  # type: ignore[index]
+            fragments[m.message_id] = fragments.get(m.message_id, "") + delta
+    texts = {
+        m.message_id: m.text
+        for m in flat
+        if isinstance(m, TextMessage) and m.role == "assistant" and m.text
+    }
+    assert len(fragments) == 2
+    assert fragments == texts
+    assert list(cx.merge(messages)) == messages
 
 
 def test_real_exec_sample_kinds() -> None:
@@ -126,7 +140,7 @@ def test_real_exec_sample_kinds() -> None:
         "RawMessage",
         "ThinkingMessage",
         "ToolUseMessage",
-        "AssistantMessage",
+        "ToolResultMessage",
         "ThinkingMessage",
         "TextMessage",
         "ResultMessage",
@@ -150,19 +164,19 @@ def test_exec_kinds_in_order() -> None:
         "InitMessage",
         "RawMessage",
         "ThinkingMessage",
-        "RawMessage",
+        "StreamEventMessage",  # todo list started: the completed list holds it whole
         "ToolUseMessage",
+        "ToolResultMessage",  # its start was seen: the result alone
+        "StreamEventMessage",  # todo list updated
+        "AssistantMessage",  # a file change that only completes: call and result
+        "ToolUseMessage",
+        "ToolResultMessage",
         "AssistantMessage",
-        "RawMessage",
         "AssistantMessage",
         "ToolUseMessage",
-        "AssistantMessage",
-        "AssistantMessage",
-        "AssistantMessage",
-        "ToolUseMessage",
-        "AssistantMessage",
+        "ToolResultMessage",
         "ErrorMessage",
-        "RawMessage",
+        "RawMessage",  # todo list completed
         "TextMessage",
         "ResultMessage",
         "RawMessage",
@@ -256,7 +270,10 @@ def test_text_reasoning_error_and_todo_items() -> None:
     error = cx.decode(_line("exec.jsonl", 15))
     assert isinstance(error, ErrorMessage) and error.message_id == "item_8"
     todo = cx.decode(_line("exec.jsonl", 4))
-    assert isinstance(todo, RawMessage) and todo.data == _line("exec.jsonl", 4)
+    assert isinstance(todo, StreamEventMessage) and todo.event == _line("exec.jsonl", 4)
+    assert todo.message_id == "item_1"
+    done = cx.decode(_line("exec.jsonl", 16))
+    assert isinstance(done, RawMessage) and done.data == _line("exec.jsonl", 16)
 
 
 def test_items_missing_a_needed_key_stay_raw() -> None:
@@ -296,17 +313,21 @@ def test_app_thread_started_and_turn_completed() -> None:
 
 
 def test_app_user_message_and_reasoning() -> None:
-    user = cx.decode(_line("app_server.jsonl", 8))
+    user = cx.decode(_line("app_server.jsonl", 9))
     assert isinstance(user, UserMessage)
     assert user.text == "Count the lines in main.go"
     assert user.message_id == "6a1c0000-0000-4000-8000-000000000001"
     assert user.session_id == THREAD
+    started = cx.decode(_line("app_server.jsonl", 8))  # the same item, before it completes
+    assert isinstance(started, StreamEventMessage)
+    assert (started.message_id, started.session_id) == (user.message_id, THREAD)
     reasoning = cx.decode(_line("app_server.jsonl", 13))
     assert isinstance(reasoning, ThinkingMessage)
     assert reasoning.thinking == "**Counting lines**"
     delta = cx.decode(_line("app_server.jsonl", 11))
-    assert isinstance(delta, ThinkingMessage)
-    assert (delta.thinking, delta.message_id) == ("**Counting ", "rs_0a1")
+    assert isinstance(delta, StreamEventMessage)
+    assert delta.message_id == "rs_0a1"
+    assert delta.event == _line("app_server.jsonl", 11)
 
 
 def test_app_command_execution() -> None:
@@ -338,8 +359,9 @@ def test_app_file_change_mcp_and_requests() -> None:
 
 def test_app_deltas_and_error_notification() -> None:
     delta = cx.decode(_line("app_server.jsonl", 24))
-    assert isinstance(delta, TextMessage)
-    assert (delta.text, delta.message_id, delta.session_id) == ("`main.go` has ", "msg_0a2", THREAD)
+    assert isinstance(delta, StreamEventMessage)
+    assert (delta.message_id, delta.session_id) == ("msg_0a2", THREAD)
+    assert json_equal(cx.encode(delta), _line("app_server.jsonl", 24))
     error = cx.decode(_line("app_server.jsonl", 28))
     assert isinstance(error, ErrorMessage)
     assert (error.message, error.will_retry, error.code) == ("Reconnecting... 1/5", True, None)
@@ -352,20 +374,188 @@ def test_app_deltas_and_error_notification() -> None:
     assert isinstance(final, ErrorMessage) and (final.code, final.will_retry) == ("other", False)
 
 
-def test_merge_joins_app_server_deltas_per_item() -> None:
-    merged = list(cx.merge(_decode_local("app_server.jsonl")))
-    texts = [m.text for m in merged if isinstance(m, TextMessage)]
-    assert texts == ["", "`main.go` has 7 lines.", "`main.go` has 7 lines."]
-    thoughts = [m.thinking for m in merged if isinstance(m, ThinkingMessage)]
-    assert thoughts == ["", "**Counting lines**", "**Counting lines**"]
-    again = list(cx.merge(merged))
-    assert again == merged
+def test_the_flat_view_says_each_app_server_item_once() -> None:
+    messages = _decode_local("app_server.jsonl")
+    merged = list(cx.merge(messages))
+    assert merged == messages  # deltas are previews: nothing to join
+    flat = list(normalize_messages(merged))
+    assert [m.text for m in flat if isinstance(m, TextMessage)] == [
+        "Count the lines in main.go",
+        "`main.go` has 7 lines.",
+    ]
+    assert [m.thinking for m in flat if isinstance(m, ThinkingMessage)] == ["**Counting lines**"]
+    uses = [m.id for m in flat if isinstance(m, ToolUseMessage)]
+    results = [m.tool_use_id for m in flat if isinstance(m, ToolResultMessage)]
+    assert uses == results == ["call_wc01", "call_cat02", "call_edit03", "call_mcp04"]
 
 
 def test_merge_keeps_items_apart() -> None:
     a = cx.decode({"method": "item/agentMessage/delta", "params": {"itemId": "a", "delta": "x"}})
     b = cx.decode({"method": "item/agentMessage/delta", "params": {"itemId": "b", "delta": "y"}})
     assert list(cx.merge([a, b])) == [a, b]
+
+
+# -- one call, one tool_use: pairing a tool item's events ------------------------------------
+
+
+def _command(status: str, output: str, code: int | None) -> dict[str, Any]:
+    return {
+        "id": "item_1",
+        "type": "command_execution",
+        "command": "bash -lc ls",
+        "aggregated_output": output,
+        "exit_code": code,
+        "status": status,
+    }
+
+
+STARTED = {"type": "item.started", "item": _command("in_progress", "", None)}
+COMPLETED = {"type": "item.completed", "item": _command("completed", "a.txt\n", 0)}
+
+
+def _fresh(obj: Any) -> Any:
+    return json.loads(json.dumps(obj))
+
+
+def test_a_completed_call_whose_start_was_seen_is_its_result_alone() -> None:
+    m = cx.decode(_fresh(COMPLETED), started={"item_1"})
+    assert isinstance(m, ToolResultMessage)
+    assert (m.tool_use_id, m.content, m.is_error, m.name) == (
+        "item_1",
+        "a.txt\n",
+        False,
+        "command_execution",
+    )
+    # the call's input stays in the skeleton, so the completed item is written back whole
+    assert m.extra == {
+        "type": "item.completed",
+        "item": {
+            "type": "command_execution",
+            "command": "bash -lc ls",
+            "exit_code": 0,
+            "status": "completed",
+        },
+    }
+    assert json_equal(cx.encode(m), COMPLETED)
+    alone = cx.decode(_fresh(COMPLETED))  # no stream context: the call and its result
+    assert isinstance(alone, AssistantMessage)
+    assert [b.kind for b in alone.content] == ["tool_use", "tool_result"]
+
+
+def test_a_completed_mcp_call_whose_start_was_seen_keeps_its_arguments_for_replay() -> None:
+    line = _line("exec.jsonl", 10)
+    m = cx.decode(_fresh(line), started={"item_4"})
+    assert isinstance(m, ToolResultMessage)
+    assert (m.name, m.content) == ("search", (TextBlock("Exit code 1: tests failed."),))
+    assert m.extra["item"]["arguments"] == {"query": "pytest exit codes"}  # type: ignore[index]
+    assert json_equal(cx.encode(m), line)
+    app = _line("app_server.jsonl", 15)
+    result = cx.decode(_fresh(app), started={"call_wc01"})
+    assert isinstance(result, ToolResultMessage) and result.session_id == THREAD
+    assert (result.content, result.is_error) == ("7 main.go\n", False)
+    assert json_equal(cx.encode(result), app)
+
+
+def test_a_seen_call_started_or_updated_again_is_a_stream_event() -> None:
+    for tag in ("item.started", "item.updated"):
+        line = {"type": tag, "item": _command("in_progress", "a", None)}
+        first = cx.decode(_fresh(line))
+        assert isinstance(first, ToolUseMessage) and first.id == "item_1"
+        again = cx.decode(_fresh(line), started={"item_1"})
+        assert isinstance(again, StreamEventMessage)
+        assert again.message_id == "item_1" and again.event == line
+        assert json_equal(cx.encode(again), line)
+
+
+def test_a_call_seen_only_completed_is_not_announced_again() -> None:
+    late = {"type": "item.updated", "item": _command("in_progress", "", None)}
+    messages = list(cx.iter_decode([json.dumps(COMPLETED), json.dumps(late)]))
+    assert [m.kind for m in messages] == ["assistant", "stream_event"]
+
+
+def test_the_reader_pairs_calls_within_each_exec_run() -> None:
+    run = [
+        '{"type":"thread.started","thread_id":"t1"}',
+        json.dumps(STARTED),
+        json.dumps(COMPLETED),
+    ]
+    messages = list(cx.iter_decode(run + run))  # two runs: item ids start again
+    flat = [m.kind for m in normalize_messages(messages) if m.kind.startswith("tool")]
+    assert flat == ["tool_use", "tool_result", "tool_use", "tool_result"]
+    assert [json.loads(x) for x in cx.iter_encode(messages)] == [json.loads(x) for x in run * 2]
+
+
+def test_foreign_results_repeat_their_call_like_codex_does() -> None:
+    stream = [
+        ToolUseMessage("toolu_1", "Read", {"file_path": "a.txt"}),
+        ToolResultMessage("toolu_1", "hello"),
+        ToolUseMessage("c1", "command_execution", {"command": "ls"}),
+        ToolResultMessage("c1", "a.txt\n", is_error=False),
+    ]
+    lines = [json.loads(x) for x in cx.iter_encode(stream)]
+    assert lines[1]["item"]["tool"] == "Read"
+    assert lines[1]["item"]["arguments"] == {"file_path": "a.txt"}
+    assert lines[3]["item"] == {
+        "id": "c1",
+        "type": "command_execution",
+        "command": "ls",
+        "aggregated_output": "a.txt\n",
+        "status": "completed",
+    }
+    back = list(normalize_messages(cx.iter_decode([json.dumps(x) for x in lines])))
+    assert [(m.kind, getattr(m, "id", None) or getattr(m, "tool_use_id", None)) for m in back] == [
+        ("tool_use", "toolu_1"),
+        ("tool_result", "toolu_1"),
+        ("tool_use", "c1"),
+        ("tool_result", "c1"),
+    ]
+
+
+_KINDS = {
+    "command_execution": {"command": "ls", "aggregated_output": "x\n", "exit_code": 0},
+    "mcp_tool_call": {"server": "s", "tool": "t", "arguments": {"a": 1}, "error": None},
+    "file_change": {"changes": [{"path": "a", "kind": "update"}]},
+    "web_search": {"query": "q"},
+}
+
+
+@st.composite
+def tool_item_streams(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Exec events of several tool items, each in lifecycle order, interleaved."""
+    queues = []
+    for n in range(draw(st.integers(1, 4))):
+        tag = draw(st.sampled_from(sorted(_KINDS)))
+        item = {"id": f"item_{n}", "type": tag, **_KINDS[tag]}
+        events = ["item.started"] if draw(st.booleans()) else []
+        events += ["item.updated"] * draw(st.integers(0, 2))
+        if not events or draw(st.booleans()):
+            events.append("item.completed")
+        queues.append([{"type": e, "item": item} for e in events])
+    out = []
+    while queues:
+        queue = queues[draw(st.integers(0, len(queues) - 1))]
+        out.append(queue.pop(0))
+        queues = [q for q in queues if q]
+    return out
+
+
+@given(tool_item_streams())
+def test_every_tool_item_reads_as_one_call_and_at_most_one_result(events: Any) -> None:
+    lines = [json.dumps(e) for e in events]
+    messages = list(cx.iter_decode(lines, strict=True))
+    assert [json.loads(x) for x in cx.iter_encode(messages)] == events
+    uses: list[str] = []
+    results: list[str] = []
+    for m in normalize_messages(messages):
+        if isinstance(m, ToolUseMessage):
+            uses.append(m.id)
+        elif isinstance(m, ToolResultMessage):
+            assert m.tool_use_id in uses
+            results.append(m.tool_use_id)
+    ids = {e["item"]["id"] for e in events}
+    completed = {e["item"]["id"] for e in events if e["type"] == "item.completed"}
+    assert sorted(uses) == sorted(ids)
+    assert sorted(results) == sorted(completed)
 
 
 # -- errors ----------------------------------------------------------------------------------

@@ -363,3 +363,34 @@ def test_decoders_never_open_files_sockets_or_read_the_environment(sealed: None)
                 provider.decode_response(body)
             except DecodeError:
                 pass
+
+
+# ------------------------------------------------------------------ the command line
+
+
+@given(
+    lines=st.lists(st.binary(max_size=60) | JSON.map(lambda v: json.dumps(v).encode()), max_size=8),
+    command=st.sampled_from(
+        [["normalize"], ["normalize", "--format", "text"], ["stats"], ["convert", "--to", "native"]]
+    ),
+    source=st.sampled_from([None, "claude_code", "codex", "gemini_cli", "acp", "native"]),
+)
+def test_fuzz_the_command_line(lines: list[bytes], command: list[str], source: str | None) -> None:
+    import contextlib
+    import tempfile
+
+    from messages.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "input.jsonl")
+        with builtins.open(path, "wb") as fp:
+            fp.write(b"\n".join(lines))
+        out, err = io.StringIO(), io.StringIO()
+        argv = [*command, *(["--from", source] if source else []), path]
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+    assert code in (0, 1)
+    for line in err.getvalue().splitlines():
+        assert line.startswith("messages: "), line
+    if code == 0:
+        assert "Traceback" not in err.getvalue()

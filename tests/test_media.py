@@ -98,3 +98,14 @@ def test_resolved_media_type() -> None:
 def test_invalid_base64_is_reported_not_crashed_on() -> None:
     with pytest.raises(DecodeError, match=r"^\$.data: invalid base64"):
         ImageBlock(data="***").to_bytes()
+
+
+def test_base64_size_limit() -> None:
+    from messages.limits import limits
+
+    with limits(max_base64=8):
+        assert b64decode("aGVsbG8=") == b"hello"
+        with pytest.raises(DecodeError) as info:
+            ImageBlock(data="aGVsbG8gd29ybGQ=").to_bytes()
+    assert str(info.value) == "$.data: base64 data is longer than 8 characters (16)"
+    assert ImageBlock(data="aGVsbG8gd29ybGQ=").to_bytes() == b"hello world"

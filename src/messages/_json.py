@@ -22,7 +22,15 @@ JsonValue = Union[None, bool, int, float, str, tuple["JsonValue", ...], "FrozenD
 """A JSON value as this library hands it out: arrays are tuples, objects FrozenDicts."""
 
 DEFAULT_MAX_DEPTH: Final = 256
-"""How deeply JSON may nest before decoding gives up with a DecodeError."""
+"""How deeply JSON may nest before decoding gives up, unless :mod:`messages.limits` says."""
+
+
+def depth_limit() -> int:
+    """The JSON nesting limit in force (:attr:`messages.limits.Limits.max_depth`)."""
+    from .limits import current_limits
+
+    return current_limits().max_depth
+
 
 _canon = json.JSONEncoder(
     ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
@@ -68,7 +76,7 @@ class FrozenDict(Mapping[str, JsonValue]):
         elif type(data) is FrozenDict:
             d = data._d
         else:
-            d = _copy_object(data, "$", 0, DEFAULT_MAX_DEPTH)
+            d = _copy_object(data, "$", 0, depth_limit())
         _set(self, "_d", d)
         _set(self, "_h", None)
 
@@ -116,7 +124,7 @@ class FrozenDict(Mapping[str, JsonValue]):
             return _canon(self._d) == _canon(other._d)
         if isinstance(other, Mapping):
             try:
-                return _canon(self._d) == _canon(_copy_object(other, "$", 0, DEFAULT_MAX_DEPTH))
+                return _canon(self._d) == _canon(_copy_object(other, "$", 0, depth_limit()))
             except DecodeError:
                 return False
         return NotImplemented
@@ -239,20 +247,22 @@ def _thaw_value(v: Any) -> Any:
 
 
 @overload
-def freeze(value: Mapping[str, Any], *, max_depth: int = ...) -> FrozenDict: ...
+def freeze(value: Mapping[str, Any], *, max_depth: int | None = ...) -> FrozenDict: ...
 @overload
-def freeze(value: Any, *, max_depth: int = ...) -> JsonValue: ...
-def freeze(value: Any, *, max_depth: int = DEFAULT_MAX_DEPTH) -> JsonValue:
+def freeze(value: Any, *, max_depth: int | None = ...) -> JsonValue: ...
+def freeze(value: Any, *, max_depth: int | None = None) -> JsonValue:
     """Deep-copy a JSON-shaped Python value into its read-only form.
 
     Dicts become :class:`FrozenDict`, lists and tuples become tuples. Anything that is not
-    JSON (a set, bytes, NaN, a non-string key, nesting deeper than ``max_depth``) raises
+    JSON (a set, bytes, NaN, a non-string key, nesting deeper than ``max_depth``, by default
+    the limit in force from :mod:`messages.limits`) raises
     :class:`~messages.DecodeError` with the path to it.
 
     >>> freeze({"a": [1, {"b": None}]})["a"]
     (1, FrozenDict({'b': None}))
     """
-    return _expose(_copy_value(value, "$", 0, max_depth))
+    limit = depth_limit() if max_depth is None else max_depth
+    return _expose(_copy_value(value, "$", 0, limit))
 
 
 def thaw(value: Any) -> Any:

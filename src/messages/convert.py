@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Unpack, assert_never
 
 from . import _anthropic
-from ._json import EMPTY, FrozenDict, _copy_value, thaw
+from ._json import EMPTY, FrozenDict, _copy_value, depth_limit, thaw
 from ._model import maker
 from ._wire import type_name
 from .blocks import (
@@ -75,7 +75,7 @@ def parse_blocks(raw: Any, *, provider: str | None = None) -> tuple[Block, ...]:
     """
     if not isinstance(raw, (list, tuple)):
         raise DecodeError(f"expected an array of content blocks, found {type_name(raw)}", value=raw)
-    owned = _copy_value(raw, "$", 0, 256)
+    owned = _copy_value(raw, "$", 0, depth_limit())
     return _anthropic.decode_blocks(owned, provider)
 
 

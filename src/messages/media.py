@@ -59,9 +59,17 @@ def b64encode(data: bytes) -> str:
 def b64decode(text: str, *, path: str = "$") -> bytes:
     """Decode standard or URL-safe base64, strictly; bad input raises :class:`DecodeError`.
 
+    Text longer than :attr:`Limits.max_base64 <messages.limits.Limits.max_base64>` is refused
+    before any work is done.
+
     >>> b64decode("aGk=")
     b'hi'
     """
+    from .limits import current_limits
+
+    limit = current_limits().max_base64
+    if len(text) > limit:
+        raise DecodeError(f"base64 data is longer than {limit} characters ({len(text)})", path=path)
     try:
         cleaned = "".join(text.split())
         if "-" in cleaned or "_" in cleaned:

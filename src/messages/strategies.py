@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 from hypothesis import strategies as st
 
@@ -56,6 +56,7 @@ __all__ = [
     "audio_blocks",
     "blocks",
     "contexts",
+    "conversations",
     "flat_messages",
     "image_blocks",
     "json_objects",
@@ -401,3 +402,189 @@ def streams(
     return st.lists(
         elements if elements is not None else messages(), min_size=min_size, max_size=max_size
     )
+
+
+def _tool_inputs() -> st.SearchStrategy[FrozenDict]:
+    values = st.text(max_size=10) | st.integers(min_value=0, max_value=100)
+    keys = st.sampled_from(["command", "path", "query"])
+    return st.dictionaries(keys, values, max_size=2).map(FrozenDict)
+
+
+_WIRE_EXTRAS = tuple(
+    FrozenDict(d)
+    for d in (
+        {},
+        {"cache_control": {"type": "ephemeral"}},
+        {"prompt_cache_breakpoint": {"mode": "explicit"}},
+        {"thoughtSignature": "c2lnbmF0dXJl"},
+        {"type": "output_text", "logprobs": []},  # only on the model's text: see below
+        {"item": {"type": "agent_message", "id": "item_1"}},
+        {"parentId": "p-1", "data": {"content": ""}},
+        {"part": {"sessionID": "ses_1"}},
+        {"delta": True},
+        {"x_new": 1},
+    )
+)
+"""Wire fields the provider codecs and agent CLI adapters leave in a text block's extra."""
+_CALL_EXTRAS = tuple(
+    FrozenDict(d)
+    for d in (
+        {},
+        {"id": "fc_1", "status": "completed"},
+        {"thoughtSignature": "c2lnbmF0dXJl"},
+        {"caller": {"type": "direct"}},
+        {"method": "item/started", "params": {"item": {"type": "commandExecution"}}},
+        {"type": "function"},
+    )
+)
+"""Wire fields the codecs and adapters leave in a tool call's extra."""
+
+
+def _rich_prompt(draw: st.DrawFn, prompt: str, session: str | None) -> UserMessage:
+    # An output part in a user message is OpenAI Responses' own oddity, not a prompt's.
+    extras = [
+        e if e.get("type") != "output_text" else FrozenDict({"type": "input_text"})
+        for e in _WIRE_EXTRAS
+    ]
+    blocks: list[Block] = [TextBlock(prompt, extra=draw(st.sampled_from(extras)))]
+    blocks.extend(draw(st.lists(image_blocks() | audio_blocks(), max_size=1)))
+    return UserMessage(tuple(blocks), session_id=session)
+
+
+@st.composite
+def _conversation(
+    draw: st.DrawFn,
+    view: str | None,
+    broken: bool,
+    min_turns: int,
+    max_turns: int,
+    *,
+    rich: bool = False,
+) -> list[Message]:
+    chosen = view if view is not None else draw(st.sampled_from(["blocks", "flat", "mixed"]))
+    # how the block view carries results: one user message (Anthropic), one tool message per
+    # result (OpenAI), or one user record per result (Claude Code)
+    style = draw(st.sampled_from(["anthropic", "openai", "claude_code"]))
+    session = draw(st.none() | _ids("s-"))
+    out: list[Message] = []
+    if draw(st.booleans()):
+        out.append(SystemMessage(draw(st.text(max_size=20)), session_id=session))
+    for turn in range(draw(st.integers(min_value=min_turns, max_value=max_turns))):
+        turn_view = chosen if chosen != "mixed" else draw(st.sampled_from(["blocks", "flat"]))
+        prompt = draw(st.text(max_size=20))
+        if rich and turn_view == "blocks" and draw(st.booleans()):
+            out.append(_rich_prompt(draw, prompt, session))
+        else:
+            out.append(
+                UserMessage(prompt, session_id=session)
+                if turn_view == "blocks"
+                else TextMessage(prompt, role="user", session_id=session)
+            )
+        said = draw(st.text(max_size=20))
+        calls = [
+            ToolUseBlock(
+                f"toolu_{turn}_{k}",
+                draw(st.sampled_from(["Bash", "Read"])),
+                draw(_tool_inputs()),
+                extra=draw(st.sampled_from(_CALL_EXTRAS)) if rich else FrozenDict(),
+            )
+            for k in range(draw(st.integers(min_value=0, max_value=3)))
+        ]
+        results: list[ToolResultBlock] = []
+        for call in calls:
+            fate = draw(st.sampled_from(["ok", "missing", "duplicate"])) if broken else "ok"
+            output: str | tuple[Block, ...] = draw(st.text(max_size=12))
+            if rich and draw(st.booleans()):
+                output = (TextBlock(str(output)), draw(image_blocks()))
+            result = ToolResultBlock(call.id, output, is_error=draw(st.booleans()))
+            if fate != "missing":
+                results.append(result)
+            if fate == "duplicate":
+                results.append(ToolResultBlock(call.id, "again"))
+        if broken and draw(st.booleans()):
+            results.insert(
+                draw(st.integers(0, len(results))), ToolResultBlock(f"orphan_{turn}", "?")
+            )
+        if draw(st.booleans()):
+            results = draw(st.permutations(results))
+        usage = draw(st.none() | st.builds(Usage, st.integers(0, 10**4), st.integers(0, 10**4)))
+        if turn_view == "blocks":
+            lead: list[Block] = []
+            if rich:
+                lead.extend(draw(st.lists(thinking_blocks(), max_size=1)))
+                lead.append(TextBlock(said, extra=draw(st.sampled_from(_WIRE_EXTRAS))))
+                lead.extend(draw(st.lists(raw_blocks(), max_size=1)))
+            else:
+                lead.append(TextBlock(said))
+            out.append(
+                AssistantMessage(
+                    (*lead, *calls),
+                    usage=usage,
+                    message_id=f"msg_{turn}",
+                    session_id=session,
+                )
+            )
+            if results and style == "anthropic":
+                content: tuple[Block, ...] = tuple(results)
+                if broken and draw(st.booleans()):
+                    content = (TextBlock("note"), *content)
+                out.append(UserMessage(content, session_id=session))
+            elif results and style == "openai":
+                out.extend(ToolMessage((r,), session_id=session) for r in results)
+            else:
+                out.extend(UserMessage((r,), session_id=session) for r in results)
+        else:
+            out.append(TextMessage(said, message_id=f"msg_{turn}", session_id=session))
+            out.extend(
+                ToolUseMessage(c.id, c.name, c.input, message_id=f"msg_{turn}", session_id=session)
+                for c in calls
+            )
+            role: Literal["user", "tool"] = "user" if draw(st.booleans()) else "tool"
+            out.extend(
+                ToolResultMessage(
+                    r.tool_use_id, r.content, is_error=r.is_error, role=role, session_id=session
+                )
+                for r in results
+            )
+        if draw(st.integers(0, 4)) == 0:
+            out.append(StreamEventMessage({"type": "message_stop"}, session_id=session))
+    if draw(st.booleans()):
+        out.append(
+            ResultMessage(
+                subtype="success",
+                usage=draw(st.none() | usages()),
+                total_cost_usd=draw(st.none() | st.floats(min_value=0, max_value=10)),
+                session_id=session,
+            )
+        )
+    return out
+
+
+def conversations(
+    *,
+    view: str | None = None,
+    broken: bool = False,
+    min_turns: int = 0,
+    max_turns: int = 5,
+    rich: bool = False,
+) -> st.SearchStrategy[list[Message]]:
+    """A conversation as an agent loop records it, with tool calls and their results.
+
+    An optional system prompt, then turns: user text, an assistant turn with text and up to
+    three tool calls (ids unique in the conversation), and the calls' results; sometimes a
+    stream event between turns and a result message at the end. ``view`` is ``"blocks"``
+    (results carried Anthropic-, OpenAI- or Claude-Code-style), ``"flat"``, ``"mixed"``
+    (each turn picks), or ``None`` for any. Results may come in any order.
+
+    With ``broken=True`` some turns are damaged the ways real histories are: results
+    missing (dangling calls), duplicated, orphaned (answering no call), or placed after
+    other user content.
+
+    With ``rich=True`` block-view turns also carry what converting between formats must
+    handle: images and audio in prompts and results, thinking signed by any provider, raw
+    blocks, and wire fields in ``extra`` that provider codecs and agent CLI adapters leave
+    there (cache hints, Gemini signatures, Responses item fields, log record fields).
+    """
+    if view not in (None, "blocks", "flat", "mixed"):
+        raise ValueError(f"view must be 'blocks', 'flat', 'mixed' or None, found {view!r}")
+    return _conversation(view, broken, min_turns, max_turns, rich=rich)

@@ -16,6 +16,7 @@ from typing import Any, Final, Protocol
 
 from ..errors import DecodeError
 from ..message import Message
+from ..providers._base import Unsupported
 from ..session import InvalidLineMessage
 
 __all__ = ["Adapter", "encode_line", "iter_decode", "load_line", "merge_deltas"]
@@ -33,8 +34,12 @@ class Adapter(Protocol):
         """One wire object (already parsed JSON) to one message."""
         ...
 
-    def encode(self, message: Message) -> Any:
-        """One message back to its wire object: ``encode(decode(obj)) == obj``."""
+    def encode(self, message: Message, *, unsupported: Unsupported = "raise") -> Any:
+        """One message back to its wire object: ``encode(decode(obj)) == obj``.
+
+        Content the format cannot carry raises :class:`UnsupportedContentError` unless
+        ``unsupported`` is ``"drop"`` (the result may then be ``None``) or ``"text"``.
+        """
         ...
 
     def detect(self, obj: Any) -> bool:
@@ -45,6 +50,16 @@ class Adapter(Protocol):
         self, lines: Iterable[str | bytes], *, strict: bool = False
     ) -> Iterator[Message]:
         """Decode a stream of lines lazily."""
+        ...
+
+    def iter_encode(
+        self, messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+    ) -> Iterator[str]:
+        """Encode a stream of messages lazily, one wire line (no line ending) at a time."""
+        ...
+
+    def merge(self, messages: Iterable[Message]) -> Iterator[Message]:
+        """Join the source's fragments (deltas, split records) into whole messages, lazily."""
         ...
 
 
@@ -166,16 +181,21 @@ def merge_deltas(
       extra from the first fragment; a thinking signature from the last that has one).
     - Consecutive :class:`AssistantMessage` records that share a non-``None`` message_id
       (Claude Code writes one line per block) become one message with all their blocks;
-      usage, stop reason and error come from the last record that has them.
+      usage, stop reason and error come from the last record that has them. Stream events
+      between two such records (Claude Code's ``--include-partial-messages`` previews the
+      next block before its line) do not keep them apart: they are given right after the
+      joined message, in their order.
     """
     from dataclasses import replace
 
     from ..flat import TextMessage, ThinkingMessage
     from ..roles import AssistantMessage, as_blocks
+    from ..session import StreamEventMessage
 
     pending: Message | None = None
     parts: list[str] = []
     signature: str | None = None
+    held: list[Message] = []  # stream events after a pending assistant record
 
     def flush() -> Message | None:
         if pending is None:
@@ -187,6 +207,13 @@ def merge_deltas(
         return pending
 
     for message in messages:
+        if (
+            isinstance(message, StreamEventMessage)
+            and isinstance(pending, AssistantMessage)
+            and pending.message_id is not None
+        ):
+            held.append(message)
+            continue
         if pending is not None:
             if (
                 isinstance(message, (TextMessage, ThinkingMessage))
@@ -217,6 +244,8 @@ def merge_deltas(
             done = flush()
             if done is not None:
                 yield done
+            yield from held
+            held = []
         pending = message
         parts = []
         signature = None
@@ -228,3 +257,4 @@ def merge_deltas(
     done = flush()
     if done is not None:
         yield done
+    yield from held

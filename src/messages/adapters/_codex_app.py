@@ -2,9 +2,14 @@
 
 Notifications ``{"method": ..., "params": {...}}`` that carry content or outcomes are typed:
 
-- ``item/agentMessage/delta`` -> TextMessage; ``item/reasoning/textDelta`` and
-  ``item/reasoning/summaryTextDelta`` -> ThinkingMessage (``message_id`` = ``itemId``);
-- ``item/started``, ``item/updated``, ``item/completed`` -> see :mod:`._codex_items`;
+- ``item/started``, ``item/updated``, ``item/completed`` -> see :mod:`._codex_items` (the
+  first sighting of a tool call is a ToolUseMessage; other started and updated events are
+  previews, kept as StreamEventMessage);
+- item progress notifications: ``item/agentMessage/delta``, ``item/reasoning/textDelta``,
+  ``item/reasoning/summaryTextDelta``, ``item/commandExecution/outputDelta``... (any
+  ``item/...`` notification naming an ``itemId``) -> StreamEventMessage, verbatim, with
+  ``message_id`` = ``itemId``: the item's completed event repeats their content whole, so
+  decoding them as text too would make the flat view say it twice;
 - ``turn/completed`` -> ResultMessage (``subtype`` = turn status, ``is_error``, ``duration_ms``,
   ``result`` = the turn's error message: read-only views of ``params.turn``);
 - ``thread/started`` -> InitMessage (``session_id``, ``cwd``, views of ``params.thread``);
@@ -17,28 +22,30 @@ modelled values taken out (``method``, the rest of ``params``, the rest of the i
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any, Final
 
 from .._json import FrozenDict
 from .._wire import opt_bool, opt_str
 from ..errors import DecodeError
-from ..flat import RawMessage, TextMessage, ThinkingMessage, ToolUseMessage
+from ..flat import RawMessage, TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
 from ..message import Message
 from ..roles import AssistantMessage, UserMessage
-from ..session import ErrorMessage, InitMessage, ResultMessage
-from ._codex_items import decode_item, encode_item, rest
+from ..session import ErrorMessage, InitMessage, ResultMessage, StreamEventMessage
+from ._codex_items import decode_item, encode_item, is_preview, item_id, rest
 
-__all__ = ["DELTAS", "decode_app", "encode_app", "raw_line"]
-
-DELTAS: Final = {
-    "item/agentMessage/delta": TextMessage,
-    "item/reasoning/textDelta": ThinkingMessage,
-    "item/reasoning/summaryTextDelta": ThinkingMessage,
-}
-"""Delta notifications and the fragment message each becomes."""
+__all__ = ["decode_app", "encode_app", "raw_line"]
 
 _ITEMS: Final = {"item/started": False, "item/updated": False, "item/completed": True}
-_DELTA_KEYS: Final = ("threadId", "itemId", "delta")
+_ITEM_TYPES: Final = (
+    TextMessage,
+    ThinkingMessage,
+    UserMessage,
+    ErrorMessage,
+    ToolUseMessage,
+    ToolResultMessage,
+    AssistantMessage,
+)
 
 
 def _thread_id(params: dict[str, Any]) -> str | None:
@@ -57,50 +64,56 @@ def _view(d: Any, key: str) -> Any:
     return d.get(key) if type(d) is dict else None
 
 
-def decode_app(obj: dict[str, Any]) -> Message:
-    """One app-server line (no ``type`` key) to a message."""
+def decode_app(obj: dict[str, Any], started: Container[str] = frozenset()) -> Message:
+    """One app-server line (no ``type`` key) to a message.
+
+    ``started`` holds the ids of tool calls already decoded from this stream (see
+    :func:`._codex_items.decode_item`).
+    """
     method = obj.get("method")
     params = obj.get("params")
     if type(method) is not str or "id" in obj or type(params) is not dict:
         return raw_line(obj)
     try:
-        return _notification(obj, method, params)
+        return _notification(obj, method, params, started)
     except DecodeError as exc:
         raise exc.within(".params") from None
 
 
-def _notification(obj: dict[str, Any], method: str, params: dict[str, Any]) -> Message:
+def _preview(obj: dict[str, Any], params: dict[str, Any], message_id: str | None) -> Message:
+    return StreamEventMessage(
+        FrozenDict._own(obj), session_id=opt_str(params, "threadId"), message_id=message_id
+    )
+
+
+def _notification(
+    obj: dict[str, Any], method: str, params: dict[str, Any], started: Container[str]
+) -> Message:
     skeleton = rest(obj, ("params",))
-    if method in DELTAS:
-        if type(params.get("delta")) is not str:
-            return raw_line(obj)
-        skeleton["params"] = rest(params, _DELTA_KEYS)
-        cls = DELTAS[method]
-        fragment: TextMessage | ThinkingMessage = cls(
-            params["delta"],
-            session_id=opt_str(params, "threadId"),
-            message_id=opt_str(params, "itemId"),
-            extra=FrozenDict._own(skeleton),
-        )
-        return fragment
     if method in _ITEMS:
         item = params.get("item")
         if type(item) is not dict:
             return raw_line(obj)
+        completed = _ITEMS[method]
+        if is_preview(item, completed=completed, seen=started):
+            return _preview(obj, params, item_id(item))
         slot = skeleton["params"] = rest(params, ("item", "threadId"))
         context = {"session_id": opt_str(params, "threadId")}
         try:
             message = decode_item(
                 item,
-                completed=_ITEMS[method],
+                completed=completed,
                 camel=True,
                 skeleton=skeleton,
                 slot=slot,
                 context=context,
+                seen=started,
             )
         except DecodeError as exc:
             raise exc.within(".item") from None
         return raw_line(obj) if message is None else message
+    if method.startswith("item/") and "itemId" in params:
+        return _preview(obj, params, opt_str(params, "itemId"))
     sid = opt_str(params, "threadId")
     if method == "turn/completed":
         skeleton["params"] = rest(params, ("threadId",))
@@ -151,14 +164,7 @@ def encode_app(m: Message, ex: dict[str, Any]) -> dict[str, Any] | None:
     if m.session_id is not None and method != "thread/started":
         params["threadId"] = m.session_id
     item: dict[str, Any] | None = None
-    if method in DELTAS and isinstance(m, (TextMessage, ThinkingMessage)):
-        if m.message_id is not None:
-            params["itemId"] = m.message_id
-        params["delta"] = m.text if isinstance(m, TextMessage) else m.thinking
-    elif method in _ITEMS and isinstance(
-        m,
-        (TextMessage, ThinkingMessage, UserMessage, ErrorMessage, ToolUseMessage, AssistantMessage),
-    ):
+    if method in _ITEMS and isinstance(m, _ITEM_TYPES):
         item_rest = params_rest.get("item")
         item = encode_item(m, item_rest if type(item_rest) is dict else None, True)
         if item is None:

@@ -8,16 +8,22 @@ An item becomes one message; what the message does not model stays in an *item s
 - reasoning -> ThinkingMessage (exec ``text``; app-server ``summary``/``content`` lists stay in
   the skeleton and ``thinking`` is their text joined, a read-only view);
 - user message (app-server) -> UserMessage with the content blocks;
-- command execution, file change, MCP tool call, web search -> ToolUseMessage while started
-  or updated; when completed, an AssistantMessage with the ToolUseBlock and its
-  ToolResultBlock (``is_error`` from status, exit code or error: a read-only view);
+- command execution, file change, MCP tool call, web search (*tool items*) -> ToolUseMessage
+  the first time the call is seen (started or updated); when completed, a ToolResultMessage
+  alone if the caller saw the call start (its id is in ``seen``), else an AssistantMessage
+  with the ToolUseBlock and its ToolResultBlock (``is_error`` from status, exit code or
+  error: a read-only view);
 - error item -> ErrorMessage. Anything else (todo lists, plans, sub-agent activity...) is
   left to the caller, which keeps the whole event as a RawMessage.
+
+A started or updated event of any other item, or of a tool item already seen, only previews
+what the item's completed event holds whole (:func:`is_preview`); the caller keeps it as a
+StreamEventMessage so the flat view says each thing once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Container
 from typing import Any, Final
 
 from .. import _anthropic
@@ -25,7 +31,7 @@ from .._json import FrozenDict, raw
 from .._wire import fail, opt_str, req_str
 from ..blocks import Block, TextBlock, ToolResultBlock, ToolUseBlock
 from ..errors import DecodeError
-from ..flat import TextMessage, ThinkingMessage, ToolUseMessage
+from ..flat import TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
 from ..message import Message
 from ..roles import AssistantMessage, UserMessage
 from ..session import ErrorMessage
@@ -37,6 +43,8 @@ __all__ = [
     "encode_item",
     "encode_tool_item",
     "is_error_of",
+    "is_preview",
+    "item_id",
     "rest",
     "result_text",
 ]
@@ -107,6 +115,29 @@ def _reasoning_text(item: dict[str, Any]) -> str:
     return ""
 
 
+def item_id(item: dict[str, Any]) -> str | None:
+    """The item's id when it is a string (a read that never raises)."""
+    v = item.get("id")
+    return v if type(v) is str else None
+
+
+def is_preview(item: dict[str, Any], *, completed: bool, seen: Container[str]) -> bool:
+    """Whether an item event only previews what a later event of the same item holds whole.
+
+    Every Codex item ends with a completed event that carries it whole, so a started or
+    updated event is a preview unless it is the first sighting of a tool call (that one
+    announces the call, as a ToolUseMessage).
+    """
+    if completed:
+        return False
+    tag = item.get("type")
+    kind = KINDS.get(tag) if type(tag) is str else None
+    if kind not in _TOOL_KINDS:
+        return True
+    tool_id = item_id(item)
+    return tool_id is not None and tool_id in seen
+
+
 def decode_item(
     item: dict[str, Any],
     *,
@@ -115,10 +146,13 @@ def decode_item(
     skeleton: dict[str, Any],
     slot: dict[str, Any],
     context: dict[str, Any],
+    seen: Container[str] = frozenset(),
 ) -> Message | None:
     """One item to a message, or ``None`` when the caller should keep the event raw.
 
     ``slot`` is the dict inside ``skeleton`` where the item's rest goes (under ``"item"``).
+    ``seen`` holds the ids of tool calls whose start the caller has already decoded: a
+    completed tool item with such an id becomes its ToolResultMessage alone.
     """
     tag = item.get("type")
     kind = KINDS.get(tag) if type(tag) is str else None
@@ -154,7 +188,14 @@ def decode_item(
         slot["item"] = rest(item, ("id", "message"))
         return ErrorMessage(req_str(item, "message"), message_id=item_id, extra=extra, **context)
     return _tool(
-        item, kind, completed=completed, camel=camel, slot=slot, extra=extra, context=context
+        item,
+        kind,
+        completed=completed,
+        camel=camel,
+        slot=slot,
+        extra=extra,
+        context=context,
+        seen=seen,
     )
 
 
@@ -167,14 +208,17 @@ def _tool(
     slot: dict[str, Any],
     extra: FrozenDict,
     context: dict[str, Any],
+    seen: Container[str],
 ) -> Message | None:
     tool_id = req_str(item, "id")
     known = ["id"]
+    # a result whose call was already decoded keeps the call's input in the skeleton
+    alone = completed and tool_id in seen
     if kind == "mcp":
         name = req_str(item, "tool")
         known.append("tool")
         args = item["arguments"]
-        if type(args) is dict:
+        if type(args) is dict and not alone:
             known.append("arguments")
             tool_input = FrozenDict._own(args)
         else:
@@ -182,7 +226,8 @@ def _tool(
     else:
         name = item["type"]
         key = _ARG_KEY[kind]
-        known.append(key)
+        if not alone:
+            known.append(key)
         tool_input = FrozenDict._own({key: item[key]})
     output_key = "aggregatedOutput" if camel else "aggregated_output"
     if not completed:
@@ -213,10 +258,14 @@ def _tool(
     else:
         item_rest = rest(item, known)
     slot["item"] = item_rest
-    exit_key = "exitCode" if camel else "exit_code"
+    failed = is_error_of(item, "exitCode" if camel else "exit_code")
+    if alone:
+        return ToolResultMessage(
+            tool_id, content, is_error=failed, name=name, extra=extra, **context
+        )
     blocks = (
         ToolUseBlock(tool_id, name, tool_input),
-        ToolResultBlock(tool_id, content, is_error=is_error_of(item, exit_key), name=name),
+        ToolResultBlock(tool_id, content, is_error=failed, name=name),
     )
     return AssistantMessage(blocks, extra=extra, **context)
 
@@ -237,12 +286,16 @@ def encode_tool_item(
 
     With ``item_rest`` (the call came from Codex) the item type and every unmodelled key come
     from it; otherwise the call is written as an exec ``mcp_tool_call`` unless its name is
-    one of Codex's own tool item types.
+    one of Codex's own tool item types and its input is exactly that item's
+    (``{"command": ...}``, ``{"changes": ...}``, ``{"query": ...}``).
     """
     own = item_rest is not None
     tag = item_rest.get("type") if item_rest is not None else use.name
     kind = KINDS.get(tag) if isinstance(tag, str) else None
-    if kind not in _TOOL_KINDS:
+    if kind not in _TOOL_KINDS or (
+        # a foreign call named like a Codex item must have exactly that item's input
+        not own and kind != "mcp" and use.input.keys() != {_ARG_KEY[kind]}
+    ):
         kind, tag = "mcp", "mcp_tool_call"
     out: dict[str, Any] = {"id": use.id, "type": tag}
     if kind == "mcp":
@@ -316,6 +369,13 @@ def encode_item(m: Message, item_rest: dict[str, Any] | None, camel: bool) -> di
         out = {"type": "error", "message": m.message}
     elif isinstance(m, ToolUseMessage):
         return encode_tool_item(m, None, item_rest, camel)
+    elif isinstance(m, ToolResultMessage):
+        if item_rest is None:
+            return None  # the call's input is unknown here: the caller decides
+        # the call's input stays in the skeleton, which is written on top
+        use = ToolUseBlock(m.tool_use_id, m.name or "")
+        result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
+        return encode_tool_item(use, result, item_rest, camel)
     elif isinstance(m, AssistantMessage):
         pair = _tool_pair(m)
         if pair is None:

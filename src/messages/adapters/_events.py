@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Final
 
-from .._json import DEFAULT_MAX_DEPTH, EMPTY, FrozenDict, _copy_value, raw
+from .._json import EMPTY, FrozenDict, _copy_value, depth_limit, raw
 from .._wire import type_name
 from ..blocks import (
     AudioBlock,
@@ -205,7 +205,7 @@ def finish(
 
 def owned(obj: Any) -> Any:
     """A private deep copy of a caller's JSON value, checked (``DecodeError`` if not JSON)."""
-    return _copy_value(obj, "$", 0, DEFAULT_MAX_DEPTH)
+    return _copy_value(obj, "$", 0, depth_limit())
 
 
 def decoding(decoder: Callable[[Any], Message], obj: Any, source: str) -> Message:

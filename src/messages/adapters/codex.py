@@ -7,9 +7,19 @@ A line with a ``type`` is an exec event; a line without one is app-server JSON-R
 - ``turn.completed`` -> :class:`ResultMessage` with ``usage`` (``is_error=False``);
   ``turn.failed`` -> :class:`ResultMessage` (``is_error=True``, ``result`` = error message);
 - ``error`` -> :class:`ErrorMessage`;
-- ``item.started`` / ``item.updated`` / ``item.completed`` -> one message per item (agent text,
-  reasoning, tool calls with their results, error items: see :mod:`._codex_items`);
-- ``turn.started``, todo lists and anything unknown -> :class:`RawMessage`, verbatim.
+- ``item.completed`` -> the item: agent text, reasoning, error items (see
+  :mod:`._codex_items`); a tool item (command, file change, MCP call, web search) -> its
+  :class:`ToolResultMessage` alone when the stream showed the call start, else an
+  :class:`AssistantMessage` with the call and its result;
+- ``item.started`` / ``item.updated`` -> a :class:`ToolUseMessage` the first time a tool call
+  is seen; every other one only previews what ``item.completed`` holds whole, so it is a
+  :class:`StreamEventMessage` (verbatim, ``message_id`` = item id);
+- ``turn.started``, completed todo lists and anything unknown -> :class:`RawMessage`, verbatim.
+
+Pairing a completed tool item with its start needs the stream: :func:`iter_decode` remembers
+the calls it has seen start (and forgets them at ``thread.started``); a lone :func:`decode`
+is told through ``started``. So a command that starts and completes reads, flat, as one
+``tool_use`` and one ``tool_result``, and so does a file change that only completes.
 
 Codex usage counts cached tokens inside ``input_tokens``; :class:`Usage` does not, so
 ``input_tokens`` is decoded as ``input_tokens - cached_input_tokens`` and added back on the
@@ -22,11 +32,17 @@ See docs/adapters/codex.md.
 ('Done.', 'item_3')
 >>> encode(m)
 {'type': 'item.completed', 'item': {'id': 'item_3', 'type': 'agent_message', 'text': 'Done.'}}
+>>> done = {"type": "item.completed", "item": {"id": "item_1", "type": "command_execution",
+...         "command": "ls", "aggregated_output": "a.txt", "exit_code": 0}}
+>>> [b.kind for b in decode(done).content]
+['tool_use', 'tool_result']
+>>> decode(done, started={"item_1"}).kind
+'tool_result'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any, Final, assert_never
 
 from .._json import FrozenDict, _expose, raw
@@ -55,11 +71,14 @@ from ..session import (
 )
 from ..usage import Usage
 from . import _base
-from ._codex_app import DELTAS, decode_app, encode_app
-from ._codex_items import decode_item, encode_item, encode_tool_item, rest
+from ._codex_app import decode_app, encode_app
+from ._codex_items import decode_item, encode_item, encode_tool_item, is_preview, item_id, rest
 from ._common import describe_block, is_native, plain, reject
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+
+_Calls = dict[str, ToolUseMessage] | None
+"""Tool calls already written by ``iter_encode``, by id (``None``: not known)."""
 
 NAME: Final = "codex"
 """The format name used in errors and by the command line."""
@@ -129,20 +148,24 @@ def _raw(obj: dict[str, Any]) -> RawMessage:
     return RawMessage(FrozenDict._own(obj))
 
 
-def _exec(obj: dict[str, Any], tag: Any) -> Message:
+def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
     if tag in _ITEM_EVENTS:
         item = obj.get("item")
         if type(item) is not dict:
             return _raw(obj)
+        completed = _ITEM_EVENTS[tag]
+        if is_preview(item, completed=completed, seen=started):
+            return StreamEventMessage(FrozenDict._own(obj), message_id=item_id(item))
         skeleton = rest(obj, ("item",))
         try:
             message = decode_item(
                 item,
-                completed=_ITEM_EVENTS[tag],
+                completed=completed,
                 camel=False,
                 skeleton=skeleton,
                 slot=skeleton,
                 context={},
+                seen=started,
             )
         except DecodeError as exc:
             raise exc.within(".item") from None
@@ -178,8 +201,15 @@ def _exec(obj: dict[str, Any], tag: Any) -> Message:
     return _raw(obj)
 
 
-def decode(obj: Any) -> Message:
+def decode(obj: Any, *, started: Container[str] = frozenset()) -> Message:
     """One parsed Codex line (exec event or app-server JSON-RPC) to one message.
+
+    ``started`` holds the ids of tool calls whose start the caller has already decoded (a
+    ToolUseMessage with that id): a later started or updated event of such a call decodes
+    to a :class:`StreamEventMessage`, and its completed event to the
+    :class:`ToolResultMessage` alone. Without it (the default) every tool event stands on
+    its own: started or updated gives the call, completed the call with its result.
+    :func:`iter_decode` keeps this set itself. Either way ``encode(decode(x))`` gives ``x``.
 
     Unknown events and shapes this module does not model become :class:`RawMessage`; a known
     field of the wrong type raises :class:`DecodeError` with its path.
@@ -189,8 +219,8 @@ def decode(obj: Any) -> Message:
     try:
         if "type" in obj:
             tag = obj["type"]
-            return _exec(obj, tag) if type(tag) is str else _raw(obj)
-        return decode_app(obj)
+            return _exec(obj, tag, started) if type(tag) is str else _raw(obj)
+        return decode_app(obj, started)
     except DecodeError as exc:
         if exc.source is None:
             exc.source = NAME
@@ -210,18 +240,40 @@ def detect(obj: Any) -> bool:
     return type(method) is str and (method.startswith(_APP_PREFIXES) or method in _APP_METHODS)
 
 
+def _reader() -> Callable[[Any], Message]:
+    """A decoder that remembers the tool calls it has seen start (see :func:`decode`)."""
+    started: set[str] = set()
+
+    def read(obj: Any) -> Message:
+        message = decode(obj, started=started)
+        if isinstance(message, ToolUseMessage):
+            started.add(message.id)
+        elif isinstance(message, AssistantMessage):  # a call seen only once it completed
+            started.update(use.id for use in message.tool_uses)
+        elif isinstance(message, InitMessage) and message.extra.get("type") == "thread.started":
+            started.clear()  # a new exec run numbers its items from item_0 again
+        return message
+
+    return read
+
+
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode Codex lines lazily; bad lines become InvalidLineMessage unless ``strict``."""
-    return _base.iter_decode(decode, lines, source=NAME, strict=strict)
+    """Decode Codex lines lazily; bad lines become InvalidLineMessage unless ``strict``.
 
-
-def _is_delta(m: Message) -> bool:
-    return isinstance(m, (TextMessage, ThinkingMessage)) and m.extra.get("method") in DELTAS
+    The reader pairs each tool item's events: the call is decoded once, when it is first
+    seen, and its completed event gives the result alone (see :func:`decode`).
+    """
+    return _base.iter_decode(_reader(), lines, source=NAME, strict=strict)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """Join runs of app-server text and reasoning deltas of one item into one message."""
-    return _base.merge_deltas(messages, is_delta=_is_delta)
+    """Pass messages through: every Codex item is written whole when it completes.
+
+    App-server text and reasoning deltas are previews of that item and decode to stream
+    events, so there is nothing to join; consecutive assistant records of one message id
+    are still combined, as everywhere.
+    """
+    return _base.merge_deltas(messages, is_delta=lambda m: False)
 
 
 # -- encoding -------------------------------------------------------------------------------
@@ -265,8 +317,12 @@ def _item_event(tag: str, item: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if item is None else {"type": tag, "item": item}
 
 
-def _foreign(m: Message, policy: Unsupported) -> Any:
-    """A message from another source as the closest exec event."""
+def _foreign(m: Message, policy: Unsupported, calls: _Calls = None) -> Any:
+    """A message from another source as the closest exec event.
+
+    ``calls`` maps ids to the tool calls already written (by :func:`iter_encode`), so a
+    completed item repeats its call's name and input, as Codex's own completed items do.
+    """
     match m:
         case TextMessage() if m.role == "assistant":
             return _item_event("item.completed", encode_item(m, None, False))
@@ -275,7 +331,11 @@ def _foreign(m: Message, policy: Unsupported) -> Any:
         case ToolUseMessage():
             return _item_event("item.started", encode_item(m, None, False))
         case ToolResultMessage():
-            use = ToolUseBlock(m.tool_use_id, m.name or "")
+            call = calls.get(m.tool_use_id) if calls is not None else None
+            if call is None:
+                use = ToolUseBlock(m.tool_use_id, m.name or "")
+            else:
+                use = ToolUseBlock(m.tool_use_id, call.name, call.input)
             result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
             return _item_event("item.completed", encode_tool_item(use, result, None, False))
         case ResultMessage():
@@ -294,6 +354,8 @@ def _foreign(m: Message, policy: Unsupported) -> Any:
             return {"type": "thread.started", "thread_id": m.session_id}
         case RawMessage() if m.role is None:
             return raw(m.data)
+        case StreamEventMessage() if detect(raw(m.event)):
+            return raw(m.event)  # a preview this adapter decoded: the line itself
         case AssistantMessage() | UserMessage() | ToolMessage() | SystemMessage():
             return _foreign_role(m, policy)
         case (
@@ -345,7 +407,7 @@ def _foreign_role(
     return _foreign(block_to_message(blocks[0], **context_of(m)), policy)
 
 
-def _encode(m: Message, policy: Unsupported) -> Any:
+def _encode(m: Message, policy: Unsupported, calls: _Calls = None) -> Any:
     ex = m.extra
     if ex and "kind" not in ex:
         plain_ex: dict[str, Any] = raw(ex)
@@ -356,7 +418,7 @@ def _encode(m: Message, policy: Unsupported) -> Any:
             own = _own_exec(m, plain_ex)
         if own is not None:
             return own
-    return _foreign(m, policy)
+    return _foreign(m, policy, calls)
 
 
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
@@ -393,12 +455,19 @@ def _split(m: Message) -> Iterator[Message]:
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
-    """Messages to Codex lines (one event per block for role messages from other sources)."""
+    """Messages to Codex lines (one event per block for role messages from other sources).
+
+    A tool result from another source is written as a completed item that repeats the name
+    and input of its call, when the call came earlier in ``messages``.
+    """
+    calls: dict[str, ToolUseMessage] = {}
     for message in messages:
         for part in _split(message):
             if isinstance(part, InvalidLineMessage):
                 yield part.text
                 continue
-            obj = _encode(part, unsupported)
+            if isinstance(part, ToolUseMessage):
+                calls[part.id] = part
+            obj = _encode(part, unsupported, calls)
             if obj is not None:
                 yield _base.encode_line(_const(obj), part)

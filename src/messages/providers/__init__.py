@@ -1,8 +1,47 @@
-"""Provider API codecs: one module per API, one shared surface.
+"""Provider API codecs: one module per API, one shared surface, and a registry.
 
 Every provider module exposes ``NAME``, ``encode_request(conversation, *, unsupported=...)``,
 ``decode_request(body)``, ``decode_response(body)``, ``encode_response(message)`` and
-``accumulator()``; see ``_base`` for the shared types.
+``accumulator()``; :class:`~messages.providers._base.Provider` names that surface and
+``docs/providers/index.md`` describes it, with the rules every encoder follows when a
+conversation came from another provider or from an agent log.
+
+Importing this package imports no codec: :func:`get` loads each one on first use.
+
+>>> NAMES
+('anthropic', 'openai_chat', 'openai_responses', 'gemini')
+>>> get("gemini").NAME
+'gemini'
 """
 
-__all__: list[str] = []
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Final, cast
+
+if TYPE_CHECKING:
+    from ._base import Provider
+
+__all__ = ["NAMES", "UnknownProviderError", "get"]
+
+NAMES: Final = ("anthropic", "openai_chat", "openai_responses", "gemini")
+"""Every provider name :func:`get` accepts."""
+
+
+class UnknownProviderError(LookupError):
+    """:func:`get` was given a name that is not in :data:`NAMES`."""
+
+
+def get(name: str) -> Provider:
+    """The provider codec module called ``name``, imported on first use.
+
+    >>> get("openai")
+    Traceback (most recent call last):
+    ...
+    messages.providers.UnknownProviderError: unknown provider 'openai'; expected one of: anthropic, openai_chat, openai_responses, gemini
+    """  # noqa: E501
+    if name not in NAMES:
+        raise UnknownProviderError(
+            f"unknown provider {name!r}; expected one of: {', '.join(NAMES)}"
+        )
+    return cast("Provider", import_module(f"{__name__}.{name}"))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Literal, Protocol, TypeAlias
 
 from ..message import Message
 from ..roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
 
-__all__ = ["Accumulator", "Unsupported", "as_turns"]
+__all__ = ["Accumulator", "Provider", "Unsupported", "as_turns"]
 
 Unsupported: TypeAlias = Literal["raise", "drop", "text"]
 """What an encoder does with content the target cannot carry: raise
@@ -32,6 +32,34 @@ class Accumulator(Protocol):
         ...
 
 
+class Provider(Protocol):
+    """The surface of every provider codec module (a module satisfies it structurally)."""
+
+    NAME: str
+
+    def encode_request(
+        self, conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    ) -> dict[str, Any]:
+        """The message-carrying part of a request body for any conversation."""
+        ...
+
+    def decode_request(self, body: Mapping[str, Any]) -> tuple[Message, ...]:
+        """The conversation in a request body."""
+        ...
+
+    def decode_response(self, body: Mapping[str, Any]) -> AssistantMessage:
+        """A response body as one assistant message."""
+        ...
+
+    def encode_response(self, message: AssistantMessage) -> dict[str, Any]:
+        """The inverse of :meth:`decode_response`."""
+        ...
+
+    def accumulator(self) -> Accumulator:
+        """A fresh reassembler for one streamed response."""
+        ...
+
+
 def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
     """Role messages for a request: flat content messages are grouped back into turns.
 
@@ -39,7 +67,10 @@ def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
     role becomes one role message of that role (``developer`` and ``system`` stay apart),
     taking the context fields of the run's first message. Session messages (results,
     errors, init, stream events, invalid lines) are not conversation content and are left
-    out; anything that is not a message raises :class:`DecodeError`.
+    out, and so is a :class:`RawMessage` without a role: an unknown record of a log, not
+    something anyone said (a raw message holding a whole request message of some role is
+    kept apart by ``_policy.request_turns`` first). Anything that is not a message raises
+    :class:`DecodeError`.
     """
     from ..convert import message_to_block
     from ..errors import DecodeError
@@ -84,7 +115,9 @@ def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
             close()
             turns.append(message)
         elif isinstance(message, FLAT_TYPES):
-            role = (message.role or "user") if isinstance(message, RawMessage) else message.role
+            if isinstance(message, RawMessage) and message.role is None:
+                continue
+            role = message.role
             if run and role != run_role:
                 close()
             run_role = role

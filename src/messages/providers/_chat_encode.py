@@ -1,0 +1,331 @@
+"""Encoding role messages for OpenAI Chat Completions requests and responses.
+
+:func:`encode_turn` writes one turn as wire messages: a system/developer, user or assistant
+message, one ``tool`` message per tool result, and an assistant message for tool calls
+found outside an assistant turn. :func:`arrange` then moves every tool message right after
+the assistant message whose ``tool_calls`` hold its id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .._json import FrozenDict, thaw
+from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ._chat_parts import (
+    NAME,
+    encode_part,
+    encode_tool_call,
+    is_tool_call,
+    text_part,
+)
+from ._formats import foreign_citations
+from ._policy import Policy, carried, put_extra, refusal_text
+
+__all__ = ["ENVELOPE", "Wire", "arrange", "encode_assistant", "encode_turn"]
+
+ENVELOPE: Final = "completion"
+"""The ``extra`` key under which decode_response keeps the ChatCompletion around the message."""
+_REQUEST_FIELDS: Final = frozenset(("name", "refusal", "function_call"))
+"""The message fields a request knows, written for messages decoded from responses or logs."""
+
+Wire = tuple[dict[str, Any], str | None]
+"""A wire message and, for a tool message, the id of the call it answers."""
+
+
+def _field_refusal(block: Block) -> str | None:
+    """The text of a ``RawBlock({"refusal": ...})``: the message's ``refusal`` field."""
+    data = block.data if isinstance(block, RawBlock) else None
+    if isinstance(data, FrozenDict) and data.keys() == {"refusal"}:
+        text = data["refusal"]
+        return text if isinstance(text, str) else None
+    return None
+
+
+def _plain(block: TextBlock, policy: Policy) -> bool:
+    """A text with no field a part would carry: it can be the string content."""
+    quiet = Policy("drop", NAME)
+    quiet.context = policy.context
+    return not carried(block.extra, quiet, "$", "text")
+
+
+def _cited(part: TextBlock | dict[str, Any]) -> bool:
+    """A text with citations: only the string form of content carries them (annotations)."""
+    return isinstance(part, TextBlock) and part.citations is not None
+
+
+def _message_extra(
+    message: Any,
+    out: dict[str, Any],
+    policy: Policy,
+    path: str,
+    *,
+    response: bool = False,
+) -> None:
+    allow = None
+    if response:
+        policy = Policy("drop", NAME)  # the inverse of decode_response: every own field back
+    elif policy.context:
+        allow = _REQUEST_FIELDS if isinstance(message, AssistantMessage) else frozenset(("name",))
+    put_extra(
+        out, message.extra, policy, path, "message", protected=("role", ENVELOPE), allow=allow
+    )
+
+
+def _empty_content(message: Any) -> Any:
+    """The wire content of a message with no content: a kept null (or []), else []."""
+    if "content" in message.extra:
+        return thaw(message.extra["content"])
+    return []
+
+
+def _parts(
+    blocks: tuple[tuple[int, Block], ...], where: str, policy: Policy, path: str
+) -> list[dict[str, Any]]:
+    out = []
+    for j, block in blocks:
+        part = encode_part(block, where, policy, f"{path}.content[{j}]")
+        if part is not None:
+            out.append(part)
+    return out
+
+
+def encode_assistant(
+    message: AssistantMessage,
+    policy: Policy,
+    path: str,
+    *,
+    response: bool = False,
+    results: list[Wire] | None = None,
+) -> dict[str, Any]:
+    """An assistant message; tool results in it become tool messages in ``results``.
+
+    Without ``results`` (a response), a tool result follows the policy.
+    """
+    out: dict[str, Any] = {"role": "assistant"}
+    if isinstance(message.content, str):
+        out["content"] = message.content
+        _message_extra(message, out, policy, path, response=response)
+        return out
+    parts: list[tuple[int, TextBlock | dict[str, Any]]] = []
+    calls: list[dict[str, Any]] = []
+    audio: dict[str, Any] | None = None
+    refusal: str | None = None
+    for j, block in enumerate(message.content):
+        where = f"{path}.content[{j}]"
+        refused = _field_refusal(block)
+        if isinstance(block, ToolUseBlock):
+            calls.append(encode_tool_call(block, policy, where))
+        elif isinstance(block, ToolResultBlock) and results is not None:
+            answer = _tool_message(block, policy, where)
+            if isinstance(answer, TextBlock):
+                parts.append((j, answer))
+            elif answer is not None:
+                results.append((answer, block.tool_use_id))
+        elif is_tool_call(block):
+            calls.append(thaw(block.data))  # type: ignore[union-attr]
+        elif refused is not None:
+            if refusal is None:
+                refusal = refused
+            else:
+                parts.append((j, {"type": "refusal", "refusal": refused}))
+        elif isinstance(block, AudioBlock) and block.file_id is not None and audio is None:
+            audio = {"id": block.file_id}
+            if block.data is not None:
+                audio["data"] = block.data
+            put_extra(audio, block.extra, policy, where, "audio")
+        elif isinstance(block, TextBlock) and refusal_text(block) is not None:
+            parts.append((j, {"type": "refusal", "refusal": block.text}))  # a Responses refusal
+        elif isinstance(block, TextBlock):
+            parts.append((j, block))
+        elif isinstance(block, RawBlock):
+            part = encode_part(block, "assistant", policy, where)
+            if part is not None:
+                parts.append((j, part))
+        else:
+            what = f"{block.kind} content in an assistant message"
+            if isinstance(block, AudioBlock):
+                what = "assistant audio without an id (or a second one)"
+            replacement = policy.degrade(block, where, f"cannot carry {what}")
+            if replacement is not None:
+                parts.append((j, replacement))
+    single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and _plain(parts[0][1], policy)
+    if not parts:
+        if "content" in message.extra or calls or audio:
+            pass  # a kept null or [] is written back below; with tool calls it may be left out
+        else:
+            out["content"] = None if refusal is not None else ""
+    elif single and (calls or audio or refusal is not None or response or _cited(parts[0][1])):
+        j, text = parts[0]
+        assert isinstance(text, TextBlock)
+        out["content"] = text.text
+        _annotations(text, out, policy, f"{path}.content[{j}]")
+    else:
+        out["content"] = [
+            text_part(b, policy, f"{path}.content[{j}]") if isinstance(b, TextBlock) else b
+            for j, b in parts
+        ]
+    if refusal is not None:
+        out["refusal"] = refusal
+    if calls:
+        out["tool_calls"] = calls
+    if audio is not None:
+        out["audio"] = audio
+    _message_extra(message, out, policy, path, response=response)
+    return out
+
+
+def _annotations(block: TextBlock, out: dict[str, Any], policy: Policy, path: str) -> None:
+    if not block.citations:
+        return  # none, or an empty list of another format's: nothing to carry
+    if not foreign_citations(block.citations, NAME):
+        out["annotations"] = [thaw(c) for c in block.citations]
+    else:
+        policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
+
+
+def _tool_message(
+    block: ToolResultBlock, policy: Policy, path: str
+) -> dict[str, Any] | TextBlock | None:
+    """A tool message; what the policy gave instead when the call it answers is lost."""
+    if block.tool_use_id in policy.lost:
+        return policy.degrade(block, path, "cannot carry a result for a call it cannot carry")
+    out: dict[str, Any] = {"role": "tool", "tool_call_id": block.tool_use_id}
+    content: Any
+    if isinstance(block.content, str):
+        content = block.content
+    elif not block.content and "content" in block.extra:
+        content = thaw(block.extra["content"])
+    else:
+        content = []
+        for k, inner in enumerate(block.content):
+            where = f"{path}.content[{k}]"
+            if isinstance(inner, TextBlock):
+                content.append(text_part(inner, policy, where))
+            else:
+                reason = f"cannot carry {inner.kind} content in a tool result"
+                replacement = policy.degrade(inner, where, reason)
+                if replacement is not None:
+                    content.append(text_part(replacement, policy, where))
+    if block.is_error:
+        policy.refuse("cannot carry is_error on a tool result", f"{path}.is_error", True)
+        if policy.mode == "text":
+            if isinstance(content, str):
+                content = f"[error] {content}"
+            else:
+                content = [{"type": "text", "text": "[error]"}, *(content or [])]
+    out["content"] = content
+    put_extra(out, block.extra, policy, path, "tool_result")
+    return out
+
+
+def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
+    """One turn as wire messages, in order; tool messages are placed by :func:`arrange`."""
+    content: Any
+    if isinstance(turn, SystemMessage):
+        if isinstance(turn.content, str):
+            content = turn.content
+        elif not turn.content:
+            content = _empty_content(turn)
+        else:
+            content = _parts(tuple(enumerate(turn.content)), "system", policy, path)
+            if not content:
+                return []  # everything in it was dropped
+        out: dict[str, Any] = {"role": turn.role, "content": content}
+        _message_extra(turn, out, policy, path)
+        return [(out, None)]
+    if isinstance(turn, AssistantMessage):
+        results: list[Wire] = []
+        return [(encode_assistant(turn, policy, path, results=results), None), *results]
+    if isinstance(turn, UserMessage) and isinstance(turn.content, str):
+        out = {"role": "user", "content": turn.content}
+        _message_extra(turn, out, policy, path)
+        return [(out, None)]
+    if isinstance(turn, UserMessage) and not turn.content:
+        out = {"role": "user", "content": _empty_content(turn)}
+        _message_extra(turn, out, policy, path)
+        return [(out, None)]
+    return _user_side(turn, policy, path)
+
+
+def _user_side(turn: UserMessage | ToolMessage, policy: Policy, path: str) -> list[Wire]:
+    """A user or tool turn: tool messages, calls as an assistant message, the rest as user.
+
+    The user content is one message after the tool messages (a call found in the turn
+    splits it, so what came before the call stays before it). The turn's own fields go on
+    the first user message, or on each tool message of a tool turn.
+    """
+    wires: list[Wire] = []
+    rest: list[tuple[int, Block]] = []
+    first = True
+    blocks = (TextBlock(turn.content),) if isinstance(turn.content, str) else turn.content
+
+    def flush() -> None:
+        nonlocal first
+        if not rest:
+            return
+        content = _parts(tuple(rest), "user", policy, path)
+        rest.clear()
+        if not content:
+            return  # everything in it was dropped
+        out = {"role": "user", "content": content}
+        if first and isinstance(turn, UserMessage):
+            _message_extra(turn, out, policy, path)
+            first = False
+        wires.append((out, None))
+
+    calls: list[dict[str, Any]] = []
+    for j, block in enumerate(blocks):
+        where = f"{path}.content[{j}]"
+        if isinstance(block, ToolUseBlock):
+            flush()
+            calls.append(encode_tool_call(block, policy, where))
+            continue
+        if calls:
+            wires.append(({"role": "assistant", "tool_calls": calls}, None))
+            calls = []
+        if isinstance(block, ToolResultBlock):
+            tool = _tool_message(block, policy, where)
+            if isinstance(tool, TextBlock):
+                rest.append((j, tool))
+            elif tool is not None:
+                if isinstance(turn, ToolMessage):
+                    _message_extra(turn, tool, policy, path)
+                wires.append((tool, block.tool_use_id))
+        elif isinstance(turn, ToolMessage):
+            replacement = policy.degrade(block, where, "cannot carry content outside a tool result")
+            if replacement is not None:
+                rest.append((j, replacement))
+        else:
+            rest.append((j, block))
+    if calls:
+        wires.append(({"role": "assistant", "tool_calls": calls}, None))
+    flush()
+    return wires
+
+
+def _call_ids(message: dict[str, Any]) -> set[str]:
+    calls = message.get("tool_calls")
+    if message.get("role") != "assistant" or type(calls) is not list:
+        return set()
+    return {c["id"] for c in calls if type(c) is dict and type(c.get("id")) is str}
+
+
+def arrange(wires: list[Wire]) -> list[dict[str, Any]]:
+    """Move each tool message right after the latest assistant message that made its call."""
+    out: list[Wire] = []
+    for message, call_id in wires:
+        if call_id is not None:
+            home = next(
+                (q for q in range(len(out) - 1, -1, -1) if call_id in _call_ids(out[q][0])),
+                None,
+            )
+            if home is not None:
+                position = home + 1
+                while position < len(out) and out[position][1] is not None:
+                    position += 1
+                out.insert(position, (message, call_id))
+                continue
+        out.append((message, call_id))
+    return [message for message, _ in out]

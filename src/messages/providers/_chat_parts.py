@@ -1,0 +1,312 @@
+"""OpenAI Chat Completions pieces: content parts, tool calls and usage, both ways.
+
+Decoders take owned JSON (fresh from a copy of the caller's body) and never mutate it.
+Encoders return fresh plain values and apply the caller's :class:`Policy` to what Chat
+cannot carry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final, assert_never
+
+from .._json import EMPTY, FrozenDict, JsonValue, own, raw, thaw
+from .._wire import extra, opt_int, opt_obj
+from ..blocks import (
+    AudioBlock,
+    Block,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from ..errors import DecodeError
+from ..media import parse_data_uri, to_data_uri
+from ..usage import Usage
+from ._formats import CHAT, raw_is_own, response_extra
+from ._partial import loads_object
+from ._policy import Policy, put_extra
+
+__all__ = [
+    "NAME",
+    "carries",
+    "decode_part",
+    "decode_tool_call",
+    "decode_usage",
+    "encode_part",
+    "encode_tool_call",
+    "encode_usage",
+    "is_tool_call",
+    "text_part",
+]
+
+NAME: Final = CHAT
+_AUDIO_FORMATS: Final = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+_FORMAT_OF: Final = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/wave": "wav",
+    "audio/vnd.wave": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+    "audio/mpeg3": "mp3",
+}
+_TEXT: Final = frozenset(("type", "text"))
+_IMAGE: Final = frozenset(("type", "image_url"))
+_AUDIO: Final = frozenset(("type", "input_audio"))
+_CALL: Final = frozenset(("id", "type", "function"))
+
+
+# ---------------------------------------------------------------------------- decoding
+
+
+def decode_part(p: Any) -> Block:
+    """One owned content part: text, image_url and input_audio are modelled, the rest raw."""
+    if type(p) is not dict:
+        return RawBlock(own(p))
+    kind = p.get("type")
+    if kind == "text" and type(p.get("text")) is str:
+        return TextBlock(p["text"], extra=extra(p, _TEXT))
+    if kind == "image_url":
+        inner = p.get("image_url")
+        if (
+            type(inner) is dict
+            and type(inner.get("url")) is str
+            and inner.keys() <= {"url", "detail"}
+            and "detail" not in p
+        ):
+            rest = dict(raw(extra(p, _IMAGE)))
+            if "detail" in inner:
+                rest["detail"] = inner["detail"]
+            return ImageBlock(url=inner["url"], extra=FrozenDict._own(rest) if rest else EMPTY)
+    if kind == "input_audio":
+        inner = p.get("input_audio")
+        if (
+            type(inner) is dict
+            and inner.keys() == {"data", "format"}
+            and type(inner["data"]) is str
+            and inner["format"] in _AUDIO_FORMATS
+        ):
+            media_type = _AUDIO_FORMATS[inner["format"]]
+            return AudioBlock(data=inner["data"], media_type=media_type, extra=extra(p, _AUDIO))
+    return RawBlock(FrozenDict._own(p))
+
+
+def decode_tool_call(tc: Any) -> Block:
+    """One owned ``tool_calls`` entry: a standard function call, else kept raw."""
+    if type(tc) is dict and tc.get("type") == "function" and type(tc.get("id")) is str:
+        fn = tc.get("function")
+        if (
+            type(fn) is dict
+            and fn.keys() <= {"name", "arguments"}
+            and type(fn.get("name")) is str
+            and type(fn.get("arguments")) is str
+        ):
+            arguments = fn["arguments"]
+            parsed = loads_object(arguments)
+            args: Mapping[str, JsonValue] = EMPTY
+            if parsed is not None:
+                try:
+                    args = FrozenDict(parsed)
+                except DecodeError:  # a number too large for a float, say
+                    args = EMPTY
+            return ToolUseBlock(
+                tc["id"], fn["name"], args, arguments=arguments, extra=extra(tc, _CALL)
+            )
+    return RawBlock(own(tc))
+
+
+def decode_usage(u: dict[str, Any]) -> Usage:
+    """``usage``: prompt tokens less cached (and cache-written) ones are the input tokens."""
+    prompt = opt_int(u, "prompt_tokens")
+    prompt_details = opt_obj(u, "prompt_tokens_details")
+    completion_details = opt_obj(u, "completion_tokens_details")
+    rest = dict(
+        raw(
+            extra(
+                u,
+                frozenset(
+                    (
+                        "prompt_tokens",
+                        "completion_tokens",
+                        "prompt_tokens_details",
+                        "completion_tokens_details",
+                    )
+                ),
+            )
+        )
+    )
+    cached = written = reasoning = None
+    try:
+        if prompt_details is not None:
+            cached = opt_int(prompt_details, "cached_tokens")
+            written = opt_int(prompt_details, "cache_write_tokens")
+            nested = raw(extra(prompt_details, frozenset(("cached_tokens", "cache_write_tokens"))))
+            if nested or (cached is None and written is None):
+                rest["prompt_tokens_details"] = nested  # else rebuilt from the counts
+    except DecodeError as exc:
+        raise exc.within(".prompt_tokens_details") from None
+    try:
+        if completion_details is not None:
+            reasoning = opt_int(completion_details, "reasoning_tokens")
+            nested = raw(extra(completion_details, frozenset(("reasoning_tokens",))))
+            if nested or reasoning is None:
+                rest["completion_tokens_details"] = nested
+    except DecodeError as exc:
+        raise exc.within(".completion_tokens_details") from None
+    return Usage(
+        None if prompt is None else prompt - (cached or 0) - (written or 0),
+        opt_int(u, "completion_tokens"),
+        cached,
+        written,
+        reasoning_tokens=reasoning,
+        extra=FrozenDict._own(rest) if rest else EMPTY,
+    )
+
+
+# ---------------------------------------------------------------------------- encoding
+
+
+def encode_usage(usage: Usage) -> dict[str, Any]:
+    """The inverse of :func:`decode_usage` (another provider's usage fields are left out)."""
+    out: dict[str, Any] = {}
+    if usage.input_tokens is not None:
+        out["prompt_tokens"] = (
+            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+        )
+    if usage.output_tokens is not None:
+        out["completion_tokens"] = usage.output_tokens
+    details = usage.extra.get("prompt_tokens_details")
+    cached = usage.cache_read_tokens is not None or usage.cache_write_tokens is not None
+    if isinstance(details, FrozenDict) or cached:
+        prompt_details = thaw(details) if isinstance(details, FrozenDict) else {}
+        if usage.cache_read_tokens is not None:
+            prompt_details["cached_tokens"] = usage.cache_read_tokens
+        if usage.cache_write_tokens is not None:
+            prompt_details["cache_write_tokens"] = usage.cache_write_tokens
+        out["prompt_tokens_details"] = prompt_details
+    details = usage.extra.get("completion_tokens_details")
+    if isinstance(details, FrozenDict) or usage.reasoning_tokens is not None:
+        completion_details = thaw(details) if isinstance(details, FrozenDict) else {}
+        if usage.reasoning_tokens is not None:
+            completion_details["reasoning_tokens"] = usage.reasoning_tokens
+        out["completion_tokens_details"] = completion_details
+    for key, value in response_extra(usage.extra, NAME, usage=True).items():
+        out.setdefault(key, thaw(value))
+    return out
+
+
+def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:
+    url = block.url
+    if url is None and block.data is not None:
+        media_type = block.media_type or block.resolved_media_type
+        if media_type is None:
+            return policy.degrade(block, path, "cannot carry image data without a media type")
+        url = to_data_uri(media_type, block.data)
+    if url is None and block.file_id is not None and "://" in block.file_id:
+        url = block.file_id  # a URI (a Gemini file) is a URL to OpenAI
+    if url is None:
+        what = "an image given by file id" if block.file_id else "an image without a source"
+        return policy.degrade(block, path, f"cannot carry {what}")
+    inner: dict[str, Any] = {"url": url}
+    if "detail" in block.extra:
+        inner["detail"] = thaw(block.extra["detail"])
+    out: dict[str, Any] = {"type": "image_url", "image_url": inner}
+    put_extra(out, block.extra, policy, path, "image", protected=("detail",))
+    return out
+
+
+def _audio_part(block: AudioBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:
+    data, media_type = block.data, block.media_type
+    if data is None and block.url is not None:
+        uri = parse_data_uri(block.url)
+        if uri is not None and uri.is_base64:
+            data, media_type = uri.data, uri.media_type
+    if data is None:
+        return policy.degrade(block, path, "cannot carry audio that is not inline base64 data")
+    if media_type is None:
+        media_type = block.resolved_media_type
+    audio_format = _FORMAT_OF.get((media_type or "").lower())
+    if audio_format is None:
+        reason = f"cannot carry audio in {media_type or 'an unknown format'}"
+        return policy.degrade(block, path, reason)
+    out: dict[str, Any] = {
+        "type": "input_audio",
+        "input_audio": {"data": data, "format": audio_format},
+    }
+    put_extra(out, block.extra, policy, path, "audio")
+    return out
+
+
+def text_part(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """A text part; citations have no place on a Chat part."""
+    out: dict[str, Any] = {"type": "text", "text": block.text}
+    if block.citations:
+        policy.refuse("cannot carry citations on a content part", f"{path}.citations")
+    put_extra(out, block.extra, policy, path, "text")
+    return out
+
+
+def carries(block: RawBlock) -> bool:
+    """Whether a raw block is Chat's own: a content part or a ``tool_calls`` entry."""
+    return is_tool_call(block) or raw_is_own(block.data, NAME)
+
+
+def is_tool_call(block: Block) -> bool:
+    """A raw block holding a ``tool_calls`` entry (custom tool call, odd function call)."""
+    if not isinstance(block, RawBlock) or not isinstance(block.data, FrozenDict):
+        return False
+    return block.data.get("type") in ("function", "custom") or "function" in block.data
+
+
+def encode_part(block: Block, where: str, policy: Policy, path: str) -> dict[str, Any] | None:
+    """One block as a content part of a ``where`` message; ``None`` when dropped."""
+    result: dict[str, Any] | TextBlock | None
+    match block:
+        case TextBlock():
+            return text_part(block, policy, path)
+        case ImageBlock():
+            if where != "user":
+                result = policy.degrade(block, path, f"cannot carry an image in a {where} message")
+            else:
+                result = _image_part(block, policy, path)
+        case AudioBlock():
+            if where != "user":
+                result = policy.degrade(block, path, f"cannot carry audio in a {where} message")
+            else:
+                result = _audio_part(block, policy, path)
+        case RawBlock():
+            data = block.data
+            if raw_is_own(data, NAME) and not is_tool_call(block):
+                return thaw(data)  # type: ignore[no-any-return]
+            kind = data.get("type") if isinstance(data, FrozenDict) else None
+            what = f"a {kind!r} block" if isinstance(kind, str) else "content without a type"
+            result = policy.degrade(block, path, f"cannot carry {what}")
+        case ThinkingBlock():
+            result = policy.degrade(block, path, "cannot carry thinking")
+        case ToolUseBlock():
+            result = policy.degrade(block, path, f"cannot carry a tool call in a {where} message")
+        case ToolResultBlock():
+            result = policy.degrade(block, path, f"cannot carry a tool result in a {where} message")
+        case _:
+            assert_never(block)
+    if isinstance(result, TextBlock):
+        return text_part(result, policy, path)
+    return result
+
+
+def encode_tool_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """A ``tool_calls`` entry; ``arguments`` is the block's raw string when it has one."""
+    arguments = block.arguments
+    if arguments is None:
+        arguments = json.dumps(thaw(block.input), ensure_ascii=False)
+    out: dict[str, Any] = {
+        "id": block.id,
+        "type": "function",
+        "function": {"name": block.name, "arguments": arguments},
+    }
+    put_extra(out, block.extra, policy, path, "tool_use")
+    return out

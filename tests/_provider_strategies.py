@@ -1,0 +1,443 @@
+"""Hypothesis strategies for conversations a provider codec can carry exactly.
+
+``anthropic_conversations()`` and ``chat_conversations()`` draw conversations that are
+already in the target's own shape (turns in the order the API wants, only content and
+fields the format has), so ``decode_request(encode_request(c)) == c`` holds for them with
+no normalisation at all. ``conversations(gemini=...)`` and ``well_formed(gemini=...)`` draw
+what OpenAI Responses or Gemini carries (any order and pairing, or an agent loop);
+``any_conversation()`` anything at all, from ``messages.strategies``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+from messages import (
+    EMPTY,
+    AssistantMessage,
+    AudioBlock,
+    Block,
+    FrozenDict,
+    ImageBlock,
+    Message,
+    RawBlock,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolMessage,
+    ToolResultBlock,
+    ToolUseBlock,
+    UserMessage,
+    thaw,
+)
+from messages import strategies as ms
+
+_B64 = st.binary(min_size=1, max_size=12).map(lambda b: base64.b64encode(b).decode())
+_SIGNATURE = st.text(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=", min_size=1
+)
+_TEXT = st.text(max_size=20)
+
+
+def _extras(*choices: dict[str, Any]) -> st.SearchStrategy[FrozenDict]:
+    return st.sampled_from([EMPTY, *[FrozenDict(c) for c in choices]])
+
+
+def split(text: str, cuts: list[int]) -> list[str]:
+    """``text`` cut at the given points (taken modulo its length), as a stream sends it."""
+    points = sorted({c % (len(text) + 1) for c in cuts})
+    pieces, last = [], 0
+    for point in [*points, len(text)]:
+        pieces.append(text[last:point])
+        last = point
+    return pieces
+
+
+# ----------------------------------------------------------------------------- Anthropic
+
+_CITATION = st.fixed_dictionaries(
+    {
+        "type": st.just("char_location"),
+        "cited_text": _TEXT,
+        "document_index": st.integers(0, 3),
+        "start_char_index": st.integers(0, 50),
+        "end_char_index": st.integers(0, 50),
+    }
+).map(FrozenDict)
+_CACHE = {"cache_control": {"type": "ephemeral"}}
+
+
+def anthropic_text() -> st.SearchStrategy[TextBlock]:
+    return st.builds(
+        TextBlock,
+        _TEXT,
+        citations=st.none() | st.lists(_CITATION, min_size=1, max_size=2).map(tuple),
+        extra=_extras(_CACHE),
+    )
+
+
+def anthropic_thinking() -> st.SearchStrategy[ThinkingBlock]:
+    plain = st.builds(
+        ThinkingBlock, _TEXT, signature=st.none() | _SIGNATURE, provider=st.just("anthropic")
+    )
+    redacted = st.builds(
+        ThinkingBlock,
+        st.just(""),
+        signature=_SIGNATURE,
+        redacted=st.just(True),
+        provider=st.just("anthropic"),
+    )
+    return plain | redacted
+
+
+def anthropic_image() -> st.SearchStrategy[ImageBlock]:
+    media = st.sampled_from(["image/png", "image/jpeg", "image/gif", "image/webp"])
+    return st.one_of(
+        st.builds(ImageBlock, data=_B64, media_type=media, extra=_extras(_CACHE)),
+        st.builds(ImageBlock, url=st.just("https://example.com/a.png")),
+        st.builds(ImageBlock, file_id=st.just("file_011CNha8")),
+    )
+
+
+def anthropic_raw() -> st.SearchStrategy[RawBlock]:
+    document = st.fixed_dictionaries(
+        {
+            "type": st.just("document"),
+            "source": st.just({"type": "text", "media_type": "text/plain", "data": "x"}),
+            "title": _TEXT,
+        }
+    )
+    future = st.fixed_dictionaries(
+        {"type": st.just("future_block"), "value": ms.json_values(max_leaves=3)}
+    )
+    return st.builds(RawBlock, document | future)
+
+
+def _tool_input() -> st.SearchStrategy[FrozenDict]:
+    return ms.json_objects(keys=st.text("abcdefgh", min_size=1, max_size=5))
+
+
+@st.composite
+def anthropic_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any]:
+    """A conversation Anthropic carries exactly; ``plain``: text and tools only (no extras)."""
+    text = st.builds(TextBlock, _TEXT) if plain else anthropic_text()
+    extras = st.just(EMPTY) if plain else _extras({"x_future": 1})
+    conversation: list[Any] = []
+    if draw(st.booleans()):
+        conversation.append(SystemMessage(draw(_TEXT | st.lists(text, max_size=2).map(tuple))))
+    pending: list[str] = []
+    for r in range(draw(st.integers(0, 4))):
+        answered = [i for i in pending if draw(st.booleans())]
+        inner = st.lists(text if plain else text | anthropic_image(), max_size=2).map(tuple)
+        results = [
+            ToolResultBlock(
+                call_id,
+                draw(_TEXT | inner),
+                is_error=None if plain else draw(st.none() | st.booleans()),
+                extra=draw(st.just(EMPTY) if plain else _extras(_CACHE)),
+            )
+            for call_id in answered
+        ]
+        user_blocks = text if plain else text | anthropic_image() | anthropic_raw()
+        others = draw(st.lists(user_blocks, max_size=2))
+        content: Any = tuple(results + others)
+        if not results and draw(st.booleans()):
+            content = draw(_TEXT)
+        conversation.append(UserMessage(content, extra=draw(extras)))
+        uses = [
+            ToolUseBlock(
+                f"toolu_{r}_{k}",
+                draw(st.sampled_from(["Bash", "Read", "get_weather"])),
+                draw(_tool_input()),
+                extra=draw(st.just(EMPTY) if plain else _extras({"caller": {"type": "direct"}})),
+            )
+            for k in range(draw(st.integers(0, 2)))
+        ]
+        blocks = text if plain else text | anthropic_thinking() | anthropic_raw()
+        body = draw(st.permutations(draw(st.lists(blocks, max_size=2)) + uses))
+        assistant: Any = tuple(body)
+        if not uses and draw(st.booleans()):
+            assistant = draw(_TEXT)
+        conversation.append(AssistantMessage(assistant, extra=draw(extras)))
+        pending = [u.id for u in uses]
+    return conversation
+
+
+def anthropic_response_blocks() -> st.SearchStrategy[list[Any]]:
+    """Response content: text, thinking, tool calls and server-tool results."""
+    tool = st.builds(
+        ToolUseBlock,
+        st.text("abcdef0123", min_size=1, max_size=8).map(lambda s: "toolu_" + s),
+        st.sampled_from(["Bash", "Read"]),
+        _tool_input(),
+        extra=_extras({"caller": {"type": "direct"}}),
+    )
+    text = st.builds(
+        TextBlock, _TEXT, citations=st.none() | st.lists(_CITATION, max_size=2).map(tuple)
+    )
+    return st.lists(text | anthropic_thinking() | tool | anthropic_raw(), max_size=4)
+
+
+# ----------------------------------------------------------------------------- OpenAI Chat
+
+_BREAKPOINT = {"prompt_cache_breakpoint": {"mode": "explicit"}}
+
+
+def chat_text() -> st.SearchStrategy[TextBlock]:
+    return st.builds(TextBlock, _TEXT, extra=_extras(_BREAKPOINT))
+
+
+def chat_user_block() -> st.SearchStrategy[Any]:
+    image = st.builds(
+        ImageBlock,
+        url=st.sampled_from(["https://example.com/a.png", "data:image/png;base64,iVBORw0KGgo="]),
+        extra=_extras({"detail": "low"}, {"detail": "high"}),
+    )
+    audio = st.builds(
+        AudioBlock, data=_B64, media_type=st.sampled_from(["audio/wav", "audio/mpeg"])
+    )
+    file = st.builds(RawBlock, st.just({"type": "file", "file": {"file_id": "file-6F2k"}}))
+    return chat_text() | image | audio | file
+
+
+def _arguments(draw: st.DrawFn) -> tuple[FrozenDict, str]:
+    if draw(st.integers(0, 4)) == 0:
+        return EMPTY, draw(st.sampled_from(["{", "", "[1, 2]", '{"a": ']))
+    value = draw(_tool_input())
+    return value, json.dumps(thaw(value), indent=draw(st.sampled_from([None, 2])))
+
+
+@st.composite
+def chat_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any]:
+    """A conversation OpenAI Chat carries exactly; ``plain``: text and tools only."""
+    text = st.builds(TextBlock, _TEXT) if plain else chat_text()
+    named = st.just(EMPTY) if plain else _extras({"name": "ana"})
+    conversation: list[Any] = []
+    for _ in range(draw(st.integers(0, 2))):
+        role = "system" if plain else draw(st.sampled_from(["system", "developer"]))
+        content = draw(_TEXT | st.lists(text, max_size=2).map(tuple))
+        conversation.append(SystemMessage(content, role=role, extra=draw(named)))
+    for r in range(draw(st.integers(0, 4))):
+        user_blocks = text if plain else chat_user_block()
+        user = draw(_TEXT | st.lists(user_blocks, max_size=3).map(tuple))
+        conversation.append(UserMessage(user, extra=draw(named)))
+        uses = []
+        for k in range(draw(st.integers(0, 2))):
+            value, arguments = _arguments(draw)
+            if plain:
+                value = draw(_tool_input())
+                arguments = json.dumps(thaw(value))
+            name = draw(st.sampled_from(["get_weather", "run"]))
+            uses.append(ToolUseBlock(f"call_{r}_{k}", name, value, arguments=arguments))
+        refusal = (
+            []
+            if plain
+            else draw(st.lists(_TEXT.map(lambda s: RawBlock({"refusal": s})), max_size=1))
+        )
+        audio = (
+            [] if plain else draw(st.lists(st.just(AudioBlock(file_id="audio_abc")), max_size=1))
+        )
+        texts = draw(st.lists(text, min_size=0 if uses or refusal or audio else 1, max_size=2))
+        assistant: Any = tuple(texts + refusal + uses + audio)
+        if len(assistant) == 1 and texts and not texts[0].extra and draw(st.booleans()):
+            assistant = texts[0].text
+        # a refusal with no text is sent with "content": null, which decodes into extra
+        null = FrozenDict({"content": None}) if refusal and not (texts or uses or audio) else EMPTY
+        conversation.append(AssistantMessage(assistant, extra=null))
+        for use in uses:
+            if draw(st.booleans()):
+                content = draw(_TEXT | st.lists(text, max_size=2).map(tuple))
+                conversation.append(
+                    ToolMessage((ToolResultBlock(use.id, content, extra=draw(named)),))
+                )
+    return conversation
+
+
+# ------------------------------------------------------------ OpenAI Responses and Gemini
+
+_WORDS = st.text("abc xyz\n", max_size=12)
+_IDS = st.text("abcdefghij0123456789", min_size=1, max_size=8)
+_SIG = st.text("ABCDEFabcdef0123456789+/=", min_size=1, max_size=16)
+_INPUTS = st.dictionaries(st.sampled_from(["cmd", "path", "n"]), st.text(max_size=5), max_size=2)
+
+
+def _b64() -> st.SearchStrategy[str]:
+    return st.binary(min_size=1, max_size=12).map(lambda b: base64.b64encode(b).decode())
+
+
+def texts(*, extras: bool = True) -> st.SearchStrategy[TextBlock]:
+    """Text blocks with an occasional unknown wire field that both APIs pass through."""
+    extra = (
+        st.just({}) | st.fixed_dictionaries({"meta": st.integers(0, 3)}) if extras else st.just({})
+    )
+    return st.builds(TextBlock, _WORDS, extra=extra)
+
+
+def responses_images() -> st.SearchStrategy[ImageBlock]:
+    """Images Responses carries: data (sent as a data URL), URLs, OpenAI file ids."""
+    return st.one_of(
+        st.builds(ImageBlock, data=_b64(), media_type=st.sampled_from(["image/png", "image/jpeg"])),
+        st.builds(
+            ImageBlock,
+            url=st.sampled_from(["https://example.com/a.png", "data:image/png;base64,AAAA"]),
+        ),
+        st.builds(ImageBlock, file_id=_IDS.map(lambda s: "file-" + s)),
+    )
+
+
+def gemini_media() -> st.SearchStrategy[ImageBlock | AudioBlock]:
+    """Images and audio Gemini carries: inline data with a MIME type, file URIs."""
+    return st.one_of(
+        st.builds(ImageBlock, data=_b64(), media_type=st.sampled_from(["image/png", "image/webp"])),
+        st.builds(AudioBlock, data=_b64(), media_type=st.sampled_from(["audio/wav", "audio/mp3"])),
+        st.builds(
+            ImageBlock,
+            file_id=_IDS.map(lambda s: "gs://bucket/" + s),
+            media_type=st.just("image/png"),
+        ),
+        st.builds(ImageBlock, url=st.just("data:image/png;base64,AAAA")),
+    )
+
+
+def openai_thinking() -> st.SearchStrategy[ThinkingBlock]:
+    """Reasoning as OpenAI returns it: id, summary text, encrypted content or not."""
+    return st.builds(
+        ThinkingBlock,
+        _WORDS,
+        signature=st.none() | _SIG,
+        provider=st.just("openai"),
+        extra=_IDS.map(lambda s: {"id": "rs_" + s}),
+    )
+
+
+def google_thinking() -> st.SearchStrategy[ThinkingBlock]:
+    """Thought summaries as Gemini returns them: signed by Google, or unsigned."""
+    return st.builds(ThinkingBlock, _WORDS) | st.builds(
+        ThinkingBlock, _WORDS, signature=_SIG, provider=st.just("google")
+    )
+
+
+def calls(*, gemini: bool) -> st.SearchStrategy[ToolUseBlock]:
+    """Tool calls; OpenAI ones sometimes with their raw (possibly invalid) argument string."""
+    arguments = st.none() if gemini else st.none() | st.sampled_from(['{"a": 1}', "{", "", "[]"])
+    extra = (
+        st.just({}) | st.fixed_dictionaries({"thoughtSignature": _SIG})
+        if gemini
+        else st.just({}) | st.fixed_dictionaries({"id": _IDS.map(lambda s: "fc_" + s)})
+    )
+    return st.builds(
+        ToolUseBlock,
+        _IDS.map(lambda s: "call_" + s),
+        st.sampled_from(["shell", "read"]),
+        _INPUTS,
+        arguments=arguments,
+        extra=extra,
+    )
+
+
+def results(*, gemini: bool) -> st.SearchStrategy[ToolResultBlock]:
+    """Tool results with text or text-and-media content."""
+    media = gemini_media() if gemini else responses_images()
+    return st.builds(
+        ToolResultBlock,
+        _IDS.map(lambda s: "call_" + s),
+        _WORDS | st.lists(texts(extras=False) | media, max_size=2).map(tuple),
+        is_error=st.none() | (st.booleans() if gemini else st.just(False)),
+        name=st.sampled_from(["shell", "read"]) if gemini else st.none() | st.just("shell"),
+    )
+
+
+def raws(*, gemini: bool) -> st.SearchStrategy[RawBlock]:
+    """Raw parts/items of the provider's own shape."""
+    if gemini:
+        return st.builds(
+            RawBlock,
+            st.fixed_dictionaries({"executableCode": st.fixed_dictionaries({"code": _WORDS})}),
+        )
+    return st.builds(
+        RawBlock,
+        st.fixed_dictionaries(
+            {"type": st.just("web_search_call"), "id": _IDS, "status": st.just("completed")}
+        ),
+    )
+
+
+def _content(blocks: st.SearchStrategy[Block]) -> st.SearchStrategy[Any]:
+    return _WORDS | st.lists(blocks, max_size=3).map(tuple)
+
+
+def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
+    """Conversations made only of content the codec can carry (any order, any pairing)."""
+    thinking = google_thinking() if gemini else openai_thinking()
+    media = gemini_media() if gemini else responses_images()
+    assistant_media = media if gemini else st.nothing()
+    user = st.builds(
+        UserMessage,
+        _content(texts() | media | raws(gemini=gemini) | results(gemini=gemini)),
+    )
+    assistant = st.builds(
+        AssistantMessage,
+        _content(texts() | thinking | calls(gemini=gemini) | raws(gemini=gemini) | assistant_media),
+    )
+    tool = st.builds(
+        ToolMessage, st.lists(results(gemini=gemini), min_size=1, max_size=2).map(tuple)
+    )
+    body = st.lists(user | assistant | tool, max_size=6)
+    if gemini:
+        system = st.lists(st.builds(SystemMessage, _content(texts(extras=False))), max_size=2)
+    else:
+        system = st.lists(
+            st.builds(
+                SystemMessage, _content(texts()), role=st.sampled_from(["system", "developer"])
+            ),
+            max_size=1,
+        )
+        body = st.lists(
+            user
+            | assistant
+            | tool
+            | st.builds(SystemMessage, _content(texts()), role=st.just("developer")),
+            max_size=6,
+        )
+    return st.tuples(system, body).map(lambda t: [*t[0], *t[1]])
+
+
+@st.composite
+def well_formed(
+    draw: st.DrawFn, *, gemini: bool, media: st.SearchStrategy[Block] | None = None
+) -> list[Message]:
+    """An agent loop: every call answered right after its turn, each round closed by text."""
+    thinking = google_thinking() if gemini else openai_thinking()
+    if media is None:
+        media = gemini_media() if gemini else responses_images()
+    out: list[Message] = []
+    if draw(st.booleans()):
+        out.append(SystemMessage(draw(_WORDS)))
+    for r in range(draw(st.integers(1, 3))):
+        out.append(UserMessage(tuple(draw(st.lists(texts() | media, min_size=1, max_size=2)))))
+        for step in range(draw(st.integers(0, 2))):
+            names = draw(st.lists(st.sampled_from(["shell", "read"]), min_size=1, max_size=3))
+            tools = [
+                ToolUseBlock(f"call_{r}_{step}_{k}", name, draw(_INPUTS))
+                for k, name in enumerate(names)
+            ]
+            lead = draw(st.lists(thinking, max_size=1)) + draw(st.lists(texts(), max_size=1))
+            out.append(AssistantMessage((*lead, *tools)))
+            answers = tuple(
+                ToolResultBlock(t.id, draw(_WORDS), name=t.name if draw(st.booleans()) else None)
+                for t in tools
+            )
+            anthropic_style = draw(st.booleans())
+            out.append(UserMessage(answers) if anthropic_style else ToolMessage(answers))
+        closing = draw(st.lists(thinking, max_size=1))
+        out.append(AssistantMessage((*closing, TextBlock(draw(_WORDS)))))
+    return out
+
+
+def any_conversation() -> st.SearchStrategy[list[Message]]:
+    """Anything the library can build: role, flat and session messages, any content."""
+    return ms.streams(max_size=6)

@@ -1,0 +1,217 @@
+"""``messages stats``: exact figures per session, no double counting, table and JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from _adapter_helpers import local
+from conftest import ROOT, shared_fixtures
+from messages import AssistantMessage, ResultMessage, TextBlock, TextMessage, Usage
+from messages._cli_stats import FileStats, sessions
+from messages.serialize import dumps
+from test_cli import run
+
+EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
+STATS = local("cli", "stats-claude.jsonl")
+
+
+def stats(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    code, out, err = run(capsys, "stats", "--json", *argv)
+    assert (code, err) == (0, "")
+    doc: dict[str, Any] = json.loads(out)
+    return doc
+
+
+def test_the_example_session(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = stats(capsys, "--example")
+    assert doc["sessions"] == [
+        {
+            "session_id": "3b1f6a52-8c4d-4e27-9a10-5d2c7e8f4b91",
+            "inputs": ["example:claude_code"],
+            "formats": ["claude_code"],
+            "turns": 2,
+            "tool_calls": {"Bash": 1},
+            "tool_errors": 0,
+            "errors": 0,
+            "tokens": {"input": 14, "output": 246, "cache_read": 33540, "cache_write": 5530},
+            "cost_usd": 0.0345315,
+        }
+    ]
+    assert doc["total"]["sessions"] == 1
+
+
+def test_results_win_and_per_turn_usage_is_counted_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Session a has two cumulative Claude Code results (the last one wins); session b has
+    none, so its per-turn usage is summed, one figure per message id."""
+    doc = stats(capsys, str(STATS))
+    a, b = doc["sessions"]
+    assert (a["session_id"], a["turns"], a["tool_calls"]) == ("stats-a", 4, {"Bash": 1, "Read": 1})
+    assert (a["tool_errors"], a["errors"]) == (1, 1)
+    assert a["tokens"] == {"input": 20, "output": 45, "cache_read": 200, "cache_write": 50}
+    assert a["cost_usd"] == 0.015
+    assert (b["session_id"], b["turns"], b["tool_calls"]) == ("stats-b", 2, {"Bash": 1})
+    assert (b["tool_errors"], b["errors"]) == (0, 0)
+    assert b["tokens"] == {"input": 3, "output": 12, "cache_read": 10, "cache_write": 0}
+    assert b["cost_usd"] is None
+    total = doc["total"]
+    assert (total["sessions"], total["turns"], total["tool_errors"], total["errors"]) == (
+        2,
+        6,
+        1,
+        1,
+    )
+    assert total["tool_calls"] == {"Bash": 2, "Read": 1}
+    assert total["tokens"] == {"input": 23, "output": 57, "cache_read": 210, "cache_write": 50}
+    assert total["cost_usd"] == 0.015
+
+
+def test_step_results_add_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenCode reports each step's usage and cost in its own result: they are summed."""
+    (s,) = stats(capsys, str(local("opencode", "run-read-edit.jsonl")))["sessions"]
+    assert s["tokens"] == {"input": 13, "output": 395, "cache_read": 36159, "cache_write": 12422}
+    assert s["cost_usd"] == pytest.approx(0.004218 + 0.00391 + 0.003867)
+    assert s["tool_calls"] == {"edit": 2, "read": 1}
+    assert s["turns"] == 4
+
+
+def test_tool_errors_and_error_messages(capsys: pytest.CaptureFixture[str]) -> None:
+    (s,) = stats(capsys, str(local("gemini_cli", "run-turn-limit.jsonl")))["sessions"]
+    assert (s["tool_calls"], s["tool_errors"], s["errors"]) == ({"run_shell_command": 1}, 0, 2)
+    assert s["tokens"]["output"] == 903
+
+
+def test_inputs_without_session_ids_are_one_session_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = [
+        dumps(TextMessage("hi", role="user")),
+        dumps(AssistantMessage((TextBlock("hello"),), usage=Usage(3, 4))),
+    ]
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    one.write_text("\n".join(lines) + "\n")
+    two.write_text("\n".join(lines) + "\n")
+    doc = stats(capsys, str(one), str(two))
+    assert [(s["session_id"], s["inputs"]) for s in doc["sessions"]] == [
+        (None, [str(one)]),
+        (None, [str(two)]),
+    ]
+    assert [s["tokens"]["output"] for s in doc["sessions"]] == [4, 4]
+    assert doc["total"]["tokens"]["output"] == 8
+
+
+def test_one_session_across_inputs_is_merged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = tmp_path / "first.jsonl"
+    first.write_text(
+        dumps(TextMessage("before the id", role="user"))
+        + "\n"
+        + dumps(
+            AssistantMessage((TextBlock("a"),), usage=Usage(1, 1), message_id="m1", session_id="s")
+        )
+        + "\n"
+    )
+    second = tmp_path / "second.jsonl"
+    second.write_text(
+        dumps(
+            AssistantMessage((TextBlock("b"),), usage=Usage(2, 2), message_id="m2", session_id="s")
+        )
+        + "\n"
+        + dumps(ResultMessage(num_turns=7, session_id="s"))
+        + "\n"
+    )
+    (s,) = stats(capsys, str(first), str(second))["sessions"]
+    assert s["inputs"] == [str(first), str(second)]
+    assert s["tokens"]["output"] == 3  # the result has no usage: per-turn usage counts
+    assert s["turns"] == 7  # ...but it has the number of turns
+
+
+def test_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", str(STATS))
+    assert code == 0
+    rows = [
+        ("session", "turns", "tool calls", "tool errors", "errors", "input", "output"),
+        ("stats-a", "4", "2", "1", "1", "20", "45"),
+        ("stats-b", "2", "1", "0", "0", "3", "12"),
+        ("total", "6", "3", "1", "1", "23", "57"),
+    ]
+    tails = [
+        "cache read  cache write     cost",
+        "       200           50  $0.0150",
+        "        10            0        -",
+        "       210           50  $0.0150",
+    ]
+    table = [
+        "  ".join(
+            [row[0].ljust(7), *(c.rjust(len(h)) for c, h in zip(row[1:], rows[0][1:], strict=True))]
+        )
+        + "  "
+        + tail
+        for row, tail in zip(rows, tails, strict=True)
+    ]
+    assert out.splitlines() == [
+        *table,
+        "",
+        "tool calls by name",
+        "  stats-a: Bash 1, Read 1",
+        "  stats-b: Bash 1",
+    ]
+
+
+def test_stats_over_bad_input_still_counts_the_good_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("not json\n" + EXAMPLE.read_text("utf-8"))
+    code, out, err = run(capsys, "stats", "--json", str(path))
+    assert code == 1
+    assert err.startswith(f"messages: {path}:1: ")
+    assert json.loads(out)["sessions"][0]["cost_usd"] == 0.0345315
+
+
+def test_stats_over_real_captures(capsys: pytest.CaptureFixture[str]) -> None:
+    path = shared_fixtures("claude_code", "caic-tool-error.jsonl")
+    (s,) = stats(capsys, str(path))["sessions"]
+    assert (s["session_id"], s["tool_errors"]) == ("test-session", 1)
+    assert s["tool_calls"] == {"Read": 1}
+
+
+def test_sessions_merge_parts_in_first_seen_order() -> None:
+    a, b = FileStats("a", "native"), FileStats("b", "native")
+    a.feed(TextMessage("x", session_id="s1"))
+    b.feed(TextMessage("y", session_id="s2"))
+    b.feed(TextMessage("z", session_id="s1"))
+    merged = sessions([a, b])
+    assert [(s.session_id, s.inputs, s.assistant_turns) for s in merged] == [
+        ("s1", ["a", "b"], 2),
+        ("s2", ["b"], 1),
+    ]
+
+
+def test_a_turn_that_starts_before_the_session_id_is_counted_once() -> None:
+    part = FileStats("f", "codex")
+    part.feed(TextMessage("thinking aloud"))
+    part.feed(TextMessage("still the same turn", session_id="s"))
+    (s,) = sessions([part])
+    assert (s.session_id, s.assistant_turns) == ("s", 1)
+
+
+def test_from_and_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    native = ROOT / "src" / "messages" / "examples" / "conversation.jsonl"
+    (s,) = stats(capsys, "--from", "native", str(native))["sessions"]
+    assert (s["session_id"], s["turns"], s["cost_usd"]) == ("s-1", 2, 0.0042)
+    path = tmp_path / "late-error.jsonl"
+    path.write_text(EXAMPLE.read_text("utf-8") + "oops\n" + STATS.read_text("utf-8"))
+    code, out, err = run(capsys, "stats", "--json", "--strict", str(path))
+    assert code == 1 and err == (
+        f"messages: {path}:9: $: invalid JSON (Expecting value: line 1 column 1 (char 0))\n"
+    )
+    assert json.loads(out)["sessions"] == []  # stopped: nothing is summed from a broken run
+    code, out, _ = run(capsys, "stats", "--json", str(path))
+    assert code == 1 and len(json.loads(out)["sessions"]) == 3

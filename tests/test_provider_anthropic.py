@@ -1,0 +1,770 @@
+"""The Anthropic Messages codec: exact round trips, request validity, streams, errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from _provider_strategies import anthropic_conversations, anthropic_response_blocks, split
+from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
+from messages import (
+    AssistantMessage,
+    AudioBlock,
+    DecodeError,
+    FrozenDict,
+    ImageBlock,
+    RawBlock,
+    RawMessage,
+    StopReason,
+    SystemMessage,
+    TextBlock,
+    TextMessage,
+    ThinkingBlock,
+    ToolMessage,
+    ToolResultBlock,
+    ToolResultMessage,
+    ToolUseBlock,
+    ToolUseMessage,
+    UnsupportedContentError,
+    Usage,
+    UserMessage,
+    freeze,
+    thaw,
+)
+from messages import strategies as ms
+from messages.convert import normalize_messages
+from messages.providers import anthropic
+from messages.providers._base import as_turns
+from provider_support import check_anthropic
+
+FIXTURES = LOCAL_FIXTURES / "anthropic"
+
+
+def _load(name: str) -> Any:
+    return json.loads((FIXTURES / name).read_text())
+
+
+def _events(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _message_keys(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: body[k] for k in ("system", "messages") if k in body}
+
+
+# ----------------------------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("request_*.json")))
+def test_request_round_trip(name: str) -> None:
+    body = _load(name)
+    conversation = anthropic.decode_request(body)
+    assert json_equal(anthropic.encode_request(conversation), _message_keys(body))
+    assert anthropic.decode_request(freeze(body)) == conversation
+    check_anthropic(anthropic.encode_request(conversation))
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("response_*.json")))
+def test_response_round_trip(name: str) -> None:
+    body = _load(name)
+    assert json_equal(anthropic.encode_response(anthropic.decode_response(body)), body)
+
+
+def test_decoded_request_has_what_the_wire_says() -> None:
+    system, user, assistant, results = anthropic.decode_request(_load("request_tool_loop.json"))
+    assert isinstance(system, SystemMessage)
+    assert system.blocks[0].extra == {"cache_control": {"type": "ephemeral"}}
+    assert isinstance(user.content[1], ImageBlock)
+    assert user.content[1].media_type == "image/png"
+    thinking, call = assistant.content
+    assert thinking == ThinkingBlock(
+        "Need the weather tool.", signature="EqQBCkYIBxgCKkA...", provider="anthropic"
+    )
+    assert call == ToolUseBlock("toolu_01A", "get_weather", {"city": "Paris"})
+    assert results.tool_results[0].is_error is False
+    assert results.tool_results[0].text == "18C, cloudy"
+
+
+def test_rich_request_keeps_unknown_blocks_and_system_messages() -> None:
+    messages = anthropic.decode_request(_load("request_rich.json"))
+    assert messages[0] == SystemMessage("You are a research assistant. Cite your sources.")
+    document = messages[1].content[0]
+    assert isinstance(document, RawBlock) and document.type == "document"
+    redacted = messages[2].content[1]
+    assert isinstance(redacted, ThinkingBlock) and redacted.redacted
+    assert redacted.signature.startswith("EmwKAhgB")
+    assert messages[4].extra == {"x_future_field": {"a": 1}}
+    inline_system = messages[7]
+    assert isinstance(inline_system, SystemMessage)
+    assert inline_system.extra == {"role": "system"}
+    assert messages[6].content[-1] == RawBlock(
+        {"type": "future_block_type", "payload": {"x": [1, 2.5, None, True]}}
+    )
+
+
+def test_response_usage_and_stop_reason() -> None:
+    message = anthropic.decode_response(_load("response_tool_use.json"))
+    assert message.usage == Usage(
+        8,
+        445,
+        18247,
+        183,
+        reasoning_tokens=237,
+        extra=message.usage.extra if message.usage else {},
+    )
+    assert message.usage is not None and message.usage.total_input_tokens == 8 + 18247 + 183
+    assert message.stop is StopReason.TOOL_USE
+    assert message.message_id == "msg_01W5EdEZHQKbRwiwqrx2mYgq"
+    assert message.extra["stop_sequence"] is None
+    refusal = anthropic.decode_response(_load("response_refusal.json"))
+    assert refusal.stop is StopReason.REFUSAL
+    assert refusal.extra["stop_details"]["category"] == "cyber"
+
+
+# ----------------------------------------------------------------------------- encoding
+
+
+def test_tool_messages_join_the_user_turn_after_the_call_results_first() -> None:
+    body = anthropic.encode_request(
+        [
+            UserMessage("Weather in Paris and Lyon?"),
+            AssistantMessage(
+                (
+                    ToolUseBlock("toolu_a", "get_weather", {"city": "Paris"}),
+                    ToolUseBlock("toolu_b", "get_weather", {"city": "Lyon"}),
+                )
+            ),
+            ToolMessage((ToolResultBlock("toolu_a", "18C"),)),
+            UserMessage("And tomorrow?"),
+            ToolMessage((ToolResultBlock("toolu_b", "20C"),)),
+        ]
+    )
+    assert body["messages"][2] == {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_a", "content": "18C"},
+            {"type": "tool_result", "tool_use_id": "toolu_b", "content": "20C"},
+            {"type": "text", "text": "And tomorrow?"},
+        ],
+    }
+    assert len(body["messages"]) == 3
+    check_anthropic(body)
+
+
+def test_late_results_move_to_the_turn_after_their_call() -> None:
+    body = anthropic.encode_request(
+        [
+            AssistantMessage((ToolUseBlock("toolu_a", "Bash", {"command": "ls"}),)),
+            AssistantMessage("Still thinking."),
+            SystemMessage("extra rule", extra={"role": "system"}),
+            UserMessage((TextBlock("hi"), ToolResultBlock("toolu_a", "a.txt"))),
+        ]
+    )
+    assert [m["role"] for m in body["messages"]] == [
+        "assistant",
+        "assistant",
+        "user",
+        "system",
+        "user",
+    ]
+    assert body["messages"][2]["content"][0]["tool_use_id"] == "toolu_a"
+    assert body["messages"][4]["content"] == [{"type": "text", "text": "hi"}]
+    check_anthropic(body)
+
+
+def test_system_messages_become_the_system_prompt() -> None:
+    body = anthropic.encode_request(
+        [
+            SystemMessage("Be terse."),
+            UserMessage("Hi"),
+            SystemMessage("No emoji.", role="developer"),
+        ]
+    )
+    assert body["system"] == [
+        {"type": "text", "text": "Be terse."},
+        {"type": "text", "text": "No emoji."},
+    ]
+    assert body["messages"] == [{"role": "user", "content": "Hi"}]
+
+
+def test_flat_messages_are_grouped_into_turns() -> None:
+    flat = [
+        TextMessage("List files", role="user"),
+        TextMessage("Listing.", role="assistant"),
+        ToolUseMessage("toolu_1", "Bash", {"command": "ls"}, role="assistant"),
+        ToolResultMessage("toolu_1", "a.txt", role="tool"),
+    ]
+    body = anthropic.encode_request(flat)
+    assert body["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "List files"}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Listing."},
+                {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.txt"}],
+        },
+    ]
+
+
+def test_a_response_goes_back_as_role_and_content_only() -> None:
+    response = anthropic.decode_response(_load("response_tool_use.json"))
+    body = anthropic.encode_request([UserMessage("Fix it"), response])
+    assert body["messages"][1] == {
+        "role": "assistant",
+        "content": _load("response_tool_use.json")["content"],
+    }
+
+
+def test_image_data_url_becomes_base64_source() -> None:
+    body = anthropic.encode_request(
+        [UserMessage((ImageBlock(url="data:image/png;base64,iVBORw0KGgo="),))]
+    )
+    assert body["messages"][0]["content"][0]["source"] == {
+        "type": "base64",
+        "media_type": "image/png",
+        "data": "iVBORw0KGgo=",
+    }
+
+
+UNSUPPORTED = [
+    (
+        UserMessage((TextBlock("hear this"), AudioBlock(data="UklGRg==", media_type="audio/wav"))),
+        "$[0].content[1]",
+        "anthropic: $[0].content[1]: cannot carry audio",
+        "[audio: audio/wav, 4 bytes]",
+    ),
+    (
+        AssistantMessage((ThinkingBlock("Plan.", signature="enc", provider="openai"),)),
+        "$[0].content[0]",
+        "anthropic: $[0].content[0]: cannot carry thinking signed by 'openai'",
+        "[thinking: Plan.]",
+    ),
+    (
+        UserMessage((RawBlock({"type": "input_audio", "input_audio": {}}),)),
+        "$[0].content[0]",
+        "anthropic: $[0].content[0]: cannot carry a 'input_audio' block",
+        "[input_audio]",
+    ),
+    (
+        UserMessage((ThinkingBlock("Plan.", signature="sig", provider="anthropic"),)),
+        "$[0].content[0]",
+        "anthropic: $[0].content[0]: cannot carry thinking in a user turn",
+        "[thinking: Plan.]",
+    ),
+]
+
+
+def test_calls_and_results_move_to_their_side_of_the_conversation() -> None:
+    body = anthropic.encode_request(
+        [
+            UserMessage((TextBlock("Run it."), ToolUseBlock("t1", "Bash", {}), TextBlock("Then?"))),
+            AssistantMessage((ToolResultBlock("t1", "ok"), TextBlock("Done."))),
+        ]
+    )
+    assert [(m["role"], [b["type"] for b in m["content"]]) for m in body["messages"]] == [
+        ("user", ["text"]),
+        ("assistant", ["tool_use"]),
+        ("user", ["tool_result", "text"]),
+        ("assistant", ["text"]),
+    ]
+    check_anthropic(body)
+
+
+@pytest.mark.parametrize(("message", "path", "text", "described"), UNSUPPORTED)
+def test_unsupported_content_follows_the_policy(
+    message: Any, path: str, text: str, described: str
+) -> None:
+    with pytest.raises(UnsupportedContentError) as info:
+        anthropic.encode_request([message])
+    assert info.value.path == path
+    assert str(info.value) == text
+    dropped = anthropic.encode_request([message], unsupported="drop")
+    kept = [b for b in message.content if b.kind not in ("audio", "thinking", "raw", "tool_use")]
+    if kept:
+        assert len(dropped["messages"][0]["content"]) == len(kept)
+    else:  # a turn whose every block was dropped is left out
+        assert dropped["messages"] == []
+    degraded = anthropic.encode_request([message], unsupported="text")
+    assert {"type": "text", "text": described} in degraded["messages"][0]["content"]
+
+
+def test_foreign_fields_and_invalid_arguments_follow_the_policy() -> None:
+    image = ImageBlock(url="https://example.com/a.png", extra={"detail": "low"})
+    with pytest.raises(UnsupportedContentError) as info:
+        anthropic.encode_request([UserMessage((image,))])
+    assert info.value.path == "$[0].content[0].extra.detail"
+    body = anthropic.encode_request([UserMessage((image,))], unsupported="drop")
+    assert body["messages"][0]["content"][0] == {
+        "type": "image",
+        "source": {"type": "url", "url": "https://example.com/a.png"},
+    }
+    call = ToolUseBlock("call_1", "run", {}, arguments='{"x": ')
+    with pytest.raises(UnsupportedContentError, match="not a JSON object"):
+        anthropic.encode_request([AssistantMessage((call,))])
+    body = anthropic.encode_request([AssistantMessage((call,))], unsupported="drop")
+    assert body["messages"][0]["content"][0]["input"] == {}
+
+
+def test_bad_policy_value() -> None:
+    with pytest.raises(ValueError, match="expected unsupported='raise', 'drop' or 'text'"):
+        anthropic.encode_request([], unsupported="ignore")  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------------- properties
+
+
+@given(anthropic_conversations())
+def test_representable_conversations_round_trip(conversation: list[Any]) -> None:
+    body = anthropic.encode_request(conversation)
+    check_anthropic(body)
+    assert anthropic.decode_request(json.loads(json.dumps(body))) == tuple(conversation)
+
+
+@given(anthropic_conversations())
+def test_flat_conversations_round_trip_grouped(conversation: list[Any]) -> None:
+    flat = list(normalize_messages(conversation))
+    body = anthropic.encode_request(flat)
+    assert anthropic.decode_request(body) == tuple(as_turns(flat))
+
+
+@given(st.lists(ms.messages(), max_size=8), st.sampled_from(["raise", "drop", "text"]))
+def test_encoding_any_conversation(conversation: list[Any], policy: Any) -> None:
+    try:
+        body = anthropic.encode_request(conversation, unsupported=policy)
+    except UnsupportedContentError as exc:
+        assert policy == "raise"
+        assert exc.path.startswith("$[")
+        return
+    check_anthropic(body)
+    json.dumps(body)  # plain JSON, nothing frozen left in it
+
+
+@given(anthropic_response_blocks(), ms.usages(), st.sampled_from([None, "end_turn", "tool_use"]))
+def test_responses_round_trip(content: list[Any], usage: Usage, stop: str | None) -> None:
+    usage = replace(usage, cost_usd=None)  # Anthropic reports no cost
+    message = AssistantMessage(
+        tuple(content), usage=usage, stop_reason=stop, model="claude-x", message_id="msg_1"
+    )
+    body = anthropic.encode_response(message)
+    assert anthropic.decode_response(body) == message
+    assert json_equal(anthropic.encode_response(anthropic.decode_response(body)), body)
+
+
+def _mutations(value: Any, replacement: Any) -> Iterator[Any]:
+    """The value with one node replaced, for every node."""
+    yield replacement
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            for changed in _mutations(inner, replacement):
+                yield {**value, key: changed}
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            for changed in _mutations(inner, replacement):
+                yield [*value[:i], changed, *value[i + 1 :]]
+
+
+@pytest.mark.parametrize("name", ["request_tool_loop.json", "response_reference.json"])
+@pytest.mark.parametrize("replacement", [None, 7, "x", [], {}, [{"type": 1}], True])
+def test_decoding_damaged_bodies_gives_a_value_or_decode_error(name: str, replacement: Any) -> None:
+    decode = anthropic.decode_request if name.startswith("request") else anthropic.decode_response
+    for body in _mutations(_load(name), replacement):
+        try:
+            decode(body)
+        except DecodeError as exc:
+            assert exc.path.startswith("$")
+            assert exc.source == "anthropic"
+
+
+@given(ms.json_values(max_leaves=12))
+def test_decoding_arbitrary_json(value: Any) -> None:
+    for decode in (anthropic.decode_request, anthropic.decode_response):
+        try:
+            result = decode(thaw(value) if isinstance(value, FrozenDict) else value)
+        except DecodeError as exc:
+            assert exc.path.startswith("$")
+        else:
+            assert isinstance(result, tuple | AssistantMessage)
+
+
+# ----------------------------------------------------------------------------- errors
+
+ERRORS = [
+    (anthropic.decode_request, 5, "anthropic: $: expected an object, found an integer"),
+    (anthropic.decode_request, {}, "anthropic: $.messages: expected an array, found null"),
+    (
+        anthropic.decode_request,
+        {"messages": [{"role": "user", "content": 5}]},
+        "anthropic: $.messages[0].content: "
+        "expected a string or an array of blocks, found an integer",
+    ),
+    (
+        anthropic.decode_request,
+        {"messages": [{"role": 1}]},
+        "anthropic: $.messages[0].role: expected a string, found an integer",
+    ),
+    (
+        anthropic.decode_request,
+        {"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]},
+        "anthropic: $.messages[0].content[0].text: expected a string, found an integer",
+    ),
+    (
+        anthropic.decode_request,
+        {"system": 5, "messages": []},
+        "anthropic: $.system: expected a string or an array of blocks, found an integer",
+    ),
+    (
+        anthropic.decode_request,
+        {
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "t",
+                            "content": [{"type": "text", "text": None}],
+                        }
+                    ],
+                }
+            ]
+        },
+        "anthropic: $.messages[0].content[0].content[0].text: expected a string, found null",
+    ),
+    (
+        anthropic.decode_response,
+        {"type": "error", "error": {"type": "overloaded_error"}},
+        "anthropic: $.type: expected 'message', found 'error'",
+    ),
+    (
+        anthropic.decode_response,
+        {"content": "Hi"},
+        "anthropic: $.content: expected an array of blocks, found a string",
+    ),
+    (
+        anthropic.decode_response,
+        {"content": [], "usage": {"input_tokens": "9"}},
+        "anthropic: $.usage.input_tokens: expected an integer, found a string",
+    ),
+    (
+        anthropic.decode_response,
+        {"content": [], "usage": {"output_tokens_details": {"thinking_tokens": 1.5}}},
+        "anthropic: $.usage.output_tokens_details.thinking_tokens: "
+        "expected an integer, found a number",
+    ),
+    (
+        anthropic.decode_request,
+        {"messages": [{"role": "user", "content": "x", "bad": {1, 2}}]},
+        "anthropic: $.messages[0].bad: expected a JSON value, found set",
+    ),
+]
+
+
+@pytest.mark.parametrize(("decode", "body", "message"), ERRORS)
+def test_decode_errors(decode: Any, body: Any, message: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        decode(body)
+    assert str(info.value) == message
+
+
+def test_unknown_roles_are_kept_as_raw_messages() -> None:
+    body = {"messages": [{"role": "critic", "content": "meh"}]}
+    (message,) = anthropic.decode_request(body)
+    assert isinstance(message, RawMessage)
+    assert anthropic.encode_request([message]) == body
+    tool = RawMessage({"role": "tool", "tool_call_id": "c", "content": "x"})
+    with pytest.raises(UnsupportedContentError, match="'tool' message"):
+        anthropic.encode_request([tool])
+
+
+# ----------------------------------------------------------------------------- streams
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("stream_*.response.json")))
+def test_stream_equals_the_non_streamed_response(name: str) -> None:
+    events = _events(FIXTURES / name.replace(".response.json", ".jsonl"))
+    expected = anthropic.decode_response(_load(name))
+    accumulator = anthropic.accumulator()
+    for event in events:
+        accumulator.feed(event)
+        snapshot = accumulator.snapshot()
+        assert expected.text.startswith(snapshot.text)
+        for block in snapshot.tool_uses:
+            assert isinstance(block.input, FrozenDict)
+    assert accumulator.message() == expected
+    assert json_equal(anthropic.encode_response(accumulator.message()), _load(name))
+
+
+def test_stream_snapshots_parse_partial_tool_input() -> None:
+    accumulator = anthropic.accumulator()
+    inputs = []
+    for event in _events(FIXTURES / "stream_tool_use.jsonl"):
+        accumulator.feed(event)
+        uses = accumulator.snapshot().tool_uses
+        if uses:
+            inputs.append(dict(uses[0].input))
+    assert {"file_path": "/workspace/main.go"} in inputs
+    assert inputs[-1]["replace_all"] is False
+    assert accumulator.message().tool_uses[0].arguments is None
+
+
+def test_stream_error_ends_the_message() -> None:
+    accumulator = anthropic.accumulator()
+    for event in _events(FIXTURES / "stream_error.jsonl"):
+        accumulator.feed(event)
+    message = accumulator.message()
+    assert message.error == "overloaded_error"
+    assert message.text == "Let me think about"
+    with pytest.raises(DecodeError, match="no event after the end"):
+        accumulator.feed({"type": "message_stop"})
+
+
+STREAM_ERRORS = [
+    ([5], "anthropic: $: expected an event object, found an integer"),
+    (
+        [{"type": "content_block_delta", "index": 3, "delta": {"type": "text_delta", "text": "x"}}],
+        "anthropic: $.index: expected a started content block, found none at index 3",
+    ),
+    (
+        [
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": 5}},
+        ],
+        "anthropic: $.delta.text: expected a string, found an integer",
+    ),
+    (
+        [{"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": 1}}],
+        "anthropic: $.content_block.text: expected a string, found an integer",
+    ),
+    (
+        [{"type": "message_start", "message": []}],
+        "anthropic: $.message: expected an object, found an array",
+    ),
+]
+
+
+@pytest.mark.parametrize(("events", "message"), STREAM_ERRORS)
+def test_stream_errors(events: list[Any], message: str) -> None:
+    accumulator = anthropic.accumulator()
+    with pytest.raises(DecodeError) as info:
+        for event in events:
+            accumulator.feed(event)
+    assert str(info.value) == message
+    accumulator.snapshot()  # still usable
+
+
+def test_message_before_the_end_of_the_stream() -> None:
+    accumulator = anthropic.accumulator()
+    accumulator.feed(_events(FIXTURES / "stream_tool_use.jsonl")[0])
+    with pytest.raises(DecodeError) as info:
+        accumulator.message()
+    assert (
+        str(info.value)
+        == "anthropic: $: expected a message_stop event, found the stream still open"
+    )
+
+
+def _stream_of(body: dict[str, Any], cuts: list[int]) -> list[dict[str, Any]]:
+    """The events a server would send for a response, with text and JSON cut at ``cuts``."""
+    usage = body.get("usage", {})
+    start = {**body, "content": [], "stop_reason": None}
+    start["usage"] = {k: v for k, v in usage.items() if k == "input_tokens"}
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": start}]
+    for i, block in enumerate(body["content"]):
+        kind = block["type"]
+        if kind == "text":
+            first = {k: v for k, v in block.items() if k != "citations"} | {"text": ""}
+            events.append({"type": "content_block_start", "index": i, "content_block": first})
+            for citation in block.get("citations") or ():
+                delta = {"type": "citations_delta", "citation": citation}
+                events.append({"type": "content_block_delta", "index": i, "delta": delta})
+            if block.get("citations") == []:
+                first["citations"] = []
+            for piece in split(block["text"], cuts):
+                delta = {"type": "text_delta", "text": piece}
+                events.append({"type": "content_block_delta", "index": i, "delta": delta})
+        elif kind == "thinking":
+            first = {**block, "thinking": ""}
+            first.pop("signature", None)
+            events.append({"type": "content_block_start", "index": i, "content_block": first})
+            for piece in split(block["thinking"], cuts):
+                delta = {"type": "thinking_delta", "thinking": piece}
+                events.append({"type": "content_block_delta", "index": i, "delta": delta})
+            if "signature" in block:
+                delta = {"type": "signature_delta", "signature": block["signature"]}
+                events.append({"type": "content_block_delta", "index": i, "delta": delta})
+        elif kind == "tool_use":
+            first = {**block, "input": {}}
+            events.append({"type": "content_block_start", "index": i, "content_block": first})
+            for piece in split(json.dumps(block["input"]), cuts):
+                delta = {"type": "input_json_delta", "partial_json": piece}
+                events.append({"type": "content_block_delta", "index": i, "delta": delta})
+        else:
+            events.append({"type": "content_block_start", "index": i, "content_block": block})
+        events.append({"type": "content_block_stop", "index": i})
+        if i % 2:
+            events.append({"type": "ping"})
+    delta = {"stop_reason": body.get("stop_reason")}
+    events.append({"type": "message_delta", "delta": delta, "usage": usage})
+    events.append({"type": "message_stop"})
+    return events
+
+
+@given(anthropic_response_blocks(), st.lists(st.integers(0, 200), max_size=4))
+def test_any_stream_equals_its_response(content: list[Any], cuts: list[int]) -> None:
+    message = AssistantMessage(
+        tuple(content),
+        usage=Usage(12, 34),
+        stop_reason="end_turn",
+        model="claude-x",
+        message_id="msg_9",
+    )
+    body = anthropic.encode_response(message)
+    accumulator = anthropic.accumulator()
+    for event in _stream_of(body, cuts):
+        accumulator.feed(event)
+        snapshot = accumulator.snapshot()
+        assert message.text.startswith(snapshot.text)
+    assert accumulator.message() == anthropic.decode_response(body)
+
+
+def _claude_code_runs(path: Path) -> Iterator[tuple[list[Any], list[Any]]]:
+    """Each streamed API message in a Claude Code capture, with the blocks it recorded."""
+    events: list[Any] = []
+    records: dict[str, list[Any]] = {}
+    order: list[tuple[list[Any], str]] = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        if record.get("type") == "stream_event":
+            event = record["event"]
+            events.append(event)
+            if event["type"] == "message_start":
+                order.append((events, event["message"]["id"]))
+            if event["type"] == "message_stop":
+                events = []
+        elif record.get("type") == "assistant":
+            message = record["message"]
+            records.setdefault(message["id"], []).extend(message["content"])
+    for run, message_id in order:
+        yield run, records.get(message_id, [])
+
+
+@pytest.mark.parametrize(
+    "name", ["caic-read-edit-bash.jsonl", "caic-tool-error.jsonl", "caic-ask-user-question.jsonl"]
+)
+def test_real_claude_code_streams_reassemble(name: str) -> None:
+    path = shared_fixtures("claude_code", name)
+    checked = 0
+    for events, recorded in _claude_code_runs(path):
+        accumulator = anthropic.accumulator()
+        for event in events:
+            accumulator.feed(event)
+            accumulator.snapshot()
+        blocks = anthropic.encode_response(accumulator.message())["content"]
+        assert len(blocks) == len(recorded)
+        for got, want in zip(blocks, recorded, strict=True):
+            assert got["type"] == want["type"]
+            for key in ("text", "thinking", "signature", "id", "name", "data"):
+                assert got.get(key) == want.get(key)
+            if got["type"] == "tool_use":
+                # Claude Code fills in defaults (replace_all...) after the API call
+                assert got["input"].items() <= want["input"].items()
+            checked += 1
+    assert checked > 3
+
+
+def test_stream_rules_for_unusual_events() -> None:
+    accumulator = anthropic.accumulator()
+    start = {"id": "msg_2", "type": "message", "role": "assistant", "content": [], "usage": {}}
+    cut_json = '{"command": "ls -la", "timeout": 12'
+    events = [
+        {"type": "message_start", "message": start},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "compaction"}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "compaction_delta", "content": "Summary so far",
+                   "encrypted_content": "E1"}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "compaction_delta", "content": ", continued"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1,
+         "content_block": {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {}}},
+        {"type": "content_block_delta", "index": 1,
+         "delta": {"type": "input_json_delta", "partial_json": cut_json}},
+        {"type": "content_block_start", "index": 2,
+         "content_block": {"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {}}},
+        {"type": "content_block_delta", "index": 2,
+         "delta": {"type": "input_json_delta", "partial_json": " "}},
+        {"type": "future_event", "data": 1},
+        {"type": "message_delta", "delta": {"stop_reason": "max_tokens"}},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+    for event in events:
+        accumulator.feed(event)
+    compaction, cut, empty = accumulator.message().content  # type: ignore[misc]
+    assert compaction == RawBlock(
+        {"type": "compaction", "content": "Summary so far, continued", "encrypted_content": "E1"}
+    )
+    assert isinstance(cut, ToolUseBlock)
+    assert cut.input == {"command": "ls -la", "timeout": 12}
+    assert cut.arguments == cut_json and cut.invalid_arguments
+    assert empty == ToolUseBlock("toolu_2", "Read", {})
+    accumulator = anthropic.accumulator()
+    accumulator.feed({"type": "message_start", "message": start})
+    accumulator.feed(
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "x", "n": 1}}
+    )
+    with pytest.raises(DecodeError) as info:
+        accumulator.feed(
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "x_delta", "n": "2"}}
+        )
+    assert str(info.value) == (
+        "anthropic: $.delta.n: expected 'n' to be text to append to, found an integer"
+    )
+
+
+def test_another_providers_response_encodes_with_mapped_fields() -> None:
+    from messages.providers import openai_chat
+
+    chat = json.loads((LOCAL_FIXTURES / "openai_chat" / "response_basic.json").read_text())
+    body = anthropic.encode_response(openai_chat.decode_response(chat))
+    assert body["stop_reason"] == "end_turn"
+    assert body["usage"] == {
+        "input_tokens": 93,
+        "cache_read_input_tokens": 1024,
+        "output_tokens": 46,
+        "output_tokens_details": {"thinking_tokens": 0},
+    }
+    assert set(body) == {"id", "type", "role", "model", "content", "stop_reason", "usage"}
+
+
+def test_fields_on_the_system_prompt_follow_the_policy() -> None:
+    named = SystemMessage("Be terse.", extra={"name": "rules"})
+    with pytest.raises(UnsupportedContentError) as info:
+        anthropic.encode_request([named])
+    assert info.value.path == "$[0].extra.name"
+    assert anthropic.encode_request([named], unsupported="drop") == {
+        "system": "Be terse.",
+        "messages": [],
+    }
+    tool = RawMessage({"role": "tool", "tool_call_id": "c", "content": "x"})
+    degraded = anthropic.encode_request([tool], unsupported="text")
+    assert degraded["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "[tool message: x]"}]}
+    ]

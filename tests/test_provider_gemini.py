@@ -1,0 +1,892 @@
+"""messages.providers.gemini: exact replay, normalisations, policy, streams, laws."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from _provider_strategies import any_conversation, conversations, well_formed
+from conftest import json_equal
+from messages import (
+    AssistantMessage,
+    AudioBlock,
+    DecodeError,
+    ImageBlock,
+    RawBlock,
+    StopReason,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolMessage,
+    ToolResultBlock,
+    ToolUseBlock,
+    UnsupportedContentError,
+    Usage,
+    UserMessage,
+)
+from messages import strategies as ms
+from messages.convert import normalize_messages
+from messages.providers import gemini as g
+from provider_support import check_gemini, fixture_names, load, view
+
+AREA = "gemini"
+KEYS = ("systemInstruction", "contents")
+
+
+def _request_part(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: body[k] for k in KEYS if k in body}
+
+
+# ---------------------------------------------------------------------------- exact replay
+
+
+@pytest.mark.parametrize("name", fixture_names(AREA, "request"))
+def test_request_fixtures_replay_exactly(name: str) -> None:
+    body = load(AREA, name)
+    assert json_equal(g.encode_request(g.decode_request(body)), _request_part(body))
+
+
+@pytest.mark.parametrize("name", fixture_names(AREA, "response"))
+def test_response_fixtures_replay_exactly(name: str) -> None:
+    body = load(AREA, name)
+    assert json_equal(g.encode_response(g.decode_response(body)), body)
+
+
+def test_reference_example_decodes_to_the_expected_turns() -> None:
+    system, user, model, tool = g.decode_request(load(AREA, "reference_request.json"))
+    assert system == SystemMessage((TextBlock("Be terse."),))
+    assert user == UserMessage(
+        (
+            TextBlock("Weather in Paris? See photo."),
+            ImageBlock(data="/9j/4AAQ...", media_type="image/jpeg"),
+        ),
+        extra={"role": "user"},
+    )
+    assert model == AssistantMessage(
+        (
+            ThinkingBlock("User wants weather..."),
+            ToolUseBlock(
+                "fc1", "get_weather", {"city": "Paris"}, extra={"thoughtSignature": "CiQB0e2Kb..."}
+            ),
+        )
+    )
+    assert tool == ToolMessage(
+        (ToolResultBlock("fc1", "18C, cloudy", name="get_weather"),), extra={"role": "user"}
+    )
+
+
+def test_agent_loop_details() -> None:
+    messages = g.decode_request(load(AREA, "request_agent_loop.json"))
+    system = messages[0]
+    assert isinstance(system, SystemMessage) and system.extra == {"role": "user"}
+    user = messages[1]
+    assert user.extra == {}  # this content had no role: none is written back
+    image = user.content[2]
+    assert image == ImageBlock(
+        file_id="gs://bucket/screen.png",
+        media_type="image/png",
+        extra={"fileData": {"displayName": "screen.png"}},
+    )
+    assert isinstance(user.content[3], AudioBlock)
+    assert isinstance(user.content[1], RawBlock)  # a text file: no document kind yet
+    assert isinstance(user.content[4], RawBlock) and "videoMetadata" in user.content[4].data
+    calls = messages[2]
+    assert [t.id for t in calls.tool_uses] == ["gemini_call_0", "gemini_call_1"]
+    assert calls.tool_uses[0].extra == {"thoughtSignature": "CsoBAVSoXO7-sig-1"}
+    answers = messages[3]
+    assert isinstance(answers, ToolMessage)
+    assert answers.content == (
+        ToolResultBlock("gemini_call_0", "main.o\nutil.o\n", name="shell"),
+        ToolResultBlock(
+            "gemini_call_1", "cat: build/link.txt: No such file", is_error=True, name="shell"
+        ),
+    )
+    multimodal = messages[5].content[0]
+    assert multimodal == ToolResultBlock(
+        "call-7",
+        (TextBlock("captured"), ImageBlock(data="iVBORw0KGgo=", media_type="image/png")),
+        name="screenshot",
+    )
+    mixed = messages[6]
+    assert [type(b).__name__ for b in mixed.content] == [
+        "RawBlock",
+        "RawBlock",
+        "ToolUseBlock",
+        "TextBlock",
+        "TextBlock",
+    ]
+    assert mixed.content[3].extra == {"thoughtSignature": "CsoBAVSoXO7-sig-3"}
+    assert mixed.content[4] == TextBlock("", extra={"thoughtSignature": "CsoBAVSoXO7-sig-4"})
+    structured = messages[7].content[0]
+    assert structured.text == '{"result": {"rows": 3}}'
+    assert structured.tool_use_id == "gemini_call_2"  # answers the id-less "lookup" call
+    assert messages[-1].extra == {"role": "function"}
+
+
+def test_synthetic_ids_are_deterministic_and_never_sent() -> None:
+    body = load(AREA, "request_agent_loop.json")
+    first, second = g.decode_request(body), g.decode_request(body)
+    assert first == second
+    sent = g.encode_request(first)["contents"]
+    call = sent[1]["parts"][1]["functionCall"]
+    assert "id" not in call
+    check_gemini(g.encode_request([first[2], first[3]]), paired=True)
+
+
+def test_responses_get_ids_scoped_by_response_id() -> None:
+    message = g.decode_response(load(AREA, "response_tool_call.json"))
+    assert [t.id for t in message.tool_uses] == [
+        "gemini_call_Dj2kaL7fKZ2Y1e8P_0",
+        "gemini_call_Dj2kaL7fKZ2Y1e8P_1",
+    ]
+
+
+def test_snake_case_names_are_read_and_written_camel_case() -> None:
+    body = {
+        "system_instruction": {"parts": [{"text": "Be terse."}]},
+        "contents": [
+            {
+                "role": "model",
+                "parts": [
+                    {"function_call": {"name": "f", "args": {"a": 1}}, "thought_signature": "s"},
+                    {"inline_data": {"mime_type": "image/png", "data": "AA=="}},
+                ],
+            }
+        ],
+    }
+    messages = g.decode_request(body)
+    assert messages[1] == AssistantMessage(
+        (
+            ToolUseBlock("gemini_call_0", "f", {"a": 1}, extra={"thoughtSignature": "s"}),
+            ImageBlock(data="AA==", media_type="image/png"),
+        )
+    )
+    assert g.encode_request(messages)["contents"][0]["parts"][0] == {
+        "functionCall": {"name": "f", "args": {"a": 1}},
+        "thoughtSignature": "s",
+    }
+
+
+# ----------------------------------------------------------------------- building requests
+
+
+def test_user_built_conversation_merges_same_role_turns() -> None:
+    conversation = [
+        SystemMessage("Be terse."),
+        SystemMessage("Use metric units.", role="developer"),
+        UserMessage("Weather in Paris and Rome?"),
+        AssistantMessage(
+            (
+                ToolUseBlock("call_1", "get_weather", {"city": "Paris"}),
+                ToolUseBlock("call_2", "get_weather", {"city": "Rome"}),
+            )
+        ),
+        ToolMessage((ToolResultBlock("call_1", "18C"),)),
+        ToolMessage((ToolResultBlock("call_2", "25C", is_error=False),)),
+        UserMessage("And tomorrow?"),
+    ]
+    body = g.encode_request(conversation)
+    assert body == {
+        "systemInstruction": {"parts": [{"text": "Be terse."}, {"text": "Use metric units."}]},
+        "contents": [
+            {"parts": [{"text": "Weather in Paris and Rome?"}]},
+            {
+                "role": "model",
+                "parts": [
+                    {
+                        "functionCall": {
+                            "id": "call_1",
+                            "name": "get_weather",
+                            "args": {"city": "Paris"},
+                        }
+                    },
+                    {
+                        "functionCall": {
+                            "id": "call_2",
+                            "name": "get_weather",
+                            "args": {"city": "Rome"},
+                        }
+                    },
+                ],
+            },
+            {
+                "parts": [
+                    {
+                        "functionResponse": {
+                            "id": "call_1",
+                            "name": "get_weather",
+                            "response": {"output": "18C"},
+                        }
+                    },
+                    {
+                        "functionResponse": {
+                            "id": "call_2",
+                            "name": "get_weather",
+                            "response": {"output": "25C"},
+                        }
+                    },
+                    {"text": "And tomorrow?"},
+                ]
+            },
+        ],
+    }
+    check_gemini(body, paired=True)
+
+
+def test_media_mapping() -> None:
+    body = g.encode_request(
+        [
+            UserMessage(
+                (
+                    ImageBlock(url="data:image/png;base64,iVBORw0KGgo="),
+                    ImageBlock(data="iVBORw0KGgoAAAAN"),  # sniffed: PNG
+                    AudioBlock(url="https://example.com/clip.wav"),
+                    ImageBlock(
+                        file_id="https://generativelanguage.googleapis.com/v1beta/files/x",
+                        media_type="image/jpeg",
+                    ),
+                )
+            )
+        ]
+    )
+    assert body["contents"][0]["parts"] == [
+        {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}},
+        {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgoAAAAN"}},
+        {"fileData": {"mimeType": "audio/wav", "fileUri": "https://example.com/clip.wav"}},
+        {
+            "fileData": {
+                "mimeType": "image/jpeg",
+                "fileUri": "https://generativelanguage.googleapis.com/v1beta/files/x",
+            }
+        },
+    ]
+
+
+def test_tool_result_shapes() -> None:
+    call = ToolUseBlock("c1", "render", {})
+    results = [
+        ToolResultBlock("c1", "fine"),
+        ToolResultBlock("c1", "broke", is_error=True, name="render"),
+        ToolResultBlock(
+            "c1", (TextBlock("a"), TextBlock("b"), ImageBlock(data="AA==", media_type="image/png"))
+        ),
+    ]
+    body = g.encode_request([AssistantMessage((call,)), UserMessage(tuple(results))])
+    responses = [p["functionResponse"] for p in body["contents"][1]["parts"]]
+    assert responses == [
+        {"id": "c1", "name": "render", "response": {"output": "fine"}},
+        {"id": "c1", "name": "render", "response": {"error": "broke"}},
+        {
+            "id": "c1",
+            "name": "render",
+            "response": {"output": "a\nb"},
+            "parts": [{"inlineData": {"mimeType": "image/png", "data": "AA=="}}],
+        },
+    ]
+
+
+def test_foreign_extra_keys_are_not_written() -> None:
+    conversation = [
+        UserMessage(
+            (
+                TextBlock(
+                    "hi", extra={"cache_control": {"type": "ephemeral"}, "type": "input_text"}
+                ),
+                ImageBlock(url="data:image/png;base64,AA==", extra={"detail": "high"}),
+            ),
+            extra={"type": "message", "id": "msg_1", "status": "completed"},
+        ),
+        AssistantMessage(
+            (
+                TextBlock("ok", extra={"item": {"id": "msg_2"}, "logprobs": [], "type": "refusal"}),
+                ToolUseBlock(
+                    "call_1", "f", {}, arguments="{}", extra={"id": "fc_1", "status": "completed"}
+                ),
+            ),
+            extra={"candidates": [], "object": "response"},
+        ),
+    ]
+    # Another provider's meaningful fields (a cache hint, an image detail) follow the policy;
+    # the record fields of another format (item ids, statuses, type tags) are left out.
+    with pytest.raises(UnsupportedContentError) as info:
+        g.encode_request(conversation)
+    assert info.value.path == "$[0].content[0].extra.cache_control"
+    body = g.encode_request(conversation, unsupported="drop")
+    assert body["contents"] == [
+        {"parts": [{"text": "hi"}, {"inlineData": {"mimeType": "image/png", "data": "AA=="}}]},
+        {
+            "role": "model",
+            "parts": [{"text": "ok"}, {"functionCall": {"id": "call_1", "name": "f"}}],
+        },
+    ]
+
+
+# ----------------------------------------------------------------------- unsupported policy
+
+
+@pytest.mark.parametrize(
+    ("conversation", "path", "reason"),
+    [
+        (
+            [AssistantMessage((ThinkingBlock("Hmm.", signature="EqQB", provider="anthropic"),))],
+            "$[0].content[0]",
+            "Gemini replays only thought signatures Google produced",
+        ),
+        (
+            [ToolMessage((ToolResultBlock("call_9", "orphan"),))],
+            "$[0].content[0]",
+            "a Gemini function response needs the tool's name (no call found)",
+        ),
+        (
+            [AssistantMessage((ToolUseBlock("c", "f", arguments='{"a": '),))],
+            "$[0].content[0].arguments",
+            "Gemini function call arguments must be a JSON object",
+        ),
+        (
+            [UserMessage((ImageBlock(file_id="file-abc"),))],
+            "$[0].content[0]",
+            "a file id of another provider is not a Gemini file URI",
+        ),
+        (
+            [UserMessage((ImageBlock(data="AAAA"),))],
+            "$[0].content[0]",
+            "Gemini inline data needs a MIME type",
+        ),
+        (
+            [UserMessage((ImageBlock(url="data:text/plain,hello"),))],
+            "$[0].content[0]",
+            "Gemini takes base64 data, not a text data URL",
+        ),
+        (
+            [AssistantMessage((TextBlock("x", citations=({"type": "url_citation"},)),))],
+            "$[0].content[0].citations",
+            "Gemini parts carry no citations (they are per candidate)",
+        ),
+        (
+            [UserMessage((RawBlock({"type": "document"}),))],
+            "$[0].content[0]",
+            "this raw block is not a Gemini part",
+        ),
+        (
+            [UserMessage("hi"), SystemMessage("late")],
+            "$[1]",
+            "Gemini takes system instructions only at the start",
+        ),
+        (
+            [
+                AssistantMessage((ToolUseBlock("c", "f"),)),
+                ToolMessage((ToolResultBlock("c", (ThinkingBlock("x"),)),)),
+            ],
+            "$[1].content[0].content[0]",
+            "a Gemini function response carries text and media only",
+        ),
+    ],
+)
+def test_unsupported_content_raises_with_a_path(
+    conversation: list[Any], path: str, reason: str
+) -> None:
+    with pytest.raises(UnsupportedContentError) as info:
+        g.encode_request(conversation)
+    assert info.value.path == path
+    assert str(info.value) == f"gemini: {path}: {reason}"
+
+
+def test_a_call_with_invalid_arguments_is_sent_without_them() -> None:
+    # The call stays, so the result answering it still has a call to answer.
+    conversation = [
+        AssistantMessage((ToolUseBlock("c", "f", arguments='{"a": '),)),
+        ToolMessage((ToolResultBlock("c", "cut off"),)),
+    ]
+    body = g.encode_request(conversation, unsupported="drop")
+    assert body["contents"][0] == {
+        "role": "model",
+        "parts": [{"functionCall": {"id": "c", "name": "f"}}],
+    }
+    check_gemini(body, paired=True)
+
+
+def test_drop_and_text_policies() -> None:
+    conversation = [
+        UserMessage("hi"),
+        AssistantMessage(
+            (ThinkingBlock("Hmm.", signature="EqQB", provider="anthropic"), TextBlock("Yes."))
+        ),
+        SystemMessage("Be brief from now on."),
+        UserMessage((ImageBlock(file_id="file-abc"),)),
+    ]
+    assert g.encode_request(conversation, unsupported="drop")["contents"] == [
+        {"parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"text": "Yes."}]},
+    ]
+    assert g.encode_request(conversation, unsupported="text")["contents"] == [
+        {"parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"text": "[thinking: Hmm.]"}, {"text": "Yes."}]},
+        {
+            "parts": [
+                {"text": "[system: Be brief from now on.]"},
+                {"text": "[image: file file-abc]"},
+            ],
+        },
+    ]
+
+
+# ------------------------------------------------------------------------------- responses
+
+
+def test_response_fields() -> None:
+    message = g.decode_response(load(AREA, "response_text.json"))
+    assert message.message_id == "abc123" and message.model == "gemini-2.5-flash"
+    assert message.timestamp == "2025-08-20T10:00:00.000000Z"
+    assert message.stop_reason == "STOP" and message.stop is StopReason.END_TURN
+    assert message.usage == Usage(12, 49, reasoning_tokens=40, extra={"totalTokenCount": 61})
+    assert message.text == "It is 18C and cloudy in Paris."
+    assert message.content[1].extra == {"thoughtSignature": "EpICCo8CAb-sig-B"}
+    assert message.extra["candidates"][1]["content"]["parts"] == ({"text": "Second candidate."},)
+    assert "citationMetadata" in message.extra["candidates"][0]
+
+
+def test_cached_and_thought_tokens() -> None:
+    usage = g.decode_response(load(AREA, "response_tool_call.json")).usage
+    assert usage is not None
+    assert (usage.input_tokens, usage.cache_read_tokens) == (54, 256)
+    assert (usage.output_tokens, usage.reasoning_tokens) == (142, 100)
+    assert usage.total_input_tokens == 310
+
+
+@pytest.mark.parametrize(
+    ("name", "stop_reason", "stop", "blocks"),
+    [
+        ("response_blocked.json", None, None, 0),
+        ("response_max_tokens.json", "MAX_TOKENS", StopReason.MAX_TOKENS, 0),
+        ("response_tool_call.json", "STOP", StopReason.END_TURN, 3),
+    ],
+)
+def test_stop_reasons(
+    name: str, stop_reason: str | None, stop: StopReason | None, blocks: int
+) -> None:
+    message = g.decode_response(load(AREA, name))
+    assert (message.stop_reason, message.stop, len(message.blocks)) == (stop_reason, stop, blocks)
+
+
+def test_user_built_response() -> None:
+    message = AssistantMessage(
+        (TextBlock("Hi."),),
+        usage=Usage(10, 7, 90, reasoning_tokens=2),
+        stop_reason="STOP",
+        model="gemini-2.5-pro",
+        message_id="r1",
+    )
+    body = g.encode_response(message)
+    assert body == {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "Hi."}]}, "finishReason": "STOP"}
+        ],
+        "usageMetadata": {
+            "promptTokenCount": 100,
+            "candidatesTokenCount": 5,
+            "cachedContentTokenCount": 90,
+            "thoughtsTokenCount": 2,
+        },
+        "modelVersion": "gemini-2.5-pro",
+        "responseId": "r1",
+    }
+    assert g.decode_response(body) == AssistantMessage(
+        (TextBlock("Hi."),),
+        usage=Usage(10, 7, 90, reasoning_tokens=2),
+        stop_reason="STOP",
+        model="gemini-2.5-pro",
+        message_id="r1",
+        extra={"candidates": [{"content": {"role": "model"}}]},
+    )
+
+
+# ------------------------------------------------------------------------------- streaming
+
+
+@pytest.mark.parametrize(
+    "name", ["stream_weather.jsonl", "stream_tool_call.jsonl", "stream_signature.jsonl"]
+)
+def test_streams_reassemble_to_the_unstreamed_response(name: str) -> None:
+    final = g.decode_response(
+        load(AREA, name.replace("stream_", "response_").replace(".jsonl", ".json"))
+    )
+    acc = g.accumulator()
+    for chunk in load(AREA, name):
+        acc.feed(chunk)
+        assert final.text.startswith(acc.snapshot().text)
+    assert acc.message() == final
+
+
+def test_a_signature_closes_a_text_run() -> None:
+    acc = g.accumulator()
+    for text, extra in (
+        ("a", {}),
+        ("b", {"thoughtSignature": "S1"}),
+        ("c", {}),
+        ("", {"thoughtSignature": "S2"}),
+    ):
+        acc.feed(
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": text, **extra}]}}]}
+        )
+    acc.feed({"candidates": [{"finishReason": "STOP"}]})
+    assert acc.message().content == (
+        TextBlock("ab", extra={"thoughtSignature": "S1"}),
+        TextBlock("c", extra={"thoughtSignature": "S2"}),
+    )
+
+
+def test_thoughts_and_answers_do_not_merge() -> None:
+    acc = g.accumulator()
+    for part in (
+        {"text": "think", "thought": True},
+        {"text": " more", "thought": True},
+        {"text": "say"},
+    ):
+        acc.feed({"candidates": [{"content": {"parts": [part]}}]})
+    assert acc.snapshot().content == (ThinkingBlock("think more"), TextBlock("say"))
+
+
+def test_an_error_chunk_ends_the_stream_with_the_partial_message() -> None:
+    acc = g.accumulator()
+    for chunk in load(AREA, "stream_error.jsonl"):
+        acc.feed(chunk)
+    message = acc.message()
+    assert (message.text, message.error) == ("Partial ans", "UNAVAILABLE")
+
+
+def test_an_unfinished_stream_has_no_message() -> None:
+    acc = g.accumulator()
+    acc.feed(load(AREA, "stream_weather.jsonl")[0])
+    with pytest.raises(DecodeError) as info:
+        acc.message()
+    assert (
+        str(info.value) == "gemini: $: the stream has not finished: no chunk carried a finishReason"
+    )
+
+
+@pytest.mark.parametrize(
+    ("chunk", "message"),
+    [
+        ([], "gemini: $: expected an object, found an array"),
+        ({"candidates": {}}, "gemini: $.candidates: expected an array, found an object"),
+        ({"candidates": [3]}, "gemini: $.candidates[0]: expected an object, found an integer"),
+        (
+            {"candidates": [{"index": "0"}]},
+            "gemini: $.candidates[0].index: expected an integer, found a string",
+        ),
+        (
+            {"candidates": [{"content": []}]},
+            "gemini: $.candidates[0].content: expected an object, found an array",
+        ),
+        (
+            {"candidates": [{"content": {"parts": {}}}]},
+            "gemini: $.candidates[0].content.parts: expected an array, found an object",
+        ),
+    ],
+)
+def test_malformed_chunks(chunk: Any, message: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        g.accumulator().feed(chunk)
+    assert str(info.value) == message
+
+
+def test_snapshot_never_raises_on_odd_parts() -> None:
+    acc = g.accumulator()
+    acc.feed({"candidates": [{"content": {"parts": [{"text": 5}, {"text": "ok"}]}}]})
+    assert [type(b).__name__ for b in acc.snapshot().content] == ["RawBlock", "TextBlock"]
+
+
+# ---------------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("x", "$: expected an object, found a string"),
+        ({"contents": 5}, "$.contents: expected an array, found an integer"),
+        ({"contents": [5]}, "$.contents[0]: expected an object, found an integer"),
+        ({"contents": [{"role": "user"}]}, "$.contents[0].parts: expected an array, found null"),
+        (
+            {"contents": [{"parts": [{"text": 5}]}]},
+            "$.contents[0].parts[0].text: expected a string, found an integer",
+        ),
+        (
+            {"contents": [{"parts": [{"functionCall": {"args": {}}}]}]},
+            "$.contents[0].parts[0].functionCall.name: expected a string, found null",
+        ),
+        (
+            {"contents": [{"parts": [{"functionCall": {"name": "f", "args": []}}]}]},
+            "$.contents[0].parts[0].functionCall.args: expected an object, found an array",
+        ),
+        (
+            {
+                "contents": [
+                    {"parts": [{"functionResponse": {"name": "f", "id": 3, "response": {}}}]}
+                ]
+            },
+            "$.contents[0].parts[0].functionResponse.id: expected a string, found an integer",
+        ),
+        (
+            {"contents": [{"parts": [{"inlineData": "x"}]}]},
+            "$.contents[0].parts[0].inlineData: expected an object, found a string",
+        ),
+        ({"systemInstruction": "x"}, "$.systemInstruction: expected an object, found a string"),
+        (
+            {"systemInstruction": {"parts": [{"text": 1}]}},
+            "$.systemInstruction.parts[0].text: expected a string, found an integer",
+        ),
+        (
+            {"contents": [{"parts": [{"text": "x", "thought": True, "thoughtSignature": 5}]}]},
+            "$.contents[0].parts[0].thoughtSignature: expected a string, found an integer",
+        ),
+    ],
+)
+def test_request_decode_errors(body: Any, message: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        g.decode_request(body)
+    assert str(info.value) == f"gemini: {message}"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"candidates": 5}, "$.candidates: expected an array, found an integer"),
+        ({"candidates": [5]}, "$.candidates[0]: expected an object, found an integer"),
+        (
+            {"candidates": [{"content": 5}]},
+            "$.candidates[0].content: expected an object, found an integer",
+        ),
+        (
+            {"candidates": [{"content": {"parts": 5}}]},
+            "$.candidates[0].content.parts: expected an array, found an integer",
+        ),
+        (
+            {"candidates": [{"finishReason": 1}]},
+            "$.candidates[0].finishReason: expected a string, found an integer",
+        ),
+        ({"usageMetadata": 3}, "$.usageMetadata: expected an object, found an integer"),
+        (
+            {"usageMetadata": {"promptTokenCount": "1"}},
+            "$.usageMetadata.promptTokenCount: expected an integer, found a string",
+        ),
+        ({"responseId": 1}, "$.responseId: expected a string, found an integer"),
+    ],
+)
+def test_response_decode_errors(body: Any, message: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        g.decode_response(body)
+    assert str(info.value) == f"gemini: {message}"
+
+
+# ------------------------------------------------------------------------------------ laws
+
+
+@given(conversations(gemini=True))
+def test_what_it_can_carry_round_trips(conversation: list[Any]) -> None:
+    body = g.encode_request(conversation)
+    check_gemini(body)
+    assert view(g.decode_request(body), gemini=True) == view(conversation, gemini=True)
+
+
+@given(well_formed(gemini=True))
+def test_agent_loops_encode_to_valid_paired_requests(conversation: list[Any]) -> None:
+    body = g.encode_request(conversation)
+    check_gemini(body, paired=True)
+    assert view(g.decode_request(body), gemini=True) == view(conversation, gemini=True)
+
+
+@given(any_conversation())
+def test_encode_raises_only_unsupported_content(conversation: list[Any]) -> None:
+    try:
+        body = g.encode_request(conversation)
+    except UnsupportedContentError as exc:
+        assert exc.path.startswith("$[") and exc.source == "gemini"
+    else:
+        check_gemini(body)
+
+
+@given(any_conversation(), st.sampled_from(["drop", "text"]))
+def test_drop_and_text_never_raise_and_reach_a_fixed_point(
+    conversation: list[Any], policy: Any
+) -> None:
+    body = g.encode_request(conversation, unsupported=policy)
+    check_gemini(body)
+    decoded = g.decode_request(body)
+    assert json_equal(g.encode_request(decoded), body)
+    assert g.decode_request(g.encode_request(decoded)) == decoded
+
+
+@given(
+    ms.assistant_messages(
+        content=st.one_of(
+            st.builds(TextBlock, st.text(max_size=10)),
+            st.builds(ToolUseBlock, st.just("call_1"), st.just("f"), ms.json_objects()),
+        )
+    )
+)
+def test_responses_round_trip(message: AssistantMessage) -> None:
+    back = g.decode_response(g.encode_response(message))
+    assert view([back], gemini=True) == view([message], gemini=True)
+    assert (back.model, back.message_id, back.stop_reason, back.timestamp) == (
+        message.model,
+        message.message_id,
+        message.stop_reason,
+        message.timestamp,
+    )
+    if message.usage is not None:
+        assert back.usage is not None
+        for field in ("input_tokens", "output_tokens", "cache_read_tokens", "reasoning_tokens"):
+            assert getattr(back.usage, field) == getattr(message.usage, field)
+
+
+json_bodies = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "contents",
+                    "parts",
+                    "role",
+                    "text",
+                    "thought",
+                    "functionCall",
+                    "functionResponse",
+                    "name",
+                    "args",
+                    "response",
+                    "inlineData",
+                    "candidates",
+                    "content",
+                    "usageMetadata",
+                ]
+            ),
+            children,
+            max_size=4,
+        )
+    ),
+    max_leaves=15,
+)
+
+
+@given(json_bodies)
+def test_decoding_arbitrary_json_returns_or_raises_decode_error(body: Any) -> None:
+    for decode in (g.decode_request, g.decode_response):
+        try:
+            decode(body if not isinstance(body, list) else {"contents": body, "candidates": body})
+        except DecodeError as exc:
+            assert exc.path.startswith("$") and exc.source == "gemini"
+
+
+@given(st.lists(json_bodies, max_size=6))
+def test_accumulator_survives_arbitrary_chunks(chunks: list[Any]) -> None:
+    acc = g.accumulator()
+    for chunk in chunks:
+        try:
+            acc.feed(chunk)
+        except DecodeError as exc:
+            assert exc.source == "gemini"
+        acc.snapshot()
+
+
+@given(conversations(gemini=True))
+def test_flat_messages_encode_like_the_turns_they_came_from(conversation: list[Any]) -> None:
+    flat = list(normalize_messages(conversation))
+    assert json_equal(g.encode_request(flat), g.encode_request(conversation))
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        [{"functionResponse": {"name": "f", "response": {"output": {"rows": 3}}}}],
+        [{"functionResponse": {"name": "f", "response": None}}],
+        [
+            {
+                "functionResponse": {
+                    "name": "f",
+                    "response": {"output": "x"},
+                    "parts": [{"text": "no"}],
+                }
+            }
+        ],
+        [{"functionResponse": {"name": "f", "response": {"output": "x"}, "parts": "odd"}}],
+        [{"functionResponse": {"response": {"output": "no name"}}}],
+        [{"functionResponse": {"name": "f"}}],
+        [{"inlineData": {"data": "AA=="}}],
+        [{"fileData": {"fileUri": "gs://b/o"}}],
+        [{"inlineData": {"mimeType": "application/pdf", "data": "JVBERi0="}}],
+        [{"text": "t", "thought": True, "thoughtSignature": None}],
+    ],
+)
+def test_odd_parts_replay_exactly(parts: list[Any]) -> None:
+    body = {"contents": [{"role": "user", "parts": parts}]}
+    assert json_equal(g.encode_request(g.decode_request(body)), body)
+
+
+def test_odd_calls_replay_exactly() -> None:
+    body = {
+        "contents": [
+            {
+                "role": "model",
+                "parts": [
+                    {"functionCall": {"name": "f", "id": None, "args": {"a": [1, 2.0, True]}}}
+                ],
+            }
+        ]
+    }
+    assert json_equal(g.encode_request(g.decode_request(body)), body)
+
+
+@pytest.mark.parametrize("part", [{"thoughtSignature": "only metadata"}, "not an object"])
+def test_parts_with_no_data_cannot_be_sent_back(part: Any) -> None:
+    messages = g.decode_request({"contents": [{"parts": [part]}]})
+    assert isinstance(messages[0].content[0], RawBlock)
+    with pytest.raises(UnsupportedContentError, match="this raw block is not a Gemini part"):
+        g.encode_request(messages)
+
+
+def test_a_call_in_a_user_content_moves_to_a_model_content() -> None:
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}, {"functionCall": {"name": "f"}}]}]
+    }
+    assert g.encode_request(g.decode_request(body))["contents"] == [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "f"}}]},
+    ]
+
+
+def test_structured_function_responses_read_as_json_text() -> None:
+    (message,) = g.decode_request(
+        {
+            "contents": [
+                {
+                    "parts": [
+                        {"functionResponse": {"name": "f", "response": {"output": {"rows": 3}}}}
+                    ]
+                }
+            ]
+        }
+    )
+    assert message.tool_results[0].text == '{"rows": 3}'
+
+
+def test_both_spellings_of_a_name_are_kept_apart() -> None:
+    part = {"text": "x", "thought_signature": "snake", "thoughtSignature": "camel"}
+    (message,) = g.decode_request({"contents": [{"parts": [part]}]})
+    assert message.content[0].extra == {"thought_signature": "snake", "thoughtSignature": "camel"}
+
+
+@pytest.mark.parametrize("name", fixture_names(AREA, "response"))
+def test_candidate_parts_are_sent_back_as_they_came(name: str) -> None:
+    body = load(AREA, name)
+    message = g.decode_response(body)
+    sent = g.encode_request([UserMessage("go"), message])
+    parts = body.get("candidates", [{}])[0].get("content", {}).get("parts", [])
+    if parts:
+        assert json_equal(sent["contents"][1], {"role": "model", "parts": parts})
+    else:
+        assert len(sent["contents"]) == 1  # nothing to send back

@@ -1,0 +1,891 @@
+"""messages.providers.openai_responses: exact replay, normalisations, policy, streams, laws."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from _provider_strategies import any_conversation, conversations, well_formed
+from conftest import json_equal
+from messages import (
+    AssistantMessage,
+    AudioBlock,
+    DecodeError,
+    EncodeError,
+    ImageBlock,
+    RawBlock,
+    StopReason,
+    SystemMessage,
+    TextBlock,
+    TextMessage,
+    ThinkingBlock,
+    ToolMessage,
+    ToolResultBlock,
+    ToolUseBlock,
+    ToolUseMessage,
+    UnsupportedContentError,
+    Usage,
+    UserMessage,
+)
+from messages import strategies as ms
+from messages.providers import openai_responses as r
+from provider_support import check_responses, fixture_names, load, view
+
+AREA = "openai_responses"
+KEYS = ("instructions", "input")
+
+
+def _request_part(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: body[k] for k in KEYS if k in body}
+
+
+# ---------------------------------------------------------------------------- exact replay
+
+
+@pytest.mark.parametrize("name", fixture_names(AREA, "request"))
+def test_request_fixtures_replay_exactly(name: str) -> None:
+    body = load(AREA, name)
+    assert json_equal(r.encode_request(r.decode_request(body)), _request_part(body))
+
+
+@pytest.mark.parametrize("name", fixture_names(AREA, "response"))
+def test_response_fixtures_replay_exactly(name: str) -> None:
+    body = load(AREA, name)
+    assert json_equal(r.encode_response(r.decode_response(body)), body)
+
+
+def test_reference_example_decodes_to_the_expected_turns() -> None:
+    messages = r.decode_request(load(AREA, "reference_request.json"))
+    assert [type(m).__name__ for m in messages] == [
+        "SystemMessage",
+        "UserMessage",
+        "AssistantMessage",
+        "ToolMessage",
+        "AssistantMessage",
+    ]
+    system, user, calls, tool, answer = messages
+    assert system == SystemMessage("Be terse.")
+    assert user.content[1] == ImageBlock(
+        url="data:image/png;base64,iVBOR...", extra={"detail": "auto"}
+    )
+    thinking, call = calls.content
+    assert thinking == ThinkingBlock(
+        "Call weather.", signature="gAAAAABo...", provider="openai", extra={"id": "rs_1"}
+    )
+    assert call == ToolUseBlock(
+        "call_1",
+        "get_weather",
+        {"city": "Paris"},
+        arguments='{"city":"Paris"}',
+        extra={"id": "fc_1", "status": "completed"},
+    )
+    assert tool == ToolMessage((ToolResultBlock("call_1", "18C, cloudy"),))
+    assert answer.text == "18C."
+    assert answer.content[0].extra["item"] == {
+        "type": "message",
+        "id": "msg_1",
+        "status": "completed",
+    }
+
+
+def test_agent_loop_keeps_what_it_cannot_model() -> None:
+    messages = r.decode_request(load(AREA, "request_agent_loop.json"))
+    developer = messages[1]
+    assert developer == SystemMessage("Prefer ripgrep over grep.", role="developer")
+    user = messages[2]
+    assert isinstance(user, UserMessage)
+    assert user.extra == {"type": "message"}
+    assert user.content[0].extra == {"prompt_cache_breakpoint": {"type": "ephemeral"}}
+    assert isinstance(user.content[1], RawBlock) and user.content[1].type == "input_file"
+    turn = messages[3]
+    assert isinstance(turn, AssistantMessage)
+    reasoning = turn.content[0]
+    assert isinstance(reasoning, ThinkingBlock)
+    assert (
+        reasoning.thinking.startswith("**Reading the log**")
+        and "**Next step**" in reasoning.thinking
+    )
+    assert len(reasoning.extra["summary"]) == 2  # two parts cannot be rebuilt from one text
+    duplicate = turn.content[2]
+    assert isinstance(duplicate, ToolUseBlock)
+    assert duplicate.input == {"cmd": "dup"}
+    assert duplicate.arguments == '{"cmd": "cat build/link.txt", "cmd": "dup"}'
+    cut = next(
+        b for m in messages for b in m.blocks if isinstance(b, ToolUseBlock) and b.id == "call_Hk3"
+    )
+    assert cut.input == {} and cut.invalid_arguments
+    assert cut.extra == {
+        "id": "fc_68a6",
+        "status": "incomplete",
+        "namespace": "repo_tools",
+        "x_future": 1,
+    }
+    kinds = {b.type for m in messages for b in m.blocks if isinstance(b, RawBlock)}
+    assert {"web_search_call", "computer_call", "computer_call_output", "custom_tool_call"} <= kinds
+    assert {"mcp_approval_response", "compaction", "item_reference", "galaxy_brain_call"} <= kinds
+    assert {"input_audio", "brand_new_part"} <= kinds
+    refusal = next(b for m in messages for b in m.blocks if "refusal" in b.__repr__())
+    assert isinstance(refusal, TextBlock) and refusal.extra["type"] == "refusal"
+
+
+def test_caller_side_items_are_tool_messages() -> None:
+    messages = r.decode_request(load(AREA, "request_agent_loop.json"))
+    tools = [m for m in messages if isinstance(m, ToolMessage)]
+    assert tools[0].content == (
+        ToolResultBlock("call_Hk1", "main.o\nutil.o\n"),
+        ToolResultBlock(
+            "call_Hk2",
+            (
+                TextBlock("see screenshot"),
+                ImageBlock(url="https://example.com/link.png", extra={"detail": "low"}),
+            ),
+            extra={"id": "fco_1", "status": "completed"},
+        ),
+    )
+    assert any(
+        isinstance(b, RawBlock) and b.type == "computer_call_output"
+        for m in tools
+        for b in m.blocks
+    )
+
+
+def test_string_input_and_instructions() -> None:
+    body = load(AREA, "request_string_input.json")
+    assert r.decode_request(body) == (
+        SystemMessage("Answer in French."),
+        UserMessage("What is the capital of Italy?"),
+    )
+
+
+def test_items_that_look_like_shorthand_keep_their_form() -> None:
+    single = r.decode_request(load(AREA, "request_single_item.json"))
+    assert single == (UserMessage("What is the capital of Italy?", extra={"role": "user"}),)
+    leading = r.decode_request(load(AREA, "request_leading_system_item.json"))
+    assert leading[0] == SystemMessage("Answer in French.", extra={"role": "system"})
+    listed = r.decode_request(load(AREA, "request_system_list.json"))
+    assert listed[0].extra == {"role": "system"}
+
+
+def test_assistant_items_of_one_turn_are_grouped() -> None:
+    body = {
+        "input": [
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "One."}],
+            },
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Two."}],
+            },
+        ]
+    }
+    (turn,) = r.decode_request(body)
+    assert turn == AssistantMessage(
+        (
+            TextBlock("One.", extra={"item": {"type": "message"}}),
+            TextBlock("Two.", extra={"item": {"type": "message"}}),
+        )
+    )
+    assert json_equal(r.encode_request([turn]), body)
+
+
+# ----------------------------------------------------------------------- building requests
+
+
+def test_user_built_conversation() -> None:
+    conversation = [
+        SystemMessage((TextBlock("Be terse."), TextBlock("Use metric units."))),
+        UserMessage(
+            (TextBlock("Weather?"), ImageBlock(data="iVBORw0KGgo=", media_type="image/png"))
+        ),
+        AssistantMessage(
+            (TextBlock("Checking."), ToolUseBlock("call_1", "get_weather", {"city": "Paris"}))
+        ),
+        ToolMessage((ToolResultBlock("call_1", "18C"),)),
+        AssistantMessage("18C."),
+    ]
+    body = r.encode_request(conversation)
+    assert body == {
+        "instructions": "Be terse.\nUse metric units.",
+        "input": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "Weather?"},
+                    {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+                ],
+            },
+            {"role": "assistant", "content": [{"type": "output_text", "text": "Checking."}]},
+            {
+                "type": "function_call",
+                "call_id": "call_1",
+                "name": "get_weather",
+                "arguments": '{"city":"Paris"}',
+            },
+            {"type": "function_call_output", "call_id": "call_1", "output": "18C"},
+            {"role": "assistant", "content": "18C."},
+        ],
+    }
+    check_responses(body, paired=True)
+
+
+def test_flat_messages_are_grouped_into_turns() -> None:
+    flat = [
+        TextMessage("Look up Paris.", role="user"),
+        TextMessage("On it.", role="assistant"),
+        ToolUseMessage("call_1", "search", {"q": "Paris"}, role="assistant"),
+    ]
+    body = r.encode_request(flat)
+    assert body["input"] == [
+        {"role": "user", "content": [{"type": "input_text", "text": "Look up Paris."}]},
+        {"role": "assistant", "content": [{"type": "output_text", "text": "On it."}]},
+        {
+            "type": "function_call",
+            "call_id": "call_1",
+            "name": "search",
+            "arguments": '{"q":"Paris"}',
+        },
+    ]
+
+
+def test_tool_results_inside_user_messages_become_outputs_in_place() -> None:
+    body = r.encode_request(
+        [UserMessage((ToolResultBlock("call_1", "ok"), TextBlock("next?")), extra={"id": "msg_u"})]
+    )
+    assert body["input"] == [
+        {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+        {"id": "msg_u", "role": "user", "content": [{"type": "input_text", "text": "next?"}]},
+    ]
+
+
+def test_arguments_are_sent_exactly_even_when_invalid() -> None:
+    call = ToolUseBlock("call_1", "f", {"a": 1}, arguments='{"a": 1,')
+    body = r.encode_request([AssistantMessage((call,))])
+    assert body["input"][0]["arguments"] == '{"a": 1,'
+
+
+def test_foreign_extra_keys_are_not_written() -> None:
+    conversation = [
+        UserMessage(
+            (
+                TextBlock(
+                    "hi", extra={"cache_control": {"type": "ephemeral"}, "thoughtSignature": "s"}
+                ),
+            ),
+            extra={"name": "alice"},
+        ),
+        AssistantMessage(
+            (
+                ToolUseBlock(
+                    "call_1", "f", {}, extra={"thoughtSignature": "sig", "caller": {"type": "x"}}
+                ),
+            )
+        ),
+    ]
+    # Fields that mean something to another provider follow the policy...
+    with pytest.raises(UnsupportedContentError) as info:
+        r.encode_request(conversation)
+    assert info.value.path == "$[0].extra.name"
+    # ... and the record fields of another format (Anthropic's ``caller``) are left out.
+    body = r.encode_request(conversation, unsupported="drop")
+    assert body["input"][0] == {"role": "user", "content": [{"type": "input_text", "text": "hi"}]}
+    assert body["input"][1] == {
+        "type": "function_call",
+        "call_id": "call_1",
+        "name": "f",
+        "arguments": "{}",
+    }
+
+
+# ----------------------------------------------------------------------- unsupported policy
+
+AUDIO = AudioBlock(data="UklGRg==", media_type="audio/wav")
+FOREIGN_THINKING = ThinkingBlock("Hmm.", signature="EqQB", provider="anthropic")
+UNKNOWN_OPENAI_THINKING = ThinkingBlock("Hmm.", signature="gAAA", provider="openai")
+FOREIGN_RAW = RawBlock({"type": "document", "source": {"type": "text", "data": "x"}})
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "reason"),
+    [
+        (
+            UserMessage((TextBlock("hi"), AUDIO)),
+            "$[0].content[1]",
+            "OpenAI Responses has no audio input part",
+        ),
+        (
+            AssistantMessage((FOREIGN_THINKING,)),
+            "$[0].content[0]",
+            "OpenAI Responses replays only reasoning items OpenAI produced (with id)",
+        ),
+        (
+            AssistantMessage((UNKNOWN_OPENAI_THINKING,)),
+            "$[0].content[0]",
+            "OpenAI Responses replays only reasoning items OpenAI produced (with id)",
+        ),
+        (
+            UserMessage((FOREIGN_RAW,)),
+            "$[0].content[0]",
+            "this raw block is not an OpenAI Responses part",
+        ),
+        (
+            AssistantMessage((ImageBlock(url="https://x/y.png"),)),
+            "$[0].content[0]",
+            "OpenAI Responses assistant messages cannot carry image",
+        ),
+        (
+            ToolMessage((ToolResultBlock("call_1", "boom", is_error=True),)),
+            "$[0].content[0].is_error",
+            "OpenAI Responses cannot mark a tool output as an error",
+        ),
+        (
+            ToolMessage((ToolResultBlock("c", (AUDIO,)),)),
+            "$[0].content[0].content[0]",
+            "OpenAI Responses has no audio input part",
+        ),
+        (
+            AssistantMessage(
+                (TextBlock("cited", citations=({"type": "char_location", "cited_text": "x"},)),)
+            ),
+            "$[0].content[0].citations",
+            "these citations cannot become OpenAI annotations",
+        ),
+        (
+            ToolMessage("plain text"),
+            "$[0].content",
+            "a tool message needs ToolResultBlocks naming their calls",
+        ),
+    ],
+)
+def test_unsupported_content_raises_with_a_path(message: Any, path: str, reason: str) -> None:
+    with pytest.raises(UnsupportedContentError) as info:
+        r.encode_request([message])
+    assert info.value.path == path
+    assert str(info.value) == f"openai_responses: {path}: {reason}"
+
+
+def test_drop_and_text_policies() -> None:
+    conversation = [
+        UserMessage((TextBlock("hear this"), AUDIO)),
+        AssistantMessage((FOREIGN_THINKING, TextBlock("Done."))),
+        ToolMessage((ToolResultBlock("call_1", "boom", is_error=True),)),
+    ]
+    dropped = r.encode_request(conversation, unsupported="drop")
+    assert dropped["input"] == [
+        {"role": "user", "content": [{"type": "input_text", "text": "hear this"}]},
+        {"role": "assistant", "content": [{"type": "output_text", "text": "Done."}]},
+        {"type": "function_call_output", "call_id": "call_1", "output": "boom"},
+    ]
+    texted = r.encode_request(conversation, unsupported="text")
+    assert texted["input"] == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "input_text", "text": "hear this"},
+                {"type": "input_text", "text": "[audio: audio/wav, 4 bytes]"},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "output_text", "text": "[thinking: Hmm.]"},
+                {"type": "output_text", "text": "Done."},
+            ],
+        },
+        {"type": "function_call_output", "call_id": "call_1", "output": "[tool error] boom"},
+    ]
+
+
+def test_an_unknown_policy_is_an_error() -> None:
+    with pytest.raises(EncodeError, match="expected unsupported='raise', 'drop' or 'text'"):
+        r.encode_request([], unsupported="ignore")  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------- responses
+
+
+def test_response_fields() -> None:
+    message = r.decode_response(load(AREA, "response_tool_call.json"))
+    assert message.message_id == "resp_68a1b2c3d4"
+    assert message.model == "gpt-5-2025-08-07"
+    assert message.timestamp == 1755600000
+    assert message.stop_reason == "completed" and message.stop is StopReason.END_TURN
+    assert message.usage == Usage(
+        499, 312, 1024, reasoning_tokens=192, extra={"total_tokens": 1835}
+    )
+    assert message.usage.total_input_tokens == 1523
+    assert [t.name for t in message.tool_uses] == ["shell", "shell"]
+    assert message.text == "Running the test suite."
+    assert "usage" not in message.extra and message.extra["object"] == "response"
+
+
+@pytest.mark.parametrize(
+    ("name", "stop_reason", "stop", "error"),
+    [
+        ("response_incomplete.json", "max_output_tokens", StopReason.MAX_TOKENS, None),
+        ("response_failed.json", "failed", StopReason.ERROR, "server_error"),
+        ("response_text.json", "completed", StopReason.END_TURN, None),
+    ],
+)
+def test_stop_reasons(name: str, stop_reason: str, stop: StopReason, error: str | None) -> None:
+    message = r.decode_response(load(AREA, name))
+    assert (message.stop_reason, message.stop, message.error) == (stop_reason, stop, error)
+
+
+def test_user_built_response() -> None:
+    message = AssistantMessage(
+        (TextBlock("Hi."),),
+        usage=Usage(10, 5, 90, reasoning_tokens=2),
+        stop_reason="max_output_tokens",
+        model="gpt-5",
+        message_id="resp_1",
+    )
+    body = r.encode_response(message)
+    assert body == {
+        "id": "resp_1",
+        "model": "gpt-5",
+        "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"},
+        "output": [
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Hi."}],
+            }
+        ],
+        "usage": {
+            "input_tokens": 100,
+            "input_tokens_details": {"cached_tokens": 90},
+            "output_tokens": 5,
+            "output_tokens_details": {"reasoning_tokens": 2},
+        },
+    }
+    assert r.decode_response(body) == message
+
+
+def test_encoded_bodies_are_fresh_copies() -> None:
+    message = r.decode_response(load(AREA, "response_tool_call.json"))
+    body = r.encode_response(message)
+    body["output"][0]["summary"].clear()
+    body["tools"][0]["name"] = "changed"
+    assert r.encode_response(message)["tools"][0]["name"] == "shell"
+    assert message.content[0].extra == {"id": "rs_68a1"}
+
+
+# ------------------------------------------------------------------------------- streaming
+
+
+@pytest.mark.parametrize("name", ["stream_tool_call.jsonl", "stream_text.jsonl"])
+def test_streams_reassemble_to_the_unstreamed_response(name: str) -> None:
+    events = load(AREA, name)
+    final = r.decode_response(
+        load(AREA, name.replace("stream_", "response_").replace(".jsonl", ".json"))
+    )
+    acc = r.accumulator()
+    for event in events:
+        acc.feed(event)
+        snapshot = acc.snapshot()
+        assert final.text.startswith(snapshot.text)
+    assert acc.message() == final
+
+
+def test_snapshots_show_progress() -> None:
+    events = load(AREA, "stream_tool_call.jsonl")
+    acc = r.accumulator()
+    seen_partial_args = []
+    texts = []
+    for event in events:
+        acc.feed(event)
+        snap = acc.snapshot()
+        texts.append(snap.text)
+        seen_partial_args.extend(dict(t.input) for t in snap.tool_uses if t.arguments)
+    assert "Running the" in texts  # text grows word by word
+    assert {"cmd": "pyte"} in seen_partial_args  # arguments parsed as far as they go
+    assert acc.events == len(events) and acc.ignored == 1
+
+
+def test_an_error_event_ends_the_stream_with_the_partial_message() -> None:
+    acc = r.accumulator()
+    for event in load(AREA, "stream_error.jsonl"):
+        acc.feed(event)
+    message = acc.message()
+    assert (message.text, message.error, message.stop_reason) == (
+        "Partial ans",
+        "server_error",
+        "failed",
+    )
+
+
+def test_an_unfinished_stream_has_no_message() -> None:
+    acc = r.accumulator()
+    for event in load(AREA, "stream_text.jsonl")[:5]:
+        acc.feed(event)
+    with pytest.raises(DecodeError) as info:
+        acc.message()
+    assert str(info.value) == (
+        "openai_responses: $: the stream has not finished: no response.completed, "
+        "response.incomplete, response.failed or error event"
+    )
+
+
+@pytest.mark.parametrize(
+    ("events", "message"),
+    [
+        ([3], "openai_responses: $: expected an object, found an integer"),
+        (
+            [
+                {
+                    "type": "response.output_text.delta",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "delta": "x",
+                }
+            ],
+            "openai_responses: $.output_index: no output item at index 0 yet",
+        ),
+        (
+            [{"type": "response.output_item.added", "output_index": "0", "item": {}}],
+            "openai_responses: $.output_index: expected a non-negative integer, found a string",
+        ),
+        (
+            [{"type": "response.output_item.added", "output_index": 0, "item": None}],
+            "openai_responses: $.item: expected an object, found null",
+        ),
+        (
+            [
+                {
+                    "type": "response.output_item.added",
+                    "output_index": 0,
+                    "item": {"type": "message", "content": []},
+                },
+                {
+                    "type": "response.content_part.added",
+                    "output_index": 0,
+                    "content_index": 2,
+                    "part": {},
+                },
+            ],
+            "openai_responses: $.content_index: index 2 skips past the 0 known so far",
+        ),
+        (
+            [
+                {
+                    "type": "response.output_item.added",
+                    "output_index": 0,
+                    "item": {"type": "function_call"},
+                },
+                {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": 5},
+            ],
+            "openai_responses: $.delta: expected a string, found an integer",
+        ),
+        (
+            [{"type": "response.created", "response": []}],
+            "openai_responses: $.response: expected an object, found an array",
+        ),
+    ],
+)
+def test_malformed_events(events: list[Any], message: str) -> None:
+    acc = r.accumulator()
+    with pytest.raises(DecodeError) as info:
+        for event in events:
+            acc.feed(event)
+    assert str(info.value) == message
+
+
+def test_snapshot_never_raises_on_odd_items() -> None:
+    acc = r.accumulator()
+    acc.feed(
+        {"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call"}}
+    )
+    acc.feed(
+        {
+            "type": "response.output_item.added",
+            "output_index": 1,
+            "item": {"type": "message", "role": "assistant", "content": [{"type": "output_text"}]},
+        }
+    )
+    snap = acc.snapshot()
+    assert all(isinstance(b, RawBlock) for b in snap.content)
+
+
+# ---------------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("x", "$: expected an object, found a string"),
+        ({"instructions": 5}, "$.instructions: expected a string, found an integer"),
+        ({"input": 5}, "$.input: expected a string or an array, found an integer"),
+        ({"input": [5]}, "$.input[0]: expected an object, found an integer"),
+        (
+            {"input": [{"role": 5, "content": "x"}]},
+            "$.input[0].role: expected a string, found an integer",
+        ),
+        (
+            {"input": [{"role": "user", "content": 5}]},
+            "$.input[0].content: expected a string or an array, found an integer",
+        ),
+        (
+            {"input": [{"role": "user", "content": [{"type": "input_text", "text": None}]}]},
+            "$.input[0].content[0].text: expected a string, found null",
+        ),
+        (
+            {"input": [{"type": "function_call", "name": "f", "arguments": "{}"}]},
+            "$.input[0].call_id: expected a string, found nothing",
+        ),
+        (
+            {"input": [{"type": "reasoning", "id": "rs", "summary": "x"}]},
+            "$.input[0].summary: expected an array, found a string",
+        ),
+        (
+            {
+                "input": [
+                    {
+                        "role": "assistant",
+                        "content": [{"type": "output_text", "text": "x", "annotations": 3}],
+                    }
+                ]
+            },
+            "$.input[0].content[0].annotations: expected an array, found an integer",
+        ),
+        (
+            {"input": [{"type": "function_call_output", "call_id": "c", "output": 1}]},
+            "$.input[0].output: expected a string or an array, found an integer",
+        ),
+        (
+            {"input": [{"role": "user", "content": "x", "n": float("nan")}]},
+            "$.input[0].n: expected a finite number, found nan",
+        ),
+    ],
+)
+def test_request_decode_errors(body: Any, message: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        r.decode_request(body)
+    assert str(info.value) == f"openai_responses: {message}"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({}, "$.output: expected an array, found null"),
+        ({"output": [1]}, "$.output[0]: expected an object, found an integer"),
+        ({"output": [], "usage": 5}, "$.usage: expected an object, found an integer"),
+        (
+            {"output": [], "usage": {"input_tokens": "3"}},
+            "$.usage.input_tokens: expected an integer, found a string",
+        ),
+        (
+            {"output": [], "usage": {"input_tokens_details": {"cached_tokens": 1.5}}},
+            "$.usage.input_tokens_details.cached_tokens: expected an integer, found a number",
+        ),
+        ({"output": [], "status": 3}, "$.status: expected a string, found an integer"),
+        ({"output": [], "created_at": {}}, "$.created_at: expected a number, found an object"),
+        (
+            {"output": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": None}]},
+            "$.output[0].arguments: expected a string, found null",
+        ),
+    ],
+)
+def test_response_decode_errors(body: Any, message: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        r.decode_response(body)
+    assert str(info.value) == f"openai_responses: {message}"
+
+
+# ------------------------------------------------------------------------------------ laws
+
+
+@given(conversations(gemini=False))
+def test_what_it_can_carry_round_trips(conversation: list[Any]) -> None:
+    body = r.encode_request(conversation)
+    check_responses(body)
+    assert view(r.decode_request(body), gemini=False) == view(conversation, gemini=False)
+
+
+@given(well_formed(gemini=False))
+def test_agent_loops_encode_to_valid_paired_requests(conversation: list[Any]) -> None:
+    body = r.encode_request(conversation)
+    check_responses(body, paired=True)
+    assert view(r.decode_request(body), gemini=False) == view(conversation, gemini=False)
+
+
+@given(any_conversation())
+def test_encode_raises_only_unsupported_content(conversation: list[Any]) -> None:
+    try:
+        body = r.encode_request(conversation)
+    except UnsupportedContentError as exc:
+        assert exc.path.startswith("$[") and exc.source == "openai_responses"
+    else:
+        check_responses(body)
+
+
+@given(any_conversation(), st.sampled_from(["drop", "text"]))
+def test_drop_and_text_never_raise_and_reach_a_fixed_point(
+    conversation: list[Any], policy: Any
+) -> None:
+    body = r.encode_request(conversation, unsupported=policy)
+    check_responses(body)
+    decoded = r.decode_request(body)
+    assert json_equal(r.encode_request(decoded), body)
+    assert r.decode_request(r.encode_request(decoded)) == decoded
+
+
+@given(
+    ms.assistant_messages(
+        content=st.one_of(
+            st.builds(TextBlock, st.text(max_size=10)),
+            st.builds(ToolUseBlock, st.just("call_1"), st.just("f"), ms.json_objects()),
+        )
+    )
+)
+def test_responses_round_trip(message: AssistantMessage) -> None:
+    back = r.decode_response(r.encode_response(message))
+    assert view([back], gemini=False) == view([message], gemini=False)
+    assert (back.model, back.message_id, back.stop_reason, back.timestamp) == (
+        message.model,
+        message.message_id,
+        message.stop_reason,
+        message.timestamp,
+    )
+    if message.usage is not None:
+        assert back.usage is not None
+        fields = (
+            "input_tokens",
+            "output_tokens",
+            "cache_read_tokens",
+            "cache_write_tokens",
+            "reasoning_tokens",
+        )
+        for field in fields:
+            assert getattr(back.usage, field) == getattr(message.usage, field)
+
+
+json_bodies = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "role",
+                    "content",
+                    "text",
+                    "input",
+                    "output",
+                    "summary",
+                    "call_id",
+                    "name",
+                    "arguments",
+                    "id",
+                    "usage",
+                    "status",
+                ]
+            ),
+            children,
+            max_size=4,
+        )
+    ),
+    max_leaves=15,
+)
+
+
+@given(json_bodies)
+def test_decoding_arbitrary_json_returns_or_raises_decode_error(body: Any) -> None:
+    for decode in (r.decode_request, r.decode_response):
+        try:
+            decode(body if not isinstance(body, list) else {"input": body, "output": body})
+        except DecodeError as exc:
+            assert exc.path.startswith("$") and exc.source == "openai_responses"
+
+
+@given(st.lists(json_bodies, max_size=6))
+def test_accumulator_survives_arbitrary_events(events: list[Any]) -> None:
+    acc = r.accumulator()
+    for event in events:
+        try:
+            acc.feed(
+                event
+                if not isinstance(event, dict)
+                else {"type": "response.output_text.delta", **event}
+            )
+        except DecodeError as exc:
+            assert exc.source == "openai_responses"
+        acc.snapshot()
+
+
+def test_json_is_what_the_api_gets() -> None:
+    body = r.encode_request(r.decode_request(load(AREA, "request_agent_loop.json")))
+    assert json.loads(json.dumps(body)) == body
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"type": "reasoning", "id": "rs_1"},
+        {"type": "message", "role": "assistant", "content": None},
+        {"type": "message", "role": "assistant"},
+        {"type": "message", "role": "assistant", "content": "typed string"},
+        {"type": "function_call_output", "output": "no call id"},
+        {"type": "function_call_output", "call_id": "c"},
+        {"type": "message", "role": "critic", "content": "unknown role"},
+        {
+            "role": "user",
+            "content": [{"type": "input_image", "image_url": None, "file_id": "file-1"}],
+        },
+        {"role": "user", "content": [{"type": "output_text", "text": "q", "annotations": None}]},
+        {"type": "reasoning", "id": "rs_3", "summary": [], "encrypted_content": None},
+        {
+            "type": "reasoning",
+            "id": "rs_2",
+            "summary": [{"type": "summary_text", "text": "a"}, "odd"],
+        },
+    ],
+)
+def test_odd_items_replay_exactly(item: dict[str, Any]) -> None:
+    body = {"input": [{"role": "user", "content": "hi"}, item]}
+    assert json_equal(r.encode_request(r.decode_request(body)), body)
+
+
+def test_thinking_in_a_user_message_degrades_in_place() -> None:
+    turn = UserMessage((TextBlock("a"), FOREIGN_THINKING, TextBlock("b")))
+    body = r.encode_request([turn], unsupported="text")
+    assert body["input"] == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "input_text", "text": "a"},
+                {"type": "input_text", "text": "[thinking: Hmm.]"},
+                {"type": "input_text", "text": "b"},
+            ],
+        }
+    ]
+
+
+def test_a_plain_tool_message_degrades_to_a_user_message() -> None:
+    body = r.encode_request([UserMessage("x"), ToolMessage("exit 0")], unsupported="text")
+    assert body["input"][1] == {
+        "role": "user",
+        "content": [{"type": "input_text", "text": "[tool result: exit 0]"}],
+    }
+
+
+def test_another_formats_message_type_is_not_an_item_type() -> None:
+    body = r.encode_request([UserMessage("x", extra={"type": "human"}), UserMessage("y")])
+    assert body["input"][0] == {"role": "user", "content": "x"}
+
+
+@pytest.mark.parametrize("name", [n for n in fixture_names(AREA, "response") if "odd" not in n])
+def test_output_items_are_sent_back_as_they_came(name: str) -> None:
+    # (response_odd.json has a message item without id: it goes back in the short form.)
+    body = load(AREA, name)
+    message = r.decode_response(body)
+    sent = r.encode_request([UserMessage("go"), message], unsupported="drop")
+    assert json_equal(sent["input"][1:], body["output"])
