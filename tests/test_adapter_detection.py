@@ -61,3 +61,11 @@ def test_native_lines_are_not_claimed() -> None:
     for line in example.read_text("utf-8").splitlines():
         obj = json.loads(line)
         assert not any(adapter.detect(obj) for adapter in MINE.values()), obj
+
+
+@pytest.mark.parametrize("tag", [[], {}, ["assistant"], {"a": 1}, 1, None])
+def test_an_unhashable_or_odd_type_is_not_claimed_and_never_crashes(tag: object) -> None:
+    from messages.adapters import claude_code
+
+    for adapter in (*MINE.values(), claude_code):
+        assert adapter.detect({"type": tag}) is False

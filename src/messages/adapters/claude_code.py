@@ -72,7 +72,7 @@ def detect(obj: Any) -> bool:
         return "subtype" in obj or "is_error" in obj
     if tag == "stream_event":
         return "event" in obj
-    if tag in _LINE_TYPES:
+    if type(tag) is str and tag in _LINE_TYPES:  # a list or object type is unhashable
         return True
     if tag == "summary":
         return "leafUuid" in obj

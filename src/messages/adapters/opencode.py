@@ -446,6 +446,8 @@ def detect(obj: Any) -> bool:
     if type(obj) is not dict or "v" in obj:
         return False
     tag = obj.get("type")
+    if type(tag) is not str:  # a list or object type is unhashable
+        return False
     if tag in _PART_EVENTS:
         return type(obj.get("part")) is dict
     if tag == "error":
