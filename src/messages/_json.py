@@ -190,7 +190,65 @@ def _check_number(value: float, path: str) -> None:
         raise DecodeError(f"expected a finite number, found {value!r}", path=path, value=value)
 
 
+class _Unusual(Exception):
+    """Raised by the fast copy on anything but plain, finite JSON within the depth limit."""
+
+
+def _plain_copy(value: Any, depth: int, limit: int) -> Any:
+    """Copy plain JSON (dicts with string keys, lists, tuples, scalars) without building paths.
+
+    Anything else (another mapping type, a non-string key, a non-finite float, too deep)
+    raises :class:`_Unusual`, and the checked copy runs again from the top to name the path.
+    """
+    cls = type(value)
+    if cls is str or cls is int or cls is bool or value is None:
+        return value
+    if cls is dict:
+        if depth >= limit:
+            raise _Unusual
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _Unusual
+            c = type(item)
+            out[key] = (
+                item
+                if c is str or c is int or c is bool or item is None
+                else _plain_copy(item, depth + 1, limit)
+            )
+        return out
+    if cls is list or cls is tuple:
+        if depth >= limit:
+            raise _Unusual
+        return [
+            item
+            if type(item) is str or item is None or type(item) is int or type(item) is bool
+            else _plain_copy(item, depth + 1, limit)
+            for item in value
+        ]
+    if cls is float:
+        if not _isfinite(value):
+            raise _Unusual
+        return value
+    if cls is FrozenDict:
+        return value._d  # immutable: safe to share
+    raise _Unusual
+
+
+_isfinite = math.isfinite
+
+
 def _copy_value(value: Any, path: str, depth: int, limit: int) -> Any:
+    """A checked deep copy of a JSON value into its stored plain form (errors name the path)."""
+    try:
+        return _plain_copy(value, depth, limit)
+    except _Unusual:
+        return _checked_copy(value, path, depth, limit)
+    except RecursionError:
+        return _checked_copy(value, path, depth, limit)
+
+
+def _checked_copy(value: Any, path: str, depth: int, limit: int) -> Any:
     cls = type(value)
     if cls is str or cls is int or cls is bool or value is None:
         return value
@@ -204,7 +262,9 @@ def _copy_value(value: Any, path: str, depth: int, limit: int) -> Any:
     if isinstance(value, Mapping):
         return _copy_object(value, path, depth + 1, limit)
     if cls is list or cls is tuple:
-        return [_copy_value(item, f"{path}[{i}]", depth + 1, limit) for i, item in enumerate(value)]
+        return [
+            _checked_copy(item, f"{path}[{i}]", depth + 1, limit) for i, item in enumerate(value)
+        ]
     if isinstance(value, (str, int, float)):  # subclasses such as IntEnum: store the base value
         base = str(value) if isinstance(value, str) else value
         if isinstance(base, bool):
@@ -223,13 +283,18 @@ def _copy_value(value: Any, path: str, depth: int, limit: int) -> Any:
 def _copy_object(value: Mapping[Any, Any], path: str, depth: int, limit: int) -> dict[str, Any]:
     if type(value) is FrozenDict:
         return value._d
+    if type(value) is dict:
+        try:  # the object itself is at depth - 1: its items are at depth
+            return _plain_copy(value, depth - 1, limit)  # type: ignore[no-any-return]
+        except (_Unusual, RecursionError):
+            pass
     out: dict[str, Any] = {}
     for key, item in value.items():
         if type(key) is not str:
             raise DecodeError(
                 f"expected a string key, found {type(key).__name__}", path=path, value=key
             )
-        out[key] = _copy_value(item, f"{path}.{key}", depth, limit)
+        out[key] = _checked_copy(item, f"{path}.{key}", depth, limit)
     return out
 
 
