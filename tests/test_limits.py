@@ -67,3 +67,46 @@ def test_limits_are_local_to_a_thread() -> None:
         thread.start()
         thread.join()
     assert seen == [256]
+
+
+def test_line_length_limit_in_stream_readers() -> None:
+    from messages.adapters import get
+
+    claude_code = get("claude_code")
+    line = '{"type":"user","message":{"role":"user","content":"' + "x" * 100 + '"}}'
+    assert [m.kind for m in claude_code.iter_decode([line])] == ["user"]
+    with limits(max_line=50):
+        (message,) = claude_code.iter_decode([line])
+        assert message.kind == "invalid_line"
+        assert message.reason == "$: line is longer than 50 characters"  # type: ignore[union-attr]
+        with pytest.raises(DecodeError) as info:
+            list(claude_code.iter_decode(["{}", line], strict=True))
+        assert info.value.line == 2
+
+
+def test_line_length_limit_in_the_command_line(tmp_path: Any, capsys: Any) -> None:
+    from messages.cli import main
+
+    path = tmp_path / "log.jsonl"
+    path.write_text(
+        '{"v":1,"kind":"text","text":"' + "y" * 200 + '"}\n{"v":1,"kind":"text","text":"ok"}\n'
+    )
+    with limits(max_line=100):
+        code = main(["normalize", "--from", "native", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out == '{"v":1,"kind":"text","text":"ok"}\n'
+    assert f"{path}:1" in err and "longer than 100" in err
+
+
+def test_block_depth_limit() -> None:
+    block: dict[str, Any] = {"type": "text", "text": "x"}
+    for _ in range(5):
+        block = {"type": "tool_result", "tool_use_id": "t", "content": [block]}
+    assert parse_blocks([block])
+    with limits(max_block_depth=3), pytest.raises(DecodeError) as info:
+        parse_blocks([block])
+    assert (
+        str(info.value)
+        == "$[0].content[0].content[0].content[0].content: content blocks nest deeper than 3 levels"
+    )

@@ -25,6 +25,7 @@ from .blocks import (
     ToolUseBlock,
 )
 from .errors import DecodeError
+from .limits import current_limits
 
 MAX_BLOCK_DEPTH: Final = 64
 """How deeply tool results may nest blocks inside blocks before decoding refuses."""
@@ -162,8 +163,10 @@ def decode_blocks(
     values: list[Any], provider: str | None = None, depth: int = 0
 ) -> tuple[Block, ...]:
     """An owned wire list to blocks, with the index of a bad element in the error path."""
-    if depth > MAX_BLOCK_DEPTH:
-        raise DecodeError(f"content blocks nest deeper than {MAX_BLOCK_DEPTH} levels")
+    if depth:  # only nested lists (tool result content) can be too deep
+        limit = current_limits().max_block_depth
+        if depth > limit:
+            raise DecodeError(f"content blocks nest deeper than {limit} levels")
     out = []
     for i, value in enumerate(values):
         try:

@@ -19,8 +19,9 @@ from typing import IO, Final
 
 from .adapters import detect as detect_format
 from .adapters import get
-from .adapters._base import DEFAULT_MAX_LINE, load_line
+from .adapters._base import load_line
 from .errors import DecodeError
+from .limits import current_limits
 from .message import Message
 from .session import InvalidLineMessage
 
@@ -100,12 +101,14 @@ class Input:
                 yield fp
 
 
-def read_lines(fp: IO[bytes], *, max_line: int = DEFAULT_MAX_LINE) -> Iterator[bytes]:
+def read_lines(fp: IO[bytes], *, max_line: int | None = None) -> Iterator[bytes]:
     """The lines of a binary file, one at a time, none longer than ``max_line + 1`` bytes.
 
     A longer line is cut after ``max_line + 1`` bytes (so the adapter reports it as too long)
     and the rest of it is read in chunks and skipped.
     """
+    if max_line is None:
+        max_line = current_limits().max_line
     while True:
         line = fp.readline(max_line + 1)
         if not line:

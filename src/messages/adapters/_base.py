@@ -15,13 +15,14 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, Protocol
 
 from ..errors import DecodeError
+from ..limits import Limits, current_limits
 from ..message import Message
 from ..providers._base import Unsupported
 from ..session import InvalidLineMessage
 
 __all__ = ["Adapter", "encode_line", "iter_decode", "load_line", "merge_deltas"]
 
-DEFAULT_MAX_LINE: Final = 64 * 1024 * 1024
+DEFAULT_MAX_LINE: Final = Limits().max_line
 """Longest line (in characters or bytes) a reader accepts before reporting it as invalid."""
 
 
@@ -90,12 +91,14 @@ def _load_slowly(line: str | bytes) -> Any:
         raise DecodeError(f"invalid JSON ({exc})", value=line[:40]) from None
 
 
-def load_line(line: str | bytes, *, max_line: int = DEFAULT_MAX_LINE) -> Any:
+def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
     """Parse one line of JSON strictly; every failure is a :class:`DecodeError`.
 
     The common case (a whole, valid UTF-8 object) goes straight to the C scanner; anything
     else (surrounding whitespace, other encodings, errors) takes the ``json.loads`` path.
     """
+    if max_line is None:
+        max_line = current_limits().max_line
     if len(line) > max_line:
         raise DecodeError(f"line is longer than {max_line} characters", value=line[:40])
     try:
@@ -120,9 +123,14 @@ def iter_decode(
     *,
     source: str,
     strict: bool = False,
-    max_line: int = DEFAULT_MAX_LINE,
+    max_line: int | None = None,
 ) -> Iterator[Message]:
-    """Decode lines with ``decode``; bad lines become InvalidLineMessage (or raise if strict)."""
+    """Decode lines with ``decode``; bad lines become InvalidLineMessage (or raise if strict).
+
+    ``max_line`` defaults to the limit in force (:mod:`messages.limits`).
+    """
+    if max_line is None:
+        max_line = current_limits().max_line
     scan = _scan
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
