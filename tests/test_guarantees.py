@@ -394,3 +394,15 @@ def test_fuzz_the_command_line(lines: list[bytes], command: list[str], source: s
         assert line.startswith("messages: "), line
     if code == 0:
         assert "Traceback" not in err.getvalue()
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS, ids=lambda m: m.NAME)
+@given(value=JSON)
+def test_fuzz_adapter_detect(adapter: ModuleType, value: Any) -> None:
+    assert adapter.detect(value) in (True, False)
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS, ids=lambda m: m.NAME)
+def test_detect_never_crashes_on_unhashable_tags(adapter: ModuleType) -> None:
+    for odd in ({"type": []}, {"type": {"a": 1}}, {"method": []}, {"v": 1, "kind": []}):
+        assert adapter.detect(odd) is False

@@ -702,11 +702,42 @@ def test_response_decode_errors(body: Any, message: str) -> None:
 # ------------------------------------------------------------------------------------ laws
 
 
+def _results_after_calls(entries: list[Any]) -> list[Any]:
+    """The documented normalisation: each result moves up to just after its call (and the
+    results already placed there), as the Responses API requires."""
+    out: list[Any] = []
+    for entry in entries:
+        if entry[0] == "result":
+            calls = [i for i, e in enumerate(out) if e[0] == "call" and e[1] == entry[1]]
+            if calls:
+                at = calls[-1] + 1
+                while at < len(out) and out[at][0] == "result":
+                    at += 1
+                out.insert(at, entry)
+                continue
+        out.append(entry)
+    return out
+
+
 @given(conversations(gemini=False))
 def test_what_it_can_carry_round_trips(conversation: list[Any]) -> None:
     body = r.encode_request(conversation)
     check_responses(body)
-    assert view(r.decode_request(body), gemini=False) == view(conversation, gemini=False)
+    expected = _results_after_calls(list(view(conversation, gemini=False)))
+    assert list(view(r.decode_request(body), gemini=False)) == expected
+
+
+def test_a_late_result_moves_up_to_its_call() -> None:
+    from messages import AssistantMessage, ToolMessage, ToolResultBlock, ToolUseBlock, UserMessage
+
+    conversation = [
+        UserMessage("go"),
+        AssistantMessage((ToolUseBlock("c1", "f", {}),)),
+        UserMessage(""),
+        ToolMessage((ToolResultBlock("c1", "ok"),)),
+    ]
+    kinds = [item.get("type", item.get("role")) for item in r.encode_request(conversation)["input"]]
+    assert kinds == ["user", "function_call", "function_call_output", "user"]
 
 
 @given(well_formed(gemini=False))

@@ -233,6 +233,8 @@ def detect(obj: Any) -> bool:
         return False
     tag = obj.get("type")
     if tag is not None:
+        if type(tag) is not str:
+            return False
         if tag in _EXEC_TYPES:
             return True
         return tag == "error" and obj.keys() == {"type", "message"}
