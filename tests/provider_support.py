@@ -33,7 +33,7 @@ from messages import (
     thaw,
 )
 from messages.media import parse_data_uri
-from messages.providers._base import as_turns
+from messages.providers._carry import as_turns
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SYNTH = "gemini_call_"
@@ -143,7 +143,7 @@ def is_paired(conversation: list[Message] | tuple[Message, ...]) -> bool:
 
     Calls kept raw (a Chat custom call) count by their ``id``/``call_id``.
     """
-    from messages.providers._policy import request_turns
+    from messages.providers._carry import request_turns
 
     calls: list[str] = []
     answered: list[str] = []

@@ -452,8 +452,7 @@ def test_what_acp_cannot_carry() -> None:
     with pytest.raises(UnsupportedContentError) as info:
         acp.encode(TextMessage("be brief", role="system"))
     assert str(info.value) == (
-        'acp: $: ACP has no text chunk for the system role; pass unsupported="drop"'
-        ' or "text" to go on'
+        "acp: $: ACP has no text chunk for the system role (pass unsupported='drop' or 'text')"
     )
     assert acp.encode(InitMessage(session_id="s"), unsupported="drop") is None
     with pytest.raises(UnsupportedContentError):

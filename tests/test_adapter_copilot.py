@@ -345,8 +345,8 @@ def test_what_copilot_cannot_carry() -> None:
     with pytest.raises(UnsupportedContentError) as info:
         cp.encode(TextMessage("be brief", role="system"))
     assert str(info.value) == (
-        'copilot: $: Copilot has no event for text from the system role; pass unsupported="drop"'
-        ' or "text" to go on'
+        "copilot: $: Copilot has no event for text from the system role"
+        " (pass unsupported='drop' or 'text')"
     )
     image = ImageMessage(media_type="image/png", data="AAAA")
     assert cp.encode(image, unsupported="drop") is None

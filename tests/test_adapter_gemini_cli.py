@@ -326,8 +326,8 @@ def test_thinking_is_refused_dropped_or_degraded() -> None:
     with pytest.raises(UnsupportedContentError) as info:
         g.encode(m)
     assert str(info.value) == (
-        'gemini_cli: $: Gemini CLI has no event for thinking content; pass unsupported="drop"'
-        ' or "text" to go on'
+        "gemini_cli: $: Gemini CLI has no event for thinking content"
+        " (pass unsupported='drop' or 'text')"
     )
     assert g.encode(m, unsupported="drop") is None
     assert g.encode(m, unsupported="text") == {

@@ -278,8 +278,8 @@ def test_user_text_and_init_have_no_event() -> None:
     with pytest.raises(UnsupportedContentError) as info:
         oc.encode(TextMessage("hi", role="user"))
     assert str(info.value) == (
-        'opencode: $: OpenCode run output has no user text event; pass unsupported="drop"'
-        ' or "text" to go on'
+        "opencode: $: OpenCode run output has no user text event"
+        " (pass unsupported='drop' or 'text')"
     )
     assert oc.encode(TextMessage("hi", role="user"), unsupported="text") is None
     assert oc.encode(InitMessage(session_id="s"), unsupported="drop") is None

@@ -17,9 +17,9 @@ from messages import (
     ToolUseMessage,
     Usage,
 )
-from messages._cli_commands import strip_extra
 from messages.adapters import NAMES, get
 from messages.cli import main
+from messages.cli.commands import strip_extra
 from messages.convert import normalize_messages
 from test_cli import ADAPTER_FIXTURES, REAL, run
 

@@ -11,7 +11,7 @@ import pytest
 from _adapter_helpers import local
 from conftest import ROOT, shared_fixtures
 from messages import AssistantMessage, ResultMessage, TextBlock, TextMessage, Usage
-from messages._cli_stats import FileStats, sessions
+from messages.cli.stats import FileStats, sessions
 from messages.serialize import dumps
 from test_cli import run
 

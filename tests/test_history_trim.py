@@ -29,8 +29,8 @@ from messages import (
     UserMessage,
 )
 from messages import strategies as ms
-from messages._hist import carries_results, is_system
 from messages.history import count_tokens_approximately, per_message, trim
+from messages.history._pairs import carries_results, is_system
 
 ONE_EACH = per_message(lambda m: 1)
 """A counter where every message costs one token: budgets read as message counts."""

@@ -24,7 +24,7 @@ from messages import (
 )
 from messages.providers import gemini as g
 from messages.providers import openai_responses as r
-from messages.providers._base import as_turns
+from messages.providers._carry import as_turns
 from provider_support import check_gemini, check_responses, load
 
 PORTABLE_IMAGES = st.one_of(

@@ -29,6 +29,7 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.convert import normalize_messages
+from messages.errors import HINT
 from messages.providers import gemini as g
 from provider_support import check_gemini, fixture_names, load, view
 
@@ -391,7 +392,7 @@ def test_unsupported_content_raises_with_a_path(
     with pytest.raises(UnsupportedContentError) as info:
         g.encode_request(conversation)
     assert info.value.path == path
-    assert str(info.value) == f"gemini: {path}: {reason}"
+    assert str(info.value) == f"gemini: {path}: {reason} {HINT}"
 
 
 def test_a_call_with_invalid_arguments_is_sent_without_them() -> None:

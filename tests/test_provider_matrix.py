@@ -49,7 +49,7 @@ from messages import strategies as ms
 from messages.adapters import CLI_NAMES
 from messages.adapters import get as adapter
 from messages.providers import NAMES, UnknownProviderError, get
-from messages.providers._policy import refusal_text, request_turns
+from messages.providers._carry import refusal_text, request_turns
 from provider_support import (
     check_anthropic,
     check_chat,

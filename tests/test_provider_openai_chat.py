@@ -41,8 +41,9 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.convert import normalize_messages
+from messages.errors import HINT
 from messages.providers import anthropic, openai_chat
-from messages.providers._base import as_turns
+from messages.providers._carry import as_turns
 from provider_support import check_chat
 
 FIXTURES = LOCAL_FIXTURES / "openai_chat"
@@ -232,7 +233,7 @@ def test_unsupported_content_follows_the_policy(
     with pytest.raises(UnsupportedContentError) as info:
         openai_chat.encode_request([message])
     assert info.value.path == path
-    assert str(info.value) == text
+    assert str(info.value) == text + " " + HINT
     dropped = openai_chat.encode_request([message], unsupported="drop")
     assert described not in _texts(dropped)
     degraded = openai_chat.encode_request([message], unsupported="text")
