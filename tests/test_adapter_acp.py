@@ -9,14 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _adapter_helpers import (
-    assert_round_trips,
-    assert_stream_round_trips,
-    flat_kinds,
-    local,
-    read,
-    wire_objects,
-)
 from conftest import json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
@@ -44,6 +36,14 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.adapters import acp
+from support.adapter_files import (
+    assert_round_trips,
+    assert_stream_round_trips,
+    flat_kinds,
+    local,
+    read,
+    wire_objects,
+)
 
 REAL = [
     "caic-opencode-read-edit-bash.jsonl",

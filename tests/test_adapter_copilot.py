@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _adapter_helpers import assert_round_trips, assert_stream_round_trips, flat_kinds, local, read
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -34,6 +33,13 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.adapters import copilot as cp
+from support.adapter_files import (
+    assert_round_trips,
+    assert_stream_round_trips,
+    flat_kinds,
+    local,
+    read,
+)
 
 LOCAL = ["run-read-edit.jsonl", "edge-cases.jsonl"]
 

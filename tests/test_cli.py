@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from _adapter_helpers import local
 from conftest import ROOT, shared_fixtures
 from messages import ImageMessage, TextMessage, ToolUseMessage
 from messages.adapters import get
 from messages.cli import main
 from messages.convert import normalize_messages
 from messages.serialize import dumps, read_jsonl
+from support.adapter_files import local
 
 SRC = str(ROOT / "src")
 EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"

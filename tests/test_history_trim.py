@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from history_checks import pairing
 from messages import (
     AssistantMessage,
     AudioBlock,
@@ -31,6 +30,7 @@ from messages import (
 from messages import strategies as ms
 from messages.history import count_tokens_approximately, per_message, trim
 from messages.history._pairs import carries_results, is_system
+from support.history_checks import pairing
 
 ONE_EACH = per_message(lambda m: 1)
 """A counter where every message costs one token: budgets read as message counts."""

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import anthropic_conversations, anthropic_response_blocks, split
 from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
@@ -43,7 +42,8 @@ from messages.convert import normalize_messages
 from messages.errors import HINT
 from messages.providers import anthropic
 from messages.providers._carry import as_turns
-from provider_support import check_anthropic
+from support.provider_checks import check_anthropic
+from support.provider_strategies import anthropic_conversations, anthropic_response_blocks, split
 
 FIXTURES = LOCAL_FIXTURES / "anthropic"
 

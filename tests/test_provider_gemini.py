@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import any_conversation, conversations, well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -31,7 +30,8 @@ from messages import strategies as ms
 from messages.convert import normalize_messages
 from messages.errors import HINT
 from messages.providers import gemini as g
-from provider_support import check_gemini, fixture_names, load, view
+from support.provider_checks import check_gemini, fixture_names, load, view
+from support.provider_strategies import any_conversation, conversations, well_formed
 
 AREA = "gemini"
 KEYS = ("systemInstruction", "contents")

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import anthropic_conversations, chat_conversations, split
 from conftest import LOCAL_FIXTURES, json_equal
 from messages import (
     AssistantMessage,
@@ -44,7 +43,8 @@ from messages.convert import normalize_messages
 from messages.errors import HINT
 from messages.providers import anthropic, openai_chat
 from messages.providers._carry import as_turns
-from provider_support import check_chat
+from support.provider_checks import check_chat
+from support.provider_strategies import anthropic_conversations, chat_conversations, split
 
 FIXTURES = LOCAL_FIXTURES / "openai_chat"
 

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import any_conversation, conversations, well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -34,7 +33,8 @@ from messages import (
 from messages import strategies as ms
 from messages.errors import HINT
 from messages.providers import openai_responses as r
-from provider_support import check_responses, fixture_names, load, view
+from support.provider_checks import check_responses, fixture_names, load, view
+from support.provider_strategies import any_conversation, conversations, well_formed
 
 AREA = "openai_responses"
 KEYS = ("instructions", "input")
