@@ -384,7 +384,7 @@ def test_strict_stops_at_the_first_bad_line(
     assert out.splitlines() == [out.splitlines()[0]]  # only the init line, before line 2
     assert out.startswith("[init]")
     assert (
-        err == f"messages: {path}:2: $: invalid JSON (Expecting value: line 1 column 1 (char 0))\n"
+        err == f"messages: {path}:2: $: invalid JSON (expecting value at character 0)\n"
     )
 
 
@@ -439,7 +439,7 @@ def test_bad_data_and_usage_exit_codes_from_a_process(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (1, "[text/user] ok\n")
     assert (
         done.stderr
-        == f"messages: {bad}:2: $: invalid JSON (Expecting value: line 1 column 1 (char 0))\n"
+        == f"messages: {bad}:2: $: invalid JSON (expecting value at character 0)\n"
     )
     assert python_m("normalize", "--from", "nope").returncode == 2
 

@@ -210,7 +210,7 @@ def test_from_and_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     path.write_text(EXAMPLE.read_text("utf-8") + "oops\n" + STATS.read_text("utf-8"))
     code, out, err = run(capsys, "stats", "--json", "--strict", str(path))
     assert code == 1 and err == (
-        f"messages: {path}:9: $: invalid JSON (Expecting value: line 1 column 1 (char 0))\n"
+        f"messages: {path}:9: $: invalid JSON (expecting value at character 0)\n"
     )
     assert json.loads(out)["sessions"] == []  # stopped: nothing is summed from a broken run
     code, out, _ = run(capsys, "stats", "--json", str(path))
