@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, Final, TypeAlias
 
 from ._core.fields import ROLES
-from ._core.frozen import FrozenDict, thaw
+from ._core.frozen import FrozenDict, depth_limit, thaw
 from ._core.jsontext import dump_compact, load_strict
 from ._core.make import copy_json, expose_owned, maker, wrap_owned
 from ._core.wire import type_name
@@ -91,11 +91,11 @@ def _scalar(v: Any, path: str) -> Any:
 def _map(v: Any, path: str) -> Any:
     if type(v) is not dict:
         raise _bad("an object", v, path)
-    return wrap_owned(copy_json(v, path, 0, 256))
+    return wrap_owned(copy_json(v, path, 0, depth_limit()))
 
 
 def _json(v: Any, path: str) -> Any:
-    return expose_owned(copy_json(v, path, 0, 256))
+    return expose_owned(copy_json(v, path, 0, depth_limit()))
 
 
 def _json_tuple(v: Any, path: str) -> Any:
@@ -123,13 +123,13 @@ def _usage(v: Any, path: str) -> Any:
 
 
 def _role(v: Any, path: str) -> Any:
-    if v not in ROLES:
+    if type(v) is not str or v not in ROLES:
         raise DecodeError(f"expected a role, found {v!r}", path=path, value=v)
     return v
 
 
 def _system_role(v: Any, path: str) -> Any:
-    if v not in {"system", "developer"}:
+    if type(v) is not str or v not in ("system", "developer"):
         raise DecodeError(f"expected 'system' or 'developer', found {v!r}", path=path, value=v)
     return v
 
@@ -189,11 +189,24 @@ def _out(value: Any, shared: bool = False) -> Any:
     if cls is FrozenDict:
         return value._d if shared else thaw(value)
     if cls is tuple:
-        return [_out(item, shared) for item in value]
+        try:
+            return [_out(item, shared) for item in value]
+        except EncodeError as exc:  # name the item: found again only on this rare path
+            index = next(i for i, item in enumerate(value) if not _encodable(item, shared))
+            raise exc.within(f"[{index}]") from None
     spec = _SPECS.get(cls)
     if spec is not None:
         return _encode(value, spec, nested=True, shared=shared)
+    # Reached only by a value the constructors do not check, such as a datetime timestamp.
     raise EncodeError(f"cannot serialize {cls.__name__}", value=value)
+
+
+def _encodable(value: Any, shared: bool) -> bool:
+    try:
+        _out(value, shared)
+    except EncodeError:
+        return False
+    return True
 
 
 def _encode(value: Any, spec: _Spec, *, nested: bool, shared: bool = False) -> dict[str, Any]:
@@ -213,7 +226,10 @@ def _encode(value: Any, spec: _Spec, *, nested: bool, shared: bool = False) -> d
         if cls is str or cls is int or cls is bool or v is None:
             out[name] = v
         else:
-            out[name] = _out(v, shared)
+            try:
+                out[name] = _out(v, shared)
+            except EncodeError as exc:
+                raise exc.within(f".{name}") from None
     return out
 
 
@@ -249,9 +265,22 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
     return spec.make(*values)
 
 
+def _check_version(d: dict[str, Any], path: str) -> None:
+    """The version tag is optional; when present (a nested value may carry it too) it is 1."""
+    if "v" in d:
+        version = d["v"]
+        if type(version) is not int or version != FORMAT_VERSION:
+            raise DecodeError(
+                f"unsupported format version {version!r} (this library reads {FORMAT_VERSION})",
+                path=f"{path}.v",
+                value=version,
+            )
+
+
 def _nested(d: Any, path: str, table: dict[str, type]) -> Any:
     if type(d) is not dict:
         raise _bad("an object", d, path)
+    _check_version(d, path)
     if table is _BLOCKS or "type" in d:
         tag = d.get("type")
         cls = table.get(tag) if type(tag) is str else None
@@ -272,13 +301,7 @@ def from_dict(data: Any) -> Any:
         data = data.thaw()
     if type(data) is not dict:
         raise _bad("an object", data, "$")
-    version = data.get("v", FORMAT_VERSION)
-    if version != FORMAT_VERSION:
-        raise DecodeError(
-            f"unsupported format version {version!r} (this library reads {FORMAT_VERSION})",
-            path="$.v",
-            value=version,
-        )
+    _check_version(data, "$")
     if "kind" in data:
         tag = data["kind"]
         cls = _MESSAGES.get(tag) if type(tag) is str else None
