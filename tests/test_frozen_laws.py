@@ -19,8 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import DecodeError, FrozenDict, freeze, thaw
+from messages import DecodeError, FrozenDict, freeze, from_dict, thaw
 from messages import strategies as ms
+from messages._core.frozen import _plain_copy, _Unusual, raw
 from messages.limits import limits
 
 plain_objects = ms.json_objects(max_size=5).map(thaw)
@@ -241,6 +242,9 @@ def _objects(depth: int, leaf: Any = "x") -> Any:
     return value
 
 
+TOO_DEEP = "JSON nests too deeply for the interpreter's stack"
+
+
 @pytest.mark.parametrize("nest", [_lists, _objects])
 @pytest.mark.parametrize("leaf", ["x", Level.HIGH])  # the plain copy, and the checked copy
 def test_a_limit_above_the_stack_gives_a_decode_error_not_a_recursion_error(
@@ -248,9 +252,85 @@ def test_a_limit_above_the_stack_gives_a_decode_error_not_a_recursion_error(
 ) -> None:
     deep = nest(sys.getrecursionlimit() * 2, leaf)
     with pytest.raises(DecodeError) as info:
-        freeze(deep, max_depth=10**9)
-    assert "nests too deeply" in str(info.value)
+        freeze({"top": deep}, max_depth=10**9)
+    assert (info.value.path, info.value.reason) == ("$", TOO_DEEP)
     with limits(max_depth=10**9):
-        with pytest.raises(DecodeError, match="nests too deeply"):
+        with pytest.raises(DecodeError) as info:
             FrozenDict({"top": deep})
+        assert (info.value.path, info.value.reason) == ("$", TOO_DEEP)
         assert FrozenDict({"a": 1}) != {"top": deep}
+        with pytest.raises(DecodeError) as info:
+            from_dict({"kind": "raw", "data": deep})
+        assert (info.value.path, info.value.reason) == ("$.data", TOO_DEEP)
+
+
+# ------------------------------------------------------------ identity, hashing, sharing
+
+
+def test_a_value_equals_itself_and_hashes_are_spread() -> None:
+    d = FrozenDict({"a": [1, {"b": 2}]})
+    assert d == d  # the identity shortcut
+    assert not d != d  # noqa: SIM202
+    assert len({hash(FrozenDict({"n": n})) for n in range(20)}) > 10
+
+
+def test_values_read_out_of_a_frozen_dict_hash_and_compare() -> None:
+    d = FrozenDict({"a": {"b": [1, {"c": None}]}, "x": 1})
+    inner = d["a"]
+    assert isinstance(inner, FrozenDict)
+    assert hash(inner) == hash(FrozenDict({"b": [1, {"c": None}]}))
+    merged = d | {"y": 2}
+    assert hash(merged) == hash(FrozenDict({**d.thaw(), "y": 2}))
+    assert merged == {**d.thaw(), "y": 2}
+    assert inner == FrozenDict({"b": (1, {"c": None})})
+
+
+def test_comparing_and_rewrapping_frozen_values_ignores_the_depth_limit_in_force() -> None:
+    deep = FrozenDict({"a": [[[{"b": [1]}]]]})
+    twin = FrozenDict({"a": [[[{"b": [1]}]]]})
+    with limits(max_depth=2):
+        assert deep == twin  # both were checked when they were built
+        assert FrozenDict(deep) == deep
+        assert hash(FrozenDict(deep)) == hash(twin)
+
+
+def test_rewrapping_shares_the_stored_data() -> None:
+    d = FrozenDict({"a": [1]})
+    assert raw(FrozenDict(d)) is raw(d)
+
+
+def test_a_frozen_dict_cannot_be_changed_or_emptied() -> None:
+    d = FrozenDict({"a": 1})
+    with pytest.raises(AttributeError, match="FrozenDict is read-only \\(cannot delete '_d'\\)"):
+        del d._d  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="FrozenDict is read-only \\(cannot set 'x'\\)"):
+        d.x = 1  # type: ignore[attr-defined]
+    assert d == {"a": 1}
+
+
+def test_raw_gives_the_stored_plain_form() -> None:
+    d = FrozenDict({"a": [1, {"b": 2}]})
+    assert raw(d) == {"a": [1, {"b": 2}]}
+    assert type(raw(d)["a"]) is list
+    assert raw(d) is raw(d)  # shared, not copied
+    assert raw((d, 1, (2, d))) == [{"a": [1, {"b": 2}]}, 1, [2, {"a": [1, {"b": 2}]}]]
+    assert raw("x") == "x"
+    assert raw(None) is None
+
+
+@given(ms.json_values())
+def test_plain_json_takes_the_fast_copy(value: Any) -> None:
+    plain = thaw(value)
+    assert _plain_copy(plain, 0, 256) == plain
+    assert json_equal(_plain_copy(plain, 0, 256), plain)
+
+
+def test_the_fast_copy_stops_exactly_at_the_limit() -> None:
+    at_limit: Any = [["x"], {"k": {"j": 1}}]
+    assert _plain_copy(at_limit, 0, 3) == at_limit
+    with pytest.raises(_Unusual):
+        _plain_copy(at_limit, 0, 2)
+    with pytest.raises(_Unusual):
+        _plain_copy({"a": {1: 2}}, 0, 5)
+    with pytest.raises(_Unusual):
+        _plain_copy(Level.HIGH, 0, 5)
