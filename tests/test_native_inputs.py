@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from messages import (
     AssistantMessage,
     DecodeError,
+    InitMessage,
     RawMessage,
     SystemMessage,
     TextBlock,
@@ -27,6 +28,7 @@ from messages import (
     ToolResultBlock,
     Usage,
     from_dict,
+    serialize,
     thaw,
     to_dict,
 )
@@ -203,3 +205,61 @@ def test_text_message_defaults_are_not_written() -> None:
         "text": "x",
         "role": "user",
     }
+
+
+# ------------------------------------------------------------- the specs, built afresh
+
+
+@given(values)
+def test_a_spec_built_now_reads_and_writes_like_the_one_built_at_import(value: Any) -> None:
+    """The per-class specs are built once, at import; build one again and use it directly.
+
+    (Import-time code is otherwise out of reach of mutation testing, which switches mutants
+    on at call time.)
+    """
+    cls = type(value)
+    spec = serialize._SPECS[cls]
+    fresh = serialize._Spec(cls, spec.tag_key, spec.tag)
+    assert (fresh.cls, fresh.tag_key, fresh.tag) == (cls, spec.tag_key, spec.tag)
+    assert fresh.names == spec.names
+    assert {"v", spec.tag_key} <= fresh.names
+    assert [(n, d, nullable) for n, d, _, nullable in fresh.fields] == [
+        (n, d, nullable) for n, d, _, nullable in spec.fields
+    ]
+    native = to_dict(value)
+    assert serialize._encode(value, fresh, nested=False) == native
+    assert serialize._build(native, fresh, "$") == value
+    with pytest.raises(DecodeError) as info:
+        serialize._build({**native, "bogus": 1}, fresh, "$")
+    assert info.value.path == "$.bogus"
+
+
+def test_the_specs_know_which_fields_are_required_and_which_take_null() -> None:
+    spec = serialize._Spec(ToolResultBlock, "type", "tool_result")
+    fields = {name: (default, nullable) for name, default, _, nullable in spec.fields}
+    assert fields["tool_use_id"] == (serialize._REQUIRED, False)
+    assert fields["is_error"] == (None, True)
+    assert fields["content"][1] is False
+    assert spec.names == {"v", "type", *fields}
+
+
+def test_init_tools_are_read_as_json() -> None:
+    tools = ["Bash", {"name": "Read", "args": [1, None]}]
+    message = from_dict({"kind": "init", "tools": tools, "cwd": "/w"})
+    assert message == InitMessage(cwd="/w", tools=tuple(tools))
+    assert to_dict(message)["tools"] == tools
+    assert from_dict({"kind": "init", "tools": None}) == InitMessage()
+    with pytest.raises(DecodeError) as info:
+        from_dict({"kind": "init", "tools": {"a": 1}})
+    assert (info.value.path, info.value.value) == ("$.tools", {"a": 1})
+    with pytest.raises(DecodeError) as info:
+        from_dict({"kind": "init", "tools": ["Bash", {"a": [float("inf")]}]})
+    assert info.value.path == "$.tools[1].a[0]"
+
+
+def test_fields_equal_to_their_default_are_left_out_even_when_not_the_same_object() -> None:
+    # json.loads builds new strings, equal to the defaults but not the same objects
+    text = json.loads('{"kind": "text", "text": "x", "role": "assistant", "extra": {}}')
+    assert to_dict(from_dict(text)) == {"v": 1, "kind": "text", "text": "x"}
+    role = "".join(["assist", "ant"])
+    assert to_dict(TextMessage("x", role=role)) == {"v": 1, "kind": "text", "text": "x"}  # type: ignore[arg-type]

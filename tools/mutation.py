@@ -92,6 +92,11 @@ class Equivalent(NamedTuple):
 
 
 _SHORTCUT = "an inline scalar test that saves a call: without it the call returns the same value"
+_SHARED = (
+    "dumps shares the stored dicts because it writes them out at once; a copy writes the same"
+    " text (and for a value already copied, as in to_dict, sharing is not asked for)"
+)
+_FALSY = "None in place of False for a flag only tested for truth"
 _FALLBACK = "a fast-path test: when it fails, the general path below gives the same result"
 
 EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
@@ -138,7 +143,40 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             "a stricter fast copy gives up one level early and the checked copy finishes it",
         ),
     ),
-    "serialize": (),
+    "serialize": (
+        *(
+            Equivalent(function, line, _SHARED)
+            for function, line in (
+                ("x__out", "return value._d if (shared) and False else thaw(value)"),
+                ("x__out", "return [_out(item, None) for item in value]"),
+                ("x__out", "return _encode(value, spec, nested=True, shared=None)"),
+                ("x__out", "return _encode(value, spec, nested=True, )"),
+                ("x__encodable", "_out(value, None)"),
+                ("x__encodable", "_out(value, False)"),
+                ("x__encode", "out[name] = _out(v, None)"),
+                ("x_dumps", "return dump_compact(_encode(value, spec, nested=False, shared=None))"),
+                ("x_dumps", "return dump_compact(_encode(value, spec, nested=False, ))"),
+                (
+                    "x_dumps",
+                    "return dump_compact(_encode(value, spec, nested=False, shared=False))",
+                ),
+            )
+        ),
+        *(
+            Equivalent("x__encode", line, _SHORTCUT)
+            for line in (
+                "cls = None",
+                "cls = type(None)",
+                "if cls is str or cls is int or cls is bool and v is None:",
+                "if cls is str or cls is int and cls is bool or v is None:",
+                "if cls is str and cls is int or cls is bool or v is None:",
+            )
+        ),
+        Equivalent("x_to_dict", "return _encode(value, spec, nested=None)", _FALSY),
+        Equivalent(
+            "x_dumps", "return dump_compact(_encode(value, spec, nested=None, shared=True))", _FALSY
+        ),
+    ),
     "claude_decode": (),
 }
 

@@ -57,13 +57,6 @@ def _str(v: Any, path: str) -> Any:
     return v
 
 
-def _opt(check: _In) -> _In:
-    def inner(v: Any, path: str) -> Any:
-        return None if v is None else check(v, path)
-
-    return inner
-
-
 def _bool(v: Any, path: str) -> Any:
     if type(v) is not bool:
         raise _bad("a boolean", v, path)
@@ -136,23 +129,21 @@ def _system_role(v: Any, path: str) -> Any:
 
 _BY_ANNOTATION: Final[dict[str, _In]] = {
     "str": _str,
-    "str | None": _opt(_str),
     "bool": _bool,
-    "bool | None": _opt(_bool),
-    "int | None": _opt(_int),
-    "int | float | None": _opt(_num),
-    "float | None": _opt(_num),
-    "Timestamp | None": _opt(_scalar),
+    "int": _int,
+    "int | float": _num,
+    "float": _num,
+    "Timestamp": _scalar,
     "Mapping[str, JsonValue]": _map,
     "JsonValue": _json,
-    "tuple[JsonValue, ...] | None": _opt(_json_tuple),
-    "tuple[FrozenDict, ...] | None": _opt(_objects),
+    "tuple[JsonValue, ...]": _json_tuple,
+    "tuple[FrozenDict, ...]": _objects,
     "str | tuple[Block, ...]": _content,
-    "Usage | None": _opt(_usage),
+    "Usage": _usage,
     "Role": _role,
-    "Role | None": _opt(_role),
     'Literal["system", "developer"]': _system_role,
 }
+"""The reader of each field type; a field typed ``X | None`` reads null as None, else as X."""
 
 
 class _Spec:
@@ -164,12 +155,13 @@ class _Spec:
         self.cls = cls
         self.tag_key = tag_key
         self.tag = tag
-        self.fields: list[tuple[str, Any, _In]] = []
+        self.fields: list[tuple[str, Any, _In, bool]] = []
         for f in dataclasses.fields(cls):
             default = f.default if f.default is not dataclasses.MISSING else _REQUIRED
             annotation = str(f.type).replace("'", '"')
-            self.fields.append((f.name, default, _BY_ANNOTATION[annotation]))
-        self.names = frozenset(name for name, _, _ in self.fields) | {tag_key, "v"}
+            base = annotation.removesuffix(" | None")
+            self.fields.append((f.name, default, _BY_ANNOTATION[base], base != annotation))
+        self.names = frozenset(field[0] for field in self.fields) | {tag_key, "v"}
         self.make: Callable[..., Any] = maker(cls)  # the readers check and freeze every value
 
 
@@ -182,7 +174,7 @@ _SPECS.update({cls: _Spec(cls, "kind", cls.kind) for cls in MESSAGE_TYPES})
 _SPECS[Usage] = _Spec(Usage, "type", "usage")
 
 
-def _out(value: Any, shared: bool = False) -> Any:
+def _out(value: Any, shared: bool) -> Any:
     cls = type(value)
     if cls is str or cls is int or cls is float or cls is bool or value is None:
         return value
@@ -192,7 +184,7 @@ def _out(value: Any, shared: bool = False) -> Any:
         try:
             return [_out(item, shared) for item in value]
         except EncodeError as exc:  # name the item: found again only on this rare path
-            index = next(i for i, item in enumerate(value) if not _encodable(item, shared))
+            index = next(i for i, item in enumerate(value) if not _encodable(item))
             raise exc.within(f"[{index}]") from None
     spec = _SPECS.get(cls)
     if spec is not None:
@@ -201,9 +193,9 @@ def _out(value: Any, shared: bool = False) -> Any:
     raise EncodeError(f"cannot serialize {cls.__name__}", value=value)
 
 
-def _encodable(value: Any, shared: bool) -> bool:
+def _encodable(value: Any) -> bool:
     try:
-        _out(value, shared)
+        _out(value, True)
     except EncodeError:
         return False
     return True
@@ -218,7 +210,7 @@ def _encode(value: Any, spec: _Spec, *, nested: bool, shared: bool = False) -> d
     out: dict[str, Any] = {} if nested else {"v": FORMAT_VERSION}
     if not (nested and spec.cls is Usage):
         out[spec.tag_key] = spec.tag
-    for name, default, _ in spec.fields:
+    for name, default, _, _ in spec.fields:
         v = getattr(value, name)
         if default is not _REQUIRED and (v is default or v == default):
             continue
@@ -253,9 +245,10 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
                 f"unknown field {key!r} for {spec.cls.__name__}", path=f"{path}.{key}", value=value
             )
     values = []
-    for name, default, reader in spec.fields:
+    for name, default, reader, nullable in spec.fields:
         if name in d:
-            values.append(reader(d[name], f"{path}.{name}"))
+            v = d[name]
+            values.append(None if v is None and nullable else reader(v, f"{path}.{name}"))
         elif default is _REQUIRED:
             raise DecodeError(
                 f"missing required field {name!r} for {spec.cls.__name__}", path=f"{path}.{name}"
