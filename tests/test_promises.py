@@ -309,3 +309,11 @@ class NotABlock:
 def test_block_to_message_of_something_else_is_a_programming_error() -> None:
     with pytest.raises(AssertionError, match="<not a block>"):
         block_to_message(NotABlock())  # type: ignore[arg-type]
+
+
+def test_only_a_tagged_native_dict_inside_a_raw_block_is_unwrapped() -> None:
+    untagged = RawBlock({"kind": "text", "text": "x"})  # no "v": a foreign object, kept raw
+    assert block_to_message(untagged) == RawMessage({"kind": "text", "text": "x"})
+    assert block_to_message(RawBlock(["v", "kind"])) == RawMessage(("v", "kind"))
+    tagged = RawBlock({"v": 1, "kind": "text", "text": "x"})
+    assert block_to_message(tagged) == TextMessage("x")
