@@ -97,6 +97,13 @@ _SHARED = (
     " text (and for a value already copied, as in to_dict, sharing is not asked for)"
 )
 _FALSY = "None in place of False for a flag only tested for truth"
+_PRECHECK = (
+    "a pre-check of the field types: when it wrongly fails, the checked reads below run, find"
+    " nothing wrong, and the result is the same"
+)
+_TYPE = {"inp": "int", "out": "int", "read": "int", "write": "int"} | dict.fromkeys(
+    ("model", "message_id", "stop_reason"), "str"
+)
 _FALLBACK = "a fast-path test: when it fails, the general path below gives the same result"
 
 EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
@@ -177,7 +184,31 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             "x_dumps", "return dump_compact(_encode(value, spec, nested=None, shared=True))", _FALSY
         ),
     ),
-    "claude_decode": (),
+    "claude_decode": (
+        *(
+            Equivalent(function, line, _PRECHECK)
+            for function, names in (
+                ("x__usage_any", ("inp", "out", "read", "write")),
+                ("x__assistant_any", ("model", "message_id", "stop_reason")),
+            )
+            for i, name in enumerate(names)
+            for line in (
+                f"{'and ' if i else ''}({name} is None and type({name}) is {_TYPE[name]})",
+                f"{'and ' if i else ''}({name} is None or type(None) is {_TYPE[name]})",
+            )
+        ),
+        Equivalent(
+            "x__usage_any",
+            "return _new_usage(inp, out, read, write, None, None, wrap_owned(rest) if (rest) or"
+            " True else EMPTY)",
+            "the shared EMPTY in place of an equal empty FrozenDict",
+        ),
+        Equivalent(
+            "x__stream_event_any",
+            "extra = _STREAM_EXTRA if (rest == _STREAM_EXTRA._d) and False else wrap_owned(rest)",
+            "the shared extra of a top-level stream event in place of an equal new one",
+        ),
+    ),
 }
 
 

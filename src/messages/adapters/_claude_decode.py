@@ -3,7 +3,7 @@
 Every known line type has a fast path for the exact shape Claude Code writes on almost every
 line (one key-set comparison replaces a read, a check and a copy per field) and a general
 path for any other shape; both give the same message. Messages are built with
-:func:`messages._model.maker` from values that are checked and frozen here.
+:func:`messages._core.make.maker` from values that are checked and frozen here.
 """
 
 from __future__ import annotations
@@ -118,10 +118,8 @@ def _split(obj: dict[str, Any], more: tuple[str, ...] = ()) -> tuple[dict[str, A
     return rest, (uuid, sid, parent, ts)
 
 
-def _raw(obj: Any) -> RawMessage:
+def _raw(obj: dict[str, Any]) -> RawMessage:
     """A line kept verbatim, with whatever context fields it has that are well typed."""
-    if type(obj) is not dict:
-        return RawMessage(expose_owned(obj))
     try:
         uuid, sid, parent, ts = _checked_context(obj)
     except DecodeError:
@@ -302,7 +300,7 @@ def _result(obj: dict[str, Any]) -> Message:
         num_turns,
         cost,
         usage,
-        None if structured is None else expose_owned(structured),
+        expose_owned(structured),
         uuid,
         sid,
         parent,
