@@ -114,6 +114,8 @@ def test_nested_objects_of_to_dict_are_copies() -> None:
         ({"kind": "assistant", "content": [{"type": 7}]}, "$.content[0].type", 7),
         ({"kind": "assistant", "usage": {"output_tokens": 1.5}}, "$.usage.output_tokens", 1.5),
         ({"kind": "assistant", "usage": {"type": "text"}}, "$.usage.type", "text"),
+        ({"type": "usage", "input_tokens": "1"}, "$.input_tokens", "1"),
+        ({"type": "usage", "bogus": 1}, "$.bogus", 1),
         ({"kind": "result", "total_cost_usd": "1"}, "$.total_cost_usd", "1"),
         ({"kind": "result", "is_error": 0}, "$.is_error", 0),
         ({"kind": "text", "text": "", "timestamp": {}}, "$.timestamp", {}),
