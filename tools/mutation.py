@@ -78,6 +78,11 @@ MODULES: dict[str, Module] = {
         ("tests/test_adapter_claude_code.py", "tests/test_claude_fast_paths.py"),
         95.0,
     ),
+    "claude_encode": Module(
+        "src/messages/adapters/_claude_encode.py",
+        ("tests/test_adapter_claude_code.py", "tests/test_claude_encode.py"),
+        90.0,
+    ),
 }
 
 
@@ -182,6 +187,31 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
         Equivalent("x_to_dict", "return _encode(value, spec, nested=None)", _FALSY),
         Equivalent(
             "x_dumps", "return dump_compact(_encode(value, spec, nested=None, shared=True))", _FALSY
+        ),
+    ),
+    "claude_encode": (
+        *(
+            Equivalent("x__carry", line, "the flag only saves building an equal tuple")
+            for line in (
+                "changed = None",
+                "changed = True",
+                "return tuple(out) if (changed) or True else content",
+            )
+        ),
+        Equivalent(
+            "x__flat",
+            "block = replace(block, extra=None)",
+            "the block's constructor turns an extra of None into the empty one",
+        ),
+        *(
+            Equivalent(function, line, "the policy handed on meets text only, which it passes")
+            for function, line in (
+                (
+                    "x__system_prompt",
+                    'return _role_line(UserMessage(text, **context), "user", None)',
+                ),
+                ("x_encode_message", 'return _role_line(line, "assistant", None)'),
+            )
         ),
     ),
     "claude_decode": (
