@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 
 from messages import strategies as ms
-from messages._model import maker
+from messages._core.make import maker
 from messages.adapters._base import load_line
 from messages.blocks import (
     BLOCK_TYPES,
@@ -64,11 +64,11 @@ def test_load_line_reads_what_json_loads_reads(line: str | bytes) -> None:
         ('{"a":NaN}', "NaN is not valid JSON"),
         ('{"a":-Infinity}', "-Infinity is not valid JSON"),
         ('{"a":1e999}', "out of range"),
-        ('{"a":1} x', "Extra data"),
-        ('{"a":1}{"b":2}', "Extra data"),
-        ("", "Expecting value"),
-        ('{"a":', "Expecting value"),
-        ("\ufeff{}", "BOM"),
+        ('{"a":1} x', "extra data at character 8"),
+        ('{"a":1}{"b":2}', "extra data at character 7"),
+        ("", "expecting value at character 0"),
+        ('{"a":', "expecting value at character 5"),
+        ("\ufeff{}", "unexpected UTF-8 BOM"),
         (b'{"a":"\xff"}', "invalid UTF-8"),
         ("[" * 100_000, "nests too deeply"),
     ],

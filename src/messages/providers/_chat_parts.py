@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions pieces: content parts, tool calls and usage, both ways.
+"""OpenAI Chat Completions content parts and ``tool_calls`` entries, both ways.
 
 Decoders take owned JSON (fresh from a copy of the caller's body) and never mutate it.
 Encoders return fresh plain values and apply the caller's :class:`Policy` to what Chat
@@ -11,8 +11,9 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final, assert_never
 
-from .._json import EMPTY, FrozenDict, JsonValue, own, raw, thaw
-from .._wire import extra, opt_int, opt_obj
+from .._core.frozen import EMPTY, FrozenDict, JsonValue, raw, thaw
+from .._core.make import expose_owned, wrap_owned
+from .._core.wire import extra
 from ..blocks import (
     AudioBlock,
     Block,
@@ -25,20 +26,18 @@ from ..blocks import (
 )
 from ..errors import DecodeError
 from ..media import parse_data_uri, to_data_uri
-from ..usage import Usage
-from ._formats import CHAT, raw_is_own, response_extra
+from ..policy import Policy
+from ._carry import put_extra
+from ._formats import CHAT, raw_is_own
 from ._partial import loads_object
-from ._policy import Policy, put_extra
 
 __all__ = [
     "NAME",
     "carries",
     "decode_part",
     "decode_tool_call",
-    "decode_usage",
     "encode_part",
     "encode_tool_call",
-    "encode_usage",
     "is_tool_call",
     "text_part",
 ]
@@ -66,7 +65,7 @@ _CALL: Final = frozenset(("id", "type", "function"))
 def decode_part(p: Any) -> Block:
     """One owned content part: text, image_url and input_audio are modelled, the rest raw."""
     if type(p) is not dict:
-        return RawBlock(own(p))
+        return RawBlock(expose_owned(p))
     kind = p.get("type")
     if kind == "text" and type(p.get("text")) is str:
         return TextBlock(p["text"], extra=extra(p, _TEXT))
@@ -81,7 +80,7 @@ def decode_part(p: Any) -> Block:
             rest = dict(raw(extra(p, _IMAGE)))
             if "detail" in inner:
                 rest["detail"] = inner["detail"]
-            return ImageBlock(url=inner["url"], extra=FrozenDict._own(rest) if rest else EMPTY)
+            return ImageBlock(url=inner["url"], extra=wrap_owned(rest) if rest else EMPTY)
     if kind == "input_audio":
         inner = p.get("input_audio")
         if (
@@ -92,7 +91,7 @@ def decode_part(p: Any) -> Block:
         ):
             media_type = _AUDIO_FORMATS[inner["format"]]
             return AudioBlock(data=inner["data"], media_type=media_type, extra=extra(p, _AUDIO))
-    return RawBlock(FrozenDict._own(p))
+    return RawBlock(wrap_owned(p))
 
 
 def decode_tool_call(tc: Any) -> Block:
@@ -116,87 +115,10 @@ def decode_tool_call(tc: Any) -> Block:
             return ToolUseBlock(
                 tc["id"], fn["name"], args, arguments=arguments, extra=extra(tc, _CALL)
             )
-    return RawBlock(own(tc))
-
-
-def decode_usage(u: dict[str, Any]) -> Usage:
-    """``usage``: prompt tokens less cached (and cache-written) ones are the input tokens."""
-    prompt = opt_int(u, "prompt_tokens")
-    prompt_details = opt_obj(u, "prompt_tokens_details")
-    completion_details = opt_obj(u, "completion_tokens_details")
-    rest = dict(
-        raw(
-            extra(
-                u,
-                frozenset(
-                    (
-                        "prompt_tokens",
-                        "completion_tokens",
-                        "prompt_tokens_details",
-                        "completion_tokens_details",
-                    )
-                ),
-            )
-        )
-    )
-    cached = written = reasoning = None
-    try:
-        if prompt_details is not None:
-            cached = opt_int(prompt_details, "cached_tokens")
-            written = opt_int(prompt_details, "cache_write_tokens")
-            nested = raw(extra(prompt_details, frozenset(("cached_tokens", "cache_write_tokens"))))
-            if nested or (cached is None and written is None):
-                rest["prompt_tokens_details"] = nested  # else rebuilt from the counts
-    except DecodeError as exc:
-        raise exc.within(".prompt_tokens_details") from None
-    try:
-        if completion_details is not None:
-            reasoning = opt_int(completion_details, "reasoning_tokens")
-            nested = raw(extra(completion_details, frozenset(("reasoning_tokens",))))
-            if nested or reasoning is None:
-                rest["completion_tokens_details"] = nested
-    except DecodeError as exc:
-        raise exc.within(".completion_tokens_details") from None
-    return Usage(
-        None if prompt is None else prompt - (cached or 0) - (written or 0),
-        opt_int(u, "completion_tokens"),
-        cached,
-        written,
-        reasoning_tokens=reasoning,
-        extra=FrozenDict._own(rest) if rest else EMPTY,
-    )
+    return RawBlock(expose_owned(tc))
 
 
 # ---------------------------------------------------------------------------- encoding
-
-
-def encode_usage(usage: Usage) -> dict[str, Any]:
-    """The inverse of :func:`decode_usage` (another provider's usage fields are left out)."""
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["prompt_tokens"] = (
-            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
-        )
-    if usage.output_tokens is not None:
-        out["completion_tokens"] = usage.output_tokens
-    details = usage.extra.get("prompt_tokens_details")
-    cached = usage.cache_read_tokens is not None or usage.cache_write_tokens is not None
-    if isinstance(details, FrozenDict) or cached:
-        prompt_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.cache_read_tokens is not None:
-            prompt_details["cached_tokens"] = usage.cache_read_tokens
-        if usage.cache_write_tokens is not None:
-            prompt_details["cache_write_tokens"] = usage.cache_write_tokens
-        out["prompt_tokens_details"] = prompt_details
-    details = usage.extra.get("completion_tokens_details")
-    if isinstance(details, FrozenDict) or usage.reasoning_tokens is not None:
-        completion_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.reasoning_tokens is not None:
-            completion_details["reasoning_tokens"] = usage.reasoning_tokens
-        out["completion_tokens_details"] = completion_details
-    for key, value in response_extra(usage.extra, NAME, usage=True).items():
-        out.setdefault(key, thaw(value))
-    return out
 
 
 def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:

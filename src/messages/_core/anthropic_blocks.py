@@ -1,0 +1,243 @@
+"""Content blocks in the Anthropic / Claude Code wire shape, both ways.
+
+Shared by :func:`messages.convert.parse_blocks`, the Claude Code adapter and the Anthropic
+provider codec. Decoders take *owned* JSON (fresh from ``json.loads`` or copied), and the
+encoders return dicts that may share nested values with the blocks: callers that hand the
+result to users thaw it first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, assert_never
+
+from ..blocks import (
+    AudioBlock,
+    Block,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from ..errors import DecodeError
+from ..limits import current_limits
+from .frozen import EMPTY, raw
+from .make import expose_owned, maker, wrap_owned
+from .wire import extra, fail, obj, req_str
+
+MAX_BLOCK_DEPTH: Final = 64
+"""How deeply tool results may nest blocks inside blocks before decoding refuses."""
+
+_TEXT: Final = frozenset(("type", "text", "citations"))
+_THINKING: Final = frozenset(("type", "thinking", "signature"))
+_REDACTED: Final = frozenset(("type", "data"))
+_TOOL_USE: Final = frozenset(("type", "id", "name", "input"))
+_TOOL_RESULT: Final = frozenset(("type", "tool_use_id", "content", "is_error"))
+_MEDIA: Final = frozenset(("type", "source"))
+
+_new_text: Final = maker(TextBlock)
+_new_thinking: Final = maker(ThinkingBlock)
+_new_tool_use: Final = maker(ToolUseBlock)
+_new_tool_result: Final = maker(ToolResultBlock)
+
+_Decoder = Callable[[dict[str, Any], "str | None", int], Block]
+
+
+def _text(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    text = d.get("text", "")
+    if type(text) is not str:
+        raise fail("a string", text, "text")
+    cites = d.get("citations")
+    if cites is None:
+        if _TEXT.issuperset(d) and "citations" not in d:
+            return _new_text(text, None, EMPTY)
+        return _new_text(text, None, extra(d, _TEXT))
+    if type(cites) is not list:
+        raise fail("an array", cites, "citations")
+    for i, c in enumerate(cites):
+        if type(c) is not dict:
+            raise fail("an object", c, f"citations[{i}]")
+    return _new_text(text, tuple([wrap_owned(c) for c in cites]), extra(d, _TEXT))
+
+
+def _thinking(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    text = d.get("thinking", "")
+    signature = d.get("signature")
+    if type(text) is not str:
+        raise fail("a string", text, "thinking")
+    if signature is None:
+        return _new_thinking(text, None, False, provider, extra(d, _THINKING))
+    if type(signature) is not str:
+        raise fail("a string", signature, "signature")
+    ex = EMPTY if _THINKING.issuperset(d) else extra(d, _THINKING)
+    return _new_thinking(text, signature, False, provider, ex)
+
+
+def _redacted(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    return _new_thinking("", req_str(d, "data"), True, provider, extra(d, _REDACTED))
+
+
+def _tool_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    call_id = d.get("id", "")
+    name = d.get("name", "")
+    args = d.get("input")
+    if type(call_id) is not str:
+        raise fail("a string", call_id, "id")
+    if type(name) is not str:
+        raise fail("a string", name, "name")
+    if type(args) is not dict:
+        args = obj(d, "input")
+    ex = EMPTY if _TOOL_USE.issuperset(d) else extra(d, _TOOL_USE)
+    return _new_tool_use(call_id, name, wrap_owned(args), None, ex)
+
+
+def _tool_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    content = d.get("content", "")
+    if type(content) is list:
+        try:
+            content = decode_blocks(content, provider, depth + 1)
+        except DecodeError as exc:
+            raise exc.within(".content") from None
+    elif type(content) is not str:
+        raise fail("a string or an array of blocks", content, "content")
+    call_id = d.get("tool_use_id", "")
+    if type(call_id) is not str:
+        raise fail("a string", call_id, "tool_use_id")
+    is_error = d.get("is_error")
+    if is_error is None:
+        ex = extra(d, _TOOL_RESULT)
+    elif type(is_error) is not bool:
+        raise fail("a boolean", is_error, "is_error")
+    else:
+        ex = EMPTY if _TOOL_RESULT.issuperset(d) else extra(d, _TOOL_RESULT)
+    return _new_tool_result(call_id, content, is_error, None, ex)
+
+
+def _media(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    source = d.get("source")
+    if type(source) is not dict:
+        return RawBlock(wrap_owned(d))
+    kind = source.get("type")
+    data = url = file_id = media_type = None
+    if kind == "base64" and source.keys() <= {"type", "data", "media_type"}:
+        data = source.get("data")
+        media_type = source.get("media_type")
+        if type(data) is not str or (media_type is not None and type(media_type) is not str):
+            return RawBlock(wrap_owned(d))
+    elif kind == "url" and source.keys() == {"type", "url"} and type(source["url"]) is str:
+        url = source["url"]
+    elif kind == "file" and source.keys() == {"type", "file_id"} and type(source["file_id"]) is str:
+        file_id = source["file_id"]
+    else:  # text/content documents, unknown source kinds: keep exactly as they came
+        return RawBlock(wrap_owned(d))
+    cls = ImageBlock if d["type"] == "image" else AudioBlock
+    return cls(data=data, url=url, file_id=file_id, media_type=media_type, extra=extra(d, _MEDIA))
+
+
+DECODERS: Final[dict[str, _Decoder]] = {
+    "text": _text,
+    "thinking": _thinking,
+    "redacted_thinking": _redacted,
+    "tool_use": _tool_use,
+    "tool_result": _tool_result,
+    "image": _media,
+    "audio": _media,
+}
+"""The decoder of each known block type: ``decoder(owned_dict, provider, depth)``."""
+
+
+def decode_block(value: Any, provider: str | None = None, depth: int = 0) -> Block:
+    """One owned wire value to a block; unknown kinds and non-objects become RawBlock."""
+    if type(value) is not dict:
+        return RawBlock(expose_owned(value))
+    tag = value.get("type")
+    decoder = DECODERS.get(tag) if type(tag) is str else None
+    if decoder is None:
+        return RawBlock(wrap_owned(value))
+    return decoder(value, provider, depth)
+
+
+def decode_blocks(
+    values: list[Any], provider: str | None = None, depth: int = 0
+) -> tuple[Block, ...]:
+    """An owned wire list to blocks, with the index of a bad element in the error path."""
+    if depth:  # only nested lists (tool result content) can be too deep
+        limit = current_limits().max_block_depth
+        if depth > limit:
+            raise DecodeError(f"content blocks nest deeper than {limit} levels")
+    out = []
+    for i, value in enumerate(values):
+        try:
+            out.append(decode_block(value, provider, depth))
+        except DecodeError as exc:
+            raise exc.within(f"[{i}]") from None
+    return tuple(out)
+
+
+def _source(block: ImageBlock | AudioBlock) -> dict[str, Any]:
+    if block.data is not None:
+        source: dict[str, Any] = {"type": "base64"}
+        if block.media_type is not None:
+            source["media_type"] = block.media_type
+        source["data"] = block.data
+        return source
+    if block.url is not None:
+        return {"type": "url", "url": block.url}
+    if block.file_id is not None:
+        return {"type": "file", "file_id": block.file_id}
+    return {"type": "base64", "data": ""}
+
+
+def _merge(out: dict[str, Any], extra_: Any) -> dict[str, Any]:
+    if extra_:
+        out.update(raw(extra_))
+    return out
+
+
+def encode_block(block: Block) -> Any:
+    """A block to its wire value (nested values may be shared with the block)."""
+    match block:
+        case TextBlock():
+            out: dict[str, Any] = {"type": "text", "text": block.text}
+            if block.citations is not None:
+                out["citations"] = [raw(c) for c in block.citations]
+            return _merge(out, block.extra)
+        case ThinkingBlock():
+            if block.redacted:
+                out = {"type": "redacted_thinking", "data": block.signature or ""}
+            else:
+                out = {"type": "thinking", "thinking": block.thinking}
+                if block.signature is not None:
+                    out["signature"] = block.signature
+            return _merge(out, block.extra)
+        case ToolUseBlock():
+            out = {
+                "type": "tool_use",
+                "id": block.id,
+                "name": block.name,
+                "input": raw(block.input),
+            }
+            return _merge(out, block.extra)
+        case ToolResultBlock():
+            content = block.content
+            out = {
+                "type": "tool_result",
+                "tool_use_id": block.tool_use_id,
+                "content": content if isinstance(content, str) else encode_blocks(content),
+            }
+            if block.is_error is not None:
+                out["is_error"] = block.is_error
+            return _merge(out, block.extra)
+        case ImageBlock() | AudioBlock():
+            return _merge({"type": block.kind, "source": _source(block)}, block.extra)
+        case RawBlock():
+            return raw(block.data)
+        case _:
+            assert_never(block)
+
+
+def encode_blocks(blocks: tuple[Block, ...]) -> list[Any]:
+    """Blocks to a wire list."""
+    return [encode_block(b) for b in blocks]

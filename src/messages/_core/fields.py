@@ -1,0 +1,97 @@
+"""What the value types share: role and timestamp aliases, field freezing, a compact repr."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Literal, TypeAlias
+
+from ..errors import DecodeError
+from .frozen import EMPTY, FrozenDict, freeze
+
+__all__ = [
+    "CONTEXT_FIELDS",
+    "ROLES",
+    "Role",
+    "Timestamp",
+    "compact_repr",
+    "freeze_json",
+    "freeze_map",
+    "freeze_objects",
+    "freeze_tuple",
+]
+
+Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
+"""Who speaks: ``developer`` is kept apart from ``system`` (OpenAI's distinction)."""
+
+ROLES: frozenset[str] = frozenset(("system", "developer", "user", "assistant", "tool"))
+
+Timestamp: TypeAlias = str | int | float
+"""A timestamp exactly as the source wrote it: ISO-8601 text or epoch seconds/milliseconds."""
+
+CONTEXT_FIELDS: tuple[str, ...] = (
+    "uuid",
+    "session_id",
+    "parent_tool_use_id",
+    "model",
+    "message_id",
+    "timestamp",
+)
+"""The context fields every message carries and that flattening copies onto children."""
+
+_set = object.__setattr__
+
+
+def freeze_map(obj: object, name: str) -> None:
+    """Replace a mapping field with its FrozenDict form, in place, during ``__post_init__``."""
+    value = getattr(obj, name)
+    if type(value) is FrozenDict:
+        return
+    if value is None and name == "extra":
+        _set(obj, name, EMPTY)
+        return
+    if not isinstance(value, Mapping):
+        raise DecodeError(
+            f"expected a JSON object, found {type(value).__name__}", path=f"$.{name}", value=value
+        )
+    _set(obj, name, freeze(value))
+
+
+def freeze_json(obj: object, name: str) -> None:
+    """Replace any JSON-valued field with its frozen form, in place."""
+    value = getattr(obj, name)
+    cls = type(value)
+    if cls is FrozenDict or cls is str or cls is int or cls is bool or value is None:
+        return
+    try:
+        _set(obj, name, freeze(value))
+    except DecodeError as exc:
+        raise exc.within(f".{name}") from None
+
+
+def freeze_tuple(obj: object, name: str) -> None:
+    """Turn a list field into a tuple, in place (``None`` and ``str`` are left alone)."""
+    value = getattr(obj, name)
+    if type(value) is list:
+        _set(obj, name, tuple(value))
+
+
+def freeze_objects(obj: object, name: str) -> None:
+    """Turn a sequence of JSON objects into a tuple of FrozenDicts, in place."""
+    value = getattr(obj, name)
+    if value is None:
+        return
+    if type(value) is tuple and all(type(item) is FrozenDict for item in value):
+        return
+    _set(obj, name, tuple(FrozenDict(item) for item in value))
+
+
+def compact_repr(self: Any) -> str:
+    """``Cls(a=1)``: only the fields that differ from their defaults."""
+    parts = []
+    for f in dataclasses.fields(self):
+        value = getattr(self, f.name)
+        if f.default is not dataclasses.MISSING and value == f.default:
+            continue
+        parts.append(f"{f.name}={value!r}")
+    return f"{type(self).__name__}({', '.join(parts)})"

@@ -1,0 +1,233 @@
+"""What the ``messages`` command does with one input: normalize, convert or collect stats.
+
+:func:`process` runs one input to an output text stream and a :class:`Reporter`; the parent
+process calls it directly, and :func:`work` runs it in a worker process, writing to temporary
+files that the parent then streams out in input order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any, Final
+
+from .._core.frozen import EMPTY
+from ..adapters import get
+from ..convert import normalize_messages
+from ..errors import DecodeError, MessagesError
+from ..message import Message
+from ..policy import Unsupported
+from ..serialize import dumps
+from .io import Input, LineCounter, Options, Progress, Reporter, decoded, read_lines
+from .render import MarkdownWriter, one_line
+from .stats import FileStats
+
+__all__ = ["Outcome", "process", "strip_extra", "work"]
+
+_POLICIES: Final[dict[str | None, Unsupported]] = {None: "raise", "drop": "drop", "text": "text"}
+
+
+@dataclass(slots=True)
+class Outcome:
+    """How one input went (picklable: sent back from worker processes)."""
+
+    failed: bool = False
+    """Whether any problem was reported (exit code 1)."""
+    stopped: bool = False
+    """Whether ``--strict`` stopped at a bad line: no later input should be read."""
+    lines: int = 0
+    """Lines read."""
+    stats: FileStats | None = None
+    """The sessions seen, for ``stats``."""
+
+
+def strip_extra(value: Any) -> Any:
+    """A copy of a message (or block, or usage) with every ``extra`` emptied, nested ones too.
+
+    Blocks, tool result content and usage are stripped as well. Extras are format-specific
+    wire fields: they must not travel into another format.
+    """
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return value
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(value):
+        if not f.init:
+            continue
+        v = getattr(value, f.name)
+        if f.name == "extra":
+            if v:
+                changes["extra"] = EMPTY
+        elif type(v) is tuple:
+            items = tuple(strip_extra(item) for item in v)
+            if any(new is not old for new, old in zip(items, v, strict=True)):
+                changes[f.name] = items
+        elif dataclasses.is_dataclass(v):
+            new = strip_extra(v)
+            if new is not v:
+                changes[f.name] = new
+    return dataclasses.replace(value, **changes) if changes else value
+
+
+class _Feed:
+    """Hands messages to an encoder and remembers the input line of the last one."""
+
+    __slots__ = ("_counter", "_messages", "line")
+
+    def __init__(self, messages: Iterable[Message], counter: LineCounter) -> None:
+        self._messages = iter(messages)
+        self._counter = counter
+        self.line = 0
+
+    def __iter__(self) -> Iterator[Message]:
+        return self
+
+    def __next__(self) -> Message:
+        message = next(self._messages)
+        self.line = self._counter.count
+        return message
+
+
+def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: bool) -> None:
+    flat = normalize_messages(messages)
+    if opts.format == "jsonl":
+        for m in flat:
+            out.write(dumps(m) + "\n")
+            if live:
+                out.flush()
+    elif opts.format == "text":
+        for m in flat:
+            out.write(one_line(m) + "\n")
+            if live:
+                out.flush()
+    else:
+        writer = MarkdownWriter()
+        for m in flat:
+            for paragraph in writer.render(m):
+                out.write(paragraph + "\n\n")
+            if live:
+                out.flush()
+
+
+def _convert(
+    messages: Iterable[Message],
+    *,
+    source: str,
+    opts: Options,
+    out: IO[str],
+    counter: LineCounter,
+    report: Reporter,
+    label: str,
+    live: bool,
+) -> bool:
+    """Write the converted stream; returns whether ``--strict`` stopped it."""
+    assert opts.target is not None
+    target = get(opts.target)
+    if source != opts.target:
+        messages = (strip_extra(m) for m in messages)
+    feed = _Feed(messages, counter)
+    policy = _POLICIES[opts.lossy]
+    while True:
+        try:
+            for line in target.iter_encode(feed, unsupported=policy):
+                out.write(line + "\n")
+                if live:
+                    out.flush()
+            return False
+        except DecodeError:
+            raise
+        except MessagesError as exc:
+            reason = getattr(exc, "reason", str(exc))  # without the Python-level hint
+            report.error(label, feed.line or None, f"{reason} (pass --lossy drop or --lossy text)")
+            if opts.strict:
+                return True
+
+
+def process(
+    inp: Input,
+    opts: Options,
+    out: IO[str],
+    report: Reporter,
+    *,
+    progress: Progress | None = None,
+    live: bool = False,
+) -> Outcome:
+    """Run the command on one input; bad lines and unsupported content go to ``report``."""
+    before = report.count
+    outcome = Outcome()
+    try:
+        with inp.open() as fp:
+            counter = LineCounter(read_lines(fp), progress)
+            try:
+                _run(
+                    inp,
+                    opts,
+                    out=out,
+                    report=report,
+                    counter=counter,
+                    live=live,
+                    outcome=outcome,
+                )
+            except DecodeError as exc:  # --strict: the first bad line stops everything
+                report.error(inp.label, exc.line, f"{exc.path}: {exc.reason}")
+                outcome.stopped = True
+            counter.finish()
+            outcome.lines = counter.count
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        report.error(inp.label, None, exc.strerror or str(exc))
+    outcome.failed = report.count > before
+    return outcome
+
+
+def _run(
+    inp: Input,
+    opts: Options,
+    *,
+    out: IO[str],
+    report: Reporter,
+    counter: LineCounter,
+    live: bool,
+    outcome: Outcome,
+) -> None:
+    name, messages = decoded(inp, opts, counter, report)
+    if name is None:
+        return
+    if opts.merge:
+        messages = get(name).merge(messages)
+    if opts.command == "normalize":
+        _normalize(messages, opts, out, live)
+    elif opts.command == "convert":
+        outcome.stopped = _convert(
+            messages,
+            source=name,
+            opts=opts,
+            out=out,
+            counter=counter,
+            report=report,
+            label=inp.label,
+            live=live,
+        )
+    else:
+        stats = FileStats(inp.label, name)
+        for m in messages:
+            stats.feed(m)
+        outcome.stats = stats
+
+
+def work(inp: Input, opts: Options, folder: str) -> tuple[str, str, Outcome]:
+    """Worker-process entry: run one input into temporary files under ``folder``.
+
+    Returns the paths of the output and of the reports, and the outcome.
+    """
+    out_fd, out_path = tempfile.mkstemp(dir=folder, suffix=".out")
+    err_fd, err_path = tempfile.mkstemp(dir=folder, suffix=".err")
+    with (
+        os.fdopen(out_fd, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as out,
+        os.fdopen(err_fd, "w", encoding="utf-8", errors="backslashreplace") as err,
+    ):
+        outcome = process(inp, opts, out, Reporter(err))
+    return out_path, err_path, outcome

@@ -1,0 +1,340 @@
+"""The ``messages`` command: scripts over agent logs, from the shell.
+
+``messages normalize`` writes the flat view of any agent CLI's output (as native JSON Lines, a
+one-line-per-message transcript or Markdown), ``messages convert`` rewrites a stream from one
+format to another, and ``messages stats`` counts turns, tool calls, errors, tokens and cost per
+session. Every input's format is detected from its first lines unless ``--from`` names it.
+See ``docs/cli.md``.
+
+Exit codes: 0 ok, 1 data error (a bad line, content the target cannot carry, an unreadable
+file: every good line is still written), 2 usage error. A closed pipe ends the run quietly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
+from collections import deque
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import IO, Final
+
+from ..adapters import NAMES
+from .commands import Outcome, process, work
+from .io import EXAMPLES, Input, Options, Progress, Reporter
+from .stats import render_json, render_table, sessions
+
+__all__ = ["EXIT_DATA", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+
+EXIT_OK: Final = 0
+"""Everything was read and written."""
+EXIT_DATA: Final = 1
+"""Some input was bad (each problem is reported on stderr); every good line was written."""
+EXIT_USAGE: Final = 2
+"""The command line itself was wrong."""
+
+
+def _common(p: argparse.ArgumentParser, *, files_help: str) -> None:
+    p.add_argument("files", nargs="*", metavar="FILE", help=files_help)
+    p.add_argument(
+        "--from",
+        dest="source",
+        choices=NAMES,
+        metavar="NAME",
+        help=f"input format (default: detected per input); one of: {', '.join(NAMES)}",
+    )
+    p.add_argument(
+        "--example",
+        nargs="?",
+        const="claude_code",
+        choices=sorted(EXAMPLES),
+        help="read a bundled example instead of files (default: claude_code)",
+    )
+    p.add_argument("--strict", action="store_true", help="stop at the first bad line")
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="read up to N inputs at once in worker processes (output keeps the input order)",
+    )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, found {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``messages`` command (every subcommand and flag)."""
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="messages",
+        description="Normalize, convert and summarise coding-agent logs (JSON Lines).",
+        epilog="exit codes: 0 ok, 1 bad data (reported on stderr), 2 usage error",
+    )
+    parser.add_argument("--version", action="version", version=f"messages {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    norm = sub.add_parser(
+        "normalize",
+        help="write the flat view of a stream",
+        description="Write the flat view (one message per content kind) of each input.",
+    )
+    _common(norm, files_help="input files ('-' or none: standard input)")
+    norm.add_argument(
+        "--format",
+        choices=("jsonl", "text", "markdown"),
+        default="jsonl",
+        help="native JSON Lines (default), one line per message, or Markdown",
+    )
+    norm.add_argument("--merge", action="store_true", help="join streamed deltas first")
+
+    conv = sub.add_parser(
+        "convert",
+        help="rewrite a stream in another format",
+        description="Decode each input and write it again in the --to format, line by line.",
+    )
+    _common(conv, files_help="input files ('-' or none: standard input)")
+    conv.add_argument("--to", dest="target", required=True, choices=NAMES, metavar="NAME")
+    conv.add_argument(
+        "--lossy",
+        choices=("drop", "text"),
+        help="content the target cannot carry: drop it, or write it as text (default: error)",
+    )
+    conv.add_argument("--merge", action="store_true", help="join streamed deltas first")
+
+    stats = sub.add_parser(
+        "stats",
+        help="turns, tool calls, errors, tokens and cost per session",
+        description="Count turns, tool calls, errors, tokens and cost for each session.",
+    )
+    _common(stats, files_help="input files ('-' or none: standard input)")
+    stats.add_argument("--json", action="store_true", help="write JSON instead of a table")
+    return parser
+
+
+def _inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Input]:
+    if args.example is not None:
+        if args.files:
+            parser.error("give either --example or files, not both")
+        return [Input("-", example=args.example)]
+    return [Input(path) for path in args.files or ["-"]]
+
+
+def _options(args: argparse.Namespace) -> Options:
+    return Options(
+        command=args.command,
+        source=args.source,
+        target=getattr(args, "target", None),
+        format=getattr(args, "format", "jsonl"),
+        merge=getattr(args, "merge", False),
+        strict=args.strict,
+        lossy=getattr(args, "lossy", None),
+    )
+
+
+def _utf8_stdout() -> io.TextIOWrapper | None:
+    """Standard output as UTF-8 text, or ``None`` when it has no binary buffer to wrap.
+
+    Lone surrogates (from escapes such as a lone high surrogate in the input) are written back
+    as JSON escapes.
+    """
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        return None
+    sys.stdout.flush()
+    return io.TextIOWrapper(
+        buffer,
+        encoding="utf-8",
+        errors="backslashreplace",
+        newline="\n",
+        line_buffering=sys.stdout.isatty(),
+    )
+
+
+def _live(inputs: list[Input]) -> bool:
+    """Whether to flush after every message: standard input is a pipe or a terminal."""
+    if not any(inp.is_stdin for inp in inputs):
+        return False
+    try:
+        import stat
+
+        return not stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
+
+
+def _sequential(
+    inputs: list[Input],
+    opts: Options,
+    *,
+    out: IO[str],
+    report: Reporter,
+    progress: Progress | None,
+    live: bool,
+) -> list[Outcome]:
+    outcomes = []
+    for inp in inputs:
+        outcome = process(inp, opts, out, report, progress=progress, live=live)
+        outcomes.append(outcome)
+        if progress is not None:
+            progress.add(0, files=1)
+        if outcome.stopped:
+            break
+    return outcomes
+
+
+def _copy(path: str, out: IO[str]) -> None:
+    with open(path, encoding="utf-8") as fp:
+        shutil.copyfileobj(fp, out, 1 << 20)
+
+
+def _parallel(
+    inputs: list[Input],
+    opts: Options,
+    *,
+    jobs: int,
+    out: IO[str],
+    report: Reporter,
+    progress: Progress | None,
+    live: bool,
+) -> list[Outcome]:
+    """Inputs in worker processes, at most ``2 * jobs`` in flight, written in input order."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    folder = tempfile.mkdtemp(prefix="messages-")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    pending: deque[tuple[Input, Future[tuple[str, str, Outcome]] | None]] = deque()
+    todo = iter(inputs)
+    outcomes: list[Outcome] = []
+    done = False
+    try:
+        while True:
+            while len(pending) < 2 * jobs:
+                inp = next(todo, None)
+                if inp is None:
+                    break
+                job = None if inp.is_stdin else pool.submit(work, inp, opts, folder)
+                pending.append((inp, job))
+            if not pending:
+                break
+            inp, job = pending.popleft()
+            if job is None:  # standard input is read here, in its turn
+                outcome = process(inp, opts, out, report, progress=progress, live=live)
+            else:
+                out_path, err_path, outcome = job.result()
+                _copy(out_path, out)
+                out.flush()
+                if progress is not None:
+                    progress.clear()
+                _copy(err_path, report.stream)
+                report.stream.flush()
+                os.unlink(out_path)
+                os.unlink(err_path)
+            outcomes.append(outcome)
+            if progress is not None:
+                progress.add(0 if job is None else outcome.lines, files=1)
+            if outcome.stopped:
+                break
+        done = not pending
+    finally:
+        if not done:  # stopped early (--strict, a closed pipe...): running work is not wanted
+            _terminate(pool)
+        pool.shutdown(wait=True, cancel_futures=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    return outcomes
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now, instead of waiting for the inputs they are on."""
+    processes = getattr(pool, "_processes", None) or {}
+    for worker in list(processes.values()):
+        worker.terminate()
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at devnull so the final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 1 data error, 2 usage error).
+
+    >>> main(["normalize", "--example", "--format", "text"])  # doctest: +ELLIPSIS
+    [init] session 3b1f6a52-..., model claude-sonnet-4-5-20250929, cwd /home/ana/inventory-service, 9 tools
+    [text/user] Which TODO comments are still left in src/? Group them by file.
+    ...
+    0
+    """  # noqa: E501
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    inputs = _inputs_or_exit(parser, args)
+    if isinstance(inputs, int):
+        return inputs
+    opts = _options(args)
+    progress = Progress(sys.stderr) if sys.stderr.isatty() else None
+    report = Reporter(sys.stderr, progress)
+    wrapper = _utf8_stdout()
+    out: IO[str] = sys.stdout if wrapper is None else wrapper
+    live = _live(inputs)
+    try:
+        if args.jobs > 1 and len(inputs) > 1:
+            outcomes = _parallel(
+                inputs,
+                opts,
+                jobs=args.jobs,
+                out=out,
+                report=report,
+                progress=progress,
+                live=live,
+            )
+        else:
+            outcomes = _sequential(
+                inputs, opts, out=out, report=report, progress=progress, live=live
+            )
+        if opts.command == "stats":
+            found = sessions(o.stats for o in outcomes if o.stats is not None)
+            (render_json if args.json else render_table)(found, out)
+        out.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if progress is not None:
+            progress.clear()
+        if wrapper is not None:
+            try:
+                wrapper.flush()
+            except BrokenPipeError:
+                _quiet_stdout()
+            wrapper.detach()  # leave sys.stdout's buffer open
+    return EXIT_DATA if any(o.failed for o in outcomes) else EXIT_OK
+
+
+def _inputs_or_exit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Input] | int:
+    try:
+        return _inputs(parser, args)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE

@@ -1,0 +1,495 @@
+"""OpenAI Responses items and content parts, both ways (private to ``openai_responses``).
+
+Decoders take owned JSON (a fresh copy of the caller's body) and may wrap parts of it
+without copying; encoders return dicts that may share nested values with the blocks.
+
+Representation (see ``docs/providers/openai_responses.md`` for the full table):
+
+- a ``message`` item from the caller's side (user, system, developer) is one role message:
+  its item fields (``type``, ``id``, ``status``...) are the message's ``extra``;
+- a ``function_call_output`` is a :class:`ToolResultBlock`; other ``*_output`` items and
+  ``mcp_approval_response`` are :class:`RawBlock` items on the tool side;
+- model-side items (``reasoning``, ``function_call``, assistant ``message`` items, every
+  other item type) are blocks of one assistant turn, one block per item, except that an
+  assistant message item gives one TextBlock per part; that item's own fields ride on its
+  first TextBlock as ``extra["item"]`` (left out where the default would rebuild them);
+- an assistant message item the blocks cannot mirror exactly (an unknown or media part,
+  string content with other fields, no parts) is kept whole as a :class:`RawBlock`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Final, Literal
+
+from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.make import expose_owned, wrap_owned
+from .._core.wire import extra, fail, opt_str
+from ..blocks import (
+    AudioBlock,
+    Block,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from ..errors import DecodeError
+from ..media import to_data_uri
+from ..policy import Policy
+from ._carry import carried, failed_output, non_null, refusal_text
+from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
+
+__all__ = [
+    "ITEM_RECORD",
+    "LOST_REASON",
+    "Mode",
+    "REASONING_REASON",
+    "TEXT_TYPES",
+    "decode_fco",
+    "decode_model_item",
+    "decode_part",
+    "decode_parts",
+    "encode_call",
+    "encode_fco",
+    "encode_input_parts",
+    "encode_model_blocks",
+    "encode_part",
+    "encode_reasoning",
+    "is_caller_item",
+    "item_record",
+    "need_str",
+    "ours",
+    "replayable",
+]
+
+Mode = Literal["request", "response"]
+"""Requests write minimal items; responses write output items (``type: "message"``)."""
+
+ITEM_RECORD: Final = "item"
+REASONING_REASON: Final = "OpenAI Responses replays only reasoning items OpenAI produced (with id)"
+LOST_REASON: Final = "a result for a call OpenAI Responses cannot carry"
+"""Key, in the first TextBlock of an assistant message item, holding that item's fields."""
+
+TEXT_TYPES: Final = frozenset(("input_text", "output_text", "refusal"))
+_TEXT: Final = frozenset(("type", "text", "annotations"))
+_REFUSAL: Final = frozenset(("type", "refusal"))
+_IMAGE: Final = frozenset(("type", "image_url", "file_id"))
+_REASONING: Final = frozenset(("type", "summary", "encrypted_content"))
+_CALL: Final = frozenset(("type", "call_id", "name", "arguments"))
+_OUTPUT: Final = frozenset(("type", "call_id", "output"))
+_TYPE: Final = frozenset(("type",))
+_SIGNED: Final = frozenset(("type", "encrypted_content"))
+_ANNOTATIONS: Final = frozenset(("annotations",))
+# Never taken from a text block's extra; other modelled keys only as the null of a wire
+# field decoded as None (``carried`` leaves out a null the encoder wrote a value for).
+_TEXT_OWN: Final = frozenset(("type", "text", "refusal", ITEM_RECORD))
+
+
+def ours(block: RawBlock) -> bool:
+    """Whether a RawBlock holds a Responses item or part.
+
+    That is an object with a ``type`` of this format (see ``_formats.raw_is_own``), or an
+    untyped message item (``role`` and ``content``) of a role Responses has.
+    """
+    data = block.data
+    if not isinstance(data, FrozenDict):
+        return False
+    if "type" not in data:
+        role = data.get("role")
+        return isinstance(role, str) and "content" in data and role_is_own(role, RESPONSES)
+    return raw_is_own(data, RESPONSES)
+
+
+def item_record(block: TextBlock) -> FrozenDict | None:
+    """The fields of the assistant message item a TextBlock opens, when it holds some.
+
+    ``extra["item"]`` is this format's only when it is an object of item fields, spelled
+    like them, whose ``type`` (if any) is ``message``: a log's ``item`` record is not one.
+    """
+    record = block.extra.get(ITEM_RECORD)
+    if not isinstance(record, FrozenDict) or record.get("type", "message") != "message":
+        return None
+    if "role" in record or "content" in record or not all(fits(k, RESPONSES) for k in record):
+        return None
+    return record
+
+
+def replayable(block: ThinkingBlock) -> bool:
+    """Whether a ThinkingBlock can be sent back as a ``reasoning`` item.
+
+    OpenAI must have made it, and it must still have its item id (``rs_...``, required on
+    input).
+    """
+    return block.provider == "openai" and isinstance(block.extra.get("id"), str)
+
+
+def is_caller_item(tag: object) -> bool:
+    """Item types the caller sends back (tool outputs, approvals): the tool side of a turn."""
+    return isinstance(tag, str) and (tag.endswith("_output") or tag == "mcp_approval_response")
+
+
+def need_str(d: dict[str, Any], key: str) -> str:
+    """A required string: missing or anything but a string is a DecodeError."""
+    if key not in d:
+        raise DecodeError("expected a string, found nothing", path=f"$.{key}")
+    v = d[key]
+    if type(v) is not str:
+        raise fail("a string", v, key)
+    return v
+
+
+# ---------------------------------------------------------------------------------- decoding
+
+
+def _citations(d: dict[str, Any]) -> tuple[FrozenDict, ...] | None:
+    notes = d.get("annotations")
+    if notes is None:
+        return None
+    if type(notes) is not list:
+        raise fail("an array", notes, "annotations")
+    for i, note in enumerate(notes):
+        if type(note) is not dict:
+            raise fail("an object", note, f"annotations[{i}]")
+    return tuple([wrap_owned(n) for n in notes])
+
+
+def _with_type(ex: FrozenDict, tag: str, default: str) -> FrozenDict:
+    if tag == default:
+        return ex
+    return wrap_owned({"type": tag, **raw(ex)})
+
+
+def decode_part(d: Any, default: str) -> Block:
+    """One content part: text kinds to TextBlock, ``input_image`` to ImageBlock, else raw."""
+    if type(d) is not dict:
+        return RawBlock(expose_owned(d))
+    tag = d.get("type")
+    if tag in ("input_text", "output_text"):
+        return TextBlock(
+            need_str(d, "text"),
+            citations=_citations(d),
+            extra=_with_type(extra(d, _TEXT), tag, default),
+        )
+    if tag == "refusal":
+        return TextBlock(need_str(d, "refusal"), extra=_with_type(extra(d, _REFUSAL), tag, ""))
+    if tag == "input_image":
+        return ImageBlock(
+            url=opt_str(d, "image_url"), file_id=opt_str(d, "file_id"), extra=extra(d, _IMAGE)
+        )
+    return RawBlock(wrap_owned(d))
+
+
+def decode_parts(value: Any, default: str, key: str) -> str | tuple[Block, ...]:
+    """A ``content``/``output`` value: a string, or an array of parts."""
+    if type(value) is str:
+        return value
+    if type(value) is not list:
+        raise fail("a string or an array", value, key)
+    out = []
+    for i, part in enumerate(value):
+        try:
+            out.append(decode_part(part, default))
+        except DecodeError as exc:
+            raise exc.within(f".{key}[{i}]") from None
+    return tuple(out)
+
+
+def _reasoning(d: dict[str, Any]) -> Block:
+    summary = d.get("summary")
+    if summary is None and "summary" not in d:
+        return RawBlock(wrap_owned(d))  # nothing to rebuild it from: keep it whole
+    if type(summary) is not list:
+        raise fail("an array", summary, "summary")
+    texts = [
+        p["text"]
+        for p in summary
+        if type(p) is dict and p.get("type") == "summary_text" and type(p.get("text")) is str
+    ]
+    thinking = "\n\n".join(texts)
+    ex = extra(d, _REASONING)
+    if summary != _summary(thinking):
+        ex = wrap_owned({**raw(ex), "summary": summary})
+    return ThinkingBlock(
+        thinking, signature=opt_str(d, "encrypted_content"), provider="openai", extra=ex
+    )
+
+
+def _summary(thinking: str) -> list[Any]:
+    return [{"type": "summary_text", "text": thinking}] if thinking else []
+
+
+def _parse_arguments(text: str) -> FrozenDict:
+    try:
+        value = json.loads(text, parse_constant=_reject)
+    except (ValueError, RecursionError):
+        return EMPTY
+    return wrap_owned(value) if type(value) is dict else EMPTY
+
+
+def _reject(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _function_call(d: dict[str, Any]) -> Block:
+    arguments = need_str(d, "arguments")
+    return ToolUseBlock(
+        need_str(d, "call_id"),
+        need_str(d, "name"),
+        _parse_arguments(arguments),
+        arguments=arguments,
+        extra=extra(d, _CALL),
+    )
+
+
+def decode_fco(d: dict[str, Any]) -> Block:
+    """A ``function_call_output`` item (one without ``call_id`` is kept raw)."""
+    if "call_id" not in d or "output" not in d:
+        return RawBlock(wrap_owned(d))
+    return ToolResultBlock(
+        need_str(d, "call_id"),
+        decode_parts(d["output"], "input_text", "output"),
+        extra=extra(d, _OUTPUT),
+    )
+
+
+def _assistant_message(d: dict[str, Any], mode: Mode, after_text: bool) -> list[Block]:
+    content = d.get("content")
+    if type(content) is not list:
+        if type(content) is not str and content is not None:
+            raise fail("a string or an array", content, "content")
+        return [RawBlock(wrap_owned(d))]
+    blocks: list[Block] = []
+    for i, part in enumerate(content):
+        if type(part) is not dict or part.get("type") not in TEXT_TYPES:
+            return [RawBlock(wrap_owned(d))]
+        try:
+            blocks.append(decode_part(part, "output_text"))
+        except DecodeError as exc:
+            raise exc.within(f".content[{i}]") from None
+    if not blocks:
+        return [RawBlock(wrap_owned(d))]
+    record = {k: v for k, v in d.items() if k not in ("role", "content")}
+    if after_text or record != _default_record(mode):
+        first = blocks[0]
+        assert isinstance(first, TextBlock)
+        blocks[0] = replace(first, extra=wrap_owned({**raw(first.extra), ITEM_RECORD: record}))
+    return blocks
+
+
+def _default_record(mode: Mode) -> dict[str, Any]:
+    return {"type": "message"} if mode == "response" else {}
+
+
+def decode_model_item(d: dict[str, Any], mode: Mode, after_text: bool) -> list[Block]:
+    """A model-side item as blocks (one, or one per part of an assistant message)."""
+    tag = d.get("type")
+    if tag == "reasoning":
+        return [_reasoning(d)]
+    if tag == "function_call":
+        return [_function_call(d)]
+    if (tag == "message" or (tag is None and "role" in d)) and d.get("role") == "assistant":
+        return _assistant_message(d, mode, after_text)
+    return [RawBlock(wrap_owned(d))]
+
+
+# ---------------------------------------------------------------------------------- encoding
+
+_Emit = Callable[[dict[str, Any]], None]
+
+
+def _text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dict[str, Any]:
+    tag = block.extra.get("type")
+    if tag not in TEXT_TYPES or (tag == "refusal" and default != "output_text"):
+        tag = default  # a refusal is the model's: in a user message it is plain input text
+    out: dict[str, Any]
+    if tag == "refusal":
+        out = {"type": "refusal", "refusal": block.text}
+    else:
+        out = {"type": tag, "text": block.text}
+        citations = block.citations
+        if citations is not None and tag == "input_text" and not citations:
+            pass  # an input part has no annotations, and there are none to carry
+        elif citations is not None:
+            if tag == "input_text" or foreign_citations(citations, RESPONSES):
+                policy.refuse(
+                    "these citations cannot become OpenAI annotations",
+                    path + ".citations",
+                    citations,
+                )
+            else:
+                out["annotations"] = [raw(c) for c in citations]
+    protected = _TEXT_OWN | non_null(block.extra, _ANNOTATIONS)
+    out.update(carried(block.extra, policy, path, "text", written=out, protected=protected))
+    return out
+
+
+def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | None:
+    out: dict[str, Any] = {"type": "input_image"}
+    url, file_id = block.url, block.file_id
+    if url is None and block.data is not None:
+        url = to_data_uri(block.resolved_media_type or "application/octet-stream", block.data)
+    if file_id is not None and "://" in file_id and url is None:
+        url, file_id = file_id, None  # a URI (Gemini fileUri) is a URL to OpenAI
+    if url is None and file_id is None:
+        return None
+    if url is not None:
+        out["image_url"] = url
+    if file_id is not None:
+        out["file_id"] = file_id
+    protected = _TYPE | non_null(block.extra, _IMAGE)
+    out.update(carried(block.extra, policy, path, "image", written=out, protected=protected))
+    return out
+
+
+def encode_part(block: Block, default: str, policy: Policy, path: str) -> dict[str, Any] | None:
+    """A block that can be a message part (text, image, one of our raw parts); else policy."""
+    match block:
+        case TextBlock():
+            return _text_part(block, default, policy, path)
+        case ImageBlock():
+            part = _image_part(block, policy, path)
+            if part is not None:
+                return part
+            degraded = policy.degrade(block, path, "an image needs data, a URL or a file id")
+        case RawBlock() if ours(block):
+            return dict(raw(block.data))
+        case AudioBlock():
+            degraded = policy.degrade(block, path, "OpenAI Responses has no audio input part")
+        case RawBlock():
+            degraded = policy.degrade(block, path, "this raw block is not an OpenAI Responses part")
+        case _:
+            degraded = policy.degrade(block, path, f"a {block.kind} block cannot be a content part")
+    return None if degraded is None else _text_part(degraded, default, policy, path)
+
+
+def encode_input_parts(
+    blocks: tuple[Block, ...], default: str, policy: Policy, path: str
+) -> list[Any]:
+    """Blocks as the parts of one message or one tool output."""
+    out = []
+    for i, block in enumerate(blocks):
+        part = encode_part(block, default, policy, f"{path}[{i}]")
+        if part is not None:
+            out.append(part)
+    return out
+
+
+def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """A ToolResultBlock as a ``function_call_output`` item."""
+    content = block.content
+    output: Any = (
+        content
+        if isinstance(content, str)
+        else encode_input_parts(content, "input_text", policy, path + ".content")
+    )
+    if block.is_error:
+        policy.refuse(
+            "OpenAI Responses cannot mark a tool output as an error",
+            path + ".is_error",
+            block.is_error,
+        )
+        if policy.mode == "text":
+            output = failed_output(block.tool_use_id, output, "input_text")
+    out = {"type": "function_call_output", "call_id": block.tool_use_id, "output": output}
+    out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=_OUTPUT))
+    return out
+
+
+def encode_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """A ToolUseBlock as a ``function_call`` item; ``arguments`` kept exactly when present."""
+    arguments = block.arguments
+    if arguments is None:
+        arguments = json.dumps(raw(block.input), ensure_ascii=False, separators=(",", ":"))
+    ex = carried(block.extra, policy, path, "tool_use", protected=_CALL)
+    out: dict[str, Any] = {"type": "function_call"}
+    if "id" in ex:
+        out["id"] = ex.pop("id")
+    out.update(call_id=block.id, name=block.name, arguments=arguments)
+    out.update(ex)
+    return out
+
+
+def encode_reasoning(block: ThinkingBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """An OpenAI ThinkingBlock as a ``reasoning`` item."""
+    signed = block.signature is not None
+    keep_out = _SIGNED if signed else _TYPE | non_null(block.extra, _SIGNED)
+    ex = carried(block.extra, policy, path, "thinking", protected=keep_out)
+    out: dict[str, Any] = {"type": "reasoning"}
+    if "id" in ex:
+        out["id"] = ex.pop("id")
+    out["summary"] = ex.pop("summary") if "summary" in ex else _summary(block.thinking)
+    if signed:
+        out["encrypted_content"] = block.signature
+    out.update(ex)  # a null encrypted_content of the wire comes back from extra
+    return out
+
+
+def encode_model_blocks(
+    blocks: tuple[Block, ...],
+    mode: Mode,
+    policy: Policy,
+    path: str,
+    emit: _Emit,
+    *,
+    offset: int = 0,
+) -> None:
+    """An assistant turn's blocks as items, in order; consecutive text shares a message item.
+
+    ``offset`` is the index of ``blocks[0]`` in its message, for error paths.
+    """
+    parts: list[Any] | None = None
+
+    def add_text(block: TextBlock, at: str) -> None:
+        nonlocal parts
+        record = item_record(block)
+        if record is not None or parts is None:
+            item = dict(raw(record)) if record is not None else _default_record(mode)
+            item["role"] = "assistant"
+            item["content"] = parts = []
+            emit(item)
+        parts.append(_text_part(block, "output_text", policy, at))
+
+    for i, block in enumerate(blocks):
+        at = f"{path}[{offset + i}]"
+        degraded: TextBlock | None
+        match block:
+            case TextBlock():
+                add_text(block, at)
+                continue
+            case ThinkingBlock() if replayable(block):
+                parts = None
+                emit(encode_reasoning(block, policy, at))
+                continue
+            case ThinkingBlock():
+                degraded = policy.degrade(block, at, REASONING_REASON)
+            case ToolUseBlock():
+                parts = None
+                emit(encode_call(block, policy, at))
+                continue
+            case ToolResultBlock() if block.tool_use_id in policy.lost:
+                degraded = policy.degrade(block, at, LOST_REASON)
+            case ToolResultBlock():
+                parts = None
+                emit(encode_fco(block, policy, at))
+                continue
+            case RawBlock() if refusal_text(block) is not None:
+                add_text(TextBlock(str(refusal_text(block)), extra={"type": "refusal"}), at)
+                continue
+            case RawBlock() if ours(block):
+                parts = None
+                emit(dict(raw(block.data)))
+                continue
+            case RawBlock():
+                degraded = policy.degrade(
+                    block, at, "this raw block is not an OpenAI Responses item"
+                )
+            case ImageBlock() | AudioBlock():
+                degraded = policy.degrade(
+                    block, at, f"OpenAI Responses assistant messages cannot carry {block.kind}"
+                )
+        if degraded is not None:
+            add_text(degraded, at)

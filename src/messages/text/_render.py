@@ -1,0 +1,415 @@
+"""Rendering messages as readable text: the pieces of a message, and three transcript styles.
+
+A message is first turned into :class:`Part` values (text, thinking, a tool call, a tool
+result, a named medium, a raw block); each style then writes the parts its way.
+Media are always named (type, size, URL or file id) and never written out as base64.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Final, Literal, assert_never
+
+from .._core.frozen import raw
+from ..blocks import (
+    AudioBlock,
+    Block,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from ..convert import message_to_block
+from ..flat import RawMessage
+from ..media import parse_data_uri
+from ..message import FLAT_TYPES, ROLE_TYPES, Message, role_of
+from ..roles import as_blocks
+from ..session import (
+    ErrorMessage,
+    InitMessage,
+    InvalidLineMessage,
+    ResultMessage,
+    StreamEventMessage,
+)
+
+__all__ = [
+    "Entry",
+    "LABELS",
+    "Part",
+    "clip",
+    "entries",
+    "media_label",
+    "parts_of",
+    "write",
+]
+
+Format = Literal["text", "markdown", "xml"]
+
+LABELS: Final[Mapping[str, str]] = {
+    "system": "System",
+    "developer": "Developer",
+    "user": "User",
+    "assistant": "Assistant",
+    "tool": "Tool",
+}
+"""Default labels for each role in the text and Markdown transcripts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One readable piece of a message."""
+
+    kind: Literal["text", "thinking", "tool_use", "tool_result", "media", "raw"]
+    text: str = ""
+    """The text, thinking, arguments (JSON), result text or media description."""
+    attrs: tuple[tuple[str, str], ...] = ()
+    """Named details (``id``, ``name``, ``media_type``...), in order."""
+    children: tuple[Part, ...] = ()
+    """The non-text parts of a tool result with block content."""
+    flag: bool = False
+    """Redacted thinking, an error result, or an image (vs audio) medium."""
+
+
+@dataclass(slots=True)
+class Entry:
+    """One speaker's turn in a transcript: a label, a tag, attributes and parts."""
+
+    label: str
+    tag: str
+    attrs: list[tuple[str, str]] = field(default_factory=list)
+    parts: list[Part] = field(default_factory=list)
+    flat_role: str | None = None
+    """The role of the flat messages gathered here (consecutive ones share an entry)."""
+
+
+def clip(text: str, limit: int | None) -> str:
+    """``text`` cut to ``limit`` characters, the last being an ellipsis when cut."""
+    if limit is None or len(text) <= limit:
+        return text
+    return text[: limit - 1] + "\u2026" if limit > 0 else ""
+
+
+def _size(b64: str) -> int:
+    body = "".join(b64.split())
+    return max(0, len(body) * 3 // 4 - (len(body) - len(body.rstrip("="))))
+
+
+def media_label(block: ImageBlock | AudioBlock) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A short description of an image or audio block and its attributes; never the data."""
+    attrs: list[tuple[str, str]] = []
+    media_type = block.media_type
+    size: int | None = None
+    if block.data is not None:
+        size = _size(block.data)
+    elif block.url is not None:
+        uri = parse_data_uri(block.url)
+        if uri is not None:
+            media_type = media_type or uri.media_type
+            size = _size(uri.data) if uri.is_base64 else len(uri.data)
+        else:
+            attrs.append(("url", block.url))
+    elif block.file_id is not None:
+        attrs.append(("file_id", block.file_id))
+    if media_type is not None:
+        attrs.insert(0, ("media_type", media_type))
+    if size is not None:
+        attrs.append(("bytes", str(size)))
+    words = []
+    for key, value in attrs:
+        if key == "bytes":
+            words.append(f"{value} bytes")
+        elif key == "file_id":
+            words.append(f"file {value}")
+        elif key == "url":
+            words.append(clip(value, 80))
+        else:
+            words.append(value)
+    return ", ".join(words) or "no data", tuple(attrs)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _block(block: Block, limit: int | None) -> Part:
+    match block:
+        case TextBlock():
+            return Part("text", clip(block.text, limit))
+        case ThinkingBlock():
+            return Part("thinking", clip(block.thinking, limit), flag=block.redacted)
+        case ToolUseBlock():
+            args = block.arguments if block.invalid_arguments else _json(raw(block.input))
+            return Part(
+                "tool_use", clip(args or "", limit), (("id", block.id), ("name", block.name))
+            )
+        case ToolResultBlock():
+            attrs = [("tool_use_id", block.tool_use_id)]
+            if block.name is not None:
+                attrs.append(("name", block.name))
+            children: tuple[Part, ...] = ()
+            if not isinstance(block.content, str):
+                children = tuple(
+                    _block(b, limit) for b in block.content if not isinstance(b, TextBlock)
+                )
+            return Part(
+                "tool_result",
+                clip(block.text, limit),
+                tuple(attrs),
+                children,
+                flag=bool(block.is_error),
+            )
+        case ImageBlock() | AudioBlock():
+            text, attrs_ = media_label(block)
+            return Part("media", text, attrs_, flag=isinstance(block, ImageBlock))
+        case RawBlock():
+            return Part("raw", block.type or "", (("type", block.type),) if block.type else ())
+        case _:
+            assert_never(block)
+
+
+def parts_of(message: Message, limit: int | None = None) -> list[Part]:
+    """The readable pieces of any message, each text clipped to ``limit`` characters."""
+    if isinstance(message, ROLE_TYPES):
+        return [_block(b, limit) for b in as_blocks(message.content)]
+    if isinstance(message, RawMessage):
+        kind = message.type
+        return [Part("raw", kind or "", (("type", kind),) if kind else ())]
+    if isinstance(message, FLAT_TYPES):
+        return [_block(message_to_block(message), limit)]
+    if isinstance(message, ResultMessage):
+        return [Part("text", clip(message.result, limit))] if message.result else []
+    if isinstance(message, ErrorMessage):
+        return [Part("text", clip(message.message, limit))]
+    if isinstance(message, InvalidLineMessage):
+        return [Part("text", clip(message.text, limit))]
+    return []  # init and stream events: their entry's attributes say it all
+
+
+def _session_entry(message: Message) -> Entry:
+    attrs: list[tuple[str, str]] = []
+    if isinstance(message, ResultMessage):
+        if message.subtype is not None:
+            attrs.append(("subtype", message.subtype))
+        if message.is_error is not None:
+            attrs.append(("is_error", "true" if message.is_error else "false"))
+        return Entry("Result", "result", attrs)
+    if isinstance(message, ErrorMessage):
+        if message.code is not None:
+            attrs.append(("code", message.code))
+        return Entry("Error", "error", attrs)
+    if isinstance(message, InitMessage):
+        for key in ("session_id", "model", "cwd"):
+            value = getattr(message, key)
+            if value is not None:
+                attrs.append((key, value))
+        return Entry("Init", "init", attrs)
+    if isinstance(message, InvalidLineMessage):
+        if message.line is not None:
+            attrs.append(("line", str(message.line)))
+        if message.reason:
+            attrs.append(("reason", message.reason))
+        return Entry("Invalid line", "invalid_line", attrs)
+    assert isinstance(message, StreamEventMessage)
+    if message.type is not None:
+        attrs.append(("type", message.type))
+    return Entry("Event", "event", attrs)
+
+
+def entries(
+    messages: Iterable[Message],
+    *,
+    labels: Mapping[str, str] | None,
+    include_thinking: bool,
+    include_events: bool,
+    limit: int | None,
+) -> list[Entry]:
+    """Transcript entries; consecutive flat messages of one role share an entry."""
+    names = {**LABELS, **(labels or {})}
+    out: list[Entry] = []
+    for message in messages:
+        if isinstance(message, StreamEventMessage) and not include_events:
+            continue
+        parts = [p for p in parts_of(message, limit) if include_thinking or p.kind != "thinking"]
+        role = role_of(message)
+        if isinstance(message, FLAT_TYPES):
+            key = role or "raw"
+            if out and out[-1].flat_role == key:
+                out[-1].parts.extend(parts)
+                continue
+            entry = Entry(names.get(key, key.capitalize()), key, flat_role=key)
+        elif role is not None:
+            entry = Entry(names.get(role, role.capitalize()), role)
+        else:
+            entry = _session_entry(message)
+        entry.parts.extend(parts)
+        out.append(entry)
+    return out
+
+
+# -- plain text ---------------------------------------------------------------------------
+
+
+def _text_part(part: Part) -> str:
+    attrs = dict(part.attrs)
+    match part.kind:
+        case "text":
+            return part.text
+        case "thinking":
+            return "[Thinking: redacted]" if part.flag else f"[Thinking] {part.text}"
+        case "tool_use":
+            return f"[Tool: {attrs['name']}] {part.text}".rstrip()
+        case "tool_result":
+            head = "Tool error" if part.flag else "Tool result"
+            lines = [f"[{head}: {attrs['tool_use_id']}] {part.text}".rstrip()]
+            lines += [_text_part(child) for child in part.children]
+            return "\n".join(lines)
+        case "media":
+            return f"[{'Image' if part.flag else 'Audio'}: {part.text}]"
+        case "raw":
+            return f"[Raw: {part.text}]" if part.text else "[Raw]"
+        case _:
+            assert_never(part.kind)
+
+
+def _heading(entry: Entry) -> str:
+    """The entry's label, with a session message's details: ``Result (success, error)``."""
+    if entry.flat_role is not None or entry.tag in LABELS:
+        return entry.label
+    bits = []
+    for key, value in entry.attrs:
+        if key == "is_error":
+            if value == "true":
+                bits.append("error")
+        elif key in ("subtype", "code", "type", "reason"):
+            bits.append(value)
+        else:
+            bits.append(f"{key} {value}")
+    return f"{entry.label} ({', '.join(bits)})" if bits else entry.label
+
+
+def _write_text(items: list[Entry]) -> str:
+    out = []
+    for entry in items:
+        body = "\n".join(_text_part(p) for p in entry.parts)
+        out.append(f"{_heading(entry)}: {body}" if entry.parts else _heading(entry))
+    return "\n".join(out)
+
+
+# -- Markdown -----------------------------------------------------------------------------
+
+
+def _fence(text: str, info: str = "") -> str:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{info}\n{text}\n{ticks}"
+
+
+def _code(text: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _md_part(part: Part) -> str:
+    attrs = dict(part.attrs)
+    match part.kind:
+        case "text":
+            return part.text
+        case "thinking":
+            if part.flag:
+                return "> *Thinking (redacted)*"
+            lines = f"**Thinking:** {part.text}".split("\n")
+            return "\n".join(f"> {line}".rstrip() for line in lines)
+        case "tool_use":
+            head = f"**Tool call:** {_code(attrs['name'])} ({_code(attrs['id'])})"
+            return f"{head}\n\n{_fence(part.text, 'json')}"
+        case "tool_result":
+            word = "Tool error" if part.flag else "Tool result"
+            chunks = [f"**{word}** ({_code(attrs['tool_use_id'])}):"]
+            if part.text or not part.children:
+                chunks.append(_fence(part.text))
+            chunks += [_md_part(child) for child in part.children]
+            return "\n\n".join(chunks)
+        case "media":
+            return f"*[{'Image' if part.flag else 'Audio'}: {part.text}]*"
+        case "raw":
+            return f"*[Raw: {part.text}]*" if part.text else "*[Raw]*"
+        case _:
+            assert_never(part.kind)
+
+
+def _write_markdown(items: list[Entry]) -> str:
+    out = []
+    for entry in items:
+        head = f"### {_heading(entry)}"
+        out.append("\n\n".join([head, *(_md_part(p) for p in entry.parts)]))
+    return "\n\n".join(out)
+
+
+# -- XML-ish tags -------------------------------------------------------------------------
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _attrs(attrs: Iterable[tuple[str, str]]) -> str:
+    return "".join(f' {k}="{_escape(v).replace(chr(34), "&quot;")}"' for k, v in attrs)
+
+
+def _xml_part(part: Part) -> str:
+    match part.kind:
+        case "text":
+            return f"<text>{_escape(part.text)}</text>"
+        case "thinking":
+            if part.flag:
+                return '<thinking redacted="true"/>'
+            return f"<thinking>{_escape(part.text)}</thinking>"
+        case "tool_use":
+            return f"<tool_use{_attrs(part.attrs)}>{_escape(part.text)}</tool_use>"
+        case "tool_result":
+            attrs = list(part.attrs) + ([("is_error", "true")] if part.flag else [])
+            inner = _escape(part.text)
+            if part.children:
+                inner += "".join(_xml_part(child) for child in part.children)
+            return f"<tool_result{_attrs(attrs)}>{inner}</tool_result>"
+        case "media":
+            tag = "image" if part.flag else "audio"
+            attrs_ = [(k, clip(v, 200) if k == "url" else v) for k, v in part.attrs]
+            return f"<{tag}{_attrs(attrs_)}/>"
+        case "raw":
+            return f"<raw{_attrs(part.attrs)}/>"
+        case _:
+            assert_never(part.kind)
+
+
+def _write_xml(items: list[Entry]) -> str:
+    out = []
+    for entry in items:
+        tag, attrs = entry.tag, _attrs(entry.attrs)
+        if not entry.parts:
+            out.append(f"<{tag}{attrs}/>")
+        elif all(p.kind == "text" for p in entry.parts):
+            body = _escape("\n".join(p.text for p in entry.parts))
+            out.append(f"<{tag}{attrs}>{body}</{tag}>")
+        else:
+            inner = "\n".join(_xml_part(p) for p in entry.parts)
+            out.append(f"<{tag}{attrs}>\n{inner}\n</{tag}>")
+    return "\n".join(out)
+
+
+def write(items: list[Entry], fmt: Format) -> str:
+    """Write transcript entries in one of the three styles."""
+    if fmt == "text":
+        return _write_text(items)
+    if fmt == "markdown":
+        return _write_markdown(items)
+    if fmt == "xml":
+        return _write_xml(items)
+    raise ValueError(f"format must be 'text', 'markdown' or 'xml', found {fmt!r}")
