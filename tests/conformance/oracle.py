@@ -1,6 +1,6 @@
 """The official provider SDKs as the oracle for what each API accepts.
 
-The validators in ``tests/provider_support.py`` were written from the same reading of the
+The validators in ``tests/support/provider_checks.py`` were written from the same reading of the
 formats as the encoders, so they agree with them by construction. This module asks the
 vendors' own Python SDKs instead (``anthropic``, ``openai``, ``google-genai``):
 
@@ -52,7 +52,7 @@ from openai.types.responses.response_create_params import (  # noqa: E402
 )
 from typing_extensions import is_typeddict  # noqa: E402
 
-from provider_support import INVENTED  # noqa: E402
+from support.provider_checks import INVENTED  # noqa: E402
 
 PROVIDERS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 
@@ -436,7 +436,7 @@ def _strict(tp: Any, body: Any) -> list[tuple[str, str, str, Any]]:
 
 
 def _invented(body: Any) -> bool:
-    """Whether ``body`` holds a name the fixtures invent (see ``provider_support.INVENTED``)."""
+    """Whether ``body`` holds a name the fixtures invent (see ``support.provider_checks.INVENTED``)."""
     if isinstance(body, dict):
         return any(k in INVENTED or _invented(v) for k, v in body.items())
     if isinstance(body, list):

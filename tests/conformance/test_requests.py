@@ -18,8 +18,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import anthropic_conversations, chat_conversations, well_formed
-from _provider_strategies import conversations as native_conversations
 from conformance import oracle
 from conftest import LOCAL_FIXTURES, shared_fixtures
 from messages import (
@@ -35,9 +33,11 @@ from messages import strategies as ms
 from messages.adapters import CLI_NAMES
 from messages.adapters import get as adapter
 from messages.providers import NAMES, get
-from messages.providers._base import as_turns
+from messages.providers._carry import as_turns
 from messages.serialize import to_dict
-from provider_support import is_paired
+from support.provider_checks import is_paired
+from support.provider_strategies import anthropic_conversations, chat_conversations, well_formed
+from support.provider_strategies import conversations as native_conversations
 
 POLICIES = ("drop", "text", "raise")
 

@@ -20,17 +20,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from _provider_strategies import (
-    anthropic_response_blocks,
-    chat_conversations,
-)
-from _provider_strategies import conversations as native_conversations
 from conformance import oracle
 from conftest import LOCAL_FIXTURES
 from messages import AssistantMessage, AudioBlock, FrozenDict, Message, RawBlock, ThinkingBlock
 from messages import strategies as ms
 from messages.providers import NAMES, get
-from provider_support import INVENTED
+from support.provider_checks import INVENTED
+from support.provider_strategies import (
+    anthropic_response_blocks,
+    chat_conversations,
+)
+from support.provider_strategies import conversations as native_conversations
 
 RESPONSES = [
     (provider, path.name)
@@ -178,7 +178,7 @@ def responses(draw: st.DrawFn) -> tuple[str, AssistantMessage]:
     # Raw blocks are data the strategies make up (a "document" a response never holds), and
     # audio by reference only is how a request points back at earlier audio: neither is
     # response content, so what the SDK thinks of them says nothing about the encoder.
-    # Keys the strategies invent for "a field of the future" (provider_support.INVENTED)
+    # Keys the strategies invent for "a field of the future" (support.provider_checks.INVENTED)
     # are no SDK's either.
     kept = tuple(
         _base64(

@@ -20,11 +20,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import anthropic_response_blocks, split
 from conformance import oracle
 from conftest import LOCAL_FIXTURES, shared_fixtures
 from messages import AssistantMessage, RawBlock, ThinkingBlock, Usage
 from messages.providers import get
+from support.provider_strategies import anthropic_response_blocks, split
 
 anthropic_stream = pytest.importorskip("anthropic.lib.streaming._messages")
 chat_stream = pytest.importorskip("openai.lib.streaming.chat")
