@@ -436,7 +436,7 @@ def _strict(tp: Any, body: Any) -> list[tuple[str, str, str, Any]]:
 
 
 def _invented(body: Any) -> bool:
-    """Whether ``body`` holds a name the fixtures invent (see ``support.provider_checks.INVENTED``)."""
+    """Whether ``body`` holds a name the fixtures invent (``provider_checks.INVENTED``)."""
     if isinstance(body, dict):
         return any(k in INVENTED or _invented(v) for k, v in body.items())
     if isinstance(body, list):
@@ -953,7 +953,18 @@ FAULTS: dict[str, Fault] = {
 }
 """Every fault the oracle found in the encoders, by name (issue 12)."""
 
-OPEN: frozenset[str] = frozenset(FAULTS)
+OPEN: frozenset[str] = frozenset(
+    (
+        "responses-assistant-history",
+        "responses-image-detail",
+        "anthropic-empty-text",
+        "anthropic-foreign-compaction",
+        "chat-empty-assistant",
+        "chat-response-content-key",
+        "chat-response-content-parts",
+        "gemini-3-signatures",
+    )
+)
 """The faults not fixed yet: their tests are expected to fail (``xfail(strict=True)``) and
 the corpus tests tolerate the findings they explain. Fixing one means taking it out of here,
 which turns its test green and its findings into failures everywhere else."""
@@ -983,7 +994,7 @@ def xfail_if_open(name: str) -> Any:
     fault = FAULTS[name]
     if name in OPEN:
         return pytest.mark.xfail(strict=True, reason=f"{name}: {fault.reason}")
-    return pytest.mark.usefixtures()
+    return lambda test: test  # fixed: the test must pass
 
 
 # --------------------------------------------------------------------------- responses

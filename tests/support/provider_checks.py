@@ -398,8 +398,12 @@ _R_OUTPUT_PARTS = {
 }
 _R_ITEM_KEYS = {
     "message": {"type", "role", "content", "id", "status", "phase"},
-    "function_call": {"type", "id", "call_id", "name", "arguments", "status", "namespace"},
-    "function_call_output": {"type", "id", "call_id", "output", "status"},
+    "function_call": {
+        *("type", "id", "call_id", "name", "arguments", "status", "namespace", "caller"),
+    },
+    "function_call_output": {
+        *("type", "id", "call_id", "output", "status", "caller", "name", "namespace"),
+    },
     "reasoning": {"type", "id", "summary", "encrypted_content", "content", "status"},
 }
 _R_OTHER_ITEMS = {"web_search_call", "file_search_call", "computer_call", "computer_call_output"}

@@ -156,26 +156,33 @@ def _encode_input(
         emit({**fields, "role": role, "content": content})
         return
     parts: list[Any] = []
-    emitted = False
+    emitted = False  # a message item of this turn
+    wrote = False  # any item of this turn
+    dropped = policy.left_out
 
-    def flush(final: bool = False) -> None:
+    def put(item: dict[str, Any]) -> None:
+        nonlocal wrote
+        wrote = True
+        emit(item)
+
+    def flush() -> None:
         nonlocal parts, emitted, fields
-        if parts or (final and not emitted):
-            emit({**fields, "role": role, "content": parts})
+        if parts:
+            put({**fields, "role": role, "content": parts})
             parts, emitted, fields = [], True, {}
 
     for i, block in enumerate(content):
         at = f"{path}.content[{i}]"
         if isinstance(block, RawBlock) and tool and items.ours(block):
             flush()
-            emit(dict(raw(block.data)))
+            put(dict(raw(block.data)))
         elif isinstance(block, ToolResultBlock) and block.tool_use_id in policy.lost:
             degraded = policy.degrade(block, at, items.LOST_REASON)
             if degraded is not None:
                 parts.append(items.encode_part(degraded, "input_text", policy, at))
         elif isinstance(block, ToolResultBlock):
             flush()
-            emit(items.encode_fco(block, policy, at))
+            put(items.encode_fco(block, policy, at))
         elif isinstance(block, TextBlock | RawBlock) or block.kind in ("image", "audio"):
             part = items.encode_part(block, "input_text", policy, at)
             if part is not None:
@@ -186,10 +193,21 @@ def _encode_input(
                 parts.append(items.encode_part(degraded, "input_text", policy, at))
         else:  # reasoning and tool calls are items of their own
             flush()
-            items.encode_model_blocks(
-                (block,), "request", policy, path + ".content", emit, offset=i
-            )
-    flush(final=not tool)
+            items.encode_model_blocks((block,), "request", policy, path + ".content", put, offset=i)
+    flush()
+    if tool or emitted:
+        return
+    if not wrote and policy.left_out == dropped:
+        # A turn that came empty is written as the empty message it was (exact replay). One
+        # the policy emptied is left out, and so is the empty item after the outputs of a
+        # turn of only tool results: the API takes no input message without content.
+        put({**fields, "role": role, "content": []})
+    elif fields:
+        policy.refuse(
+            "a turn of only tool results has no message item to carry its fields",
+            f"{path}.extra",
+            fields,
+        )
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:

@@ -20,7 +20,7 @@ Representation (see ``docs/providers/openai_responses.md`` for the full table):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Final, Literal
 
@@ -81,6 +81,7 @@ _IMAGE: Final = frozenset(("type", "image_url", "file_id"))
 _REASONING: Final = frozenset(("type", "summary", "encrypted_content"))
 _CALL: Final = frozenset(("type", "call_id", "name", "arguments"))
 _OUTPUT: Final = frozenset(("type", "call_id", "output"))
+_CALLER: Final = frozenset(("caller",))
 _TYPE: Final = frozenset(("type",))
 _SIGNED: Final = frozenset(("type", "encrypted_content"))
 _ANNOTATIONS: Final = frozenset(("annotations",))
@@ -395,8 +396,29 @@ def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, A
         if policy.mode == "text":
             output = failed_output(block.tool_use_id, output, "input_text")
     out = {"type": "function_call_output", "call_id": block.tool_use_id, "output": output}
-    out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=_OUTPUT))
+    protected = _OUTPUT | _CALLER
+    out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=protected))
+    _caller(block.extra, out)
     return out
+
+
+def _caller(extra: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Write ``caller`` when it is one Responses has.
+
+    That is ``direct``, or ``program`` with its ``caller_id``, or the wire's null.
+    Anthropic's ``caller`` (``code_execution_...``) is a record of that format and is left
+    out, as its other record fields are.
+    """
+    if "caller" not in extra:
+        return
+    value = extra["caller"]
+    kind = value.get("type") if isinstance(value, FrozenDict) else None
+    if (
+        value is None
+        or kind == "direct"
+        or (kind == "program" and isinstance(value.get("caller_id"), str))
+    ):
+        out["caller"] = raw(value)
 
 
 def encode_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
@@ -404,11 +426,12 @@ def encode_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any
     arguments = block.arguments
     if arguments is None:
         arguments = json.dumps(raw(block.input), ensure_ascii=False, separators=(",", ":"))
-    ex = carried(block.extra, policy, path, "tool_use", protected=_CALL)
+    ex = carried(block.extra, policy, path, "tool_use", protected=_CALL | _CALLER)
     out: dict[str, Any] = {"type": "function_call"}
     if "id" in ex:
         out["id"] = ex.pop("id")
     out.update(call_id=block.id, name=block.name, arguments=arguments)
+    _caller(block.extra, out)
     out.update(ex)
     return out
 
