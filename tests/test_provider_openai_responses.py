@@ -219,7 +219,11 @@ def test_user_built_conversation() -> None:
                 "role": "user",
                 "content": [
                     {"type": "input_text", "text": "Weather?"},
-                    {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+                    {
+                        "type": "input_image",
+                        "image_url": "data:image/png;base64,iVBORw0KGgo=",
+                        "detail": "auto",
+                    },
                 ],
             },
             {"role": "assistant", "content": [{"type": "output_text", "text": "Checking."}]},

@@ -956,7 +956,6 @@ FAULTS: dict[str, Fault] = {
 OPEN: frozenset[str] = frozenset(
     (
         "responses-assistant-history",
-        "responses-image-detail",
         "anthropic-empty-text",
         "anthropic-foreign-compaction",
         "chat-empty-assistant",

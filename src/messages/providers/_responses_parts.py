@@ -178,9 +178,10 @@ def decode_part(d: Any, default: str) -> Block:
     if tag == "refusal":
         return TextBlock(need_str(d, "refusal"), extra=_with_type(extra(d, _REFUSAL), tag, ""))
     if tag == "input_image":
-        return ImageBlock(
-            url=opt_str(d, "image_url"), file_id=opt_str(d, "file_id"), extra=extra(d, _IMAGE)
-        )
+        ex = extra(d, _IMAGE)
+        if "detail" not in d:  # written as it came: without the "auto" the encoder adds
+            ex = wrap_owned({"type": tag, **raw(ex)})
+        return ImageBlock(url=opt_str(d, "image_url"), file_id=opt_str(d, "file_id"), extra=ex)
     return RawBlock(wrap_owned(d))
 
 
@@ -341,6 +342,10 @@ def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] 
         out["image_url"] = url
     if file_id is not None:
         out["file_id"] = file_id
+    if "detail" not in block.extra and block.extra.get("type") != "input_image":
+        # The SDK requires ``detail``; the API's default is "auto". A part decoded without
+        # one carries ``type`` in extra and is written back without it.
+        out["detail"] = "auto"
     protected = _TYPE | non_null(block.extra, _IMAGE)
     out.update(carried(block.extra, policy, path, "image", written=out, protected=protected))
     return out
