@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -277,6 +278,18 @@ def texts(*, extras: bool = True) -> st.SearchStrategy[TextBlock]:
     return st.builds(TextBlock, _WORDS, extra=extra)
 
 
+def history_texts(*, gemini: bool) -> st.SearchStrategy[TextBlock]:
+    """Assistant text the codec carries exactly.
+
+    Responses writes assistant history as string content, which holds no part fields: a
+    text with some is one decoded from a message item of parts, and carries that item's
+    record (``extra["item"]``, empty for an item of no other fields) to be written back so.
+    """
+    if gemini:
+        return texts()
+    return texts().map(lambda b: replace(b, extra={**b.extra, "item": {}}) if b.extra else b)
+
+
 def responses_images() -> st.SearchStrategy[ImageBlock]:
     """Images Responses carries: data (sent as a data URL), URLs, OpenAI file ids."""
     return st.one_of(
@@ -381,7 +394,13 @@ def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
     )
     assistant = st.builds(
         AssistantMessage,
-        _content(texts() | thinking | calls(gemini=gemini) | raws(gemini=gemini) | assistant_media),
+        _content(
+            history_texts(gemini=gemini)
+            | thinking
+            | calls(gemini=gemini)
+            | raws(gemini=gemini)
+            | assistant_media
+        ),
     )
     tool = st.builds(
         ToolMessage, st.lists(results(gemini=gemini), min_size=1, max_size=2).map(tuple)
@@ -425,7 +444,8 @@ def well_formed(
                 ToolUseBlock(f"call_{r}_{step}_{k}", name, draw(_INPUTS))
                 for k, name in enumerate(names)
             ]
-            lead = draw(st.lists(thinking, max_size=1)) + draw(st.lists(texts(), max_size=1))
+            lead = draw(st.lists(thinking, max_size=1))
+            lead += draw(st.lists(history_texts(gemini=gemini), max_size=1))
             out.append(AssistantMessage((*lead, *tools)))
             answers = tuple(
                 ToolResultBlock(t.id, draw(_WORDS), name=t.name if draw(st.booleans()) else None)

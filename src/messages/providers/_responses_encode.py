@@ -61,19 +61,16 @@ def encode_request(
     return thaw(body)  # type: ignore[no-any-return]  # a fresh copy the caller may change
 
 
-def _is_model_item(item: dict[str, Any]) -> bool:
-    tag = item.get("type")
-    if tag in (None, "message"):
-        return item.get("role") == "assistant"
-    return not items.is_caller_item(tag)
+_CALL_RUN = ("function_call", "function_call_output")
 
 
 def _arrange(out: list[Any]) -> list[Any]:
-    """Move each ``function_call_output`` right after the model items that made its call.
+    """Move each ``function_call_output`` up to just after its call.
 
-    Outputs that already follow their call's run of model-side items (reasoning, calls,
-    assistant messages) stay where they are; one that arrives later, after user input, say,
-    moves up to the end of that run, after the outputs already there.
+    It goes past the calls made with its own (a parallel set) and the outputs already
+    there, and before anything else: assistant text or reasoning written after the call in
+    the same turn, or user input, comes after the answer, as the API requires every call
+    to be answered before the conversation goes on.
     """
     placed: list[Any] = []
     for item in out:
@@ -93,10 +90,7 @@ def _arrange(out: list[Any]) -> list[Any]:
             placed.append(item)
             continue
         position = home + 1
-        while position < len(placed) and (
-            _is_model_item(placed[position])
-            or placed[position].get("type") == "function_call_output"
-        ):
+        while position < len(placed) and placed[position].get("type") in _CALL_RUN:
             position += 1
         placed.insert(position, item)
     return placed

@@ -40,7 +40,7 @@ from ..blocks import (
 from ..errors import DecodeError
 from ..media import to_data_uri
 from ..policy import Policy
-from ._carry import carried, failed_output, non_null, refusal_text
+from ._carry import carried, failed_output, is_empty, non_null, refusal_text
 from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
 
 __all__ = [
@@ -275,7 +275,9 @@ def _assistant_message(d: dict[str, Any], mode: Mode, after_text: bool) -> list[
     if not blocks:
         return [RawBlock(wrap_owned(d))]
     record = {k: v for k, v in d.items() if k not in ("role", "content")}
-    if after_text or record != _default_record(mode):
+    # In a request, text without a record is written back as string content (the form the
+    # SDK accepts): a list of parts keeps its record, even an empty one, to come back as is.
+    if mode == "request" or after_text or record != _default_record(mode):
         first = blocks[0]
         assert isinstance(first, TextBlock)
         blocks[0] = replace(first, extra=wrap_owned({**raw(first.extra), ITEM_RECORD: record}))
@@ -456,6 +458,27 @@ def encode_reasoning(block: ThinkingBlock, policy: Policy, path: str) -> dict[st
     return out
 
 
+def _history_text(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """Assistant text that came from elsewhere, as request history: string content.
+
+    A message item of ``output_text`` parts needs the ``id`` and ``status`` of the response
+    that produced it (the SDK's ``ResponseOutputMessageParam``), and the API takes no input
+    parts from the assistant, so the text goes as a string: a refusal as its words. Part
+    fields a string cannot hold (annotations, a cache breakpoint) follow the policy.
+    """
+    part = _text_part(block, "output_text", policy, path)
+    for key, value in part.items():
+        if key not in ("type", "text", "refusal") and not is_empty(value):
+            where = f"{path}.citations" if key == "annotations" else f"{path}.extra.{key}"
+            policy.refuse(
+                f"cannot carry {key!r} on assistant history written as string content",
+                where,
+                value,
+            )
+    text = part["refusal"] if part["type"] == "refusal" else part["text"]
+    return {"role": "assistant", "content": text}
+
+
 def encode_model_blocks(
     blocks: tuple[Block, ...],
     mode: Mode,
@@ -474,6 +497,9 @@ def encode_model_blocks(
     def add_text(block: TextBlock, at: str) -> None:
         nonlocal parts
         record = item_record(block)
+        if mode == "request" and record is None and parts is None:
+            emit(_history_text(block, policy, at))
+            return
         if record is not None or parts is None:
             item = dict(raw(record)) if record is not None else _default_record(mode)
             item["role"] = "assistant"
