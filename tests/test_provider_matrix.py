@@ -108,7 +108,8 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
     """What must survive a trip through ``target``: text, calls, and results by their call.
 
     Text is (side, text) in order, refusals included (a target without refusals carries
-    them as text); an empty text carries nothing and is left out. Calls are (name,
+    them as text); an empty text carries nothing and is left out (from the system prompt
+    too: Anthropic writes no empty text block). Calls are (name,
     arguments parsed). Results are (index of the call they answer, text); a result
     answering no call, and ``is_error``, are left out. System text is compared as one
     string: Anthropic moves every system message to the front, Gemini keeps only the
@@ -123,7 +124,7 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
     for turn in request_turns(conversation):
         if isinstance(turn, SystemMessage):
             if leading or target != "gemini":
-                system.extend(b.text for b in turn.blocks if isinstance(b, TextBlock))
+                system.extend(b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text)
             continue
         if not isinstance(turn, UserMessage | AssistantMessage | ToolMessage):
             continue

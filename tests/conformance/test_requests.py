@@ -94,13 +94,13 @@ def _carried(value: Any, carried: tuple[Any, ...]) -> bool:
 
 
 def _given_empty(finding: oracle.Finding, conversation: Any) -> bool:
-    """An empty message written for a turn that has no content at all."""
+    """An empty message written for a turn that came empty (no content, or ``""``)."""
     value = finding.value
     return (
         finding.rule in ("empty-message", "empty-item")
         and isinstance(value, dict)
-        and [] in (value.get("content"), value.get("parts"))
-        and any(not turn.blocks for turn in as_turns(conversation))
+        and any(v in ([], "") for v in (value.get("content"), value.get("parts")))
+        and any(not turn.blocks or turn.content == "" for turn in as_turns(conversation))
     )
 
 

@@ -179,10 +179,15 @@ def responses(draw: st.DrawFn) -> tuple[str, AssistantMessage]:
     # audio by reference only is how a request points back at earlier audio: neither is
     # response content, so what the SDK thinks of them says nothing about the encoder.
     # Keys the strategies invent for "a field of the future" (support.provider_checks.INVENTED)
-    # are no SDK's either.
+    # are no SDK's either; nor is the record of a request's message item (``item``).
     kept = tuple(
         _base64(
-            replace(b, extra=FrozenDict({k: v for k, v in b.extra.items() if k not in INVENTED}))
+            replace(
+                b,
+                extra=FrozenDict(
+                    {k: v for k, v in b.extra.items() if k not in INVENTED and k != "item"}
+                ),
+            )
         )
         for b in turn.blocks
         if not isinstance(b, RawBlock) and not (isinstance(b, AudioBlock) and b.data is None)

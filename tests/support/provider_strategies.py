@@ -72,13 +72,21 @@ _CITATION = st.fixed_dictionaries(
 _CACHE = {"cache_control": {"type": "ephemeral"}}
 
 
+def _marked(block: TextBlock) -> TextBlock:
+    """An empty text block as Anthropic carries one: marked as decoded from a request (the
+    encoder leaves out unmarked ones, which the API rejects)."""
+    if block.text:
+        return block
+    return replace(block, extra={"type": "text", **block.extra})
+
+
 def anthropic_text() -> st.SearchStrategy[TextBlock]:
     return st.builds(
         TextBlock,
         _TEXT,
         citations=st.none() | st.lists(_CITATION, min_size=1, max_size=2).map(tuple),
         extra=_extras(_CACHE),
-    )
+    ).map(_marked)
 
 
 def anthropic_thinking() -> st.SearchStrategy[ThinkingBlock]:
@@ -125,7 +133,7 @@ def _tool_input() -> st.SearchStrategy[FrozenDict]:
 @st.composite
 def anthropic_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any]:
     """A conversation Anthropic carries exactly; ``plain``: text and tools only (no extras)."""
-    text = st.builds(TextBlock, _TEXT) if plain else anthropic_text()
+    text = st.builds(TextBlock, _TEXT.filter(bool)) if plain else anthropic_text()
     extras = st.just(EMPTY) if plain else _extras({"x_future": 1})
     conversation: list[Any] = []
     if draw(st.booleans()):

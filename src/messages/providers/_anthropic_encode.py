@@ -205,7 +205,8 @@ def _system(hoisted: list[tuple[int, SystemMessage]], policy: Policy) -> Any:
         path = f"$[{index}]"
         _system_extra(message, policy, path)
         if isinstance(message.content, str):
-            blocks.append({"type": "text", "text": message.content})
+            if message.content:  # the API takes no empty text block
+                blocks.append({"type": "text", "text": message.content})
         else:
             blocks.extend(encode_blocks(message.content, "system", policy, f"{path}.content"))
     return blocks
@@ -370,7 +371,9 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     if isinstance(message.content, str):
         out["content"] = [{"type": "text", "text": message.content}]
     else:
-        out["content"] = encode_blocks(message.content, "assistant", policy, "$.content")
+        out["content"] = encode_blocks(
+            message.content, "assistant", policy, "$.content", keep_empty=True
+        )
     if message.stop_reason is not None:
         out["stop_reason"] = _stop_reason(message.stop_reason)
     if message.usage is not None:
