@@ -141,13 +141,20 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
                 index.setdefault(block.id, len(calls))
                 calls.append((block.name, thaw(block.input)))
             elif isinstance(block, ToolResultBlock) and block.tool_use_id in index:
-                results.append((index[block.tool_use_id], block.text))
+                results.append((index[block.tool_use_id], _said(block)))
     return {
         "system": "\n".join(system),
         "texts": texts,
         "calls": calls,
         "results": sorted(results),
     }
+
+
+def _said(result: ToolResultBlock) -> str:
+    """A result's text, its empty text blocks left out (they carry nothing)."""
+    if isinstance(result.content, str):
+        return result.content
+    return "\n".join(b.text for b in result.content if isinstance(b, TextBlock) and b.text)
 
 
 def trip(conversation: tuple[Message, ...], source: str, target: str) -> tuple[Message, ...]:

@@ -955,7 +955,6 @@ FAULTS: dict[str, Fault] = {
 
 OPEN: frozenset[str] = frozenset(
     (
-        "anthropic-foreign-compaction",
         "chat-empty-assistant",
         "chat-response-content-key",
         "chat-response-content-parts",

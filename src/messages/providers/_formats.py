@@ -310,6 +310,14 @@ _GEMINI_METADATA: Final = _words(
 )
 
 
+_NOT_THERE: Final = {
+    (ANTHROPIC, "compaction"): _words("id"),
+    (RESPONSES, "compaction"): _words("content signature tool_changes cache_control"),
+}
+"""Types two formats share by name but not by shape: the keys only the other's has. A
+Responses ``compaction`` item has an ``id``; Anthropic's block has ``content``."""
+
+
 def raw_is_own(data: object, target: str) -> bool:
     """Whether a raw block's data is a block of the target's format, to be written as it is.
 
@@ -323,6 +331,8 @@ def raw_is_own(data: object, target: str) -> bool:
     >>> raw_is_own({"type": "document", "source": {}}, "anthropic")
     True
     >>> raw_is_own({"type": "web_search_call", "id": "ws_1"}, "anthropic")
+    False
+    >>> raw_is_own({"type": "compaction", "id": "cmp_1", "encrypted_content": "x"}, "anthropic")
     False
     >>> raw_is_own({"type": "resource_link", "uri": "file:///a"}, "openai_chat")
     False
@@ -347,7 +357,7 @@ def raw_is_own(data: object, target: str) -> bool:
     if not isinstance(tag, str):
         return False
     if tag in TYPES[target]:
-        return True
+        return not any(k in data for k in _NOT_THERE.get((target, tag), ()))
     if any(tag in TYPES[name] for name in PROVIDERS if name != target) or tag in _LOG_TYPES:
         return False
     return bool(_SNAKE.fullmatch(tag)) and all(isinstance(k, str) and fits(k, target) for k in keys)

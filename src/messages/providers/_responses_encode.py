@@ -47,7 +47,12 @@ def encode_request(
     body: dict[str, Any] = {}
     start = 0
     if turns and is_instructions(turns[0]):
-        body["instructions"] = turns[0].text  # type: ignore[union-attr]
+        first = turns[0]
+        assert isinstance(first, SystemMessage)
+        # Text blocks joined by newlines; empty ones carry nothing and add no line.
+        texts = [b.text for b in first.blocks if isinstance(b, TextBlock) and b.text]
+        content = first.content
+        body["instructions"] = content if isinstance(content, str) else "\n".join(texts)
         start = 1
     out: list[Any] = []
     for i in range(start, len(turns)):
