@@ -109,7 +109,8 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
 
     Text is (side, text) in order, refusals included (a target without refusals carries
     them as text); an empty text carries nothing and is left out (from the system prompt
-    too: Anthropic writes no empty text block). Calls are (name,
+    too, with text of only whitespace: Anthropic writes no empty text block, Responses joins
+    system blocks with newlines). Calls are (name,
     arguments parsed). Results are (index of the call they answer, text); a result
     answering no call, and ``is_error``, are left out. System text is compared as one
     string: Anthropic moves every system message to the front, Gemini keeps only the
@@ -124,7 +125,9 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
     for turn in request_turns(conversation):
         if isinstance(turn, SystemMessage):
             if leading or target != "gemini":
-                system.extend(b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text)
+                system.extend(
+                    b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text.strip()
+                )
             continue
         if not isinstance(turn, UserMessage | AssistantMessage | ToolMessage):
             continue

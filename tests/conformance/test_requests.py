@@ -97,7 +97,7 @@ def _given_empty(finding: oracle.Finding, conversation: Any) -> bool:
     """An empty message written for a turn that came empty (no content, or ``""``)."""
     value = finding.value
     return (
-        finding.rule in ("empty-message", "empty-item")
+        finding.rule in ("empty-message", "empty-item", "empty-assistant")
         and isinstance(value, dict)
         and any(v in ([], "") for v in (value.get("content"), value.get("parts")))
         and any(not turn.blocks or turn.content == "" for turn in as_turns(conversation))

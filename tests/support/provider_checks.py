@@ -100,8 +100,9 @@ def view(conversation: list[Message] | tuple[Message, ...], *, gemini: bool) -> 
         if isinstance(turn, SystemMessage):
             if gemini:
                 out.extend(("system", b.text) for b in turn.blocks if isinstance(b, TextBlock))
-            else:
-                out.append(("system", turn.role, turn.text))
+            else:  # text blocks joined by newlines, empty ones left out (they carry nothing)
+                said = [b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text]
+                out.append(("system", turn.role, "\n".join(said)))
             continue
         if gemini:
             side = "model" if isinstance(turn, AssistantMessage) else "user"

@@ -252,7 +252,11 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         return [(out, None)]
     if isinstance(turn, AssistantMessage):
         results: list[Wire] = []
-        return [(encode_assistant(turn, policy, path, results=results), None), *results]
+        before = policy.left_out
+        message = encode_assistant(turn, policy, path, results=results)
+        if policy.left_out > before and _says_nothing(message):
+            return results  # the policy took all it had (reasoning only): no empty message
+        return [(message, None), *results]
     if isinstance(turn, UserMessage) and isinstance(turn.content, str):
         out = {"role": "user", "content": turn.content}
         _message_extra(turn, out, policy, path)
@@ -262,6 +266,16 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         _message_extra(turn, out, policy, path)
         return [(out, None)]
     return _user_side(turn, policy, path)
+
+
+def _says_nothing(message: dict[str, Any]) -> bool:
+    """An assistant message with no content, refusal, tool calls, audio or function call.
+
+    The API rejects one; a turn the policy emptied is left out rather than written so (a
+    turn that came empty is written as it came).
+    """
+    keys = ("content", "refusal", "tool_calls", "audio", "function_call")
+    return all(message.get(k) in (None, "", []) for k in keys)
 
 
 def _user_side(turn: UserMessage | ToolMessage, policy: Policy, path: str) -> list[Wire]:
