@@ -955,7 +955,6 @@ FAULTS: dict[str, Fault] = {
 
 OPEN: frozenset[str] = frozenset(
     (
-        "chat-response-content-key",
         "chat-response-content-parts",
         "gemini-3-signatures",
     )

@@ -170,10 +170,13 @@ def encode_assistant(
                 parts.append((j, replacement))
     single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and _plain(parts[0][1], policy)
     if not parts:
-        if "content" in message.extra or calls or audio:
-            pass  # a kept null or [] is written back below; with tool calls it may be left out
+        if "content" in message.extra or calls or audio or refusal is not None or response:
+            # A kept null or [] is written back below. With tool calls, audio or a refusal
+            # the content may be left out, and a response message need not have it: one
+            # decoded without a ``content`` key goes back without one.
+            pass
         else:
-            out["content"] = None if refusal is not None else ""
+            out["content"] = ""
     elif single and (calls or audio or refusal is not None or response or _cited(parts[0][1])):
         j, text = parts[0]
         assert isinstance(text, TextBlock)
