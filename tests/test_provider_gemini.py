@@ -891,3 +891,32 @@ def test_candidate_parts_are_sent_back_as_they_came(name: str) -> None:
         assert json_equal(sent["contents"][1], {"role": "model", "parts": parts})
     else:
         assert len(sent["contents"]) == 1  # nothing to send back
+
+
+# ------------------------------------------------------------------- Gemini 3 signatures
+
+
+def test_the_sentinel_goes_on_the_first_unsigned_call_of_each_model_content() -> None:
+    from messages import AssistantMessage, ToolResultBlock, ToolUseBlock, UserMessage
+
+    conversation = [
+        UserMessage("Weather and time?"),
+        AssistantMessage((ToolUseBlock("c1", "weather", {}), ToolUseBlock("c2", "time", {}))),
+        UserMessage((ToolResultBlock("c1", "18C"), ToolResultBlock("c2", "noon"))),
+        AssistantMessage((ToolUseBlock("c3", "f", {}, extra={"thoughtSignature": "cmVhbA=="}),)),
+    ]
+    body = g.encode_request(conversation, unsigned_calls="sentinel")
+    first, second = body["contents"][1]["parts"]
+    assert first["thoughtSignature"] == g.SKIP_SIGNATURE == "skip_thought_signature_validator"
+    assert "thoughtSignature" not in second
+    assert body["contents"][3]["parts"][0]["thoughtSignature"] == "cmVhbA=="
+    assert "thoughtSignature" not in g.encode_request(conversation)["contents"][1]["parts"][0]
+
+
+def test_an_unknown_unsigned_calls_choice_is_an_error_with_its_value() -> None:
+    from messages import EncodeError
+
+    with pytest.raises(EncodeError, match="expected unsigned_calls='leave' or 'sentinel'") as info:
+        g.encode_request([], unsigned_calls="fill")  # type: ignore[arg-type]
+    assert info.value.value == "fill"
+    assert info.value.source == "gemini"

@@ -344,3 +344,36 @@ def test_hand_made_agent_histories_encode_to_what_every_sdk_accepts(
     name: str, file: str, target: str, policy: Any
 ) -> None:
     judge(target, history(name, LOCAL_FIXTURES / name / file), policy)
+
+
+def _unsign(body: Any) -> Any:
+    """``body`` without the sentinel signatures ``unsigned_calls="sentinel"`` adds."""
+    if isinstance(body, dict):
+        return {
+            k: _unsign(v)
+            for k, v in body.items()
+            if not (k == "thoughtSignature" and v == oracle.SKIP_SIGNATURE)
+        }
+    if isinstance(body, list):
+        return [_unsign(v) for v in body]
+    return body
+
+
+@given(ms.conversations(rich=True, max_turns=3), _POLICIES)
+def test_the_gemini_3_sentinel_signs_every_first_call_and_changes_nothing_else(
+    conversation: list[Message], policy: Any
+) -> None:
+    g: Any = get("gemini")
+    try:
+        plain = g.encode_request(conversation, unsupported=policy)
+    except UnsupportedContentError:
+        return
+    signed = g.encode_request(conversation, unsupported=policy, unsigned_calls="sentinel")
+    assert _unsign(signed) == _unsign(plain)  # the sentinel is all the option adds
+    assert not oracle.gemini3_unsigned(signed)
+    findings = oracle.check_request("gemini", signed, paired=is_paired(conversation))
+    assert not [f for f in findings if f.value == oracle.SKIP_SIGNATURE], findings  # base64
+    for content in signed["contents"]:
+        calls = [p for p in content["parts"] if "functionCall" in p]
+        for later in calls[1:]:  # only the first call of a parallel set is given one
+            assert later.get("thoughtSignature") != oracle.SKIP_SIGNATURE

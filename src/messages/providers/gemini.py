@@ -14,14 +14,16 @@ from typing import Final
 
 from ._formats import GEMINI
 from ._gemini_decode import decode_request, decode_response
-from ._gemini_encode import encode_request, encode_response
+from ._gemini_encode import SKIP_SIGNATURE, UnsignedCalls, encode_request, encode_response
 from ._gemini_parts import SYNTHETIC_ID_PREFIX
 from ._gemini_stream import GeminiAccumulator
 from ._protocols import Accumulator
 
 __all__ = [
     "NAME",
+    "SKIP_SIGNATURE",
     "SYNTHETIC_ID_PREFIX",
+    "UnsignedCalls",
     "accumulator",
     "decode_request",
     "decode_response",
