@@ -38,8 +38,11 @@ def encode_request(
     """The ``instructions`` and ``input`` of a request for this conversation.
 
     A leading plain-text system message becomes ``instructions``; a conversation that is
-    one plain-text user message is sent as a string ``input``. Content Responses cannot
-    carry follows ``unsupported``: raise :class:`UnsupportedContentError`, drop, or text.
+    one plain-text user message is sent as a string ``input``. Assistant text is string
+    content (one item a block) unless it came from a Responses message item, which is
+    written back as it was; each ``function_call_output`` follows its call. Content
+    Responses cannot carry follows ``unsupported``: raise
+    :class:`UnsupportedContentError`, drop, or text.
     """
     policy = Policy(unsupported, NAME)
     turns = request_turns(conversation)
