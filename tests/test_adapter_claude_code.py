@@ -554,15 +554,16 @@ def test_audio_and_foreign_signatures_policy() -> None:
     audio = AudioBlock(data="AAAA", media_type="audio/wav")
     signed = ThinkingBlock("hmm", signature="sig", provider="openai")
     m = AssistantMessage((TextBlock("a"), audio, signed))
-    with pytest.raises(UnsupportedContentError, match="audio blocks"):
+    with pytest.raises(UnsupportedContentError, match="audio blocks") as info:
         cc.encode(m)
+    assert info.value.path == "$.content[1]"
     with pytest.raises(UnsupportedContentError, match="openai thinking blocks"):
         cc.encode(AssistantMessage((signed,)))
     assert cc.encode(m, unsupported="drop")["message"]["content"] == [{"type": "text", "text": "a"}]
     assert cc.encode(m, unsupported="text")["message"]["content"] == [
         {"type": "text", "text": "a"},
-        {"type": "text", "text": "[audio: audio/wav]"},
-        {"type": "text", "text": "hmm"},
+        {"type": "text", "text": "[audio: audio/wav, 3 bytes]"},
+        {"type": "text", "text": "[thinking: hmm]"},
     ]
     unsigned = ThinkingBlock("plain", provider="openai")
     assert cc.encode(AssistantMessage((unsigned,)))["message"]["content"] == [

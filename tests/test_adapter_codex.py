@@ -754,7 +754,7 @@ def test_unsupported_content_policy() -> None:
         cx.encode(image)
     assert cx.encode(image, unsupported="text") == {
         "type": "item.completed",
-        "item": {"type": "agent_message", "text": "[image: image/png]"},
+        "item": {"type": "agent_message", "text": "[image: image/png, 8 bytes]"},
     }
     for m in (
         SystemMessage("rules"),

@@ -356,7 +356,8 @@ def test_what_copilot_cannot_carry() -> None:
     )
     image = ImageMessage(media_type="image/png", data="AAAA")
     assert cp.encode(image, unsupported="drop") is None
-    assert cp.encode(image, unsupported="text")["data"] == {"content": "[image image/png]"}
+    described = cp.encode(image, unsupported="text")["data"]
+    assert described == {"content": "[image: image/png, 3 bytes]"}
     with pytest.raises(UnsupportedContentError):
         cp.encode(StreamEventMessage({"type": "message_start"}))
     lines = list(

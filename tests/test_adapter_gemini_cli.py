@@ -333,7 +333,7 @@ def test_thinking_is_refused_dropped_or_degraded() -> None:
     assert g.encode(m, unsupported="text") == {
         "type": "message",
         "role": "assistant",
-        "content": "hmm",
+        "content": "[thinking: hmm]",
     }
 
 
@@ -342,7 +342,7 @@ def test_images_degrade_to_a_note() -> None:
     assert g.encode(m, unsupported="text") == {
         "type": "message",
         "role": "user",
-        "content": "[image image/png https://example.com/a.png]",
+        "content": "[image: image/png, https://example.com/a.png]",
     }
 
 

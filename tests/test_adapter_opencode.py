@@ -295,7 +295,7 @@ def test_media_degrades_to_assistant_text() -> None:
     image = ImageMessage(url="https://x/a.png", role="assistant")
     assert oc.encode(image, unsupported="text")["part"] == {
         "type": "text",
-        "text": "[image https://x/a.png]",
+        "text": "[image: https://x/a.png]",
     }
 
 

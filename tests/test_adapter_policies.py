@@ -33,6 +33,7 @@ from messages import (
 )
 from messages.adapters import acp, copilot, gemini_cli, opencode
 from messages.convert import normalize_messages
+from messages.policy import describe
 
 ADAPTERS = [gemini_cli, opencode, copilot, acp]
 IDS = [a.NAME for a in ADAPTERS]
@@ -74,9 +75,10 @@ def test_tool_result_blocks_other_than_text(adapter: ModuleType) -> None:
     described = adapter.decode(adapter.encode(result, unsupported="text"))
     text_of = (lambda m: m.text) if adapter is not opencode else (lambda m: m.content[1].text)
     assert text_of(dropped) == "see"
+    assert text_of(described) == "\n".join(["see", *(describe(b) for b in MIXED[1:])])
     assert text_of(described) == (
-        'see\n[image image/png https://x/a.png]\n[audio file_1]\nhm\n[tool_use ls {"a":1}]'
-        '\ninner\n{"type":"document","id":1}'
+        "see\n[image: image/png, https://x/a.png]\n[audio: file file_1]\n[thinking: hm]\n"
+        '[tool call ls (t): {"a": 1}]\n[tool result t: inner]\n[document]'
     )
 
 
@@ -109,13 +111,13 @@ def test_raw_lines_pass_through_and_raw_content_is_refused(adapter: ModuleType) 
 @pytest.mark.parametrize(
     "adapter", [gemini_cli, copilot, acp], ids=["gemini_cli", "copilot", "acp"]
 )
-def test_raw_assistant_content_degrades_to_its_json(adapter: ModuleType) -> None:
+def test_raw_assistant_content_degrades_to_its_description(adapter: ModuleType) -> None:
     block = RawMessage({"type": "server_tool_use", "id": "s1"}, role="assistant")
     if adapter is acp:  # an ACP chunk carries any content block verbatim
         assert acp.decode(acp.encode(block)) == RawMessage(acp.encode(block), role="assistant")
         return
     wire = adapter.encode(block, unsupported="text")
-    assert '{\\"type\\":\\"server_tool_use\\",\\"id\\":\\"s1\\"}' in texts(wire)
+    assert '"[server_tool_use]"' in texts(wire)
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS, ids=IDS)

@@ -154,15 +154,31 @@ def test_markdown_format_has_role_headings_and_fenced_tool_io(
 ) -> None:
     code, out, _ = run(capsys, "normalize", "--example", "--format", "markdown")
     assert code == 0
-    assert [line for line in out.splitlines() if line.startswith("## ")] == [
-        "## user",
-        "## assistant",
-        "## user",
-        "## assistant",
+    assert [line for line in out.splitlines() if line.startswith("#")] == [
+        "### Init (session_id 3b1f6a52-8c4d-4e27-9a10-5d2c7e8f4b91,"
+        " model claude-sonnet-4-5-20250929, cwd /home/ana/inventory-service)",
+        "### User",
+        "### Assistant",
+        "### User",
+        "### Assistant",
+        "### Result (success)",
     ]
-    assert '```json\n{\n  "command": "grep -rn' in out
-    assert "**Tool result** (`toolu_01Gh5Jk7Lm9Np1Qr3St5Uv7W`)\n\n```\nsrc/inventory" in out
-    assert "> *thinking:* The user wants" in out
+    assert '```json\n{"command": "grep -rn' in out
+    assert "**Tool result** (`toolu_01Gh5Jk7Lm9Np1Qr3St5Uv7W`):\n\n```\nsrc/inventory" in out
+    assert "> **Thinking:** The user wants" in out
+
+
+def test_markdown_format_is_the_transcript_written_as_it_streams(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One Markdown renderer: the command's output is ``transcript(format="markdown")``."""
+    from messages.text import transcript
+
+    code, out, _ = run(capsys, "normalize", "--example", "--format", "markdown")
+    claude = get("claude_code")
+    flat = normalize_messages(claude.iter_decode(EXAMPLE.read_text("utf-8").splitlines()))
+    assert code == 0
+    assert out == transcript(flat, format="markdown", include_events=True) + "\n\n"
 
 
 def test_images_are_named_with_type_and_size_never_dumped(

@@ -230,7 +230,7 @@ def test_media_is_named_never_dumped() -> None:
     assert text == (
         "User: [Image: 150 bytes]\n[Image: image/gif, 150 bytes]\n"
         "[Image: https://example.com/" + "p" * 59 + "\u2026]\n"
-        "[Image: file file_9]\n[Audio: audio/wav, 3 bytes]\n[Image: no data]"
+        "[Image: file file_9]\n[Audio: audio/wav, 3 characters]\n[Image]"
     )
     xml = transcript(stream, format="xml")
     assert data not in xml

@@ -29,7 +29,7 @@ from typing import Any, Final
 from .._core import anthropic_blocks
 from .._core.frozen import FrozenDict, raw
 from .._core.make import wrap_owned
-from .._core.wire import fail, opt_str, req_str
+from .._core.wire import fail, need_str, opt_str
 from ..blocks import Block, TextBlock, ToolResultBlock, ToolUseBlock
 from ..errors import DecodeError
 from ..flat import TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
@@ -166,12 +166,12 @@ def decode_item(
     extra = wrap_owned(skeleton)
     if kind == "text":
         slot["item"] = rest(item, ("id", "text"))
-        return TextMessage(req_str(item, "text"), message_id=item_id, extra=extra, **context)
+        return TextMessage(need_str(item, "text"), message_id=item_id, extra=extra, **context)
     if kind == "reasoning":
         if not camel and "text" in item:
             slot["item"] = rest(item, ("id", "text"))
             return ThinkingMessage(
-                req_str(item, "text"), message_id=item_id, extra=extra, **context
+                need_str(item, "text"), message_id=item_id, extra=extra, **context
             )
         slot["item"] = rest(item, ("id",))
         return ThinkingMessage(_reasoning_text(item), message_id=item_id, extra=extra, **context)
@@ -187,7 +187,7 @@ def decode_item(
         return UserMessage(blocks, message_id=item_id, extra=extra, **context)
     if kind == "error":
         slot["item"] = rest(item, ("id", "message"))
-        return ErrorMessage(req_str(item, "message"), message_id=item_id, extra=extra, **context)
+        return ErrorMessage(need_str(item, "message"), message_id=item_id, extra=extra, **context)
     return _tool(
         item,
         kind,
@@ -211,12 +211,12 @@ def _tool(
     context: dict[str, Any],
     seen: Container[str],
 ) -> Message | None:
-    tool_id = req_str(item, "id")
+    tool_id = need_str(item, "id")
     known = ["id"]
     # a result whose call was already decoded keeps the call's input in the skeleton
     alone = completed and tool_id in seen
     if kind == "mcp":
-        name = req_str(item, "tool")
+        name = need_str(item, "tool")
         known.append("tool")
         args = item["arguments"]
         if type(args) is dict and not alone:

@@ -48,8 +48,8 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
 
 
 def detect(obj: Any) -> bool:
-    """Whether a parsed line is native: an object with a ``"v"`` version and a ``"kind"``."""
-    return type(obj) is dict and obj.get("v") == 1 and type(obj.get("kind")) is str
+    """Whether a parsed line is native: an object with ``"v": 1`` and a ``"kind"``."""
+    return _base.is_native(obj)
 
 
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:

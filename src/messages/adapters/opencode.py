@@ -32,8 +32,20 @@ from typing import Any, Final, assert_never
 
 from .._core.frozen import EMPTY, FrozenDict, raw, thaw
 from .._core.make import maker, wrap_owned
+from .._core.wire import (
+    MISSING,
+    fail,
+    need_obj,
+    need_str,
+    opt_int,
+    opt_num,
+    opt_obj,
+    opt_str,
+    opt_time,
+    type_name,
+)
 from ..blocks import ToolResultBlock, ToolUseBlock
-from ..errors import DecodeError, UnsupportedContentError
+from ..errors import DecodeError
 from ..flat import (
     AudioMessage,
     ImageMessage,
@@ -44,7 +56,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..policy import Unsupported
+from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
 from ..session import (
     ErrorMessage,
@@ -56,6 +68,7 @@ from ..session import (
 from ..usage import Usage
 from . import _base
 from . import _events as ev
+from ._common import content_text, refuse
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -81,10 +94,10 @@ _PART_EVENTS: Final = frozenset(("step_start", "step_finish", "text", "reasoning
 
 
 def _part(d: dict[str, Any], tag: str) -> dict[str, Any]:
-    part = ev.req_obj(d, "part")
-    found = part.get("type", ev.MISSING)
+    part = need_obj(d, "part")
+    found = part.get("type", MISSING)
     if found != tag:
-        what = repr(found) if type(found) is str else ev.found(found)
+        what = repr(found) if type(found) is str else type_name(found)
         raise DecodeError(f"expected {tag!r}, found {what}", path="$.part.type", value=found)
     return part
 
@@ -92,14 +105,14 @@ def _part(d: dict[str, Any], tag: str) -> dict[str, Any]:
 def _context(d: dict[str, Any], part: dict[str, Any]) -> tuple[Any, Any, Any, Any]:
     """The context of an event: uuid, session_id, message_id and timestamp, checked."""
     return (
-        ev.opt_str(part, "id", "$.part"),
-        ev.opt_str(d, "sessionID"),
-        ev.opt_str(part, "messageID", "$.part"),
-        ev.opt_time(d),
+        opt_str(part, "id", "$.part"),
+        opt_str(d, "sessionID"),
+        opt_str(part, "messageID", "$.part"),
+        opt_time(d),
     )
 
 
-# Built positionally from values checked and frozen here (see messages._model.maker).
+# Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_text: Final = maker(TextMessage)
 _new_thinking: Final = maker(ThinkingMessage)
 _new_tool_use: Final = maker(ToolUseMessage)
@@ -119,7 +132,7 @@ def _mirror(d: dict[str, Any], part_rest: dict[str, Any] | None) -> FrozenDict:
 
 def _text(d: dict[str, Any]) -> Message:
     part = _part(d, "text")
-    text = ev.req_str(part, "text", "$.part")
+    text = need_str(part, "text", "$.part")
     uuid, sid, mid, ts = _context(d, part)
     extra = _mirror(d, ev.rest(part, _TEXT))
     return _new_text(text, None, "assistant", uuid, sid, None, None, mid, ts, extra)
@@ -127,7 +140,7 @@ def _text(d: dict[str, Any]) -> Message:
 
 def _reasoning(d: dict[str, Any]) -> Message:
     part = _part(d, "reasoning")
-    text = ev.req_str(part, "text", "$.part")
+    text = need_str(part, "text", "$.part")
     uuid, sid, mid, ts = _context(d, part)
     extra = _mirror(d, ev.rest(part, _TEXT))
     return _new_thinking(
@@ -137,11 +150,11 @@ def _reasoning(d: dict[str, Any]) -> Message:
 
 def _tool(d: dict[str, Any]) -> Message:
     part = _part(d, "tool")
-    call = ev.req_str(part, "callID", "$.part")
-    tool = ev.req_str(part, "tool", "$.part")
-    state = ev.req_obj(part, "state", "$.part")
-    status = ev.req_str(state, "status", "$.part.state")
-    args = wrap_owned(ev.req_obj(state, "input", "$.part.state"))
+    call = need_str(part, "callID", "$.part")
+    tool = need_str(part, "tool", "$.part")
+    state = need_obj(part, "state", "$.part")
+    status = need_str(state, "status", "$.part.state")
+    args = wrap_owned(need_obj(state, "input", "$.part.state"))
     uuid, sid, mid, ts = _context(d, part)
     part_rest = ev.rest(part, _TOOL)
     finished = status in ("completed", "error")
@@ -157,7 +170,7 @@ def _tool(d: dict[str, Any]) -> Message:
         return _new_tool_use(
             call, tool, args, None, "assistant", uuid, sid, None, None, mid, ts, extra
         )
-    body = ev.req_str(state, key, "$.part.state")
+    body = need_str(state, key, "$.part.state")
     blocks = (
         _new_use_block(call, tool, args, None, EMPTY),
         _new_result_block(call, body, status == "error", tool, EMPTY),
@@ -167,27 +180,27 @@ def _tool(d: dict[str, Any]) -> Message:
 
 
 def _usage(part: dict[str, Any], part_rest: dict[str, Any] | None) -> Usage | None:
-    tokens = ev.opt_obj(part, "tokens", "$.part")
-    cost = ev.opt_num(part, "cost", "$.part")
+    tokens = opt_obj(part, "tokens", "$.part")
+    cost = opt_num(part, "cost", "$.part")
     if tokens is None:
         return None if cost is None else Usage(cost_usd=cost)
     at = "$.part.tokens"
     extra = ev.rest(tokens, _TOKENS)
     read = write = None
-    cache = ev.opt_obj(tokens, "cache", at)
+    cache = opt_obj(tokens, "cache", at)
     if cache is not None:
-        read = ev.opt_int(cache, "read", at + ".cache")
-        write = ev.opt_int(cache, "write", at + ".cache")
+        read = opt_int(cache, "read", at + ".cache")
+        write = opt_int(cache, "write", at + ".cache")
         cache_rest = ev.rest(cache, _CACHE)
         if cache_rest or (read is None and write is None):
             extra = extra or {}
             extra["cache"] = cache_rest or {}
     usage = Usage(
-        ev.opt_int(tokens, "input", at),
-        ev.opt_int(tokens, "output", at),
+        opt_int(tokens, "input", at),
+        opt_int(tokens, "output", at),
         read,
         write,
-        reasoning_tokens=ev.opt_int(tokens, "reasoning", at),
+        reasoning_tokens=opt_int(tokens, "reasoning", at),
         cost_usd=cost,
         extra=ev.frozen(extra),
     )
@@ -201,7 +214,7 @@ def _finish(d: dict[str, Any]) -> Message:
     part = _part(d, "step-finish")
     part_rest = ev.rest(part, _FINISH) or {}
     usage = _usage(part, part_rest)
-    reason = ev.opt_str(part, "reason", "$.part")
+    reason = opt_str(part, "reason", "$.part")
     uuid, sid, mid, ts = _context(d, part)
     return ResultMessage(
         subtype=reason,
@@ -215,9 +228,9 @@ def _finish(d: dict[str, Any]) -> Message:
 
 
 def _error(d: dict[str, Any]) -> Message:
-    err = ev.req_obj(d, "error")
-    code = ev.opt_str(err, "name", "$.error")
-    data = ev.opt_obj(err, "data", "$.error")
+    err = need_obj(d, "error")
+    code = opt_str(err, "name", "$.error")
+    data = opt_obj(err, "data", "$.error")
     err_rest = ev.rest(err, frozenset(("name", "data")))
     message = ""
     if data is not None:
@@ -225,7 +238,7 @@ def _error(d: dict[str, Any]) -> Message:
         if type(found) is str:
             message = found
         elif found is not None:
-            raise ev.bad("a string", found, "$.error.data.message")
+            raise fail("a string", found, at="$.error.data.message")
         data_rest = ev.rest(data, frozenset(("message",)))
         if found == "":
             data_rest = data_rest or {}
@@ -240,8 +253,8 @@ def _error(d: dict[str, Any]) -> Message:
     return ErrorMessage(
         message,
         code=code,
-        session_id=ev.opt_str(d, "sessionID"),
-        timestamp=ev.opt_time(d),
+        session_id=opt_str(d, "sessionID"),
+        timestamp=opt_time(d),
         extra=ev.frozen(top),
     )
 
@@ -252,7 +265,7 @@ def _event(d: dict[str, Any]) -> Message:
         uuid, sid, mid, ts = _context(d, part)
         return _new_stream(wrap_owned(d), uuid, sid, None, None, mid, ts, EMPTY)
     return StreamEventMessage(
-        wrap_owned(d), session_id=ev.opt_str(d, "sessionID"), timestamp=ev.opt_time(d)
+        wrap_owned(d), session_id=opt_str(d, "sessionID"), timestamp=opt_time(d)
     )
 
 
@@ -269,7 +282,7 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
-        raise ev.bad("an object", obj, "$")
+        raise fail("an object", obj)
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
@@ -326,7 +339,9 @@ def _tokens(u: Usage) -> dict[str, Any]:
     return out
 
 
-def _tool_event(m: Message, use: ToolUseBlock, result: ToolResultBlock | None, policy: Any) -> Any:
+def _tool_event(
+    m: Message, use: ToolUseBlock, result: ToolResultBlock | None, policy: Policy
+) -> Any:
     out = _envelope("tool_use", m)
     part = _part_out(out, "tool", m)
     part["callID"] = use.id
@@ -338,7 +353,7 @@ def _tool_event(m: Message, use: ToolUseBlock, result: ToolResultBlock | None, p
         part["state"] = {
             "status": "error" if result.is_error else "completed",
             "input": raw(use.input),
-            key: ev.content_text(result.content, NAME, policy),
+            key: content_text(result.content, policy),
         }
     return out
 
@@ -356,18 +371,18 @@ def _pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
     return None
 
 
-def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     match m:
         case TextMessage() | ThinkingMessage():
             if m.role != "assistant":
                 why = f"OpenCode run output has no {m.role} {m.kind} event"
-                ev.refuse(m, why, NAME, policy, degrade=False)
+                refuse(m, why, policy, degrade=False)
                 return None
             if isinstance(m, TextMessage):
                 if m.citations is not None:
                     why = "OpenCode text parts carry no citations"
-                    ev.refuse(m, why, NAME, policy, degrade=False)
+                    refuse(m, why, policy, degrade=False)
                 out = _envelope("text", m)
                 _part_out(out, "text", m)["text"] = m.text
             else:
@@ -408,11 +423,11 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
         case StreamEventMessage() if raw(m.event).get("type") in _EVENTS:
             return raw(m.event)  # type: ignore[no-any-return]
         case RawMessage() | ImageMessage() | AudioMessage():
-            alt = ev.refuse(m, f"OpenCode has no event for {m.kind} content", NAME, policy)
+            alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage() | InitMessage():
             why = f"OpenCode run output has no event for a {m.kind} message"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
@@ -434,16 +449,12 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     >>> encode(ToolUseMessage("call_1", "bash", {"command": "ls"}))["part"]["state"]
     {'status': 'running', 'input': {'command': 'ls'}}
     """
-    try:
-        return thaw(_encode(message, unsupported))
-    except UnsupportedContentError as exc:
-        exc.source = NAME
-        raise
+    return thaw(_encode(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is an ``opencode run --format json`` event."""
-    if type(obj) is not dict or "v" in obj:
+    if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
     if type(tag) is not str:  # a list or object type is unhashable
@@ -507,9 +518,10 @@ def iter_encode(
     Role messages become one event per block, and a tool call followed by its result becomes
     one finished tool part, as OpenCode writes them.
     """
+    policy = Policy(unsupported, NAME)
 
     def one(m: Message) -> Any:
-        return encode(m, unsupported=unsupported)
+        return thaw(_encode(m, policy))
 
     return ev.lines(_paired(messages), one, native=lambda m: True)
 
