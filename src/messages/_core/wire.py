@@ -8,10 +8,14 @@ absent key), never a ``KeyError`` or ``TypeError``. The names say what absence g
 - ``need_*``: the key must be there (absent is an error);
 - ``opt_*``: absent or ``null`` gives ``None``;
 - ``*_or``/``*_or_empty``: absent gives a default.
+
+:func:`rest` and :func:`extra` are the one rule for what a decoder keeps of the wire object
+besides what it models.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, Final
 
 from ..errors import DecodeError
@@ -143,16 +147,19 @@ def opt_time(d: dict[str, Any], key: str = "timestamp", at: str = "$") -> str | 
     raise fail("a string or a number", v, key, at)
 
 
-def extra(d: dict[str, Any], known: frozenset[str]) -> FrozenDict:
-    """The keys of ``d`` a class does not model, plus known keys whose value is null.
+def rest(d: dict[str, Any], known: Collection[str]) -> dict[str, Any]:
+    """The keys of ``d`` a decoder does not model, plus modelled keys whose value is null.
 
-    A null optional field decodes as ``None`` (absent); keeping the null here lets the
-    encoder write it back exactly.
+    A null optional field decodes as ``None`` (absent); keeping the null lets the encoder
+    write it back exactly. The result is a new dict (empty when there is nothing to keep)
+    whose values are shared with ``d``.
     """
-    out = None
-    for k, v in d.items():
-        if k not in known or v is None:
-            if out is None:
-                out = {}
-            out[k] = v
-    return EMPTY if out is None else wrap_owned(out)
+    if type(known) is frozenset and d.keys() <= known and None not in d.values():
+        return {}  # the common case, without building a dict item by item
+    return {k: v for k, v in d.items() if k not in known or v is None}
+
+
+def extra(d: dict[str, Any], known: Collection[str]) -> FrozenDict:
+    """:func:`rest` of ``d`` as a value's ``extra`` (``EMPTY`` when there is nothing)."""
+    kept = rest(d, known)
+    return wrap_owned(kept) if kept else EMPTY

@@ -12,7 +12,7 @@ from typing import Any, Final, assert_never
 
 from .._core.frozen import raw
 from .._core.make import expose_owned, wrap_owned
-from .._core.wire import need_str, opt_str
+from .._core.wire import need_str, opt_str, rest
 from ..blocks import (
     AudioBlock,
     Block,
@@ -40,14 +40,14 @@ def block(b: Any, at: str) -> TextBlock | ImageBlock | AudioBlock | RawBlock:
         return RawBlock(expose_owned(b))
     tag = b.get("type")
     if tag == "text":
-        return TextBlock(need_str(b, "text", at), extra=ev.frozen(ev.rest(b, _TEXT)))
+        return TextBlock(need_str(b, "text", at), extra=ev.frozen(rest(b, _TEXT)))
     if tag in ("image", "audio"):
         cls = ImageBlock if tag == "image" else AudioBlock
         return cls(
             data=opt_str(b, "data", at),
             media_type=opt_str(b, "mimeType", at),
             url=opt_str(b, "uri", at),
-            extra=ev.frozen(ev.rest(b, _MEDIA)),
+            extra=ev.frozen(rest(b, _MEDIA)),
         )
     return RawBlock(wrap_owned(b))
 

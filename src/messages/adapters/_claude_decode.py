@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from .._core.frozen import EMPTY
 from .._core.make import expose_owned, maker, wrap_owned
-from .._core.wire import fail, opt_bool, opt_int, opt_num, opt_str, opt_time
+from .._core.wire import fail, opt_bool, opt_int, opt_num, opt_str, opt_time, rest
 from ..blocks import Block
 from ..errors import DecodeError
 from ..flat import RawMessage
@@ -64,11 +64,6 @@ _STREAM_EXTRA: Final = wrap_owned({"type": "stream_event", "parent_tool_use_id":
 
 _Context = tuple[Any, Any, Any, Any]
 """uuid, session_id, parent_tool_use_id, timestamp."""
-
-
-def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
-    """Keys of ``d`` not in ``known``, plus known keys whose value is null (kept for replay)."""
-    return {k: v for k, v in d.items() if k not in known or v is None}
 
 
 def _checked_context(obj: dict[str, Any]) -> _Context:
@@ -306,7 +301,7 @@ def _result(obj: dict[str, Any]) -> Message:
         None,
         None,
         ts,
-        wrap_owned(_rest(obj, _RESULT)),
+        wrap_owned(rest(obj, _RESULT)),
     )
 
 
@@ -328,7 +323,7 @@ def _system(obj: dict[str, Any]) -> Message:
         model,
         None,
         ts,
-        wrap_owned(_rest(obj, _INIT)),
+        wrap_owned(rest(obj, _INIT)),
     )
 
 

@@ -103,13 +103,18 @@ def _put_context(out: dict[str, Any], m: Message, extra: dict[str, Any]) -> None
         out["timestamp"] = m.timestamp
 
 
-def _role_line(m: AssistantMessage | UserMessage, tag: str, policy: Policy) -> dict[str, Any]:
+def _role_line(
+    m: AssistantMessage | UserMessage, tag: str, policy: Policy
+) -> dict[str, Any] | None:
+    """The line of a role message; ``None`` when the policy left none of its blocks."""
     ex = _own(m.extra, tag)
     inner_ex = ex.get("message")
     inner: dict[str, Any] = {}
     if type(inner_ex) is not dict:
         inner_ex = None
         content = _carry(m.content, policy)
+        if m.content and not content:
+            return None
     else:
         content = m.content
     if isinstance(m, AssistantMessage):

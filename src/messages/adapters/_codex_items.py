@@ -23,20 +23,20 @@ StreamEventMessage so the flat view says each thing once.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Container
+from collections.abc import Container
 from typing import Any, Final
 
 from .._core import anthropic_blocks
 from .._core.frozen import FrozenDict, raw
 from .._core.make import wrap_owned
-from .._core.wire import fail, need_str, opt_str
+from .._core.wire import fail, need_str, opt_str, rest
 from ..blocks import Block, TextBlock, ToolResultBlock, ToolUseBlock
 from ..errors import DecodeError
 from ..flat import TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
 from ..message import Message
 from ..roles import AssistantMessage, UserMessage
 from ..session import ErrorMessage
-from ._common import decode_content
+from ._common import decode_content, tool_pair
 
 __all__ = [
     "KINDS",
@@ -46,7 +46,6 @@ __all__ = [
     "is_error_of",
     "is_preview",
     "item_id",
-    "rest",
     "result_text",
 ]
 
@@ -79,11 +78,6 @@ _REQUIRED: Final = {
 _ARG_KEY: Final = {"command": "command", "files": "changes", "search": "query"}
 _FAILED: Final = frozenset(("failed", "declined", "error"))
 _TOOL_KINDS: Final = frozenset(("command", "files", "search", "mcp"))
-
-
-def rest(d: dict[str, Any], known: Collection[str]) -> dict[str, Any]:
-    """Keys of ``d`` not in ``known``, plus known keys whose value is null (kept for replay)."""
-    return {k: v for k, v in d.items() if k not in known or v is None}
 
 
 def is_error_of(item: dict[str, Any], exit_key: str) -> bool | None:
@@ -330,21 +324,6 @@ def encode_tool_item(
     return out
 
 
-def _tool_pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
-    """The (call, result) pair a completed tool item decodes to, when ``m`` is one."""
-    content = m.content
-    if isinstance(content, str) or len(content) != 2:
-        return None
-    use, result = content
-    if (
-        isinstance(use, ToolUseBlock)
-        and isinstance(result, ToolResultBlock)
-        and use.id == result.tool_use_id
-    ):
-        return use, result
-    return None
-
-
 def encode_item(m: Message, item_rest: dict[str, Any] | None, camel: bool) -> dict[str, Any] | None:
     """A message as a Codex item (``None`` when it is not one an item can hold).
 
@@ -378,7 +357,7 @@ def encode_item(m: Message, item_rest: dict[str, Any] | None, camel: bool) -> di
         result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
         return encode_tool_item(use, result, item_rest, camel)
     elif isinstance(m, AssistantMessage):
-        pair = _tool_pair(m)
+        pair = tool_pair(m)
         if pair is None:
             return None
         return encode_tool_item(pair[0], pair[1], item_rest, camel)

@@ -18,12 +18,13 @@ from typing import Any, Final
 from .._core import anthropic_blocks
 from .._core.frozen import JsonValue, thaw
 from .._core.make import wrap_owned
-from ..blocks import Block, RawBlock, TextBlock
+from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from ..convert import context_of, message_to_block
 from ..errors import DecodeError
 from ..flat import AudioMessage, ImageMessage, RawMessage, TextMessage, ThinkingMessage
 from ..message import Message
 from ..policy import Policy, describe
+from ..roles import AssistantMessage
 
 __all__ = [
     "REQUIRED_BLOCK_KEYS",
@@ -33,6 +34,7 @@ __all__ = [
     "foreign",
     "plain",
     "refuse",
+    "tool_pair",
 ]
 
 REQUIRED_BLOCK_KEYS: Final[dict[Any, frozenset[str]]] = {
@@ -192,3 +194,21 @@ def content_text(content: str | tuple[Block, ...], policy: Policy, at: str = "$.
 def plain(value: Any) -> Any:
     """A fresh, mutable copy of an encoded wire value (what public ``encode`` returns)."""
     return thaw(value)
+
+
+def tool_pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
+    """The call and its result when ``m`` holds exactly those two blocks, in that order.
+
+    Codex and OpenCode write such a turn as one tool event: the call with its outcome.
+    """
+    content = m.content
+    if isinstance(content, str) or len(content) != 2:
+        return None
+    use, result = content
+    if (
+        isinstance(use, ToolUseBlock)
+        and isinstance(result, ToolResultBlock)
+        and result.tool_use_id == use.id
+    ):
+        return use, result
+    return None

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from .._core.frozen import EMPTY, FrozenDict, raw
 from .._core.make import maker, wrap_owned
-from .._core.wire import MISSING, fail, need_str, opt_int, opt_str, opt_time
+from .._core.wire import MISSING, fail, need_str, opt_int, opt_str, opt_time, rest
 from ..blocks import Block, TextBlock, ThinkingBlock, ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
@@ -47,11 +47,7 @@ _REQUEST: Final = frozenset(("toolCallId", "name", "arguments"))
 
 def mirror(d: dict[str, Any], data_rest: dict[str, Any] | None) -> FrozenDict:
     """The ``extra`` of an event: envelope keys not modelled, and ``data`` keys under ``data``."""
-    top = ev.rest(d, _EVENT)
-    if data_rest:
-        top = top or {}
-        top["data"] = data_rest
-    return ev.frozen(top)
+    return ev.mirror(d, _EVENT, "data", data_rest)
 
 
 def _arguments(text: str) -> FrozenDict:
@@ -67,7 +63,7 @@ def _request(r: Any, at: str) -> ToolUseBlock:
         raise fail("an object", r, at=at)
     call = need_str(r, "toolCallId", at)
     name = need_str(r, "name", at)
-    extra = ev.rest(r, _REQUEST)
+    extra = rest(r, _REQUEST)
     args = r.get("arguments", MISSING)
     text = None
     value = EMPTY
@@ -88,7 +84,7 @@ def _request(r: Any, at: str) -> ToolUseBlock:
 def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
     """An ``assistant.message`` event as one assistant turn."""
     at = "$.data"
-    data_rest = ev.rest(data, _ASSISTANT) or {}
+    data_rest = rest(data, _ASSISTANT) or {}
     blocks: list[Block] = []
     reasoning = data.get("reasoningText")
     signature = opt_str(data, "reasoningOpaque", at)

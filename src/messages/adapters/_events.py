@@ -1,6 +1,6 @@
 """What the event-stream adapters (Gemini CLI, OpenCode, Copilot, ACP) share.
 
-Reading: the checked reads of :mod:`messages._core.wire`, and :func:`rest`, the part of
+Reading: the checked reads of :mod:`messages._core.wire` and its :func:`rest`, the part of
 a wire object a decoder does not model. A decoded message keeps that rest in ``extra`` as a
 *mirror* of the wire tree (``{"part": {"time": ...}}`` for a key nested under ``part``), and
 encoders build what they model and then :func:`overlay` the mirror on top, merging nested
@@ -9,7 +9,7 @@ objects. So ``encode(decode(x)) == x`` without the encoder knowing every key.
 Two conventions keep absent and empty values apart without markers:
 
 - a modelled optional key whose value is ``null`` decodes to ``None`` and the null stays in
-  the mirror (as in the core's ``_wire.extra``);
+  the mirror (as in :func:`messages._core.wire.extra`);
 - a string, array or object that the encoder writes only when it is non-empty (``""``,
   ``[]``, ``{}``) is kept in the mirror when the wire has it empty.
 
@@ -25,6 +25,7 @@ from typing import Any
 
 from .._core.frozen import EMPTY, FrozenDict, depth_limit, raw
 from .._core.make import copy_json, wrap_owned
+from .._core.wire import rest
 from ..convert import block_to_message, context_of
 from ..errors import DecodeError, EncodeError
 from ..message import ROLE_TYPES, Message
@@ -38,26 +39,30 @@ __all__ = [
     "finish",
     "frozen",
     "lines",
+    "mirror",
     "overlay",
     "owned",
-    "rest",
     "single",
 ]
-
-
-def rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
-    """The keys of ``d`` not in ``known``, plus known keys whose value is null; ``None`` if none.
-
-    The values are shared, not copied: ``d`` is owned by the decoder.
-    """
-    if d.keys() <= known and None not in d.values():
-        return None
-    return {k: v for k, v in d.items() if k not in known or v is None}
 
 
 def frozen(mirror: dict[str, Any] | None) -> FrozenDict:
     """A mirror dict as a message's ``extra`` (``EMPTY`` when there is nothing to keep)."""
     return wrap_owned(mirror) if mirror else EMPTY
+
+
+def mirror(
+    d: dict[str, Any], known: frozenset[str], key: str, inner: dict[str, Any] | None
+) -> FrozenDict:
+    """The ``extra`` of an event: its ``rest``, and the rest of its ``key`` object under ``key``.
+
+    ``inner`` is what the decoder kept of the nested object (``data``, ``part``, ``params``);
+    nothing is written under ``key`` when it is empty.
+    """
+    top = rest(d, known)
+    if inner:
+        top[key] = inner
+    return frozen(top)
 
 
 def overlay(out: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from typing import Any, Final, assert_never
 from .._core.fields import Role
 from .._core.frozen import EMPTY, FrozenDict, raw, thaw
 from .._core.make import maker, wrap_owned
-from .._core.wire import MISSING, fail, need_obj, need_str, opt_int, opt_obj, opt_str
+from .._core.wire import MISSING, fail, need_obj, need_str, opt_int, opt_obj, opt_str, rest
 from ..blocks import AudioBlock, Block, ImageBlock, RawBlock, TextBlock
 from ..flat import (
     AudioMessage,
@@ -110,15 +110,10 @@ _METHOD_PREFIXES: Final = ("session/", "fs/", "terminal/")
 def _mirror(
     d: dict[str, Any], params: dict[str, Any], known: frozenset[str], update: Any = None
 ) -> FrozenDict:
-    top = ev.rest(d, _RPC)
-    params_rest = ev.rest(params, known)
+    params_rest = rest(params, known)
     if update:
-        params_rest = params_rest or {}
         params_rest["update"] = update
-    if params_rest:
-        top = top or {}
-        top["params"] = params_rest
-    return ev.frozen(top)
+    return ev.mirror(d, _RPC, "params", params_rest)
 
 
 def _chunk(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], kind: str) -> Message:
@@ -158,7 +153,7 @@ def _chunk(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], ki
     block = cb.block(content, at + ".content")
     if isinstance(block, RawBlock) or (thought and not isinstance(block, TextBlock)):
         return RawMessage(wrap_owned(d), role=role, session_id=session, message_id=message_id)
-    update_rest = ev.rest(update, _CHUNK)
+    update_rest = rest(update, _CHUNK)
     if block.extra:
         update_rest = update_rest or {}
         update_rest["content"] = raw(block.extra)
@@ -187,7 +182,7 @@ def _call(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], kin
     at = "$.params.update"
     call = need_str(update, "toolCallId", at)
     title = opt_str(update, "title", at)
-    update_rest = ev.rest(update, _CALL) or {}
+    update_rest = rest(update, _CALL) or {}
     if kind != "tool_call":  # an update in progress: the encoder writes tool_call by default
         update_rest["sessionUpdate"] = kind
     if title == "":
@@ -216,7 +211,7 @@ def _done(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any]) -> 
         raise fail("an array", items, "content", at)
     is_error = _FINAL[update["status"]]
     session = opt_str(params, "sessionId", "$.params")
-    extra = _mirror(d, params, _PARAMS, ev.rest(update, _DONE))
+    extra = _mirror(d, params, _PARAMS, rest(update, _DONE))
     return _new_tool_result(
         call, content, is_error, None, "tool", None, session, None, None, None, None, extra
     )
@@ -263,10 +258,10 @@ def _response(d: dict[str, Any], result: dict[str, Any]) -> Message:
             opt_int(found, "cachedReadTokens", at),
             opt_int(found, "cachedWriteTokens", at),
             reasoning_tokens=opt_int(found, "thoughtTokens", at),
-            extra=ev.frozen(ev.rest(found, _USAGE)),
+            extra=ev.frozen(rest(found, _USAGE)),
         )
-    top = ev.rest(d, frozenset(("jsonrpc", "result")))
-    result_rest = ev.rest(result, _RESULT)
+    top = rest(d, frozenset(("jsonrpc", "result")))
+    result_rest = rest(result, _RESULT)
     if result_rest:
         top = top or {}
         top["result"] = result_rest
@@ -279,8 +274,8 @@ def _error(d: dict[str, Any]) -> Message:
     err = need_obj(d, "error")
     message = need_str(err, "message", "$.error")
     code = err.get("code")
-    top = ev.rest(d, frozenset(("jsonrpc", "error"))) or {}
-    err_rest = ev.rest(err, frozenset(("message",)))
+    top = rest(d, frozenset(("jsonrpc", "error"))) or {}
+    err_rest = rest(err, frozenset(("message",)))
     if err_rest:
         top["error"] = err_rest
     return ErrorMessage(

@@ -47,7 +47,7 @@ from typing import Any, Final, assert_never
 
 from .._core.frozen import raw
 from .._core.make import expose_owned, wrap_owned
-from .._core.wire import fail, opt_int, opt_str
+from .._core.wire import fail, opt_int, opt_str, rest
 from ..blocks import ToolResultBlock, ToolUseBlock
 from ..convert import block_to_message, context_of
 from ..errors import DecodeError, EncodeError
@@ -73,7 +73,7 @@ from ..session import (
 from ..usage import Usage
 from . import _base
 from ._codex_app import decode_app, encode_app
-from ._codex_items import decode_item, encode_item, encode_tool_item, is_preview, item_id, rest
+from ._codex_items import decode_item, encode_item, encode_tool_item, is_preview, item_id
 from ._common import plain, refuse
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
@@ -326,6 +326,8 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
     """
     match m:
         case TextMessage() if m.role == "assistant":
+            if m.citations is not None:  # an agent message has no place for them
+                policy.refuse(f"{NAME} agent messages carry no citations", "$", m)
             return _item_event("item.completed", encode_item(m, None, False))
         case ThinkingMessage() if not m.redacted:
             return _item_event("item.completed", encode_item(m, None, False))

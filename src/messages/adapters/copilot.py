@@ -41,6 +41,7 @@ from .._core.wire import (
     opt_obj,
     opt_str,
     opt_time,
+    rest,
 )
 from ..convert import message_to_block
 from ..flat import (
@@ -102,14 +103,14 @@ def _user(d: dict[str, Any], data: dict[str, Any]) -> Message:
     text = need_str(data, "content", "$.data")
     uuid = opt_str(d, "id")
     timestamp = opt_time(d)
-    extra = ct.mirror(d, ev.rest(data, _USER))
+    extra = ct.mirror(d, rest(data, _USER))
     return _new_text(text, None, "user", uuid, None, None, None, None, timestamp, extra)
 
 
 def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
     at = "$.data"
     success = opt_bool(data, "success", at)
-    data_rest = ev.rest(data, _COMPLETE) or {}
+    data_rest = rest(data, _COMPLETE) or {}
     # a failure's text is error.message, any other outcome's result.content
     key, field = ("error", "message") if success is False else ("result", "content")
     other = "result" if key == "error" else "error"
@@ -120,7 +121,7 @@ def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
     if type(holder) is dict:
         text = opt_str(holder, field, f"{at}.{key}")
         content = text or ""
-        sub = ev.rest(holder, frozenset((field,)))
+        sub = rest(holder, frozenset((field,)))
         if text == "":
             sub = sub or {}
             sub[field] = ""
@@ -154,17 +155,17 @@ def _usage(d: dict[str, Any], data: dict[str, Any]) -> Message:
         model=opt_str(data, "model", at),
         uuid=opt_str(d, "id"),
         timestamp=opt_time(d),
-        extra=ct.mirror(d, ev.rest(data, _USAGE)),
+        extra=ct.mirror(d, rest(data, _USAGE)),
     )
 
 
 def _start(d: dict[str, Any], data: dict[str, Any]) -> Message:
-    data_rest = ev.rest(data, _START)
+    data_rest = rest(data, _START)
     context = opt_obj(data, "context", "$.data")
     cwd = None
     if context is not None:
         cwd = opt_str(context, "cwd", "$.data.context")
-        sub = ev.rest(context, _CWD)
+        sub = rest(context, _CWD)
         if sub or cwd is None:
             data_rest = data_rest or {}
             data_rest["context"] = sub or {}
@@ -184,12 +185,12 @@ def _session_error(d: dict[str, Any], data: dict[str, Any]) -> Message:
         code=opt_str(data, "errorType", "$.data"),
         uuid=opt_str(d, "id"),
         timestamp=opt_time(d),
-        extra=ct.mirror(d, ev.rest(data, _SESSION_ERROR)),
+        extra=ct.mirror(d, rest(data, _SESSION_ERROR)),
     )
 
 
 def _result(d: dict[str, Any]) -> Message:
-    top = ev.rest(d, _RESULT)
+    top = rest(d, _RESULT)
     code = opt_int(d, "exitCode")
     if code is not None and code not in (0, 1):  # the encoder writes 0 or 1 from is_error
         top = top or {}
@@ -199,7 +200,7 @@ def _result(d: dict[str, Any]) -> Message:
     if usage is not None:
         duration = opt_num(usage, "sessionDurationMs", "$.usage")
         api = opt_num(usage, "totalApiDurationMs", "$.usage")
-        sub = ev.rest(usage, _RUN)
+        sub = rest(usage, _RUN)
         if sub or (duration is None and api is None):
             top = top or {}
             top["usage"] = sub or {}

@@ -40,6 +40,7 @@ from .._core.wire import (
     opt_obj,
     opt_str,
     opt_time,
+    rest,
 )
 from ..flat import (
     AudioMessage,
@@ -93,7 +94,7 @@ def _init(d: dict[str, Any]) -> Message:
     session_id = opt_str(d, "session_id")
     model = opt_str(d, "model")
     timestamp = opt_time(d)
-    extra = ev.frozen(ev.rest(d, _INIT))
+    extra = ev.frozen(rest(d, _INIT))
     return _new_init(None, None, None, session_id, None, model, None, timestamp, extra)
 
 
@@ -103,7 +104,7 @@ def _message(d: dict[str, Any]) -> Message:
     if role not in ROLES:
         return RawMessage(wrap_owned(d))
     timestamp = opt_time(d)
-    extra = ev.frozen(ev.rest(d, _MESSAGE))
+    extra = ev.frozen(rest(d, _MESSAGE))
     return _new_text(text, None, role, None, None, None, None, None, timestamp, extra)
 
 
@@ -112,7 +113,7 @@ def _tool_use(d: dict[str, Any]) -> Message:
     name = need_str(d, "tool_name")
     args = wrap_owned(need_obj(d, "parameters"))
     timestamp = opt_time(d)
-    extra = ev.frozen(ev.rest(d, _TOOL_USE))
+    extra = ev.frozen(rest(d, _TOOL_USE))
     return _new_tool_use(
         call_id, name, args, None, "assistant", None, None, None, None, None, timestamp, extra
     )
@@ -129,7 +130,7 @@ def _tool_result(d: dict[str, Any]) -> Message:
     else:
         raise fail("a string", output, "output")
     is_error = _STATUS.get(status)
-    mirror = ev.rest(d, _TOOL_RESULT)
+    mirror = rest(d, _TOOL_RESULT)
     if is_error is None or output == "":  # written back only from the mirror
         mirror = mirror or {}
         if is_error is None:
@@ -156,7 +157,7 @@ def _tool_result(d: dict[str, Any]) -> Message:
 def _error(d: dict[str, Any]) -> Message:
     message = need_str(d, "message")
     timestamp = opt_time(d)
-    extra = ev.frozen(ev.rest(d, _ERROR))
+    extra = ev.frozen(rest(d, _ERROR))
     return _new_error(message, None, None, None, None, None, None, None, timestamp, extra)
 
 
@@ -169,9 +170,9 @@ def _result(d: dict[str, Any]) -> Message:
         inp = opt_int(stats, "input", "$.stats")
         out = opt_int(stats, "output_tokens", "$.stats")
         cached = opt_int(stats, "cached", "$.stats")
-        usage = _new_usage(inp, out, cached, None, None, None, ev.frozen(ev.rest(stats, _STATS)))
+        usage = _new_usage(inp, out, cached, None, None, None, ev.frozen(rest(stats, _STATS)))
     timestamp = opt_time(d)
-    extra = ev.frozen(ev.rest(d, _RESULT))
+    extra = ev.frozen(rest(d, _RESULT))
     return _new_result(
         status,
         None,

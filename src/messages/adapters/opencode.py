@@ -42,6 +42,7 @@ from .._core.wire import (
     opt_obj,
     opt_str,
     opt_time,
+    rest,
     type_name,
 )
 from ..blocks import ToolResultBlock, ToolUseBlock
@@ -57,7 +58,7 @@ from ..flat import (
 )
 from ..message import Message
 from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..session import (
     ErrorMessage,
     InitMessage,
@@ -68,7 +69,7 @@ from ..session import (
 from ..usage import Usage
 from . import _base
 from . import _events as ev
-from ._common import content_text, refuse
+from ._common import content_text, refuse, tool_pair
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -123,18 +124,14 @@ _new_result_block: Final = maker(ToolResultBlock)
 
 
 def _mirror(d: dict[str, Any], part_rest: dict[str, Any] | None) -> FrozenDict:
-    top = ev.rest(d, _TOP)
-    if part_rest:
-        top = top or {}
-        top["part"] = part_rest
-    return ev.frozen(top)
+    return ev.mirror(d, _TOP, "part", part_rest)
 
 
 def _text(d: dict[str, Any]) -> Message:
     part = _part(d, "text")
     text = need_str(part, "text", "$.part")
     uuid, sid, mid, ts = _context(d, part)
-    extra = _mirror(d, ev.rest(part, _TEXT))
+    extra = _mirror(d, rest(part, _TEXT))
     return _new_text(text, None, "assistant", uuid, sid, None, None, mid, ts, extra)
 
 
@@ -142,7 +139,7 @@ def _reasoning(d: dict[str, Any]) -> Message:
     part = _part(d, "reasoning")
     text = need_str(part, "text", "$.part")
     uuid, sid, mid, ts = _context(d, part)
-    extra = _mirror(d, ev.rest(part, _TEXT))
+    extra = _mirror(d, rest(part, _TEXT))
     return _new_thinking(
         text, None, False, None, "assistant", uuid, sid, None, None, mid, ts, extra
     )
@@ -156,12 +153,12 @@ def _tool(d: dict[str, Any]) -> Message:
     status = need_str(state, "status", "$.part.state")
     args = wrap_owned(need_obj(state, "input", "$.part.state"))
     uuid, sid, mid, ts = _context(d, part)
-    part_rest = ev.rest(part, _TOOL)
+    part_rest = rest(part, _TOOL)
     finished = status in ("completed", "error")
     key = "output" if status == "completed" else "error"
     # the encoder writes "running" for an unfinished call; any other status is kept
     known = _FINISHED[key] if finished else _RUNNING if status == "running" else _UNFINISHED
-    state_rest = ev.rest(state, known)
+    state_rest = rest(state, known)
     if state_rest:
         part_rest = part_rest or {}
         part_rest["state"] = state_rest
@@ -185,13 +182,13 @@ def _usage(part: dict[str, Any], part_rest: dict[str, Any] | None) -> Usage | No
     if tokens is None:
         return None if cost is None else Usage(cost_usd=cost)
     at = "$.part.tokens"
-    extra = ev.rest(tokens, _TOKENS)
+    extra = rest(tokens, _TOKENS)
     read = write = None
     cache = opt_obj(tokens, "cache", at)
     if cache is not None:
         read = opt_int(cache, "read", at + ".cache")
         write = opt_int(cache, "write", at + ".cache")
-        cache_rest = ev.rest(cache, _CACHE)
+        cache_rest = rest(cache, _CACHE)
         if cache_rest or (read is None and write is None):
             extra = extra or {}
             extra["cache"] = cache_rest or {}
@@ -212,7 +209,7 @@ def _usage(part: dict[str, Any], part_rest: dict[str, Any] | None) -> Usage | No
 
 def _finish(d: dict[str, Any]) -> Message:
     part = _part(d, "step-finish")
-    part_rest = ev.rest(part, _FINISH) or {}
+    part_rest = rest(part, _FINISH) or {}
     usage = _usage(part, part_rest)
     reason = opt_str(part, "reason", "$.part")
     uuid, sid, mid, ts = _context(d, part)
@@ -231,7 +228,7 @@ def _error(d: dict[str, Any]) -> Message:
     err = need_obj(d, "error")
     code = opt_str(err, "name", "$.error")
     data = opt_obj(err, "data", "$.error")
-    err_rest = ev.rest(err, frozenset(("name", "data")))
+    err_rest = rest(err, frozenset(("name", "data")))
     message = ""
     if data is not None:
         found = data.get("message")
@@ -239,14 +236,14 @@ def _error(d: dict[str, Any]) -> Message:
             message = found
         elif found is not None:
             raise fail("a string", found, at="$.error.data.message")
-        data_rest = ev.rest(data, frozenset(("message",)))
+        data_rest = rest(data, frozenset(("message",)))
         if found == "":
             data_rest = data_rest or {}
             data_rest["message"] = ""
         if data_rest or not message:
             err_rest = err_rest or {}
             err_rest["data"] = data_rest or {}
-    top = ev.rest(d, _ERROR_TOP)
+    top = rest(d, _ERROR_TOP)
     if err_rest:
         top = top or {}
         top["error"] = err_rest
@@ -358,19 +355,6 @@ def _tool_event(
     return out
 
 
-def _pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
-    blocks = as_blocks(m.content)
-    if len(blocks) == 2:
-        use, result = blocks
-        if (
-            isinstance(use, ToolUseBlock)
-            and isinstance(result, ToolResultBlock)
-            and result.tool_use_id == use.id
-        ):
-            return use, result
-    return None
-
-
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     match m:
@@ -395,8 +379,8 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             use = ToolUseBlock(m.tool_use_id, m.name or "")
             result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
             out = _tool_event(m, use, result, policy)
-        case AssistantMessage() if _pair(m) is not None:
-            use, result = _pair(m)  # type: ignore[misc]
+        case AssistantMessage() if tool_pair(m) is not None:
+            use, result = tool_pair(m)  # type: ignore[misc]
             out = _tool_event(m, use, result, policy)
         case ResultMessage():
             out = _envelope("step_finish", m)
@@ -476,7 +460,7 @@ def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterat
 
 def _native(m: Message) -> bool:
     return not isinstance(m, (SystemMessage, UserMessage, AssistantMessage, ToolMessage)) or (
-        isinstance(m, AssistantMessage) and _pair(m) is not None
+        isinstance(m, AssistantMessage) and tool_pair(m) is not None
     )
 
 

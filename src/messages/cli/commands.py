@@ -21,7 +21,7 @@ from ..errors import DecodeError, MessagesError
 from ..message import Message
 from ..policy import Unsupported
 from ..serialize import dumps
-from ..text._render import MarkdownWriter
+from ..text._render import MarkdownWriter, Transcriber
 from .io import Input, LineCounter, Options, Progress, Reporter, decoded, read_lines
 from .render import one_line
 from .stats import FileStats
@@ -104,7 +104,7 @@ def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: b
             if live:
                 out.flush()
     else:
-        writer = MarkdownWriter(include_events=True)
+        writer = MarkdownWriter(Transcriber(include_events=True))
         for m in flat:
             for paragraph in writer.render(m):
                 out.write(paragraph + "\n\n")

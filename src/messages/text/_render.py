@@ -388,25 +388,13 @@ class MarkdownWriter:
 
     The same paragraphs as ``transcript(format="markdown")``, given as they become known:
     ``### Label`` when a new entry starts, then one paragraph per part. Join them with a
-    blank line.
+    blank line. ``builder`` says what to show (by default what ``transcript`` shows).
     """
 
     __slots__ = ("_builder",)
 
-    def __init__(
-        self,
-        *,
-        labels: Mapping[str, str] | None = None,
-        include_thinking: bool = True,
-        include_events: bool = False,
-        limit: int | None = None,
-    ) -> None:
-        self._builder = Transcriber(
-            labels=labels,
-            include_thinking=include_thinking,
-            include_events=include_events,
-            limit=limit,
-        )
+    def __init__(self, builder: Transcriber | None = None) -> None:
+        self._builder = builder or Transcriber()
 
     def render(self, message: Message) -> Iterator[str]:
         """The Markdown paragraphs ``message`` adds (none for a message left out)."""
