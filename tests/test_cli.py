@@ -27,6 +27,8 @@ from support.adapter_files import local
 
 SRC = str(ROOT / "src")
 EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
+EXAMPLE_KINDS = ["init", "text", "thinking", "text", "tool_use", "tool_result", "text", "result"]
+"""The flat kinds of both bundled examples (the Claude Code one and the native one)."""
 ADAPTER_FIXTURES = ["claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp"]
 REAL = {
     "claude_code": "claude_code",
@@ -94,16 +96,7 @@ def test_normalize_example_writes_the_flat_view_of_the_claude_code_example(
     code, out, err = run(capsys, "normalize", "--example")
     assert (code, err) == (0, "")
     messages = list(read_jsonl(out.splitlines()))
-    assert [m.kind for m in messages] == [
-        "init",
-        "text",
-        "thinking",
-        "text",
-        "tool_use",
-        "tool_result",
-        "text",
-        "result",
-    ]
+    assert [m.kind for m in messages] == EXAMPLE_KINDS
     assert messages[1] == TextMessage(
         "Which TODO comments are still left in src/? Group them by file.",
         role="user",
@@ -117,16 +110,7 @@ def test_the_native_example_is_still_bundled(capsys: pytest.CaptureFixture[str])
     code, out, _ = run(capsys, "normalize", "--example", "native")
     assert code == 0
     kinds = [m.kind for m in read_jsonl(out.splitlines())]
-    assert kinds == [
-        "init",
-        "text",
-        "thinking",
-        "text",
-        "tool_use",
-        "tool_result",
-        "text",
-        "result",
-    ]
+    assert kinds == EXAMPLE_KINDS
     assert TextMessage(
         "How many Python files are in this repo?",
         role="user",
