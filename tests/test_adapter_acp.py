@@ -9,14 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _adapter_helpers import (
-    assert_round_trips,
-    assert_stream_round_trips,
-    flat_kinds,
-    local,
-    read,
-    wire_objects,
-)
 from conftest import json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
@@ -44,6 +36,14 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.adapters import acp
+from support.adapter_files import (
+    assert_round_trips,
+    assert_stream_round_trips,
+    flat_kinds,
+    local,
+    read,
+    wire_objects,
+)
 
 REAL = [
     "caic-opencode-read-edit-bash.jsonl",
@@ -452,8 +452,7 @@ def test_what_acp_cannot_carry() -> None:
     with pytest.raises(UnsupportedContentError) as info:
         acp.encode(TextMessage("be brief", role="system"))
     assert str(info.value) == (
-        'acp: $: ACP has no text chunk for the system role; pass unsupported="drop"'
-        ' or "text" to go on'
+        "acp: $: ACP has no text chunk for the system role (pass unsupported='drop' or 'text')"
     )
     assert acp.encode(InitMessage(session_id="s"), unsupported="drop") is None
     with pytest.raises(UnsupportedContentError):

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _adapter_helpers import assert_round_trips, assert_stream_round_trips, flat_kinds, local, read
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -34,6 +33,13 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.adapters import copilot as cp
+from support.adapter_files import (
+    assert_round_trips,
+    assert_stream_round_trips,
+    flat_kinds,
+    local,
+    read,
+)
 
 LOCAL = ["run-read-edit.jsonl", "edge-cases.jsonl"]
 
@@ -345,8 +351,8 @@ def test_what_copilot_cannot_carry() -> None:
     with pytest.raises(UnsupportedContentError) as info:
         cp.encode(TextMessage("be brief", role="system"))
     assert str(info.value) == (
-        'copilot: $: Copilot has no event for text from the system role; pass unsupported="drop"'
-        ' or "text" to go on'
+        "copilot: $: Copilot has no event for text from the system role"
+        " (pass unsupported='drop' or 'text')"
     )
     image = ImageMessage(media_type="image/png", data="AAAA")
     assert cp.encode(image, unsupported="drop") is None

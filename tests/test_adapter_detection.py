@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from _adapter_helpers import local, wire_objects
 from conftest import FIXTURES, ROOT
 from messages.adapters import acp, copilot, gemini_cli, opencode
+from support.adapter_files import local, wire_objects
 
 MINE = {"gemini_cli": gemini_cli, "opencode": opencode, "copilot": copilot, "acp": acp}
 

@@ -9,14 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _adapter_helpers import (
-    assert_round_trips,
-    assert_stream_round_trips,
-    flat_kinds,
-    local,
-    read,
-    wire_objects,
-)
 from conftest import json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
@@ -40,6 +32,14 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.adapters import gemini_cli as g
+from support.adapter_files import (
+    assert_round_trips,
+    assert_stream_round_trips,
+    flat_kinds,
+    local,
+    read,
+    wire_objects,
+)
 
 REAL = ["gemicord-log.jsonl", "synthetic/caic-gemini-unit-test-lines.jsonl"]
 LOCAL = ["run-with-warnings.jsonl", "run-turn-limit.jsonl"]
@@ -326,8 +326,8 @@ def test_thinking_is_refused_dropped_or_degraded() -> None:
     with pytest.raises(UnsupportedContentError) as info:
         g.encode(m)
     assert str(info.value) == (
-        'gemini_cli: $: Gemini CLI has no event for thinking content; pass unsupported="drop"'
-        ' or "text" to go on'
+        "gemini_cli: $: Gemini CLI has no event for thinking content"
+        " (pass unsupported='drop' or 'text')"
     )
     assert g.encode(m, unsupported="drop") is None
     assert g.encode(m, unsupported="text") == {

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _adapter_helpers import assert_round_trips, assert_stream_round_trips, flat_kinds, local, read
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -34,6 +33,13 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.adapters import opencode as oc
+from support.adapter_files import (
+    assert_round_trips,
+    assert_stream_round_trips,
+    flat_kinds,
+    local,
+    read,
+)
 
 LOCAL = ["run-read-edit.jsonl", "run-model-error.jsonl", "edge-cases.jsonl"]
 SID = "ses_1"
@@ -278,8 +284,8 @@ def test_user_text_and_init_have_no_event() -> None:
     with pytest.raises(UnsupportedContentError) as info:
         oc.encode(TextMessage("hi", role="user"))
     assert str(info.value) == (
-        'opencode: $: OpenCode run output has no user text event; pass unsupported="drop"'
-        ' or "text" to go on'
+        "opencode: $: OpenCode run output has no user text event"
+        " (pass unsupported='drop' or 'text')"
     )
     assert oc.encode(TextMessage("hi", role="user"), unsupported="text") is None
     assert oc.encode(InitMessage(session_id="s"), unsupported="drop") is None

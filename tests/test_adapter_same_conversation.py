@@ -30,11 +30,17 @@ from types import ModuleType
 
 import pytest
 
-from _adapter_helpers import assert_round_trips, assert_stream_round_trips, flat_kinds, local, read
 from conftest import shared_fixtures
 from messages import Message, TextMessage, ToolResultMessage, ToolUseMessage
 from messages.adapters import acp, claude_code, codex, copilot, gemini_cli, opencode
 from messages.convert import normalize_messages
+from support.adapter_files import (
+    assert_round_trips,
+    assert_stream_round_trips,
+    flat_kinds,
+    local,
+    read,
+)
 
 SOURCES: dict[str, ModuleType] = {
     "acp": acp,

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from _adapter_helpers import local
 from conftest import ROOT, shared_fixtures
 from messages import ImageMessage, TextMessage, ToolUseMessage
 from messages.adapters import get
 from messages.cli import main
 from messages.convert import normalize_messages
 from messages.serialize import dumps, read_jsonl
+from support.adapter_files import local
 
 SRC = str(ROOT / "src")
 EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
@@ -389,7 +389,7 @@ def test_strict_stops_at_the_first_bad_line(
 
 
 def test_a_line_longer_than_the_limit_is_cut_and_skipped() -> None:
-    from messages._cli_io import read_lines
+    from messages.cli.io import read_lines
 
     lines = list(read_lines(io.BytesIO(b"short\n" + b"z" * 100 + b"\nnext\nlast"), max_line=10))
     assert lines == [b"short\n", b"z" * 11, b"next\n", b"last"]
@@ -408,7 +408,7 @@ def test_no_progress_when_stderr_is_not_a_terminal(
 
 
 def test_progress_redraws_a_line_count_at_most_every_interval() -> None:
-    from messages._cli_io import Progress, Reporter
+    from messages.cli.io import Progress, Reporter
 
     now = [0.0]
     stream = io.StringIO()

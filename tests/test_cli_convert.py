@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from _adapter_helpers import flat_kinds, local, wire_objects
 from conftest import ROOT, json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
@@ -17,10 +16,11 @@ from messages import (
     ToolUseMessage,
     Usage,
 )
-from messages._cli_commands import strip_extra
 from messages.adapters import NAMES, get
 from messages.cli import main
+from messages.cli.commands import strip_extra
 from messages.convert import normalize_messages
+from support.adapter_files import flat_kinds, local, wire_objects
 from test_cli import ADAPTER_FIXTURES, REAL, run
 
 EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"

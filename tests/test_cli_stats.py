@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from _adapter_helpers import local
 from conftest import ROOT, shared_fixtures
 from messages import AssistantMessage, ResultMessage, TextBlock, TextMessage, Usage
-from messages._cli_stats import FileStats, sessions
+from messages.cli.stats import FileStats, sessions
 from messages.serialize import dumps
+from support.adapter_files import local
 from test_cli import run
 
 EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 
 from messages import strategies as ms
-from messages._model import maker
+from messages._core.make import maker
 from messages.adapters._base import load_line
 from messages.blocks import (
     BLOCK_TYPES,

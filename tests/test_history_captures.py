@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from conftest import shared_fixtures
-from history_checks import pairing
 from messages import Message, ToolUseBlock
 from messages.history import coerce, filter_messages, merge_runs, repair, trim
 from messages.text import summarize, transcript
+from support.history_checks import pairing
 
 CAPTURES = [
     "caic-ask-user-question.jsonl",

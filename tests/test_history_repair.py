@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from history_checks import pairing, tool_free
 from messages import (
     AssistantMessage,
     DecodeError,
@@ -26,6 +25,7 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.history import SYNTHETIC_TEXT, Change, is_synthetic, repair
+from support.history_checks import pairing, tool_free
 
 CALL = AssistantMessage((TextBlock("Running."), ToolUseBlock("t1", "Bash", {"command": "ls"})))
 

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from history_checks import pairing, pairs, tool_free
 from messages import (
     AssistantMessage,
     DecodeError,
@@ -31,6 +30,7 @@ from messages import (
 from messages import strategies as ms
 from messages.history import filter_messages, merge_runs
 from messages.text import stream_text
+from support.history_checks import pairing, pairs, tool_free
 
 # -- merge_runs ---------------------------------------------------------------------------
 

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from history_checks import pairing
 from messages import (
     AssistantMessage,
     AudioBlock,
@@ -29,8 +28,9 @@ from messages import (
     UserMessage,
 )
 from messages import strategies as ms
-from messages._hist import carries_results, is_system
 from messages.history import count_tokens_approximately, per_message, trim
+from messages.history._pairs import carries_results, is_system
+from support.history_checks import pairing
 
 ONE_EACH = per_message(lambda m: 1)
 """A counter where every message costs one token: budgets read as message counts."""

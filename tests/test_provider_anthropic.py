@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import anthropic_conversations, anthropic_response_blocks, split
 from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
@@ -40,9 +39,11 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.convert import normalize_messages
+from messages.errors import HINT
 from messages.providers import anthropic
-from messages.providers._base import as_turns
-from provider_support import check_anthropic
+from messages.providers._carry import as_turns
+from support.provider_checks import check_anthropic
+from support.provider_strategies import anthropic_conversations, anthropic_response_blocks, split
 
 FIXTURES = LOCAL_FIXTURES / "anthropic"
 
@@ -289,7 +290,7 @@ def test_unsupported_content_follows_the_policy(
     with pytest.raises(UnsupportedContentError) as info:
         anthropic.encode_request([message])
     assert info.value.path == path
-    assert str(info.value) == text
+    assert str(info.value) == text + " " + HINT
     dropped = anthropic.encode_request([message], unsupported="drop")
     kept = [b for b in message.content if b.kind not in ("audio", "thinking", "raw", "tool_use")]
     if kept:

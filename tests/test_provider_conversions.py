@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -24,8 +23,9 @@ from messages import (
 )
 from messages.providers import gemini as g
 from messages.providers import openai_responses as r
-from messages.providers._base import as_turns
-from provider_support import check_gemini, check_responses, load
+from messages.providers._carry import as_turns
+from support.provider_checks import check_gemini, check_responses, load
+from support.provider_strategies import well_formed
 
 PORTABLE_IMAGES = st.one_of(
     st.builds(ImageBlock, data=st.just("iVBORw0KGgo="), media_type=st.just("image/png")),

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import any_conversation, conversations, well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -29,8 +28,10 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.convert import normalize_messages
+from messages.errors import HINT
 from messages.providers import gemini as g
-from provider_support import check_gemini, fixture_names, load, view
+from support.provider_checks import check_gemini, fixture_names, load, view
+from support.provider_strategies import any_conversation, conversations, well_formed
 
 AREA = "gemini"
 KEYS = ("systemInstruction", "contents")
@@ -391,7 +392,7 @@ def test_unsupported_content_raises_with_a_path(
     with pytest.raises(UnsupportedContentError) as info:
         g.encode_request(conversation)
     assert info.value.path == path
-    assert str(info.value) == f"gemini: {path}: {reason}"
+    assert str(info.value) == f"gemini: {path}: {reason} {HINT}"
 
 
 def test_a_call_with_invalid_arguments_is_sent_without_them() -> None:

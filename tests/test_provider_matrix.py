@@ -25,12 +25,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import (
-    anthropic_conversations,
-    chat_conversations,
-    conversations,
-    well_formed,
-)
 from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
@@ -49,13 +43,19 @@ from messages import strategies as ms
 from messages.adapters import CLI_NAMES
 from messages.adapters import get as adapter
 from messages.providers import NAMES, UnknownProviderError, get
-from messages.providers._policy import refusal_text, request_turns
-from provider_support import (
+from messages.providers._carry import refusal_text, request_turns
+from support.provider_checks import (
     check_anthropic,
     check_chat,
     check_gemini,
     check_responses,
     is_paired,
+)
+from support.provider_strategies import (
+    anthropic_conversations,
+    chat_conversations,
+    conversations,
+    well_formed,
 )
 
 CHECKS = {

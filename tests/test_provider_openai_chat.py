@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import anthropic_conversations, chat_conversations, split
 from conftest import LOCAL_FIXTURES, json_equal
 from messages import (
     AssistantMessage,
@@ -41,9 +40,11 @@ from messages import (
 )
 from messages import strategies as ms
 from messages.convert import normalize_messages
+from messages.errors import HINT
 from messages.providers import anthropic, openai_chat
-from messages.providers._base import as_turns
-from provider_support import check_chat
+from messages.providers._carry import as_turns
+from support.provider_checks import check_chat
+from support.provider_strategies import anthropic_conversations, chat_conversations, split
 
 FIXTURES = LOCAL_FIXTURES / "openai_chat"
 
@@ -232,7 +233,7 @@ def test_unsupported_content_follows_the_policy(
     with pytest.raises(UnsupportedContentError) as info:
         openai_chat.encode_request([message])
     assert info.value.path == path
-    assert str(info.value) == text
+    assert str(info.value) == text + " " + HINT
     dropped = openai_chat.encode_request([message], unsupported="drop")
     assert described not in _texts(dropped)
     degraded = openai_chat.encode_request([message], unsupported="text")

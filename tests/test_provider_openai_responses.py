@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _provider_strategies import any_conversation, conversations, well_formed
 from conftest import json_equal
 from messages import (
     AssistantMessage,
@@ -32,8 +31,10 @@ from messages import (
     UserMessage,
 )
 from messages import strategies as ms
+from messages.errors import HINT
 from messages.providers import openai_responses as r
-from provider_support import check_responses, fixture_names, load, view
+from support.provider_checks import check_responses, fixture_names, load, view
+from support.provider_strategies import any_conversation, conversations, well_formed
 
 AREA = "openai_responses"
 KEYS = ("instructions", "input")
@@ -367,7 +368,7 @@ def test_unsupported_content_raises_with_a_path(message: Any, path: str, reason:
     with pytest.raises(UnsupportedContentError) as info:
         r.encode_request([message])
     assert info.value.path == path
-    assert str(info.value) == f"openai_responses: {path}: {reason}"
+    assert str(info.value) == f"openai_responses: {path}: {reason} {HINT}"
 
 
 def test_drop_and_text_policies() -> None:

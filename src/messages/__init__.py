@@ -7,14 +7,10 @@
 Importing ``messages`` is cheap: each name is loaded from its module on first use.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing would triple the cost
 if TYPE_CHECKING:
-    from typing import Any
-
-    from ._json import EMPTY, FrozenDict, JsonValue, freeze, thaw
-    from ._model import Role, Timestamp
+    from ._core.fields import Role, Timestamp
+    from ._core.frozen import EMPTY, FrozenDict, JsonValue, freeze, thaw
     from .blocks import (
         AudioBlock,
         Block,
@@ -51,79 +47,6 @@ if TYPE_CHECKING:
     from .usage import Usage
 
 __version__ = "0.1.0"
-
-_LAZY = {
-    "AssistantMessage": "roles",
-    "AudioBlock": "blocks",
-    "AudioMessage": "flat",
-    "Block": "blocks",
-    "Context": "message",
-    "DecodeError": "errors",
-    "EMPTY": "_json",
-    "EncodeError": "errors",
-    "ErrorMessage": "session",
-    "FlatMessage": "flat",
-    "FrozenDict": "_json",
-    "ImageBlock": "blocks",
-    "ImageMessage": "flat",
-    "InitMessage": "session",
-    "InvalidLineMessage": "session",
-    "JsonValue": "_json",
-    "Message": "message",
-    "MessagesError": "errors",
-    "RawBlock": "blocks",
-    "RawMessage": "flat",
-    "ResultMessage": "session",
-    "Role": "_model",
-    "RoleMessage": "roles",
-    "SessionMessage": "session",
-    "StopReason": "stop",
-    "StreamEventMessage": "session",
-    "SystemMessage": "roles",
-    "TextBlock": "blocks",
-    "TextMessage": "flat",
-    "ThinkingBlock": "blocks",
-    "ThinkingMessage": "flat",
-    "Timestamp": "_model",
-    "ToolMessage": "roles",
-    "ToolResultBlock": "blocks",
-    "ToolResultMessage": "flat",
-    "ToolUseBlock": "blocks",
-    "ToolUseMessage": "flat",
-    "UnsupportedContentError": "errors",
-    "Usage": "usage",
-    "UserMessage": "roles",
-    "classify_stop_reason": "stop",
-    "freeze": "_json",
-    "from_dict": "serialize",
-    "read_jsonl": "serialize",
-    "thaw": "_json",
-    "to_dict": "serialize",
-    "write_jsonl": "serialize",
-}
-_SUBMODULES = frozenset(
-    ("convert", "errors", "history", "media", "serialize", "stop", "strategies", "text")
-)
-
-
-def __getattr__(name: str) -> Any:
-    """Load a public name (or submodule) from its module the first time it is asked for."""
-    from importlib import import_module
-
-    module = _LAZY.get(name)
-    if module is not None:
-        value = getattr(import_module(f"messages.{module}"), name)
-    elif name in _SUBMODULES:
-        value = import_module(f"messages.{name}")
-    else:
-        raise AttributeError(f"module 'messages' has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
-
 
 __all__ = [
     "AssistantMessage",
@@ -175,3 +98,66 @@ __all__ = [
     "to_dict",
     "write_jsonl",
 ]
+"""The public names; each loads from its module on first use (see :func:`__getattr__`)."""
+
+_HOMES = (
+    "errors",
+    "_core.frozen",
+    "_core.fields",
+    "usage",
+    "stop",
+    "blocks",
+    "flat",
+    "roles",
+    "session",
+    "message",
+    "serialize",
+)
+"""Where public names live, cheapest first: a name is looked up in each until found."""
+
+_SUBMODULES = (
+    "adapters",
+    "blocks",
+    "convert",
+    "errors",
+    "flat",
+    "history",
+    "limits",
+    "media",
+    "message",
+    "policy",
+    "providers",
+    "roles",
+    "serialize",
+    "session",
+    "stop",
+    "strategies",
+    "text",
+    "usage",
+)
+"""The public submodules, reachable as attributes after a bare ``import messages``."""
+
+
+def __getattr__(name: str) -> "object":
+    """Load a public name (or submodule) from its module the first time it is asked for."""
+    from importlib import import_module
+
+    if name in _SUBMODULES:
+        value = import_module(f"messages.{name}")
+    elif name in __all__:
+        for home in _HOMES:
+            module = import_module(f"messages.{home}")
+            if name in module.__all__:
+                value = getattr(module, name)
+                break
+        else:  # pragma: no cover - the public API test checks every name has a home
+            raise AttributeError(f"module 'messages' has no home for {name!r}")
+    else:
+        raise AttributeError(f"module 'messages' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names and submodules, nothing else."""
+    return sorted({*__all__, *_SUBMODULES})

@@ -13,8 +13,8 @@ from dataclasses import KW_ONLY, dataclass
 from os import PathLike
 from typing import ClassVar, Literal, TypeAlias, final
 
-from ._json import EMPTY, FrozenDict, JsonValue
-from ._model import compact_repr, freeze_json, freeze_map, freeze_objects, freeze_tuple
+from ._core.fields import compact_repr, freeze_json, freeze_map, freeze_objects, freeze_tuple
+from ._core.frozen import EMPTY, FrozenDict, JsonValue
 
 __all__ = [
     "AudioBlock",

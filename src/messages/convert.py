@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Unpack, assert_never
 
-from . import _anthropic
-from ._json import EMPTY, FrozenDict, _copy_value, depth_limit, thaw
-from ._model import maker
-from ._wire import type_name
+from ._core import anthropic_blocks
+from ._core.frozen import EMPTY, FrozenDict, depth_limit, thaw
+from ._core.make import copy_json, maker, wrap_owned
+from ._core.wire import type_name
 from .blocks import (
     AudioBlock,
     Block,
@@ -75,8 +75,8 @@ def parse_blocks(raw: Any, *, provider: str | None = None) -> tuple[Block, ...]:
     """
     if not isinstance(raw, (list, tuple)):
         raise DecodeError(f"expected an array of content blocks, found {type_name(raw)}", value=raw)
-    owned = _copy_value(raw, "$", 0, depth_limit())
-    return _anthropic.decode_blocks(owned, provider)
+    owned = copy_json(raw, "$", 0, depth_limit())
+    return anthropic_blocks.decode_blocks(owned, provider)
 
 
 def dump_blocks(blocks: Iterable[Block]) -> list[Any]:
@@ -85,7 +85,7 @@ def dump_blocks(blocks: Iterable[Block]) -> list[Any]:
     >>> dump_blocks(parse_blocks([{"type": "tool_use", "id": "t", "name": "n", "input": {}}]))
     [{'type': 'tool_use', 'id': 't', 'name': 'n', 'input': {}}]
     """
-    return thaw(_anthropic.encode_blocks(tuple(blocks)))  # type: ignore[no-any-return]
+    return thaw(anthropic_blocks.encode_blocks(tuple(blocks)))  # type: ignore[no-any-return]
 
 
 def _native_message(data: Any) -> Message | None:
@@ -282,7 +282,7 @@ def message_to_block(message: Message) -> Block:
         case _:
             from .serialize import to_dict
 
-            return RawBlock(FrozenDict._own(to_dict(message)))
+            return RawBlock(wrap_owned(to_dict(message)))
 
 
 def context_of(message: Message) -> Context:

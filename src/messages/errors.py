@@ -6,11 +6,12 @@ Every decoder raises :class:`DecodeError` (a ``ValueError``) with a JSONPath-lik
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "DecodeError",
     "EncodeError",
+    "HINT",
     "MessagesError",
     "UnsupportedContentError",
 ]
@@ -18,11 +19,6 @@ __all__ = [
 
 class MessagesError(Exception):
     """Base class of every error this library raises on purpose."""
-
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _PathError(MessagesError, ValueError):
@@ -76,5 +72,16 @@ class UnsupportedContentError(EncodeError):
     """The target format has no way to carry this content (for example audio to Anthropic).
 
     Codecs raise it under the default policy; pass ``unsupported="drop"`` or
-    ``unsupported="text"`` to choose another outcome explicitly.
+    ``unsupported="text"`` to choose another outcome explicitly. Its message ends with
+    that hint, :data:`HINT` (``reason`` holds the message without it).
+
+    >>> str(UnsupportedContentError("cannot carry audio", path="$[0]", source="anthropic"))
+    "anthropic: $[0]: cannot carry audio (pass unsupported='drop' or 'text')"
     """
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} {HINT}"
+
+
+HINT: Final = "(pass unsupported='drop' or 'text')"
+"""The hint every :class:`UnsupportedContentError` message ends with."""

@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar, Literal, final
 
-from ._json import EMPTY, FrozenDict, JsonValue
-from ._model import (
+from ._core.fields import (
     Role,
     Timestamp,
     compact_repr,
@@ -22,6 +21,7 @@ from ._model import (
     freeze_objects,
     freeze_tuple,
 )
+from ._core.frozen import EMPTY, FrozenDict, JsonValue
 from .blocks import Block, TextBlock
 
 __all__ = [

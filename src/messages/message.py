@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeAlias, TypedDict
 
-from ._model import Role, Timestamp
+from ._core.fields import Role, Timestamp
+from ._core.wire import type_name
+from .errors import DecodeError
 from .flat import (
     AudioMessage,
     FlatMessage,
@@ -25,7 +28,15 @@ from .session import (
     StreamEventMessage,
 )
 
-__all__ = ["Context", "FlatMessage", "Message", "RoleMessage", "SessionMessage"]
+__all__ = [
+    "Context",
+    "FlatMessage",
+    "Message",
+    "RoleMessage",
+    "SessionMessage",
+    "check_messages",
+    "role_of",
+]
 
 Message: TypeAlias = RoleMessage | FlatMessage | SessionMessage
 """Any message: role (block view), flat (one content kind) or session."""
@@ -65,3 +76,23 @@ class Context(TypedDict, total=False):
     model: str | None
     message_id: str | None
     timestamp: Timestamp | None
+
+
+def check_messages(messages: Iterable[Message]) -> tuple[Message, ...]:
+    """The messages as a tuple; anything that is not one raises DecodeError at ``$[i]``."""
+    out = tuple(messages)
+    for i, message in enumerate(out):
+        if not isinstance(message, MESSAGE_TYPES):
+            raise DecodeError(
+                f"expected a message, found {type_name(message)}", path=f"$[{i}]", value=message
+            )
+    return out
+
+
+def role_of(message: Message) -> str | None:
+    """The role of a role or flat message; ``None`` for session messages and role-less raws."""
+    if isinstance(
+        message, (ResultMessage, ErrorMessage, InitMessage, StreamEventMessage, InvalidLineMessage)
+    ):
+        return None
+    return message.role

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, ClassVar, Literal, final
 
-from ._json import EMPTY, JsonValue
-from ._model import Timestamp, compact_repr, freeze_map, freeze_tuple
+from ._core.fields import Timestamp, compact_repr, freeze_map, freeze_tuple
+from ._core.frozen import EMPTY, JsonValue
 from .blocks import Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from .usage import Usage
 

@@ -18,9 +18,10 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, Final, TypeAlias
 
-from ._json import FrozenDict, _copy_value, _expose, thaw
-from ._model import ROLES, maker
-from ._wire import type_name
+from ._core.fields import ROLES
+from ._core.frozen import FrozenDict, thaw
+from ._core.make import copy_json, expose_owned, maker, wrap_owned
+from ._core.wire import type_name
 from .blocks import BLOCK_TYPES, Block
 from .errors import DecodeError, EncodeError
 from .message import MESSAGE_TYPES, Message
@@ -90,11 +91,11 @@ def _scalar(v: Any, path: str) -> Any:
 def _map(v: Any, path: str) -> Any:
     if type(v) is not dict:
         raise _bad("an object", v, path)
-    return FrozenDict._own(_copy_value(v, path, 0, 256))
+    return wrap_owned(copy_json(v, path, 0, 256))
 
 
 def _json(v: Any, path: str) -> Any:
-    return _expose(_copy_value(v, path, 0, 256))
+    return expose_owned(copy_json(v, path, 0, 256))
 
 
 def _json_tuple(v: Any, path: str) -> Any:

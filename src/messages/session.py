@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar, Literal, final
 
-from ._json import EMPTY, JsonValue
-from ._model import Timestamp, compact_repr, freeze_json, freeze_map
+from ._core.fields import Timestamp, compact_repr, freeze_json, freeze_map
+from ._core.frozen import EMPTY, JsonValue
 from .usage import Usage
 
 __all__ = [

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from ._json import FrozenDict, JsonValue, freeze
+from ._core.frozen import FrozenDict, JsonValue, freeze
 from .blocks import (
     AudioBlock,
     Block,

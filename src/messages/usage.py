@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import final
 
-from ._json import EMPTY, JsonValue
-from ._model import compact_repr, freeze_map
+from ._core.fields import compact_repr, freeze_map
+from ._core.frozen import EMPTY, JsonValue
 
 __all__ = ["Usage"]
 

@@ -6,7 +6,7 @@ from typing import Any, assert_type
 
 from messages import AssistantMessage, Message, UserMessage
 from messages.providers import anthropic, gemini, get, openai_chat, openai_responses
-from messages.providers._base import Accumulator, Provider
+from messages.providers._protocols import Accumulator, Provider
 
 providers: list[Provider] = [anthropic, openai_chat, openai_responses, gemini]
 

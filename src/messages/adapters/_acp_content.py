@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Final, assert_never
 
-from .._json import FrozenDict, _expose, raw
+from .._core.frozen import raw
+from .._core.make import expose_owned, wrap_owned
 from ..blocks import (
     AudioBlock,
     Block,
@@ -22,7 +23,7 @@ from ..blocks import (
     ToolUseBlock,
 )
 from ..flat import ToolResultMessage
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from . import _events as ev
 
 __all__ = ["block", "block_out", "item", "item_out", "prompt_block", "result_items"]
@@ -35,7 +36,7 @@ _ITEM: Final = {"type", "content"}
 def block(b: Any, at: str) -> TextBlock | ImageBlock | AudioBlock | RawBlock:
     """One ACP content block: text, image and audio are modelled, the rest kept raw."""
     if type(b) is not dict:
-        return RawBlock(_expose(b))
+        return RawBlock(expose_owned(b))
     tag = b.get("type")
     if tag == "text":
         return TextBlock(ev.req_str(b, "text", at), extra=ev.frozen(ev.rest(b, _TEXT)))
@@ -47,7 +48,7 @@ def block(b: Any, at: str) -> TextBlock | ImageBlock | AudioBlock | RawBlock:
             url=ev.opt_str(b, "uri", at),
             extra=ev.frozen(ev.rest(b, _MEDIA)),
         )
-    return RawBlock(FrozenDict._own(b))
+    return RawBlock(wrap_owned(b))
 
 
 def block_out(b: Block) -> Any:
@@ -78,7 +79,7 @@ def item(value: Any, at: str) -> Block:
         inner = block(value["content"], at + ".content")
         if not isinstance(inner, RawBlock):
             return inner
-    return RawBlock(_expose(value))
+    return RawBlock(expose_owned(value))
 
 
 def item_out(b: Block) -> Any:

@@ -17,7 +17,7 @@ from typing import Any, Final, Protocol
 from ..errors import DecodeError
 from ..limits import Limits, current_limits
 from ..message import Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..session import InvalidLineMessage
 
 __all__ = ["Adapter", "encode_line", "iter_decode", "load_line", "merge_deltas"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from .._json import EMPTY, FrozenDict, _expose, _wrap
-from .._model import maker
-from .._wire import fail, opt_bool, opt_float, opt_int, opt_num, opt_str
+from .._core.frozen import EMPTY
+from .._core.make import expose_owned, maker, wrap_owned
+from .._core.wire import fail, opt_bool, opt_float, opt_int, opt_num, opt_str
 from ..blocks import Block
 from ..errors import DecodeError
 from ..flat import RawMessage
@@ -62,7 +62,7 @@ _new_raw: Final = maker(RawMessage)
 _new_result: Final = maker(ResultMessage)
 _new_init: Final = maker(InitMessage)
 
-_STREAM_EXTRA: Final = FrozenDict._own({"type": "stream_event", "parent_tool_use_id": None})
+_STREAM_EXTRA: Final = wrap_owned({"type": "stream_event", "parent_tool_use_id": None})
 """The extra of almost every stream_event line, shared rather than built per line."""
 
 _Context = tuple[Any, Any, Any, Any]
@@ -121,12 +121,12 @@ def _split(obj: dict[str, Any], more: tuple[str, ...] = ()) -> tuple[dict[str, A
 def _raw(obj: Any) -> RawMessage:
     """A line kept verbatim, with whatever context fields it has that are well typed."""
     if type(obj) is not dict:
-        return RawMessage(_expose(obj))
+        return RawMessage(expose_owned(obj))
     try:
         uuid, sid, parent, ts = _checked_context(obj)
     except DecodeError:
         uuid = sid = parent = ts = None
-    return _new_raw(_wrap(obj), None, uuid, sid, parent, None, None, ts, EMPTY)
+    return _new_raw(wrap_owned(obj), None, uuid, sid, parent, None, None, ts, EMPTY)
 
 
 _USAGE_KEYS: Final = frozenset(
@@ -154,7 +154,7 @@ def _usage(d: dict[str, Any]) -> Usage:
                 "service_tier": d["service_tier"],
                 "inference_geo": d["inference_geo"],
             }
-            return _new_usage(inp, out, read, write, None, None, _wrap(rest))
+            return _new_usage(inp, out, read, write, None, None, wrap_owned(rest))
     return _usage_any(d)
 
 
@@ -181,7 +181,7 @@ def _usage_any(d: dict[str, Any]) -> Usage:
         rest["cache_read_input_tokens"] = None
     if write is None and "cache_creation_input_tokens" in d:
         rest["cache_creation_input_tokens"] = None
-    return _new_usage(inp, out, read, write, None, None, FrozenDict._own(rest) if rest else EMPTY)
+    return _new_usage(inp, out, read, write, None, None, wrap_owned(rest) if rest else EMPTY)
 
 
 def _opt_usage(d: dict[str, Any]) -> Usage | None:
@@ -263,7 +263,7 @@ def _assistant_any(obj: dict[str, Any]) -> Message:
         model,
         message_id,
         ts,
-        FrozenDict._own(extra),
+        wrap_owned(extra),
     )
 
 
@@ -279,7 +279,7 @@ def _user_any(obj: dict[str, Any]) -> Message:
     del rest["content"]
     extra, (uuid, sid, parent, ts) = _split(obj)
     extra["message"] = rest
-    return _new_user(content, uuid, sid, parent, None, None, ts, FrozenDict._own(extra))
+    return _new_user(content, uuid, sid, parent, None, None, ts, wrap_owned(extra))
 
 
 def _result(obj: dict[str, Any]) -> Message:
@@ -302,14 +302,14 @@ def _result(obj: dict[str, Any]) -> Message:
         num_turns,
         cost,
         usage,
-        None if structured is None else _expose(structured),
+        None if structured is None else expose_owned(structured),
         uuid,
         sid,
         parent,
         None,
         None,
         ts,
-        _wrap(_rest(obj, _RESULT)),
+        wrap_owned(_rest(obj, _RESULT)),
     )
 
 
@@ -324,14 +324,14 @@ def _system(obj: dict[str, Any]) -> Message:
     uuid, sid, parent, ts = _checked_context(obj)
     return _new_init(
         cwd,
-        None if tools is None else tuple([_expose(t) for t in tools]),
+        None if tools is None else tuple([expose_owned(t) for t in tools]),
         uuid,
         sid,
         parent,
         model,
         None,
         ts,
-        _wrap(_rest(obj, _INIT)),
+        wrap_owned(_rest(obj, _INIT)),
     )
 
 
@@ -343,8 +343,8 @@ def _stream_event_any(obj: dict[str, Any]) -> Message:
         raise fail("an object", event, "event")
     rest, (uuid, sid, parent, ts) = _split(obj)
     del rest["event"]
-    extra = _STREAM_EXTRA if rest == _STREAM_EXTRA._d else FrozenDict._own(rest)
-    return _new_stream(FrozenDict._own(event), uuid, sid, parent, None, None, ts, extra)
+    extra = _STREAM_EXTRA if rest == _STREAM_EXTRA._d else wrap_owned(rest)
+    return _new_stream(wrap_owned(event), uuid, sid, parent, None, None, ts, extra)
 
 
 # Fast paths for the exact shapes Claude Code writes on almost every line: one key-set
@@ -370,7 +370,7 @@ _ASSISTANT_INNER_KEYS: Final = frozenset(
 )
 _USER_INNER_KEYS: Final = frozenset(("role", "content"))
 _STREAM_KEYS: Final = frozenset(("type", "event", "session_id", "parent_tool_use_id", "uuid"))
-_STREAM_CHILD_EXTRA: Final = FrozenDict._own({"type": "stream_event"})
+_STREAM_CHILD_EXTRA: Final = wrap_owned({"type": "stream_event"})
 
 
 def _assistant(obj: dict[str, Any]) -> Message:
@@ -423,7 +423,7 @@ def _assistant(obj: dict[str, Any]) -> Message:
                 model,
                 message_id,
                 None,
-                _wrap(extra),
+                wrap_owned(extra),
             )
     return _assistant_any(obj)
 
@@ -444,7 +444,7 @@ def _user(obj: dict[str, Any]) -> Message:
             return _user_any(obj)
         extra, (uuid, sid, parent, ts) = _split(obj)
         extra["message"] = {"role": inner["role"]}
-        return _new_user(blocks, uuid, sid, parent, None, None, ts, _wrap(extra))
+        return _new_user(blocks, uuid, sid, parent, None, None, ts, wrap_owned(extra))
     return _user_any(obj)
 
 
@@ -456,10 +456,12 @@ def _stream_event(obj: dict[str, Any]) -> Message:
         parent = obj["parent_tool_use_id"]
         if type(uuid) is str and type(sid) is str:
             if parent is None:
-                return _new_stream(_wrap(event), uuid, sid, None, None, None, None, _STREAM_EXTRA)
+                return _new_stream(
+                    wrap_owned(event), uuid, sid, None, None, None, None, _STREAM_EXTRA
+                )
             if type(parent) is str:
                 return _new_stream(
-                    _wrap(event), uuid, sid, parent, None, None, None, _STREAM_CHILD_EXTRA
+                    wrap_owned(event), uuid, sid, parent, None, None, None, _STREAM_CHILD_EXTRA
                 )
     return _stream_event_any(obj)
 
@@ -480,7 +482,7 @@ def decode(obj: Any) -> Message:
     a known field of the wrong type raises :class:`DecodeError` with its path.
     """
     if type(obj) is not dict:
-        return RawMessage(_expose(obj))
+        return RawMessage(expose_owned(obj))
     tag = obj.get("type")
     if tag == "stream_event" and obj.keys() == _STREAM_KEYS:  # half of all lines: inlined
         event = obj["event"]
@@ -489,7 +491,9 @@ def decode(obj: Any) -> Message:
         if type(event) is dict and type(uuid) is str and type(sid) is str:
             parent = obj["parent_tool_use_id"]
             if parent is None:
-                return _new_stream(_wrap(event), uuid, sid, None, None, None, None, _STREAM_EXTRA)
+                return _new_stream(
+                    wrap_owned(event), uuid, sid, None, None, None, None, _STREAM_EXTRA
+                )
     try:
         decoder = _DECODERS.get(tag)
     except TypeError:  # an unhashable type

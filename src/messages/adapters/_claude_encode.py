@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Final, assert_never
 
-from .. import _anthropic
-from .._json import EMPTY, raw
+from .._core import anthropic_blocks
+from .._core.frozen import EMPTY, raw
 from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ThinkingBlock
 from ..convert import message_to_block
 from ..flat import (
@@ -25,7 +25,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..session import (
     ErrorMessage,
@@ -122,7 +122,9 @@ def _role_line(m: AssistantMessage | UserMessage, tag: str, policy: Unsupported)
             inner["type"] = "message"
     if inner_ex is None:
         inner["role"] = tag
-    inner["content"] = content if isinstance(content, str) else _anthropic.encode_blocks(content)
+    inner["content"] = (
+        content if isinstance(content, str) else anthropic_blocks.encode_blocks(content)
+    )
     if isinstance(m, AssistantMessage):
         if m.stop_reason is not None:
             inner["stop_reason"] = m.stop_reason

@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import Any, Final
 
-from .._json import FrozenDict
-from .._wire import opt_bool, opt_str
+from .._core.make import wrap_owned
+from .._core.wire import opt_bool, opt_str
 from ..errors import DecodeError
 from ..flat import RawMessage, TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
 from ..message import Message
@@ -57,7 +57,7 @@ def raw_line(obj: dict[str, Any]) -> RawMessage:
     """A line kept verbatim, with its thread id as ``session_id`` when it has one."""
     params = obj.get("params")
     sid = _thread_id(params) if type(params) is dict else None
-    return RawMessage(FrozenDict._own(obj), session_id=sid)
+    return RawMessage(wrap_owned(obj), session_id=sid)
 
 
 def _view(d: Any, key: str) -> Any:
@@ -82,7 +82,7 @@ def decode_app(obj: dict[str, Any], started: Container[str] = frozenset()) -> Me
 
 def _preview(obj: dict[str, Any], params: dict[str, Any], message_id: str | None) -> Message:
     return StreamEventMessage(
-        FrozenDict._own(obj), session_id=opt_str(params, "threadId"), message_id=message_id
+        wrap_owned(obj), session_id=opt_str(params, "threadId"), message_id=message_id
     )
 
 
@@ -127,7 +127,7 @@ def _notification(
             duration_ms=duration if type(duration) in (int, float) else None,
             result=error if type(error) is str else None,
             session_id=sid,
-            extra=FrozenDict._own(skeleton),
+            extra=wrap_owned(skeleton),
         )
     if method == "thread/started":
         skeleton["params"] = params
@@ -136,7 +136,7 @@ def _notification(
         return InitMessage(
             session_id=tid if type(tid) is str else None,
             cwd=cwd if type(cwd) is str else None,
-            extra=FrozenDict._own(skeleton),
+            extra=wrap_owned(skeleton),
         )
     if method == "error":
         message = _view(params.get("error"), "message")
@@ -149,7 +149,7 @@ def _notification(
             code=code if type(code) is str else None,
             will_retry=opt_bool(params, "willRetry"),
             session_id=sid,
-            extra=FrozenDict._own(skeleton),
+            extra=wrap_owned(skeleton),
         )
     return raw_line(obj)
 

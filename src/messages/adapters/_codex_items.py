@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Collection, Container
 from typing import Any, Final
 
-from .. import _anthropic
-from .._json import FrozenDict, raw
-from .._wire import fail, opt_str, req_str
+from .._core import anthropic_blocks
+from .._core.frozen import FrozenDict, raw
+from .._core.make import wrap_owned
+from .._core.wire import fail, opt_str, req_str
 from ..blocks import Block, TextBlock, ToolResultBlock, ToolUseBlock
 from ..errors import DecodeError
 from ..flat import TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
@@ -162,7 +163,7 @@ def decode_item(
     if need is not None and not item.keys() >= need:
         return None
     item_id = opt_str(item, "id")
-    extra = FrozenDict._own(skeleton)
+    extra = wrap_owned(skeleton)
     if kind == "text":
         slot["item"] = rest(item, ("id", "text"))
         return TextMessage(req_str(item, "text"), message_id=item_id, extra=extra, **context)
@@ -220,7 +221,7 @@ def _tool(
         args = item["arguments"]
         if type(args) is dict and not alone:
             known.append("arguments")
-            tool_input = FrozenDict._own(args)
+            tool_input = wrap_owned(args)
         else:
             tool_input = FrozenDict()
     else:
@@ -228,7 +229,7 @@ def _tool(
         key = _ARG_KEY[kind]
         if not alone:
             known.append(key)
-        tool_input = FrozenDict._own({key: item[key]})
+        tool_input = wrap_owned({key: item[key]})
     output_key = "aggregatedOutput" if camel else "aggregated_output"
     if not completed:
         slot["item"] = rest(item, known)
@@ -273,7 +274,7 @@ def _tool(
 def _blocks_of(content: str | tuple[Block, ...]) -> list[Any]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
-    return _anthropic.encode_blocks(content)
+    return anthropic_blocks.encode_blocks(content)
 
 
 def encode_tool_item(
@@ -313,7 +314,7 @@ def encode_tool_item(
         out.update(item_rest)
         base = item_rest.get("result")
         if result is not None and type(base) is dict and not isinstance(result.content, str):
-            out["result"] = {"content": _anthropic.encode_blocks(result.content), **base}
+            out["result"] = {"content": anthropic_blocks.encode_blocks(result.content), **base}
         return out
     if kind == "mcp":
         if result is None:
@@ -362,7 +363,7 @@ def encode_item(m: Message, item_rest: dict[str, Any] | None, camel: bool) -> di
         blocks = (
             [{"type": "text", "text": content}]
             if isinstance(content, str)
-            else _anthropic.encode_blocks(content)
+            else anthropic_blocks.encode_blocks(content)
         )
         out = {"type": "userMessage", "content": blocks}
     elif isinstance(m, ErrorMessage):

@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .. import _anthropic
-from .._json import FrozenDict, JsonValue, thaw
-from .._wire import fail
+from .._core import anthropic_blocks
+from .._core.frozen import JsonValue, thaw
+from .._core.make import wrap_owned
+from .._core.wire import fail
 from ..blocks import AudioBlock, Block, ImageBlock, RawBlock, TextBlock, ThinkingBlock
 from ..errors import DecodeError, UnsupportedContentError
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 
 __all__ = [
     "REQUIRED_BLOCK_KEYS",
@@ -77,7 +78,7 @@ def opt_timestamp(d: dict[str, Any], key: str) -> str | int | float | None:
 
 def _complete(values: list[Any], depth: int) -> bool:
     """True when every known block in ``values`` has the keys the codec needs."""
-    if depth > _anthropic.MAX_BLOCK_DEPTH:
+    if depth > anthropic_blocks.MAX_BLOCK_DEPTH:
         return True  # the codec reports the depth itself
     for v in values:
         if type(v) is not dict:
@@ -107,20 +108,20 @@ def _block(value: Any) -> Block:
                 and not _complete(value["content"], 1)
             )
         ):
-            return RawBlock(FrozenDict._own(value))
-    return _anthropic.decode_block(value, "anthropic")
+            return RawBlock(wrap_owned(value))
+    return anthropic_blocks.decode_block(value, "anthropic")
 
 
 def _tool_result(value: dict[str, Any], provider: str | None, depth: int) -> Block:
     """A tool result whose nested blocks are complete; else the whole result kept raw."""
     content = value["content"]
     if type(content) is list and not _complete(content, 1):
-        return RawBlock(FrozenDict._own(value))
-    return _anthropic.DECODERS["tool_result"](value, provider, depth)
+        return RawBlock(wrap_owned(value))
+    return anthropic_blocks.DECODERS["tool_result"](value, provider, depth)
 
 
 _FAST_DECODERS: Final = {
-    tag: _tool_result if tag == "tool_result" else _anthropic.DECODERS[tag]
+    tag: _tool_result if tag == "tool_result" else anthropic_blocks.DECODERS[tag]
     for tag in REQUIRED_BLOCK_KEYS
 }
 """The decoder of each kind with required keys, once those keys are known to be there."""
@@ -161,7 +162,7 @@ def reject(what: str, value: Any, *, source: str, policy: Unsupported) -> None:
     """Raise :class:`UnsupportedContentError` under the ``raise`` policy; else return."""
     if policy == "raise":
         raise UnsupportedContentError(
-            f"{source} cannot carry {what} (pass unsupported='drop' or 'text')",
+            f"{source} cannot carry {what}",
             source=source,
             value=value,
         )

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._json import EMPTY, FrozenDict, raw
-from .._model import maker
+from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.make import maker, wrap_owned
 from ..blocks import Block, TextBlock, ThinkingBlock, ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
@@ -56,7 +56,7 @@ def mirror(d: dict[str, Any], data_rest: dict[str, Any] | None) -> FrozenDict:
 def _arguments(text: str) -> FrozenDict:
     try:
         value = _base.load_line(text)
-        return FrozenDict._own(ev.owned(value)) if type(value) is dict else EMPTY
+        return wrap_owned(ev.owned(value)) if type(value) is dict else EMPTY
     except DecodeError:
         return EMPTY
 
@@ -72,7 +72,7 @@ def _request(r: Any, at: str) -> ToolUseBlock:
     value = EMPTY
     if type(args) is dict:
         if args:
-            value = FrozenDict._own(args)
+            value = wrap_owned(args)
         else:  # written back only from the mirror
             extra = extra or {}
             extra["arguments"] = {}

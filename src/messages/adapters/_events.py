@@ -23,8 +23,9 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Final
 
-from .._json import EMPTY, FrozenDict, _copy_value, depth_limit, raw
-from .._wire import type_name
+from .._core.frozen import EMPTY, FrozenDict, depth_limit, raw
+from .._core.make import copy_json, wrap_owned
+from .._core.wire import type_name
 from ..blocks import (
     AudioBlock,
     Block,
@@ -39,7 +40,7 @@ from ..convert import block_to_message, context_of
 from ..errors import DecodeError, EncodeError, UnsupportedContentError
 from ..flat import AudioMessage, ImageMessage, RawMessage, TextMessage, ThinkingMessage
 from ..message import ROLE_TYPES, Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..roles import as_blocks
 from ..session import InvalidLineMessage
 from ._base import encode_line
@@ -168,7 +169,7 @@ def rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
 
 def frozen(mirror: dict[str, Any] | None) -> FrozenDict:
     """A mirror dict as a message's ``extra`` (``EMPTY`` when there is nothing to keep)."""
-    return FrozenDict._own(mirror) if mirror else EMPTY
+    return wrap_owned(mirror) if mirror else EMPTY
 
 
 def overlay(out: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
@@ -205,7 +206,7 @@ def finish(
 
 def owned(obj: Any) -> Any:
     """A private deep copy of a caller's JSON value, checked (``DecodeError`` if not JSON)."""
-    return _copy_value(obj, "$", 0, depth_limit())
+    return copy_json(obj, "$", 0, depth_limit())
 
 
 def decoding(decoder: Callable[[Any], Message], obj: Any, source: str) -> Message:
@@ -302,8 +303,7 @@ def refuse(
     has no text), for the caller to encode instead.
     """
     if policy == "raise":
-        hint = 'pass unsupported="drop" or "text" to go on'
-        raise UnsupportedContentError(f"{why}; {hint}", source=source, value=message)
+        raise UnsupportedContentError(why, source=source, value=message)
     if policy == "text" and degrade:
         return as_text(message)
     return None

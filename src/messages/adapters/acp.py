@@ -33,15 +33,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any, Final, assert_never
 
-from .._json import EMPTY, FrozenDict, raw, thaw
-from .._model import Role, maker
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-)
+from .._core.fields import Role
+from .._core.frozen import EMPTY, FrozenDict, raw, thaw
+from .._core.make import maker, wrap_owned
+from ..blocks import AudioBlock, Block, ImageBlock, RawBlock, TextBlock
 from ..errors import UnsupportedContentError
 from ..flat import (
     AudioMessage,
@@ -53,7 +48,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import SESSION_TYPES, Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
 from ..session import (
     ErrorMessage,
@@ -161,7 +156,7 @@ def _chunk(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], ki
         return _new_text(text, None, role, None, session, None, None, message_id, None, EMPTY)
     block = cb.block(content, at + ".content")
     if isinstance(block, RawBlock) or (thought and not isinstance(block, TextBlock)):
-        return RawMessage(FrozenDict._own(d), role=role, session_id=session, message_id=message_id)
+        return RawMessage(wrap_owned(d), role=role, session_id=session, message_id=message_id)
     update_rest = ev.rest(update, _CHUNK)
     if block.extra:
         update_rest = update_rest or {}
@@ -199,7 +194,7 @@ def _call(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], kin
     args = update.get("rawInput")
     value = EMPTY
     if type(args) is dict and args:
-        value = FrozenDict._own(args)
+        value = wrap_owned(args)
     elif args is not None:  # rawInput may be any JSON value; {} is written back from here
         update_rest["rawInput"] = args
     session = ev.opt_str(params, "sessionId", "$.params")
@@ -239,8 +234,8 @@ def _update(d: dict[str, Any]) -> Message:
             return _call(d, params, update, kind)
     session = ev.opt_str(params, "sessionId", "$.params")
     if kind in _EVENTS:
-        return _new_stream(FrozenDict._own(d), None, session, None, None, None, None, EMPTY)
-    return _new_raw(FrozenDict._own(d), None, None, session, None, None, None, None, EMPTY)
+        return _new_stream(wrap_owned(d), None, session, None, None, None, None, EMPTY)
+    return _new_raw(wrap_owned(d), None, None, session, None, None, None, None, EMPTY)
 
 
 def _prompt(d: dict[str, Any]) -> Message:
@@ -303,22 +298,22 @@ def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
         raise ev.bad("an object", obj, "$")
     if obj.get("jsonrpc") != "2.0":
-        return RawMessage(FrozenDict._own(obj))
+        return RawMessage(wrap_owned(obj))
     method = obj.get("method", ev.MISSING)
     if method == "session/update":
         return _update(obj)
     if method == "session/prompt":
         return _prompt(obj)
     if method is not ev.MISSING:
-        return StreamEventMessage(FrozenDict._own(obj), session_id=_sid(obj.get("params")))
+        return StreamEventMessage(wrap_owned(obj), session_id=_sid(obj.get("params")))
     result = obj.get("result", ev.MISSING)
     if type(result) is dict and "stopReason" in result:
         return _response(obj, result)
     if result is not ev.MISSING:
-        return StreamEventMessage(FrozenDict._own(obj), session_id=_sid(result))
+        return StreamEventMessage(wrap_owned(obj), session_id=_sid(result))
     if "error" in obj:
         return _error(obj)
-    return RawMessage(FrozenDict._own(obj))
+    return RawMessage(wrap_owned(obj))
 
 
 def decode(obj: Any) -> Message:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
 from ..message import Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..session import InvalidLineMessage
 from . import _base
 from ._claude_decode import decode

@@ -45,8 +45,9 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any, Final, assert_never
 
-from .._json import FrozenDict, _expose, raw
-from .._wire import fail, opt_int, opt_str
+from .._core.frozen import raw
+from .._core.make import expose_owned, wrap_owned
+from .._core.wire import fail, opt_int, opt_str
 from ..blocks import ToolResultBlock, ToolUseBlock
 from ..convert import block_to_message, context_of
 from ..errors import DecodeError, EncodeError
@@ -60,7 +61,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
 from ..session import (
     ErrorMessage,
@@ -123,7 +124,7 @@ def _usage(d: dict[str, Any]) -> Usage:
         opt_int(d, "output_tokens"),
         cached,
         reasoning_tokens=opt_int(d, "reasoning_output_tokens"),
-        extra=FrozenDict._own(rest(d, _USAGE)),
+        extra=wrap_owned(rest(d, _USAGE)),
     )
 
 
@@ -145,7 +146,7 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
 
 
 def _raw(obj: dict[str, Any]) -> RawMessage:
-    return RawMessage(FrozenDict._own(obj))
+    return RawMessage(wrap_owned(obj))
 
 
 def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
@@ -155,7 +156,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             return _raw(obj)
         completed = _ITEM_EVENTS[tag]
         if is_preview(item, completed=completed, seen=started):
-            return StreamEventMessage(FrozenDict._own(obj), message_id=item_id(item))
+            return StreamEventMessage(wrap_owned(obj), message_id=item_id(item))
         skeleton = rest(obj, ("item",))
         try:
             message = decode_item(
@@ -172,7 +173,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
         return _raw(obj) if message is None else message
     if tag == "thread.started":
         return InitMessage(
-            session_id=opt_str(obj, "thread_id"), extra=FrozenDict._own(rest(obj, ("thread_id",)))
+            session_id=opt_str(obj, "thread_id"), extra=wrap_owned(rest(obj, ("thread_id",)))
         )
     if tag == "turn.completed":
         usage = obj.get("usage")
@@ -182,9 +183,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             decoded = None if usage is None else _usage(usage)
         except DecodeError as exc:
             raise exc.within(".usage") from None
-        return ResultMessage(
-            is_error=False, usage=decoded, extra=FrozenDict._own(rest(obj, ("usage",)))
-        )
+        return ResultMessage(is_error=False, usage=decoded, extra=wrap_owned(rest(obj, ("usage",))))
     if tag == "turn.failed":
         error = obj.get("error")
         if type(error) is not dict:
@@ -195,9 +194,9 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             raise exc.within(".error") from None
         skeleton = rest(obj, ("error",))
         skeleton["error"] = rest(error, ("message",))
-        return ResultMessage(is_error=True, result=text, extra=FrozenDict._own(skeleton))
+        return ResultMessage(is_error=True, result=text, extra=wrap_owned(skeleton))
     if tag == "error" and type(obj.get("message")) is str:
-        return ErrorMessage(obj["message"], extra=FrozenDict._own(rest(obj, ("message",))))
+        return ErrorMessage(obj["message"], extra=wrap_owned(rest(obj, ("message",))))
     return _raw(obj)
 
 
@@ -215,7 +214,7 @@ def decode(obj: Any, *, started: Container[str] = frozenset()) -> Message:
     field of the wrong type raises :class:`DecodeError` with its path.
     """
     if type(obj) is not dict:
-        return RawMessage(_expose(obj))
+        return RawMessage(expose_owned(obj))
     try:
         if "type" in obj:
             tag = obj["type"]

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, assert_never
 
-from .._json import EMPTY, FrozenDict, raw, thaw
-from .._model import maker
+from .._core.frozen import EMPTY, FrozenDict, raw, thaw
+from .._core.make import maker, wrap_owned
 from ..convert import message_to_block
 from ..errors import UnsupportedContentError
 from ..flat import (
@@ -43,7 +43,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..session import (
     ErrorMessage,
@@ -206,7 +206,7 @@ def _event(d: dict[str, Any], data: dict[str, Any]) -> Message:
     uuid, timestamp = d.get("id"), d.get("timestamp")
     message_id, session_id = data.get("messageId"), data.get("sessionId")
     return _new_stream(
-        FrozenDict._own(d),
+        wrap_owned(d),
         uuid if type(uuid) is str else None,
         session_id if type(session_id) is str else None,
         None,
@@ -242,7 +242,7 @@ def _decode(obj: Any) -> Message:
             return _event(obj, data)
     elif tag == "result":
         return _result(obj)
-    return RawMessage(FrozenDict._own(obj))
+    return RawMessage(wrap_owned(obj))
 
 
 def decode(obj: Any) -> Message:

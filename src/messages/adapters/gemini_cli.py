@@ -27,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, assert_never
 
-from .._json import FrozenDict, raw, thaw
-from .._model import ROLES, maker
+from .._core.fields import ROLES
+from .._core.frozen import FrozenDict, raw, thaw
+from .._core.make import maker, wrap_owned
 from ..errors import UnsupportedContentError
 from ..flat import (
     AudioMessage,
@@ -40,7 +41,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..session import (
     ErrorMessage,
@@ -89,7 +90,7 @@ def _message(d: dict[str, Any]) -> Message:
     role = ev.req_str(d, "role")
     text = ev.req_str(d, "content")
     if role not in ROLES:
-        return RawMessage(FrozenDict._own(d))
+        return RawMessage(wrap_owned(d))
     timestamp = ev.opt_time(d)
     extra = ev.frozen(ev.rest(d, _MESSAGE))
     return _new_text(text, None, role, None, None, None, None, None, timestamp, extra)
@@ -98,7 +99,7 @@ def _message(d: dict[str, Any]) -> Message:
 def _tool_use(d: dict[str, Any]) -> Message:
     call_id = ev.req_str(d, "tool_id")
     name = ev.req_str(d, "tool_name")
-    args = FrozenDict._own(ev.req_obj(d, "parameters"))
+    args = wrap_owned(ev.req_obj(d, "parameters"))
     timestamp = ev.opt_time(d)
     extra = ev.frozen(ev.rest(d, _TOOL_USE))
     return _new_tool_use(
@@ -196,7 +197,7 @@ def _decode(obj: Any) -> Message:
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
-        return RawMessage(FrozenDict._own(obj))
+        return RawMessage(wrap_owned(obj))
     return decoder(obj)
 
 

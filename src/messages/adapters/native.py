@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
-from .._wire import type_name
+from .._core.wire import type_name
 from ..errors import DecodeError
 from ..message import MESSAGE_TYPES, Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..serialize import dumps, from_dict, to_dict
 from ..session import InvalidLineMessage
 from . import _base

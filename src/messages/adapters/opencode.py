@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, assert_never
 
-from .._json import EMPTY, FrozenDict, raw, thaw
-from .._model import maker
+from .._core.frozen import EMPTY, FrozenDict, raw, thaw
+from .._core.make import maker, wrap_owned
 from ..blocks import ToolResultBlock, ToolUseBlock
 from ..errors import DecodeError, UnsupportedContentError
 from ..flat import (
@@ -44,7 +44,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..providers._base import Unsupported
+from ..policy import Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
 from ..session import (
     ErrorMessage,
@@ -141,7 +141,7 @@ def _tool(d: dict[str, Any]) -> Message:
     tool = ev.req_str(part, "tool", "$.part")
     state = ev.req_obj(part, "state", "$.part")
     status = ev.req_str(state, "status", "$.part.state")
-    args = FrozenDict._own(ev.req_obj(state, "input", "$.part.state"))
+    args = wrap_owned(ev.req_obj(state, "input", "$.part.state"))
     uuid, sid, mid, ts = _context(d, part)
     part_rest = ev.rest(part, _TOOL)
     finished = status in ("completed", "error")
@@ -250,9 +250,9 @@ def _event(d: dict[str, Any]) -> Message:
     part = d.get("part")
     if type(part) is dict:
         uuid, sid, mid, ts = _context(d, part)
-        return _new_stream(FrozenDict._own(d), uuid, sid, None, None, mid, ts, EMPTY)
+        return _new_stream(wrap_owned(d), uuid, sid, None, None, mid, ts, EMPTY)
     return StreamEventMessage(
-        FrozenDict._own(d), session_id=ev.opt_str(d, "sessionID"), timestamp=ev.opt_time(d)
+        wrap_owned(d), session_id=ev.opt_str(d, "sessionID"), timestamp=ev.opt_time(d)
     )
 
 
@@ -273,7 +273,7 @@ def _decode(obj: Any) -> Message:
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
-        return RawMessage(FrozenDict._own(obj))
+        return RawMessage(wrap_owned(obj))
     return decoder(obj)
 
 

@@ -20,7 +20,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Final, cast
 
 if TYPE_CHECKING:
-    from ._base import Provider
+    from ._protocols import Provider
 
 __all__ = ["NAMES", "UnknownProviderError", "get"]
 

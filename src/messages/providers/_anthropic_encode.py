@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, assert_never
 
-from .._json import FrozenDict, thaw
+from .._core.frozen import FrozenDict, thaw
 from ..blocks import (
     AudioBlock,
     Block,
@@ -23,8 +23,9 @@ from ..blocks import (
     ToolUseBlock,
 )
 from ..media import parse_data_uri
+from ..policy import Policy
+from ._carry import put_extra, refusal_text
 from ._formats import ANTHROPIC, foreign_citations, raw_is_own
-from ._policy import Policy, put_extra, refusal_text
 
 __all__ = [
     "NAME",

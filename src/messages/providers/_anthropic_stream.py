@@ -22,9 +22,10 @@ from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
-from .. import _anthropic
-from .._json import _copy_value, thaw
-from .._wire import fail, opt_obj, req_str, type_name
+from .._core import anthropic_blocks
+from .._core.frozen import thaw
+from .._core.make import copy_json
+from .._core.wire import fail, opt_obj, req_str, type_name
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage, as_blocks
@@ -57,7 +58,7 @@ class AnthropicAccumulator:
                 f"expected an event object, found {type_name(event)}", value=event, source=NAME
             )
         try:
-            self._apply(thaw(_copy_value(event, "$", 0, 256)))
+            self._apply(thaw(copy_json(event, "$", 0, 256)))
         except DecodeError as exc:
             exc.source = NAME
             raise
@@ -120,7 +121,7 @@ class AnthropicAccumulator:
         if type(block) is not dict:
             raise fail("an object", block, where[1:])
         try:
-            _anthropic.decode_block(block, NAME)
+            anthropic_blocks.decode_block(block, NAME)
         except DecodeError as exc:
             raise exc.within(where) from None
         self._blocks[index] = block

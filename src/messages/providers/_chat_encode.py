@@ -10,18 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._json import FrozenDict, thaw
+from .._core.frozen import FrozenDict, thaw
 from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from ..policy import Policy
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ._chat_parts import (
-    NAME,
-    encode_part,
-    encode_tool_call,
-    is_tool_call,
-    text_part,
-)
+from ._carry import carried, put_extra, refusal_text
+from ._chat_parts import NAME, encode_part, encode_tool_call, is_tool_call, text_part
 from ._formats import foreign_citations
-from ._policy import Policy, carried, put_extra, refusal_text
 
 __all__ = ["ENVELOPE", "Wire", "arrange", "encode_assistant", "encode_turn"]
 

@@ -11,8 +11,9 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final, assert_never
 
-from .._json import EMPTY, FrozenDict, JsonValue, own, raw, thaw
-from .._wire import extra, opt_int, opt_obj
+from .._core.frozen import EMPTY, FrozenDict, JsonValue, raw, thaw
+from .._core.make import expose_owned, wrap_owned
+from .._core.wire import extra, opt_int, opt_obj
 from ..blocks import (
     AudioBlock,
     Block,
@@ -25,10 +26,11 @@ from ..blocks import (
 )
 from ..errors import DecodeError
 from ..media import parse_data_uri, to_data_uri
+from ..policy import Policy
 from ..usage import Usage
+from ._carry import put_extra
 from ._formats import CHAT, raw_is_own, response_extra
 from ._partial import loads_object
-from ._policy import Policy, put_extra
 
 __all__ = [
     "NAME",
@@ -66,7 +68,7 @@ _CALL: Final = frozenset(("id", "type", "function"))
 def decode_part(p: Any) -> Block:
     """One owned content part: text, image_url and input_audio are modelled, the rest raw."""
     if type(p) is not dict:
-        return RawBlock(own(p))
+        return RawBlock(expose_owned(p))
     kind = p.get("type")
     if kind == "text" and type(p.get("text")) is str:
         return TextBlock(p["text"], extra=extra(p, _TEXT))
@@ -81,7 +83,7 @@ def decode_part(p: Any) -> Block:
             rest = dict(raw(extra(p, _IMAGE)))
             if "detail" in inner:
                 rest["detail"] = inner["detail"]
-            return ImageBlock(url=inner["url"], extra=FrozenDict._own(rest) if rest else EMPTY)
+            return ImageBlock(url=inner["url"], extra=wrap_owned(rest) if rest else EMPTY)
     if kind == "input_audio":
         inner = p.get("input_audio")
         if (
@@ -92,7 +94,7 @@ def decode_part(p: Any) -> Block:
         ):
             media_type = _AUDIO_FORMATS[inner["format"]]
             return AudioBlock(data=inner["data"], media_type=media_type, extra=extra(p, _AUDIO))
-    return RawBlock(FrozenDict._own(p))
+    return RawBlock(wrap_owned(p))
 
 
 def decode_tool_call(tc: Any) -> Block:
@@ -116,7 +118,7 @@ def decode_tool_call(tc: Any) -> Block:
             return ToolUseBlock(
                 tc["id"], fn["name"], args, arguments=arguments, extra=extra(tc, _CALL)
             )
-    return RawBlock(own(tc))
+    return RawBlock(expose_owned(tc))
 
 
 def decode_usage(u: dict[str, Any]) -> Usage:
@@ -163,7 +165,7 @@ def decode_usage(u: dict[str, Any]) -> Usage:
         cached,
         written,
         reasoning_tokens=reasoning,
-        extra=FrozenDict._own(rest) if rest else EMPTY,
+        extra=wrap_owned(rest) if rest else EMPTY,
     )
 
 

@@ -30,8 +30,9 @@ from contextlib import suppress
 from dataclasses import replace
 from typing import Any, Final
 
-from .._json import FrozenDict, _copy_value, thaw
-from .._wire import fail, type_name
+from .._core.frozen import FrozenDict, thaw
+from .._core.make import copy_json
+from .._core.wire import fail, type_name
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage, as_blocks
@@ -88,7 +89,7 @@ class ChatAccumulator:
                 f"expected a chunk object, found {type_name(chunk)}", value=chunk, source=NAME
             )
         try:
-            self._apply(thaw(_copy_value(chunk, "$", 0, 256)))
+            self._apply(thaw(copy_json(chunk, "$", 0, 256)))
         except DecodeError as exc:
             exc.source = NAME
             raise

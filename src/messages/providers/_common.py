@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._json import FrozenDict, raw
-from .._wire import type_name
+from .._core.frozen import FrozenDict, raw
+from .._core.wire import type_name
 from ..errors import DecodeError
 
 __all__ = ["keep_differences", "owned_body", "with_source"]

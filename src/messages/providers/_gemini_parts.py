@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any, Final, assert_never
 
-from .._json import EMPTY, FrozenDict, _expose, raw
-from .._wire import extra, fail, opt_str
+from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.make import expose_owned, wrap_owned
+from .._core.wire import extra, fail, opt_str
 from ..blocks import (
     AudioBlock,
     Block,
@@ -27,8 +28,9 @@ from ..blocks import (
 )
 from ..errors import DecodeError
 from ..media import parse_data_uri
+from ..policy import Policy
+from ._carry import carried, refusal_text
 from ._formats import GEMINI, Place, raw_is_own
-from ._policy import Policy, carried, refusal_text
 
 __all__ = [
     "CallIds",
@@ -161,7 +163,7 @@ def _split(d: dict[str, Any], key: str, inner: dict[str, Any], known: frozenset[
     rest = {k: v for k, v in inner.items() if k not in known or v is None}
     if rest:
         outer[key] = rest
-    return FrozenDict._own(outer) if outer else EMPTY
+    return wrap_owned(outer) if outer else EMPTY
 
 
 _BY_SUFFIX: Final = {
@@ -193,14 +195,14 @@ def _media(d: dict[str, Any], key: str) -> Block:
     mime = inner.get("mimeType")
     ref = inner.get("data" if key == "inlineData" else "fileUri")
     if type(mime) is not str or type(ref) is not str:
-        return RawBlock(FrozenDict._own({**d, key: inner}))
+        return RawBlock(wrap_owned({**d, key: inner}))
     cls: type[ImageBlock] | type[AudioBlock]
     if mime.startswith("image/"):
         cls = ImageBlock
     elif mime.startswith("audio/"):
         cls = AudioBlock
     else:  # video, PDF, text...: kept whole
-        return RawBlock(FrozenDict._own({**d, key: inner}))
+        return RawBlock(wrap_owned({**d, key: inner}))
     ex = _split(d, key, inner, _BLOB if key == "inlineData" else _FILE)
     if key == "inlineData":
         return cls(data=ref, media_type=mime, extra=ex)
@@ -227,7 +229,7 @@ def _call(d: dict[str, Any], ids: CallIds) -> Block:
     return ToolUseBlock(
         call_id if call_id is not None else ids.call(name),
         name,
-        FrozenDict._own(args) if args else EMPTY,
+        wrap_owned(args) if args else EMPTY,
         extra=ex,
     )
 
@@ -253,7 +255,7 @@ def _function_response(d: dict[str, Any], ids: CallIds) -> Block:
     fr = camel(fr)
     name = fr.get("name")
     if type(name) is not str or "response" not in fr:
-        return RawBlock(FrozenDict._own({**d, "functionResponse": fr}))
+        return RawBlock(wrap_owned({**d, "functionResponse": fr}))
     try:
         call_id = opt_str(fr, "id")
     except DecodeError as exc:
@@ -285,11 +287,11 @@ def _function_response(d: dict[str, Any], ids: CallIds) -> Block:
 def decode_part(d: Any, ids: CallIds) -> Block:
     """One wire part (owned) as a block."""
     if type(d) is not dict:
-        return RawBlock(_expose(d))
+        return RawBlock(expose_owned(d))
     d = camel(d)
     present = [k for k in DATA_KEYS if k in d]
     if len(present) != 1:
-        return RawBlock(FrozenDict._own(d))
+        return RawBlock(wrap_owned(d))
     key = present[0]
     if key == "text":
         text = d["text"]
@@ -310,7 +312,7 @@ def decode_part(d: Any, ids: CallIds) -> Block:
         return _call(d, ids)
     if key == "functionResponse":
         return _function_response(d, ids)
-    return RawBlock(FrozenDict._own(d))
+    return RawBlock(wrap_owned(d))
 
 
 # ---------------------------------------------------------------------------------- encoding

@@ -24,8 +24,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final, Literal
 
-from .._json import EMPTY, FrozenDict, _expose, raw
-from .._wire import extra, fail, opt_str
+from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.make import expose_owned, wrap_owned
+from .._core.wire import extra, fail, opt_str
 from ..blocks import (
     AudioBlock,
     Block,
@@ -38,8 +39,9 @@ from ..blocks import (
 )
 from ..errors import DecodeError
 from ..media import to_data_uri
+from ..policy import Policy
+from ._carry import carried, non_null, refusal_text
 from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
-from ._policy import Policy, carried, non_null, refusal_text
 
 __all__ = [
     "ITEM_RECORD",
@@ -152,19 +154,19 @@ def _citations(d: dict[str, Any]) -> tuple[FrozenDict, ...] | None:
     for i, note in enumerate(notes):
         if type(note) is not dict:
             raise fail("an object", note, f"annotations[{i}]")
-    return tuple([FrozenDict._own(n) for n in notes])
+    return tuple([wrap_owned(n) for n in notes])
 
 
 def _with_type(ex: FrozenDict, tag: str, default: str) -> FrozenDict:
     if tag == default:
         return ex
-    return FrozenDict._own({"type": tag, **raw(ex)})
+    return wrap_owned({"type": tag, **raw(ex)})
 
 
 def decode_part(d: Any, default: str) -> Block:
     """One content part: text kinds to TextBlock, ``input_image`` to ImageBlock, else raw."""
     if type(d) is not dict:
-        return RawBlock(_expose(d))
+        return RawBlock(expose_owned(d))
     tag = d.get("type")
     if tag in ("input_text", "output_text"):
         return TextBlock(
@@ -178,7 +180,7 @@ def decode_part(d: Any, default: str) -> Block:
         return ImageBlock(
             url=opt_str(d, "image_url"), file_id=opt_str(d, "file_id"), extra=extra(d, _IMAGE)
         )
-    return RawBlock(FrozenDict._own(d))
+    return RawBlock(wrap_owned(d))
 
 
 def decode_parts(value: Any, default: str, key: str) -> str | tuple[Block, ...]:
@@ -199,7 +201,7 @@ def decode_parts(value: Any, default: str, key: str) -> str | tuple[Block, ...]:
 def _reasoning(d: dict[str, Any]) -> Block:
     summary = d.get("summary")
     if summary is None and "summary" not in d:
-        return RawBlock(FrozenDict._own(d))  # nothing to rebuild it from: keep it whole
+        return RawBlock(wrap_owned(d))  # nothing to rebuild it from: keep it whole
     if type(summary) is not list:
         raise fail("an array", summary, "summary")
     texts = [
@@ -210,7 +212,7 @@ def _reasoning(d: dict[str, Any]) -> Block:
     thinking = "\n\n".join(texts)
     ex = extra(d, _REASONING)
     if summary != _summary(thinking):
-        ex = FrozenDict._own({**raw(ex), "summary": summary})
+        ex = wrap_owned({**raw(ex), "summary": summary})
     return ThinkingBlock(
         thinking, signature=opt_str(d, "encrypted_content"), provider="openai", extra=ex
     )
@@ -225,7 +227,7 @@ def _parse_arguments(text: str) -> FrozenDict:
         value = json.loads(text, parse_constant=_reject)
     except (ValueError, RecursionError):
         return EMPTY
-    return FrozenDict._own(value) if type(value) is dict else EMPTY
+    return wrap_owned(value) if type(value) is dict else EMPTY
 
 
 def _reject(name: str) -> Any:
@@ -246,7 +248,7 @@ def _function_call(d: dict[str, Any]) -> Block:
 def decode_fco(d: dict[str, Any]) -> Block:
     """A ``function_call_output`` item (one without ``call_id`` is kept raw)."""
     if "call_id" not in d or "output" not in d:
-        return RawBlock(FrozenDict._own(d))
+        return RawBlock(wrap_owned(d))
     return ToolResultBlock(
         need_str(d, "call_id"),
         decode_parts(d["output"], "input_text", "output"),
@@ -259,22 +261,22 @@ def _assistant_message(d: dict[str, Any], mode: Mode, after_text: bool) -> list[
     if type(content) is not list:
         if type(content) is not str and content is not None:
             raise fail("a string or an array", content, "content")
-        return [RawBlock(FrozenDict._own(d))]
+        return [RawBlock(wrap_owned(d))]
     blocks: list[Block] = []
     for i, part in enumerate(content):
         if type(part) is not dict or part.get("type") not in TEXT_TYPES:
-            return [RawBlock(FrozenDict._own(d))]
+            return [RawBlock(wrap_owned(d))]
         try:
             blocks.append(decode_part(part, "output_text"))
         except DecodeError as exc:
             raise exc.within(f".content[{i}]") from None
     if not blocks:
-        return [RawBlock(FrozenDict._own(d))]
+        return [RawBlock(wrap_owned(d))]
     record = {k: v for k, v in d.items() if k not in ("role", "content")}
     if after_text or record != _default_record(mode):
         first = blocks[0]
         assert isinstance(first, TextBlock)
-        blocks[0] = replace(first, extra=FrozenDict._own({**raw(first.extra), ITEM_RECORD: record}))
+        blocks[0] = replace(first, extra=wrap_owned({**raw(first.extra), ITEM_RECORD: record}))
     return blocks
 
 
@@ -291,7 +293,7 @@ def decode_model_item(d: dict[str, Any], mode: Mode, after_text: bool) -> list[B
         return [_function_call(d)]
     if (tag == "message" or (tag is None and "role" in d)) and d.get("role") == "assistant":
         return _assistant_message(d, mode, after_text)
-    return [RawBlock(FrozenDict._own(d))]
+    return [RawBlock(wrap_owned(d))]
 
 
 # ---------------------------------------------------------------------------------- encoding

@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from .._json import FrozenDict
-from .._wire import fail, type_name
+from .._core.frozen import FrozenDict
+from .._core.wire import fail, type_name
 from ..blocks import Block, RawBlock, ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage

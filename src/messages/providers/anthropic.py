@@ -15,26 +15,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from .. import _anthropic
-from .._json import EMPTY, FrozenDict, _copy_value, raw, thaw
-from .._wire import extra, fail, opt_int, opt_obj, opt_str, type_name
-from ..blocks import (
-    Block,
-    RawBlock,
-)
+from .._core import anthropic_blocks
+from .._core.frozen import EMPTY, FrozenDict, raw, thaw
+from .._core.make import copy_json, wrap_owned
+from .._core.wire import extra, fail, opt_int, opt_obj, opt_str, type_name
+from ..blocks import Block, RawBlock
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
+from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..stop import StopReason, classify_stop_reason
 from ..usage import Usage
 from ._anthropic_encode import Item, arrange, carries, encode_blocks, text_block
-from ._base import Unsupported
+from ._carry import carried, lost_calls, passthrough_role, put_extra, request_turns
 from ._formats import ANTHROPIC, response_extra, role_is_own
-from ._policy import Policy, carried, lost_calls, passthrough_role, put_extra, request_turns
 
 if TYPE_CHECKING:
-    from ._base import Accumulator
+    from ._protocols import Accumulator
 
 __all__ = [
     "NAME",
@@ -88,7 +86,7 @@ def _own(body: Any) -> dict[str, Any]:
     if not isinstance(body, Mapping):
         raise DecodeError(f"expected an object, found {type_name(body)}", value=body, source=NAME)
     try:
-        owned: dict[str, Any] = _copy_value(body, "$", 0, 256)
+        owned: dict[str, Any] = copy_json(body, "$", 0, 256)
     except DecodeError as exc:
         exc.source = NAME
         raise
@@ -99,7 +97,7 @@ def _blocks(values: Any, key: str) -> tuple[Block, ...]:
     if type(values) is not list:
         raise fail("an array of blocks", values, key)
     try:
-        return _anthropic.decode_blocks(values, NAME)
+        return anthropic_blocks.decode_blocks(values, NAME)
     except DecodeError as exc:
         raise exc.within(f".{key}") from None
 
@@ -120,7 +118,7 @@ def _message(d: Any) -> Message:
     if type(role) is not str:
         raise fail("a string", role, "role")
     if role not in ("user", "assistant", "system"):
-        return RawMessage(FrozenDict._own(d))
+        return RawMessage(wrap_owned(d))
     content = _content(d)
     if role == "user":
         return UserMessage(content, extra=extra(d, frozenset(("role", "content"))))
@@ -184,7 +182,7 @@ def _decode_usage(u: dict[str, Any]) -> Usage:
         opt_int(u, "cache_read_input_tokens"),
         opt_int(u, "cache_creation_input_tokens"),
         reasoning_tokens=reasoning,
-        extra=FrozenDict._own(rest) if rest else EMPTY,
+        extra=wrap_owned(rest) if rest else EMPTY,
     )
 
 

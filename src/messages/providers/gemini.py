@@ -13,26 +13,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from .._json import raw, thaw
-from .._wire import fail, opt_int, opt_str
+from .._core.frozen import raw, thaw
+from .._core.wire import fail, opt_int, opt_str
 from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
+from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..usage import Usage
-from ._base import Accumulator, Unsupported
+from ._carry import carried, lost_calls, passthrough_role, request_turns
 from ._common import owned_body, with_source
 from ._formats import GEMINI, raw_is_own, response_extra, role_is_own
-from ._gemini_parts import (
-    SYNTHETIC_ID_PREFIX,
-    CallIds,
-    camel,
-    decode_part,
-    encode_part,
-)
+from ._gemini_parts import SYNTHETIC_ID_PREFIX, CallIds, camel, decode_part, encode_part
 from ._gemini_stream import GeminiAccumulator
-from ._policy import Policy, carried, lost_calls, passthrough_role, request_turns
+from ._protocols import Accumulator
 
 __all__ = [
     "NAME",

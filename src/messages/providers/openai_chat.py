@@ -16,35 +16,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .._json import FrozenDict, _copy_value, raw, thaw
-from .._wire import extra, fail, opt_obj, opt_str, type_name
-from ..blocks import (
-    AudioBlock,
-    Block,
-    RawBlock,
-    TextBlock,
-    ToolResultBlock,
-)
+from .._core.frozen import FrozenDict, raw, thaw
+from .._core.make import copy_json, wrap_owned
+from .._core.wire import extra, fail, opt_obj, opt_str, type_name
+from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
+from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..stop import StopReason, classify_stop_reason
-from ._base import Unsupported
+from ._carry import lost_calls, passthrough_role, request_turns
 from ._chat_encode import ENVELOPE, Wire, arrange, encode_assistant, encode_turn
-from ._chat_parts import (
-    NAME,
-    carries,
-    decode_part,
-    decode_tool_call,
-    decode_usage,
-    encode_usage,
-)
+from ._chat_parts import NAME, carries, decode_part, decode_tool_call, decode_usage, encode_usage
 from ._formats import role_is_own
-from ._policy import Policy, lost_calls, passthrough_role, request_turns
 
 if TYPE_CHECKING:
-    from ._base import Accumulator
+    from ._protocols import Accumulator
 
 __all__ = [
     "NAME",
@@ -75,7 +63,7 @@ def _own(body: Any) -> dict[str, Any]:
     if not isinstance(body, Mapping):
         raise DecodeError(f"expected an object, found {type_name(body)}", value=body, source=NAME)
     try:
-        owned: dict[str, Any] = _copy_value(body, "$", 0, 256)
+        owned: dict[str, Any] = copy_json(body, "$", 0, 256)
     except DecodeError as exc:
         exc.source = NAME
         raise
@@ -104,7 +92,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
         citations = None
         if type(annotations) is list and annotations and all(type(a) is dict for a in annotations):
             known.add("annotations")
-            citations = tuple([FrozenDict._own(a) for a in annotations])
+            citations = tuple([wrap_owned(a) for a in annotations])
         blocks.append(TextBlock(content, citations=citations))
     elif type(content) is list and content:
         known.add("content")
@@ -114,7 +102,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
     refusal = d.get("refusal")
     if type(refusal) is str:
         known.add("refusal")
-        blocks.append(RawBlock(FrozenDict._own({"refusal": refusal})))
+        blocks.append(RawBlock(wrap_owned({"refusal": refusal})))
     elif refusal is not None:
         raise fail("a string", refusal, "refusal")
     calls = d.get("tool_calls")
@@ -158,7 +146,7 @@ def _message(d: Any) -> Message:
             raise fail("a string", call_id, "tool_call_id")
         rest = extra(d, frozenset(("role", "content", "tool_call_id")))
         return ToolMessage((ToolResultBlock(call_id, _content(d), extra=rest),))
-    return RawMessage(FrozenDict._own(d))
+    return RawMessage(wrap_owned(d))
 
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
@@ -245,7 +233,7 @@ def _decode_response(d: dict[str, Any]) -> AssistantMessage:
         model=opt_str(d, "model"),
         message_id=opt_str(d, "id"),
         timestamp=_timestamp(d),
-        extra=FrozenDict._own(message_extra),
+        extra=wrap_owned(message_extra),
     )
 
 

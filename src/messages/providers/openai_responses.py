@@ -13,19 +13,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from .._json import FrozenDict, raw, thaw
-from .._wire import extra, fail, opt_int, opt_str
+from .._core.frozen import raw, thaw
+from .._core.make import wrap_owned
+from .._core.wire import extra, fail, opt_int, opt_str
 from ..blocks import Block, RawBlock, TextBlock, ThinkingBlock, ToolResultBlock
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
+from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..usage import Usage
 from . import _responses_items as items
-from ._base import Accumulator, Unsupported
+from ._carry import carried, lost_calls, passthrough_role, request_turns
 from ._common import keep_differences, owned_body, with_source
 from ._formats import RESPONSES, response_extra, role_is_own
-from ._policy import Policy, carried, lost_calls, passthrough_role, request_turns
+from ._protocols import Accumulator
 from ._responses_stream import ResponsesAccumulator
 
 __all__ = [
@@ -152,7 +154,7 @@ def _decode_items(values: list[Any]) -> list[Message]:
             if tag == "function_call_output":
                 join("tool", [items.decode_fco(item)])
             elif items.is_caller_item(tag):
-                join("tool", [RawBlock(FrozenDict._own(item))])
+                join("tool", [RawBlock(wrap_owned(item))])
             else:
                 after_text = side == "assistant" and bool(group) and type(group[-1]) is TextBlock
                 join("assistant", items.decode_model_item(item, "request", after_text))

@@ -1,10 +1,8 @@
-"""What an encoder does with what its target cannot carry, shared by the four provider codecs.
+"""What a provider request carries: the ``extra`` rule and the turns of a conversation.
 
-:class:`Policy` applies the caller's ``unsupported`` choice: raise
-:class:`~messages.UnsupportedContentError` with the path of the content in the conversation,
-drop it, or put a short text describing it in its place (:func:`describe`). A field that
-cannot be carried (another provider's cache hint, image detail or signature) is raised
-about under ``"raise"`` and left out otherwise: a field has no text of its own.
+The loss policy itself is :mod:`messages.policy`. A field that cannot be carried (another
+provider's cache hint, image detail or signature) is raised about under ``"raise"`` and left
+out otherwise: a field has no text of its own.
 
 :func:`put_extra` and :func:`carried` decide which ``extra`` fields an encoder writes back,
 by the table in ``_formats`` (see its docstring for the rule); :func:`request_turns` gives
@@ -13,34 +11,20 @@ the turns of a conversation that a request carries.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, assert_never
+from dataclasses import replace
+from typing import Any
 
-from .._json import FrozenDict, JsonValue, raw, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
-from ..errors import EncodeError, UnsupportedContentError
+from .._core.frozen import FrozenDict, JsonValue, raw, thaw
+from ..blocks import Block, RawBlock, TextBlock, ToolUseBlock
 from ..flat import RawMessage
-from ..media import parse_data_uri
 from ..message import FLAT_TYPES, ROLE_TYPES, Message
-from ..roles import AssistantMessage, RoleMessage
-from ._base import Unsupported, as_turns
+from ..policy import Policy
+from ..roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
 from ._formats import Place, fits, owner
 
 __all__ = [
-    "Policy",
     "carried",
-    "describe",
-    "has_context",
     "is_empty",
     "lost_calls",
     "non_null",
@@ -49,153 +33,6 @@ __all__ = [
     "refusal_text",
     "request_turns",
 ]
-
-_MODES: Final = ("raise", "drop", "text")
-_SNIPPET: Final = 200
-
-
-class Policy:
-    """The ``unsupported`` choice of one encode call, with the target's name for errors.
-
-    ``context`` tells the extra rule whether the turn being encoded came from a response or
-    an agent log (see :func:`has_context`); encoders set it with :meth:`turn`. ``lost``
-    holds the ids of calls the target cannot carry (see :func:`lost_calls`): their results
-    follow them. ``left_out`` counts what ``"drop"`` and ``"text"`` left out or replaced,
-    so an encoder can tell a turn the policy emptied from one that came empty.
-    """
-
-    __slots__ = ("context", "left_out", "lost", "mode", "source")
-
-    def __init__(self, mode: Unsupported, source: str) -> None:
-        if mode not in _MODES:
-            raise EncodeError(
-                f"expected unsupported='raise', 'drop' or 'text', found {mode!r}",
-                source=source,
-                value=mode,
-            )
-        self.mode = mode
-        self.source = source
-        self.context = False
-        self.lost: frozenset[str] = frozenset()
-        self.left_out = 0
-
-    def turn(self, message: object) -> None:
-        """Start encoding ``message``: note whether it carries response or log metadata."""
-        self.context = has_context(message)
-
-    def error(self, reason: str, path: str, value: Any = None) -> UnsupportedContentError:
-        """The error raised under ``"raise"``."""
-        return UnsupportedContentError(reason, path=path, source=self.source, value=value)
-
-    def refuse(self, reason: str, path: str, value: Any = None) -> None:
-        """A field that cannot be carried: raise under ``"raise"``, else leave it out."""
-        if self.mode == "raise":
-            raise self.error(reason, path, value)
-        self.left_out += 1
-
-    def degrade(self, block: Block, path: str, reason: str) -> TextBlock | None:
-        """A block that cannot be carried: raise, drop (``None``) or a describing TextBlock."""
-        if self.mode == "raise":
-            raise self.error(reason, path, block)
-        self.left_out += 1
-        if self.mode == "drop":
-            return None
-        return TextBlock(describe(block))
-
-
-# ------------------------------------------------------------------------------- describe
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= _SNIPPET else text[: _SNIPPET - 3] + "..."
-
-
-def _size(data: str) -> str:
-    return f"{len(data) * 3 // 4 - data[-2:].count('=')} bytes"
-
-
-def _media(label: str, block: ImageBlock | AudioBlock) -> str:
-    details: list[str] = []
-    if block.data is not None:
-        details += [block.media_type or block.resolved_media_type or "", _size(block.data)]
-    elif block.url is not None:
-        uri = parse_data_uri(block.url)
-        if uri is None:
-            details += [block.media_type or "", block.url]
-        else:
-            amount = _size(uri.data) if uri.is_base64 else f"{len(uri.data)} characters"
-            details += [uri.media_type, amount]
-    elif block.file_id is not None:
-        details += [block.media_type or "", f"file {block.file_id}"]
-    shown = ", ".join(d for d in details if d)
-    return f"[{label}: {shown}]" if shown else f"[{label}]"
-
-
-_NAMED: Final = ("refusal", "title", "name", "filename", "text", "content", "code", "uri", "url")
-
-
-def _raw_label(data: JsonValue) -> str:
-    if not isinstance(data, FrozenDict):
-        return f"[raw: {_clip(json.dumps(raw(data), ensure_ascii=False))}]"
-    kind, role = data.get("type"), data.get("role")
-    inner = data
-    if isinstance(kind, str):
-        label = kind
-    elif isinstance(role, str):
-        label = f"{role} message"  # a whole message of a role the target does not have
-    elif "refusal" in data:
-        label = "refusal"
-    elif len(data) == 1 and isinstance(next(iter(data.values())), FrozenDict):
-        ((label, nested),) = data.items()  # a Gemini part: its one data field
-        assert isinstance(nested, FrozenDict)
-        inner = nested
-    else:
-        return f"[raw: {_clip(json.dumps(raw(data), ensure_ascii=False))}]"
-    places = [inner, *(v for v in inner.values() if isinstance(v, FrozenDict))]
-    for place in places:  # a Chat custom call names its tool inside ``custom``
-        for key in _NAMED:
-            value = place.get(key)
-            if isinstance(value, str):
-                return f"[{label}: {_clip(value)}]"
-    return f"[{label}]"
-
-
-def describe(block: Block) -> str:
-    """The text a block degrades to under the ``"text"`` policy, the same for every target.
-
-    >>> describe(ImageBlock(data="iVBORw0KGgo=", media_type="image/png"))
-    '[image: image/png, 8 bytes]'
-    >>> describe(ThinkingBlock("Check the units.", signature="sig", provider="openai"))
-    '[thinking: Check the units.]'
-    >>> describe(ToolResultBlock("call_1", "boom", is_error=True))
-    '[tool result call_1 (error): boom]'
-    >>> describe(RawBlock({"executableCode": {"language": "PYTHON", "code": "print(1)"}}))
-    '[executableCode: print(1)]'
-    """
-    match block:
-        case TextBlock():
-            return block.text
-        case ThinkingBlock():
-            if block.redacted:
-                return "[redacted thinking]"
-            return f"[thinking: {block.thinking}]" if block.thinking else "[thinking]"
-        case ToolUseBlock():
-            arguments = block.arguments
-            if arguments is None:
-                arguments = json.dumps(raw(block.input), ensure_ascii=False)
-            return f"[tool call {block.name} ({block.id}): {arguments}]"
-        case ToolResultBlock():
-            label = f"tool result {block.tool_use_id}" if block.tool_use_id else "tool result"
-            status = " (error)" if block.is_error else ""
-            return f"[{label}{status}: {block.text}]"
-        case ImageBlock():
-            return _media("image", block)
-        case AudioBlock():
-            return _media("audio", block)
-        case RawBlock():
-            return _raw_label(block.data)
-        case _:
-            assert_never(block)
 
 
 def refusal_text(block: Block) -> str | None:
@@ -327,25 +164,6 @@ def _same(a: Any, b: Any) -> bool:
 # ---------------------------------------------------------------------------------- turns
 
 
-def has_context(message: Any) -> bool:
-    """Whether a message carries log or response metadata, so did not come from a request.
-
-    Such messages (decoded from a response or an agent log) keep wire fields of their own
-    record in ``extra``; an encoder writes only the fields its request format knows.
-    """
-    return (
-        getattr(message, "uuid", None) is not None
-        or getattr(message, "session_id", None) is not None
-        or getattr(message, "parent_tool_use_id", None) is not None
-        or getattr(message, "model", None) is not None
-        or getattr(message, "message_id", None) is not None
-        or getattr(message, "timestamp", None) is not None
-        or getattr(message, "usage", None) is not None
-        or getattr(message, "stop_reason", None) is not None
-        or getattr(message, "error", None) is not None
-    )
-
-
 def passthrough_role(message: object) -> str | None:
     """The wire role of a RawMessage that holds a whole request message, else ``None``.
 
@@ -422,3 +240,73 @@ def lost_calls(
                     if isinstance(value, str):
                         raws.add(value)
     return frozenset(raws - modelled)
+
+
+def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
+    """Role messages for a request: flat content messages are grouped back into turns.
+
+    Role messages pass through. A run of consecutive flat content messages with the same
+    role becomes one role message of that role (``developer`` and ``system`` stay apart),
+    taking the context fields of the run's first message. Session messages (results,
+    errors, init, stream events, invalid lines) are not conversation content and are left
+    out, and so is a :class:`RawMessage` without a role: an unknown record of a log, not
+    something anyone said (a raw message holding a whole request message of some role is
+    kept apart by ``_policy.request_turns`` first). Anything that is not a message raises
+    :class:`DecodeError`.
+    """
+    from ..convert import message_to_block
+    from ..errors import DecodeError
+    from ..flat import RawMessage
+    from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES
+
+    turns: list[RoleMessage] = []
+    run: list[Message] = []
+    run_role: str | None = None
+
+    def close() -> None:
+        if not run:
+            return
+        first = run[0]
+        blocks = tuple(message_to_block(m) for m in run)
+        turn: RoleMessage
+        if run_role == "assistant":
+            turn = AssistantMessage(blocks)
+        elif run_role == "tool":
+            turn = ToolMessage(blocks)
+        elif run_role == "system":
+            turn = SystemMessage(blocks)
+        elif run_role == "developer":
+            turn = SystemMessage(blocks, role="developer")
+        else:
+            turn = UserMessage(blocks)
+        turns.append(
+            replace(
+                turn,
+                uuid=first.uuid,
+                session_id=first.session_id,
+                parent_tool_use_id=first.parent_tool_use_id,
+                model=first.model,
+                message_id=first.message_id,
+                timestamp=first.timestamp,
+            )
+        )
+        run.clear()
+
+    for i, message in enumerate(messages):
+        if isinstance(message, ROLE_TYPES):
+            close()
+            turns.append(message)
+        elif isinstance(message, FLAT_TYPES):
+            if isinstance(message, RawMessage) and message.role is None:
+                continue
+            role = message.role
+            if run and role != run_role:
+                close()
+            run_role = role
+            run.append(message)
+        elif isinstance(message, SESSION_TYPES):
+            continue
+        else:
+            raise DecodeError(f"expected a message, found {type(message).__name__}", path=f"$[{i}]")
+    close()
+    return turns

@@ -9,10 +9,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal, TypeAlias
 
-from . import _anthropic
-from ._json import EMPTY, FrozenDict, _copy_value
-from ._wire import type_name
-from .blocks import (
+from .._core import anthropic_blocks
+from .._core.frozen import EMPTY, FrozenDict
+from .._core.make import copy_json, wrap_owned
+from .._core.wire import type_name
+from ..blocks import (
     BLOCK_TYPES,
     AudioBlock,
     Block,
@@ -22,9 +23,9 @@ from .blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .errors import DecodeError
-from .message import MESSAGE_TYPES, Message
-from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..errors import DecodeError
+from ..message import MESSAGE_TYPES, Message
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 
 __all__ = [
     "MessageLike",
@@ -183,9 +184,9 @@ def _part(part: Any, path: str) -> Block:
             path=path,
             value=part,
         )
-    owned: dict[str, Any] = _copy_value(part, path, 0, 256)
+    owned: dict[str, Any] = copy_json(part, path, 0, 256)
     try:
-        return _openai_part(owned) or _anthropic.decode_block(owned)
+        return _openai_part(owned) or anthropic_blocks.decode_block(owned)
     except DecodeError as exc:
         raise exc.within(path[1:]) from None
 
@@ -241,12 +242,12 @@ def _openai_part(d: dict[str, Any]) -> Block | None:
 def _rest(d: dict[str, Any], known: tuple[str, ...]) -> FrozenDict:
     """The keys of ``d`` other than ``type`` and ``known``."""
     out = {k: v for k, v in d.items() if k != "type" and k not in known}
-    return FrozenDict._own(out) if out else EMPTY
+    return wrap_owned(out) if out else EMPTY
 
 
 def _frozen(value: dict[str, Any], path: str = "$") -> FrozenDict:
     """Freeze a dict whose keys sit at ``path``, so a bad value's error path is right."""
-    return FrozenDict._own(_copy_value(value, path, 0, 256)) if value else EMPTY
+    return wrap_owned(copy_json(value, path, 0, 256)) if value else EMPTY
 
 
 def _is_default(value: Any) -> bool:
@@ -260,7 +261,7 @@ def _from_dict(d: Mapping[str, Any]) -> Message:
     if isinstance(d, FrozenDict):
         d = d.thaw()
     if "kind" in d:
-        from .serialize import from_dict
+        from ..serialize import from_dict
 
         value = from_dict(d)
         if not isinstance(value, MESSAGE_TYPES):  # pragma: no cover - "kind" always is one

@@ -13,9 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal, assert_never
 
-from ._hist import role_of
-from ._json import raw
-from .blocks import (
+from .._core.frozen import raw
+from ..blocks import (
     AudioBlock,
     Block,
     ImageBlock,
@@ -25,12 +24,12 @@ from .blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .convert import message_to_block
-from .flat import RawMessage
-from .media import parse_data_uri
-from .message import FLAT_TYPES, ROLE_TYPES, Message
-from .roles import as_blocks
-from .session import (
+from ..convert import message_to_block
+from ..flat import RawMessage
+from ..media import parse_data_uri
+from ..message import FLAT_TYPES, ROLE_TYPES, Message, role_of
+from ..roles import as_blocks
+from ..session import (
     ErrorMessage,
     InitMessage,
     InvalidLineMessage,

@@ -7,17 +7,9 @@ import math
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Literal, TypeAlias, assert_never
 
-from ._hist import (
-    carries_results,
-    check_messages,
-    is_session,
-    is_system,
-    role_of,
-    tool_events,
-)
-from ._json import raw
-from ._model import ROLES
-from .blocks import (
+from .._core.fields import ROLES
+from .._core.frozen import raw
+from ..blocks import (
     AudioBlock,
     Block,
     ImageBlock,
@@ -27,9 +19,10 @@ from .blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .convert import message_to_block
-from .message import ROLE_TYPES, Message
-from .roles import as_blocks
+from ..convert import message_to_block
+from ..message import ROLE_TYPES, Message, check_messages, role_of
+from ..roles import as_blocks
+from ._pairs import carries_results, is_session, is_system, tool_events
 
 __all__ = ["TokenCounter", "count_tokens_approximately", "per_message", "trim"]
 

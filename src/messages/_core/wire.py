@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ._json import EMPTY, FrozenDict
-from .errors import DecodeError
+from ..errors import DecodeError
+from .frozen import EMPTY, FrozenDict
+from .make import wrap_owned
 
 _TYPE_NAMES: Final = {
     str: "a string",
@@ -111,4 +112,4 @@ def extra(d: dict[str, Any], known: frozenset[str]) -> FrozenDict:
             if out is None:
                 out = {}
             out[k] = v
-    return EMPTY if out is None else FrozenDict._own(out)
+    return EMPTY if out is None else wrap_owned(out)

@@ -11,10 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, assert_never
 
-from ._json import EMPTY, FrozenDict, _expose, _wrap, raw
-from ._model import maker
-from ._wire import extra, fail, obj, req_str
-from .blocks import (
+from ..blocks import (
     AudioBlock,
     Block,
     ImageBlock,
@@ -24,8 +21,11 @@ from .blocks import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from .errors import DecodeError
-from .limits import current_limits
+from ..errors import DecodeError
+from ..limits import current_limits
+from .frozen import EMPTY, raw
+from .make import expose_owned, maker, wrap_owned
+from .wire import extra, fail, obj, req_str
 
 MAX_BLOCK_DEPTH: Final = 64
 """How deeply tool results may nest blocks inside blocks before decoding refuses."""
@@ -59,7 +59,7 @@ def _text(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     for i, c in enumerate(cites):
         if type(c) is not dict:
             raise fail("an object", c, f"citations[{i}]")
-    return _new_text(text, tuple([_wrap(c) for c in cites]), extra(d, _TEXT))
+    return _new_text(text, tuple([wrap_owned(c) for c in cites]), extra(d, _TEXT))
 
 
 def _thinking(d: dict[str, Any], provider: str | None, depth: int) -> Block:
@@ -90,7 +90,7 @@ def _tool_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     if type(args) is not dict:
         args = obj(d, "input")
     ex = EMPTY if _TOOL_USE.issuperset(d) else extra(d, _TOOL_USE)
-    return _new_tool_use(call_id, name, _wrap(args), None, ex)
+    return _new_tool_use(call_id, name, wrap_owned(args), None, ex)
 
 
 def _tool_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
@@ -118,20 +118,20 @@ def _tool_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
 def _media(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     source = d.get("source")
     if type(source) is not dict:
-        return RawBlock(FrozenDict._own(d))
+        return RawBlock(wrap_owned(d))
     kind = source.get("type")
     data = url = file_id = media_type = None
     if kind == "base64" and source.keys() <= {"type", "data", "media_type"}:
         data = source.get("data")
         media_type = source.get("media_type")
         if type(data) is not str or (media_type is not None and type(media_type) is not str):
-            return RawBlock(FrozenDict._own(d))
+            return RawBlock(wrap_owned(d))
     elif kind == "url" and source.keys() == {"type", "url"} and type(source["url"]) is str:
         url = source["url"]
     elif kind == "file" and source.keys() == {"type", "file_id"} and type(source["file_id"]) is str:
         file_id = source["file_id"]
     else:  # text/content documents, unknown source kinds: keep exactly as they came
-        return RawBlock(FrozenDict._own(d))
+        return RawBlock(wrap_owned(d))
     cls = ImageBlock if d["type"] == "image" else AudioBlock
     return cls(data=data, url=url, file_id=file_id, media_type=media_type, extra=extra(d, _MEDIA))
 
@@ -151,11 +151,11 @@ DECODERS: Final[dict[str, _Decoder]] = {
 def decode_block(value: Any, provider: str | None = None, depth: int = 0) -> Block:
     """One owned wire value to a block; unknown kinds and non-objects become RawBlock."""
     if type(value) is not dict:
-        return RawBlock(_expose(value))
+        return RawBlock(expose_owned(value))
     tag = value.get("type")
     decoder = DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
-        return RawBlock(FrozenDict._own(value))
+        return RawBlock(wrap_owned(value))
     return decoder(value, provider, depth)
 
 

@@ -7,7 +7,7 @@ is answered and every result answers a call; with ``known=True`` also that every
 type is one the API documents (the names the fixtures invent for "a field of the future"
 aside, see ``INVENTED``). The views reduce a conversation to what a codec must preserve, so
 "decode(encode(x)) equals x modulo the documented normalisations" can be stated as
-``view(decode(encode(x))) == view(x)``. Strategies live in ``_provider_strategies``.
+``view(decode(encode(x))) == view(x)``. Strategies live in ``provider_strategies``.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from messages import (
     thaw,
 )
 from messages.media import parse_data_uri
-from messages.providers._base import as_turns
+from messages.providers._carry import as_turns
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 SYNTH = "gemini_call_"
 
 
@@ -143,7 +143,7 @@ def is_paired(conversation: list[Message] | tuple[Message, ...]) -> bool:
 
     Calls kept raw (a Chat custom call) count by their ``id``/``call_id``.
     """
-    from messages.providers._policy import request_turns
+    from messages.providers._carry import request_turns
 
     calls: list[str] = []
     answered: list[str] = []

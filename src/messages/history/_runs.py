@@ -6,12 +6,12 @@ import dataclasses
 from collections.abc import Collection, Iterable
 from typing import Any, Final
 
-from ._hist import check_messages, role_of, tool_events
-from ._model import ROLES
-from .blocks import Block, ToolResultBlock, ToolUseBlock
-from .flat import TextMessage, ToolResultMessage, ToolUseMessage
-from .message import MESSAGE_TYPES, Message
-from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from .._core.fields import ROLES
+from ..blocks import Block, ToolResultBlock, ToolUseBlock
+from ..flat import TextMessage, ToolResultMessage, ToolUseMessage
+from ..message import MESSAGE_TYPES, Message, check_messages, role_of
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from ._pairs import tool_events
 
 __all__ = ["filter_messages", "merge_runs"]
 

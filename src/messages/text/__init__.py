@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
-from ._hist import check_messages, role_of
-from ._render import LABELS, Format, Part, clip, entries, parts_of, write
-from .flat import TextMessage
-from .message import ROLE_TYPES, Message
-from .session import (
+from ..flat import TextMessage
+from ..message import ROLE_TYPES, Message, check_messages, role_of
+from ..session import (
     ErrorMessage,
     InitMessage,
     InvalidLineMessage,
     ResultMessage,
     StreamEventMessage,
 )
+from ._render import LABELS, Format, Part, clip, entries, parts_of, write
 
 __all__ = [
     "Format",

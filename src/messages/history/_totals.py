@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ._hist import check_messages
-from .message import Message
-from .roles import AssistantMessage
-from .session import ResultMessage
-from .usage import Usage
+from ..message import Message, check_messages
+from ..roles import AssistantMessage
+from ..session import ResultMessage
+from ..usage import Usage
 
 __all__ = ["total_usage", "usage_by_session"]
 

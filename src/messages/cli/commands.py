@@ -9,27 +9,24 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
-from ._cli_io import Input, LineCounter, Options, Progress, Reporter, decoded, read_lines
-from ._cli_render import MarkdownWriter, one_line
-from ._cli_stats import FileStats
-from ._json import EMPTY
-from .adapters import get
-from .convert import normalize_messages
-from .errors import DecodeError, MessagesError
-from .message import Message
-from .providers._base import Unsupported
-from .serialize import dumps
+from .._core.frozen import EMPTY
+from ..adapters import get
+from ..convert import normalize_messages
+from ..errors import DecodeError, MessagesError
+from ..message import Message
+from ..policy import Unsupported
+from ..serialize import dumps
+from .io import Input, LineCounter, Options, Progress, Reporter, decoded, read_lines
+from .render import MarkdownWriter, one_line
+from .stats import FileStats
 
 __all__ = ["Outcome", "process", "strip_extra", "work"]
 
-_HINT: Final = re.compile(r"[;,]?\s*\(?pass unsupported=.*$")
-"""The Python-level hint in an UnsupportedContentError, replaced by the command's flag."""
 _POLICIES: Final[dict[str | None, Unsupported]] = {None: "raise", "drop": "drop", "text": "text"}
 
 
@@ -142,7 +139,7 @@ def _convert(
         except DecodeError:
             raise
         except MessagesError as exc:
-            reason = _HINT.sub("", getattr(exc, "reason", str(exc))).rstrip(" ;,.")
+            reason = getattr(exc, "reason", str(exc))  # without the Python-level hint
             report.error(label, feed.line or None, f"{reason} (pass --lossy drop or --lossy text)")
             if opts.strict:
                 return True

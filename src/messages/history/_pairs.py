@@ -1,4 +1,4 @@
-"""What the history tools share: checking input, roles, and where tool calls and results sit.
+"""What the history tools share: where tool calls and results sit in a message.
 
 A message holds tool *calls* (``ToolUseBlock`` in a role message, or a flat
 ``ToolUseMessage``) and tool *results* (``ToolResultBlock`` in a role message, or a flat
@@ -8,32 +8,20 @@ tool pairs calls with results the same way in the block view and the flat view.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Final, Literal, NamedTuple
 
-from ._wire import type_name
-from .blocks import ToolResultBlock, ToolUseBlock
-from .errors import DecodeError
-from .flat import ToolResultMessage, ToolUseMessage
-from .message import FLAT_TYPES, MESSAGE_TYPES, ROLE_TYPES, SESSION_TYPES, Message
-from .roles import SystemMessage, as_blocks
-from .session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..blocks import ToolResultBlock, ToolUseBlock
+from ..flat import ToolResultMessage, ToolUseMessage
+from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES, Message
+from ..roles import SystemMessage, as_blocks
 
 __all__ = [
     "SYSTEM_ROLES",
     "ToolEvent",
     "carries_calls",
     "carries_results",
-    "check_messages",
     "is_session",
     "is_system",
-    "role_of",
     "tool_events",
 ]
 
@@ -51,26 +39,6 @@ class ToolEvent(NamedTuple):
     """The call id (``ToolUseBlock.id``) or the id a result answers (``tool_use_id``)."""
     item: ToolUseBlock | ToolResultBlock | ToolUseMessage | ToolResultMessage
     """The block or flat message itself."""
-
-
-def check_messages(messages: Iterable[Message]) -> tuple[Message, ...]:
-    """The messages as a tuple; anything that is not one raises DecodeError at ``$[i]``."""
-    out = tuple(messages)
-    for i, message in enumerate(out):
-        if not isinstance(message, MESSAGE_TYPES):
-            raise DecodeError(
-                f"expected a message, found {type_name(message)}", path=f"$[{i}]", value=message
-            )
-    return out
-
-
-def role_of(message: Message) -> str | None:
-    """The role of a role or flat message; ``None`` for session messages and role-less raws."""
-    if isinstance(
-        message, (ResultMessage, ErrorMessage, InitMessage, StreamEventMessage, InvalidLineMessage)
-    ):
-        return None
-    return message.role
 
 
 def is_session(message: Message) -> bool:

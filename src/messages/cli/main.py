@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import IO, Final
 
-from ._cli_commands import Outcome, process, work
-from ._cli_io import EXAMPLES, Input, Options, Progress, Reporter
-from ._cli_stats import render_json, render_table, sessions
-from .adapters import NAMES
+from ..adapters import NAMES
+from .commands import Outcome, process, work
+from .io import EXAMPLES, Input, Options, Progress, Reporter
+from .stats import render_json, render_table, sessions
 
 __all__ = ["EXIT_DATA", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -78,7 +78,7 @@ def _positive(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``messages`` command (every subcommand and flag)."""
-    from . import __version__
+    from .. import __version__
 
     parser = argparse.ArgumentParser(
         prog="messages",

@@ -17,13 +17,13 @@ from importlib import resources
 from itertools import chain
 from typing import IO, Final
 
-from .adapters import detect as detect_format
-from .adapters import get
-from .adapters._base import load_line
-from .errors import DecodeError
-from .limits import current_limits
-from .message import Message
-from .session import InvalidLineMessage
+from ..adapters import detect as detect_format
+from ..adapters import get
+from ..adapters._base import load_line
+from ..errors import DecodeError
+from ..limits import current_limits
+from ..message import Message
+from ..session import InvalidLineMessage
 
 __all__ = [
     "EXAMPLES",

@@ -1,14 +1,25 @@
-"""Helpers shared by the value types: freezing fields on the way in, a compact repr."""
+"""What the value types share: role and timestamp aliases, field freezing, a compact repr."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
-from types import FunctionType
-from typing import Any, Literal, TypeAlias, TypeVar
+from collections.abc import Mapping
+from typing import Any, Literal, TypeAlias
 
-from ._json import EMPTY, FrozenDict, freeze
-from .errors import DecodeError
+from ..errors import DecodeError
+from .frozen import EMPTY, FrozenDict, freeze
+
+__all__ = [
+    "CONTEXT_FIELDS",
+    "ROLES",
+    "Role",
+    "Timestamp",
+    "compact_repr",
+    "freeze_json",
+    "freeze_map",
+    "freeze_objects",
+    "freeze_tuple",
+]
 
 Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
 """Who speaks: ``developer`` is kept apart from ``system`` (OpenAI's distinction)."""
@@ -29,8 +40,6 @@ CONTEXT_FIELDS: tuple[str, ...] = (
 """The context fields every message carries and that flattening copies onto children."""
 
 _set = object.__setattr__
-
-T = TypeVar("T")
 
 
 def freeze_map(obj: object, name: str) -> None:
@@ -86,54 +95,3 @@ def compact_repr(self: Any) -> str:
             continue
         parts.append(f"{f.name}={value!r}")
     return f"{type(self).__name__}({', '.join(parts)})"
-
-
-_MAKERS: dict[type, Callable[..., Any]] = {}
-
-
-def _first_call(*args: Any, _cls: type = object) -> Any:
-    """The body of a maker until its first call: generate the real code, take it over."""
-    stub = _MAKERS[_cls]
-    real = _generate(_cls)
-    stub.__code__ = real.__code__
-    stub.__defaults__ = real.__defaults__
-    stub.__kwdefaults__ = None
-    return real(*args)
-
-
-def _generate(cls: type) -> Callable[..., Any]:
-    names = [f.name for f in dataclasses.fields(cls)]
-    slots = cls.__dict__.get("__slots__")
-    if tuple(names) != slots:
-        raise TypeError(f"{cls.__name__} is not a slotted dataclass with its fields as slots")
-    builder = type(f"_{cls.__name__}Builder", (), {"__slots__": slots})
-    params = ", ".join(names)
-    body = "".join(f"    self.{name} = {name}\n" for name in names)
-    source = (
-        f"def make_{cls.__name__}({params}, _builder=_builder, _cls=_cls):\n"
-        f"    self = _builder()\n{body}    self.__class__ = _cls\n    return self\n"
-    )
-    namespace: dict[str, Any] = {"_builder": builder, "_cls": cls}
-    exec(source, namespace)
-    return namespace[f"make_{cls.__name__}"]  # type: ignore[no-any-return]
-
-
-def maker(cls: type[T]) -> Callable[..., T]:
-    """A fast constructor for a slotted value type: every field positionally, in field order.
-
-    It runs no ``__post_init__``, so it checks and freezes nothing: only decoders that already
-    hold valid, frozen values (FrozenDicts, tuples, checked scalars) may use it. The instance
-    it returns is an ordinary instance of ``cls``, equal to the one the public constructor
-    builds from the same values.
-
-    Each field is stored by a plain attribute store on a layout-identical builder class (the
-    frozen class's ``__setattr__`` forbids that), and the object then becomes a ``cls``.
-    The code is generated on the first call, so importing a module that asks for makers
-    costs nothing.
-    """
-    made = _MAKERS.get(cls)
-    if made is None:
-        stub = FunctionType(_first_call.__code__, _first_call.__globals__, f"make_{cls.__name__}")
-        stub.__kwdefaults__ = {"_cls": cls}
-        made = _MAKERS[cls] = stub
-    return made

@@ -21,8 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from .convert import flatten_assistant
-from .flat import (
+from ..convert import flatten_assistant
+from ..flat import (
     AudioMessage,
     ImageMessage,
     TextMessage,
@@ -30,10 +30,10 @@ from .flat import (
     ToolResultMessage,
     ToolUseMessage,
 )
-from .message import ROLE_TYPES, Message
-from .roles import AssistantMessage
-from .session import ErrorMessage, InitMessage, ResultMessage
-from .usage import Usage
+from ..message import ROLE_TYPES, Message
+from ..roles import AssistantMessage
+from ..session import ErrorMessage, InitMessage, ResultMessage
+from ..usage import Usage
 
 __all__ = ["FileStats", "SessionStats", "Tokens", "render_json", "render_table", "sessions"]
 

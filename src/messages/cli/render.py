@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
-from ._json import thaw
-from .blocks import AudioBlock, Block, ImageBlock, TextBlock, ThinkingBlock, ToolUseBlock
-from .flat import (
+from .._core.frozen import thaw
+from ..blocks import AudioBlock, Block, ImageBlock, TextBlock, ThinkingBlock, ToolUseBlock
+from ..flat import (
     AudioMessage,
     ImageMessage,
     RawMessage,
@@ -22,9 +22,9 @@ from .flat import (
     ToolResultMessage,
     ToolUseMessage,
 )
-from .media import parse_data_uri
-from .message import Message
-from .session import ErrorMessage, InitMessage, ResultMessage, StreamEventMessage
+from ..media import parse_data_uri
+from ..message import Message
+from ..session import ErrorMessage, InitMessage, ResultMessage, StreamEventMessage
 
 __all__ = ["MarkdownWriter", "describe_media", "one_line", "summary"]
 

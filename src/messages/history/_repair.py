@@ -7,19 +7,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final, Literal, TypeAlias, final
 
-from ._hist import (
-    carries_calls,
-    carries_results,
-    check_messages,
-    is_session,
-    role_of,
-    tool_events,
-)
-from ._model import Role
-from .blocks import Block, ToolResultBlock, ToolUseBlock
-from .flat import ToolResultMessage, ToolUseMessage
-from .message import FLAT_TYPES, ROLE_TYPES, Message
-from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from .._core.fields import Role
+from ..blocks import Block, ToolResultBlock, ToolUseBlock
+from ..flat import ToolResultMessage, ToolUseMessage
+from ..message import FLAT_TYPES, ROLE_TYPES, Message, check_messages, role_of
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from ._pairs import carries_calls, carries_results, is_session, tool_events
 
 __all__ = [
     "Change",

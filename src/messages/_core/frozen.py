@@ -14,20 +14,17 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, Union, final, overload
 
-from .errors import DecodeError
+from ..errors import DecodeError
 
 __all__ = ["EMPTY", "FrozenDict", "JsonValue", "freeze", "thaw"]
 
 JsonValue = Union[None, bool, int, float, str, tuple["JsonValue", ...], "FrozenDict"]
 """A JSON value as this library hands it out: arrays are tuples, objects FrozenDicts."""
 
-DEFAULT_MAX_DEPTH: Final = 256
-"""How deeply JSON may nest before decoding gives up, unless :mod:`messages.limits` says."""
-
 
 def depth_limit() -> int:
     """The JSON nesting limit in force (:attr:`messages.limits.Limits.max_depth`)."""
-    from .limits import current_limits
+    from ..limits import current_limits
 
     return current_limits().max_depth
 
@@ -40,13 +37,13 @@ _canon = json.JSONEncoder(
 _set = object.__setattr__
 
 
-def _expose(value: Any) -> JsonValue:
+def expose_owned(value: Any) -> JsonValue:
     """Turn one stored (plain JSON) value into its read-only public form."""
     cls = type(value)
     if cls is dict:
-        return _wrap(value)
+        return wrap_owned(value)
     if cls is list:
-        return tuple([_expose(item) for item in value])
+        return tuple([expose_owned(item) for item in value])
     return value  # type: ignore[no-any-return]
 
 
@@ -80,11 +77,6 @@ class FrozenDict(Mapping[str, JsonValue]):
         _set(self, "_d", d)
         _set(self, "_h", None)
 
-    @staticmethod
-    def _own(data: dict[str, Any]) -> FrozenDict:
-        """Wrap a plain JSON dict without copying. The caller gives up the dict."""
-        return _wrap(data)
-
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"FrozenDict is read-only (cannot set {name!r})")
 
@@ -92,11 +84,11 @@ class FrozenDict(Mapping[str, JsonValue]):
         raise AttributeError(f"FrozenDict is read-only (cannot delete {name!r})")
 
     def __getitem__(self, key: str) -> JsonValue:
-        return _expose(self._d[key])
+        return expose_owned(self._d[key])
 
     def get(self, key: str, default: Any = None) -> Any:
         if key in self._d:
-            return _expose(self._d[key])
+            return expose_owned(self._d[key])
         return default
 
     def __contains__(self, key: object) -> bool:
@@ -155,7 +147,7 @@ class FrozenDict(Mapping[str, JsonValue]):
     def __or__(self, other: Mapping[str, Any]) -> FrozenDict:
         merged = dict(self._d)
         merged.update(FrozenDict(other)._d)
-        return FrozenDict._own(merged)
+        return wrap_owned(merged)
 
     def thaw(self) -> dict[str, Any]:
         """Return a fresh, mutable deep copy as plain ``dict`` and ``list`` values."""
@@ -172,8 +164,8 @@ _Builder: Any = type(
 )
 
 
-def _wrap(data: dict[str, Any], _builder: Any = _Builder) -> FrozenDict:
-    """Wrap a plain JSON dict the caller gives up, without copying (``FrozenDict._own``)."""
+def wrap_owned(data: dict[str, Any], _builder: Any = _Builder) -> FrozenDict:
+    """Wrap a plain JSON dict the caller gives up, without copying ."""
     self = _builder()
     self._d = data
     self._h = None
@@ -238,7 +230,7 @@ def _plain_copy(value: Any, depth: int, limit: int) -> Any:
 _isfinite = math.isfinite
 
 
-def _copy_value(value: Any, path: str, depth: int, limit: int) -> Any:
+def copy_json(value: Any, path: str, depth: int, limit: int) -> Any:
     """A checked deep copy of a JSON value into its stored plain form (errors name the path)."""
     try:
         return _plain_copy(value, depth, limit)
@@ -327,7 +319,7 @@ def freeze(value: Any, *, max_depth: int | None = None) -> JsonValue:
     (1, FrozenDict({'b': None}))
     """
     limit = depth_limit() if max_depth is None else max_depth
-    return _expose(_copy_value(value, "$", 0, limit))
+    return expose_owned(copy_json(value, "$", 0, limit))
 
 
 def thaw(value: Any) -> Any:
@@ -357,8 +349,3 @@ def raw(value: Any) -> Any:
     if cls is tuple:
         return [raw(item) for item in value]
     return value
-
-
-def own(value: Any) -> JsonValue:
-    """Wrap a plain value that came straight from ``json.loads`` and that nobody else holds."""
-    return _expose(value)

@@ -1,0 +1,10 @@
+"""The ``messages`` command: scripts over agent logs, from the shell.
+
+The entry point is :func:`main`; ``main.py`` parses arguments and runs the inputs,
+``commands.py`` does one input, ``io.py`` reads lines and detects formats, ``render.py``
+writes readable transcripts and ``stats.py`` counts. See ``docs/cli.md``.
+"""
+
+from .main import main
+
+__all__ = ["main"]

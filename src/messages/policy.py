@@ -1,0 +1,219 @@
+"""The one loss policy: what every codec does with content its target cannot carry.
+
+Adapters (agent-CLI formats), provider codecs and the interop bridges all take the same
+``unsupported`` argument and apply it through :class:`Policy`:
+
+- ``"raise"`` (the default): raise :class:`~messages.UnsupportedContentError` naming the
+  target, the reason and the path of the content, with the one hint :data:`HINT`;
+- ``"drop"``: leave the content out;
+- ``"text"``: put in its place the words :func:`describe` gives for it.
+
+:func:`describe` is the only describer: the same block reads the same for every target.
+
+>>> from messages import ImageBlock
+>>> describe(ImageBlock(data="iVBORw0KGgo=", media_type="image/png"))
+'[image: image/png, 8 bytes]'
+>>> Policy("raise", "acp").degrade(ImageBlock(url="https://x/y.png"), "$[0]", "no urls")
+Traceback (most recent call last):
+  ...
+messages.errors.UnsupportedContentError: acp: $[0]: no urls (pass unsupported='drop' or 'text')
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final, Literal, TypeAlias, assert_never
+
+from ._core.frozen import FrozenDict, JsonValue, raw
+from .blocks import (
+    AudioBlock,
+    Block,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from .errors import HINT, EncodeError, UnsupportedContentError
+from .media import parse_data_uri
+
+__all__ = ["HINT", "MODES", "Policy", "Unsupported", "check_mode", "describe", "has_context"]
+
+Unsupported: TypeAlias = Literal["raise", "drop", "text"]
+"""What an encoder does with content the target cannot carry: raise
+:class:`~messages.UnsupportedContentError` (the default), drop it, or degrade it to text."""
+
+MODES: Final[tuple[Unsupported, ...]] = ("raise", "drop", "text")
+"""The three choices, in the order the docs list them."""
+
+
+def check_mode(mode: object, source: str | None = None) -> Unsupported:
+    """``mode`` if it is one of :data:`MODES`, else :class:`~messages.EncodeError`."""
+    if mode in MODES:
+        return mode
+    raise EncodeError(
+        f"expected unsupported='raise', 'drop' or 'text', found {mode!r}",
+        source=source,
+        value=mode,
+    )
+
+
+_SNIPPET: Final = 200
+
+
+class Policy:
+    """The ``unsupported`` choice of one encode call, with the target's name for errors.
+
+    ``context`` tells the extra rule whether the turn being encoded came from a response or
+    an agent log (see :func:`has_context`); encoders set it with :meth:`turn`. ``lost``
+    holds the ids of calls the target cannot carry (see :func:`lost_calls`): their results
+    follow them. ``left_out`` counts what ``"drop"`` and ``"text"`` left out or replaced,
+    so an encoder can tell a turn the policy emptied from one that came empty.
+    """
+
+    __slots__ = ("context", "left_out", "lost", "mode", "source")
+
+    def __init__(self, mode: Unsupported, source: str) -> None:
+        self.mode = check_mode(mode, source)
+        self.source = source
+        self.context = False
+        self.lost: frozenset[str] = frozenset()
+        self.left_out = 0
+
+    def turn(self, message: object) -> None:
+        """Start encoding ``message``: note whether it carries response or log metadata."""
+        self.context = has_context(message)
+
+    def error(self, reason: str, path: str, value: Any = None) -> UnsupportedContentError:
+        """The error raised under ``"raise"``."""
+        return UnsupportedContentError(reason, path=path, source=self.source, value=value)
+
+    def refuse(self, reason: str, path: str, value: Any = None) -> None:
+        """A field that cannot be carried: raise under ``"raise"``, else leave it out."""
+        if self.mode == "raise":
+            raise self.error(reason, path, value)
+        self.left_out += 1
+
+    def degrade(self, block: Block, path: str, reason: str) -> TextBlock | None:
+        """A block that cannot be carried: raise, drop (``None``) or a describing TextBlock."""
+        if self.mode == "raise":
+            raise self.error(reason, path, block)
+        self.left_out += 1
+        if self.mode == "drop":
+            return None
+        return TextBlock(describe(block))
+
+
+# ------------------------------------------------------------------------------- describe
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _SNIPPET else text[: _SNIPPET - 3] + "..."
+
+
+def _size(data: str) -> str:
+    return f"{len(data) * 3 // 4 - data[-2:].count('=')} bytes"
+
+
+def _media(label: str, block: ImageBlock | AudioBlock) -> str:
+    details: list[str] = []
+    if block.data is not None:
+        details += [block.media_type or block.resolved_media_type or "", _size(block.data)]
+    elif block.url is not None:
+        uri = parse_data_uri(block.url)
+        if uri is None:
+            details += [block.media_type or "", block.url]
+        else:
+            amount = _size(uri.data) if uri.is_base64 else f"{len(uri.data)} characters"
+            details += [uri.media_type, amount]
+    elif block.file_id is not None:
+        details += [block.media_type or "", f"file {block.file_id}"]
+    shown = ", ".join(d for d in details if d)
+    return f"[{label}: {shown}]" if shown else f"[{label}]"
+
+
+_NAMED: Final = ("refusal", "title", "name", "filename", "text", "content", "code", "uri", "url")
+
+
+def _raw_label(data: JsonValue) -> str:
+    if not isinstance(data, FrozenDict):
+        return f"[raw: {_clip(json.dumps(raw(data), ensure_ascii=False))}]"
+    kind, role = data.get("type"), data.get("role")
+    inner = data
+    if isinstance(kind, str):
+        label = kind
+    elif isinstance(role, str):
+        label = f"{role} message"  # a whole message of a role the target does not have
+    elif "refusal" in data:
+        label = "refusal"
+    elif len(data) == 1 and isinstance(next(iter(data.values())), FrozenDict):
+        ((label, nested),) = data.items()  # a Gemini part: its one data field
+        assert isinstance(nested, FrozenDict)
+        inner = nested
+    else:
+        return f"[raw: {_clip(json.dumps(raw(data), ensure_ascii=False))}]"
+    places = [inner, *(v for v in inner.values() if isinstance(v, FrozenDict))]
+    for place in places:  # a Chat custom call names its tool inside ``custom``
+        for key in _NAMED:
+            value = place.get(key)
+            if isinstance(value, str):
+                return f"[{label}: {_clip(value)}]"
+    return f"[{label}]"
+
+
+def describe(block: Block) -> str:
+    """The text a block degrades to under the ``"text"`` policy, the same for every target.
+
+    >>> describe(ImageBlock(data="iVBORw0KGgo=", media_type="image/png"))
+    '[image: image/png, 8 bytes]'
+    >>> describe(ThinkingBlock("Check the units.", signature="sig", provider="openai"))
+    '[thinking: Check the units.]'
+    >>> describe(ToolResultBlock("call_1", "boom", is_error=True))
+    '[tool result call_1 (error): boom]'
+    >>> describe(RawBlock({"executableCode": {"language": "PYTHON", "code": "print(1)"}}))
+    '[executableCode: print(1)]'
+    """
+    match block:
+        case TextBlock():
+            return block.text
+        case ThinkingBlock():
+            if block.redacted:
+                return "[redacted thinking]"
+            return f"[thinking: {block.thinking}]" if block.thinking else "[thinking]"
+        case ToolUseBlock():
+            arguments = block.arguments
+            if arguments is None:
+                arguments = json.dumps(raw(block.input), ensure_ascii=False)
+            return f"[tool call {block.name} ({block.id}): {arguments}]"
+        case ToolResultBlock():
+            label = f"tool result {block.tool_use_id}" if block.tool_use_id else "tool result"
+            status = " (error)" if block.is_error else ""
+            return f"[{label}{status}: {block.text}]"
+        case ImageBlock():
+            return _media("image", block)
+        case AudioBlock():
+            return _media("audio", block)
+        case RawBlock():
+            return _raw_label(block.data)
+        case _:
+            assert_never(block)
+
+
+def has_context(message: Any) -> bool:
+    """Whether a message carries log or response metadata, so did not come from a request.
+
+    Such messages (decoded from a response or an agent log) keep wire fields of their own
+    record in ``extra``; an encoder writes only the fields its request format knows.
+    """
+    return (
+        getattr(message, "uuid", None) is not None
+        or getattr(message, "session_id", None) is not None
+        or getattr(message, "parent_tool_use_id", None) is not None
+        or getattr(message, "model", None) is not None
+        or getattr(message, "message_id", None) is not None
+        or getattr(message, "timestamp", None) is not None
+        or getattr(message, "usage", None) is not None
+        or getattr(message, "stop_reason", None) is not None
+        or getattr(message, "error", None) is not None
+    )
