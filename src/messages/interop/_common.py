@@ -9,36 +9,31 @@ value, never an ``AttributeError`` from deep inside.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final, TypeVar
+from typing import Any
 
-from .._json import EMPTY, FrozenDict, JsonValue, freeze, thaw
+from dataclasses import replace
+
+from .._core.frozen import JsonValue, freeze, thaw
 from ..errors import DecodeError, EncodeError, MessagesError
 from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES, Message
-from ..providers._base import Unsupported, as_turns
-from ..providers._policy import Policy, describe
-from ..roles import RoleMessage
+from ..policy import Policy, Unsupported, describe
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 
 __all__ = [
-    "MISSING",
     "Policy",
     "Unsupported",
     "attr",
+    "check_policy",
     "describe",
-    "encode_error",
     "frozen",
     "is_instance",
     "items",
+    "merged",
     "opt_attr",
-    "plain",
+    "reraise",
     "stash",
     "turns",
 ]
-
-T = TypeVar("T")
-
-MISSING: Final = object()
-"""Marks an attribute an object does not have."""
-
 
 def _type_name(value: Any) -> str:
     return type(value).__name__
@@ -100,16 +95,6 @@ def frozen(value: Any, path: str, source: str) -> JsonValue:
         raise
 
 
-def plain(value: Any) -> Any:
-    """A fresh, mutable copy of a frozen JSON value (the thing a foreign library gets)."""
-    return thaw(value)
-
-
-def encode_error(reason: str, path: str, source: str, value: Any = None) -> EncodeError:
-    """The error for a value of ours that cannot be written at all (not a policy matter)."""
-    return EncodeError(reason, path=path, source=source, value=value)
-
-
 def stash(taken: bool, rest: Mapping[str, Any]) -> bool:
     """Whether to keep what is left of a foreign dict some of whose keys became fields.
 
@@ -129,31 +114,63 @@ def merged(base: Mapping[str, Any], extra: Mapping[str, JsonValue]) -> dict[str,
     return out
 
 
+def _turn(run: list[Any]) -> Message:
+    """A run of flat content messages of one role as one role message (first one's context)."""
+    from ..convert import message_to_block
+
+    first = run[0]
+    blocks = tuple(message_to_block(m) for m in run)
+    role = first.role
+    turn: Message
+    if role == "assistant":
+        turn = AssistantMessage(blocks)
+    elif role == "tool":
+        turn = ToolMessage(blocks)
+    elif role in ("system", "developer"):
+        turn = SystemMessage(blocks, role=role)
+    else:
+        turn = UserMessage(blocks)
+    return replace(
+        turn,
+        uuid=first.uuid,
+        session_id=first.session_id,
+        parent_tool_use_id=first.parent_tool_use_id,
+        model=first.model,
+        message_id=first.message_id,
+        timestamp=first.timestamp,
+    )
+
+
 def turns(
     messages: Iterable[Message], source: str, *, keep_session: bool = False
 ) -> Iterator[tuple[str, Message]]:
-    """Each role turn of a conversation with the path of where it came from.
+    """Each role turn of a conversation, with the path of the message it starts at.
 
-    Role messages pass through; a run of flat content messages becomes one role turn (the
-    rule of :func:`messages.providers._base.as_turns`); session messages are not
-    conversation content and are left out, as every request encoder does, unless
-    ``keep_session``. Anything that is not a message raises :class:`EncodeError`.
+    Role messages pass through. A run of consecutive flat content messages of one role
+    becomes one role turn with the run's first context, as every request encoder groups
+    them. Session messages (results, errors, init, stream events, invalid lines) and raw
+    messages without a role are records, not conversation content: they are left out, as
+    every request encoder leaves them out, unless ``keep_session``. Anything that is not a
+    message raises :class:`~messages.EncodeError` at its path.
     """
-    run: list[Message] = []
+    from ..flat import RawMessage
+
+    run: list[Any] = []
     start = 0
-
-    def close() -> Iterator[tuple[str, Message]]:
-        for turn in as_turns(run):
-            yield f"$[{start}]", turn
-        run.clear()
-
     for i, message in enumerate(messages):
         if isinstance(message, FLAT_TYPES):
+            if isinstance(message, RawMessage) and message.role is None:
+                continue
+            if run and message.role != run[0].role:
+                yield f"$[{start}]", _turn(run)
+                run = []
             if not run:
                 start = i
             run.append(message)
             continue
-        yield from close()
+        if run:
+            yield f"$[{start}]", _turn(run)
+            run = []
         if isinstance(message, ROLE_TYPES):
             yield f"$[{i}]", message
         elif isinstance(message, SESSION_TYPES):
@@ -166,7 +183,8 @@ def turns(
                 source=source,
                 value=message,
             )
-    yield from close()
+    if run:
+        yield f"$[{start}]", _turn(run)
 
 
 def check_policy(unsupported: Any, source: str) -> Policy:
@@ -174,14 +192,12 @@ def check_policy(unsupported: Any, source: str) -> Policy:
     return Policy(unsupported, source)
 
 
-def role_of(message: RoleMessage) -> str:
-    """The role name of a role message (``developer`` for an OpenAI developer message)."""
-    return message.role
+def reraise(exc: Exception, path: str, source: str, *, encoding: bool = False) -> MessagesError:
+    """A foreign library's error (a pydantic ValidationError...) as ours, at ``path``.
 
+    Only its first line is kept: pydantic's messages run to many lines.
+    """
+    reason = f"{_type_name(exc)}: {exc}".split("\n")[0][:300]
+    cls = EncodeError if encoding else DecodeError
+    return cls(reason, path=path, source=source)
 
-def reraise(exc: Exception, path: str, source: str) -> MessagesError:
-    """A foreign library's validation error as our DecodeError at ``path``."""
-    return DecodeError(f"{_type_name(exc)}: {exc}".split("\n")[0][:300], path=path, source=source)
-
-
-__all__ += ["EMPTY", "FrozenDict", "check_policy", "merged", "reraise", "role_of"]

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from .._json import raw
+from .._core.frozen import raw
 from ..blocks import Block, TextBlock
 from ..errors import DecodeError, EncodeError
 from ..message import MESSAGE_TYPES, Message

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from .._json import FrozenDict, thaw
+from .._core.frozen import FrozenDict, thaw
 from ..blocks import (
     AudioBlock,
     Block,
