@@ -38,8 +38,8 @@ from messages.adapters import claude_code as cc
 sdk = pytest.importorskip("claude_agent_sdk")
 parser = pytest.importorskip("claude_agent_sdk._internal.message_parser")
 
-from messages.interop import claude_agent_sdk as bridge  # noqa: E402
 from conftest import FIXTURES, ROOT  # noqa: E402
+from messages.interop import claude_agent_sdk as bridge  # noqa: E402
 
 EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
 LOCAL = ROOT / "tests" / "fixtures" / "claude_code"
@@ -309,9 +309,15 @@ def test_audio_follows_claude_codes_policy() -> None:
     [
         ([{"type": "user"}], "$[0]"),
         ([sdk.UserMessage(content="hi"), 42], "$[1]"),
-        ([sdk.AssistantMessage(content=[sdk.TextBlock(text="a"), "b"], model="m")], "$[0].content[1]"),
+        (
+            [sdk.AssistantMessage(content=[sdk.TextBlock(text="a"), "b"], model="m")],
+            "$[0].content[1]",
+        ),
         ([sdk.AssistantMessage(content="not a list", model="m")], "$[0].content"),
-        ([sdk.AssistantMessage(content=[sdk.TextBlock(text=3)], model="m")], "$[0].content[0].text"),
+        (
+            [sdk.AssistantMessage(content=[sdk.TextBlock(text=3)], model="m")],
+            "$[0].content[0].text",
+        ),
         ([sdk.AssistantMessage(content=[], model=None)], "$[0].model"),
     ],
 )

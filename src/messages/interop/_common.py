@@ -9,11 +9,10 @@ value, never an ``AttributeError`` from deep inside.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
-from dataclasses import replace
-
-from .._core.frozen import JsonValue, freeze, thaw
+from .._core.frozen import FrozenDict, JsonValue, freeze, thaw
 from ..errors import DecodeError, EncodeError, MessagesError
 from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES, Message
 from ..policy import Policy, Unsupported, describe
@@ -26,6 +25,7 @@ __all__ = [
     "check_policy",
     "describe",
     "frozen",
+    "frozen_object",
     "is_instance",
     "items",
     "merged",
@@ -34,6 +34,7 @@ __all__ = [
     "stash",
     "turns",
 ]
+
 
 def _type_name(value: Any) -> str:
     return type(value).__name__
@@ -88,11 +89,19 @@ def items(value: Any, path: str, source: str) -> list[Any]:
 def frozen(value: Any, path: str, source: str) -> JsonValue:
     """``value`` frozen as JSON; a value that is not JSON raises DecodeError at its path."""
     try:
-        return freeze(value)
+        out: JsonValue = freeze(value)
     except DecodeError as exc:
         exc.path = path + exc.path[1:]
         exc.source = source
         raise
+    return out
+
+
+def frozen_object(value: Mapping[str, Any], path: str, source: str) -> FrozenDict:
+    """A dict frozen as a JSON object (for ``extra``); see :func:`frozen`."""
+    out = frozen(value, path, source)
+    assert isinstance(out, FrozenDict)
+    return out
 
 
 def stash(taken: bool, rest: Mapping[str, Any]) -> bool:
@@ -200,4 +209,3 @@ def reraise(exc: Exception, path: str, source: str, *, encoding: bool = False) -
     reason = f"{_type_name(exc)}: {exc}".split("\n")[0][:300]
     cls = EncodeError if encoding else DecodeError
     return cls(reason, path=path, source=source)
-

@@ -285,7 +285,9 @@ def _kept(data: Any, keep: frozenset[str]) -> bool:
     return all(key in data for key in need)
 
 
-def _content(line: dict[str, Any], decoded: Message, policy: Policy, path: str, keep: frozenset[str]) -> Any:
+def _content(
+    line: dict[str, Any], decoded: Message, policy: Policy, path: str, keep: frozenset[str]
+) -> Any:
     content = line["message"].get("content")
     if isinstance(content, str):
         return content
@@ -477,7 +479,9 @@ def from_messages(
             raise exc.within(f"[{i}]") from None
         if line is None:
             continue
-        decoded = claude_code.decode(raw(line)) if line.get("type") in ("user", "assistant") else message
+        decoded = (
+            claude_code.decode(raw(line)) if line.get("type") in ("user", "assistant") else message
+        )
         built = _sdk_message(line, decoded, policy, path)
         if built is None:  # a record the SDK skips has no text form in its stream
             policy.refuse(f"claude-agent-sdk skips {line.get('type')!r} records", path, line)

@@ -53,6 +53,7 @@ from ._common import (
     attr,
     check_policy,
     frozen,
+    frozen_object,
     items,
     reraise,
     turns,
@@ -111,12 +112,14 @@ def _content_block(item: Any, path: str) -> Block:
         data.pop("type", None)
         if isinstance(item, t.TextContent):
             data.pop("text", None)
-            return TextBlock(attr(item, "text", path, NAME, str), extra=frozen(data, path, NAME))
+            return TextBlock(
+                attr(item, "text", path, NAME, str), extra=frozen_object(data, path, NAME)
+            )
         body = attr(item, "data", path, NAME, str)
         media = attr(item, "mime_type", path, NAME, str)
         data.pop("data", None)
         data.pop("mimeType", None)
-        extra = frozen(data, path, NAME)
+        extra = frozen_object(data, path, NAME)
         if isinstance(item, t.ImageContent):
             return ImageBlock(data=body, media_type=media, extra=extra)
         return AudioBlock(data=body, media_type=media, extra=extra)
@@ -133,7 +136,7 @@ def _content_block(item: Any, path: str) -> Block:
             attr(item, "id", path, NAME, str),
             attr(item, "name", path, NAME, str),
             frozen(arguments, f"{path}.input", NAME),  # type: ignore[arg-type]
-            extra=frozen(data, path, NAME),
+            extra=frozen_object(data, path, NAME),
         )
     if isinstance(item, t.ToolResultContent):
         return _result(item, attr(item, "tool_use_id", path, NAME, str), None, path)
@@ -153,11 +156,13 @@ def _result(obj: Any, tool_use_id: str, name: str | None, path: str) -> ToolResu
         data.pop(key, None)
     is_error = attr(obj, "is_error", path, NAME, bool, type(None))
     return ToolResultBlock(
-        tool_use_id, blocks, is_error=is_error, name=name, extra=frozen(data, path, NAME)
+        tool_use_id, blocks, is_error=is_error, name=name, extra=frozen_object(data, path, NAME)
     )
 
 
-def to_block(result: CallToolResult, tool_use_id: str = "", *, name: str | None = None) -> ToolResultBlock:
+def to_block(
+    result: CallToolResult, tool_use_id: str = "", *, name: str | None = None
+) -> ToolResultBlock:
     """An MCP ``CallToolResult`` as the :class:`ToolResultBlock` answering ``tool_use_id``.
 
     ``name`` is the tool's name, when the caller wants it recorded. A value that is not a
@@ -203,12 +208,14 @@ def to_messages(objects: Iterable[Any]) -> list[Message]:
         content = attr(obj, "content", path, NAME)
         listed = isinstance(content, list)
         pieces = content if listed else [content]
-        where = (lambda k: f"{path}.content[{k}]") if listed else (lambda _k: f"{path}.content")
-        blocks = tuple(_content_block(c, where(k)) for k, c in enumerate(pieces))
+        blocks = tuple(
+            _content_block(c, f"{path}.content[{k}]" if listed else f"{path}.content")
+            for k, c in enumerate(pieces)
+        )
         data = _dump(obj, path)
         for key in ("role", "content", "model", "stopReason"):
             data.pop(key, None)
-        extra = frozen(data, path, NAME)
+        extra = frozen_object(data, path, NAME)
         assert isinstance(extra, FrozenDict)
         model = getattr(obj, "model", None)
         stop = getattr(obj, "stop_reason", None)
@@ -378,4 +385,3 @@ def from_messages(
         data.update(role=role, content=content)
         out.append(_validate(t.SamplingMessage, data, path))
     return out
-
