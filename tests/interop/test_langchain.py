@@ -25,7 +25,6 @@ from messages import (
     SystemMessage,
     TextBlock,
     ThinkingBlock,
-    ToolMessage,
     ToolResultBlock,
     ToolUseBlock,
     UnsupportedContentError,
@@ -37,6 +36,7 @@ from messages import strategies as ms
 lc = pytest.importorskip("langchain_core.messages")
 
 from messages.interop import langchain as bridge  # noqa: E402
+from support.interop_shapes import one_result_per_tool_message  # noqa: E402
 
 _CLASH = {
     "text": {"type", "text", "annotations"},
@@ -70,37 +70,7 @@ def restrict(message: Any) -> Any:
     return replace(message, content=content)
 
 
-_CONTEXT = ("uuid", "session_id", "parent_tool_use_id", "model", "message_id", "timestamp")
-
-
-def canonical(history: list[Any]) -> list[Any]:
-    """The conversation with each tool result in a ToolMessage of its own."""
-    out: list[Any] = []
-    for m in history:
-        if not isinstance(m, UserMessage | ToolMessage):
-            out.append(m)
-            continue
-        context = {k: getattr(m, k) for k in _CONTEXT}
-        content = m.content
-        if isinstance(content, str):
-            if isinstance(m, UserMessage):
-                out.append(m)
-                continue
-            content = (ToolResultBlock("", content),)
-        if not content:
-            out.append(UserMessage((), **context, extra=m.extra))
-        run: list[Any] = []
-        for block in content:
-            if isinstance(block, ToolResultBlock):
-                if run:
-                    out.append(UserMessage(tuple(run), **context, extra=m.extra))
-                    run = []
-                out.append(ToolMessage((block,), **context, extra=m.extra))
-            else:
-                run.append(block)
-        if run:
-            out.append(UserMessage(tuple(run), **context, extra=m.extra))
-    return out
+canonical = one_result_per_tool_message
 
 
 histories = st.lists(ms.role_messages().map(restrict), max_size=6)

@@ -600,7 +600,7 @@ def _tool(
 
 
 def to_messages(objects: Iterable[Any]) -> list[Message]:
-    """langchain messages as messages of this library, one for one.
+    """Langchain messages as messages of this library, one for one.
 
     ``HumanMessage``, ``AIMessage``, ``SystemMessage``, ``ToolMessage`` and their chunks;
     content is read through ``content_blocks``. Anything else raises DecodeError.
