@@ -98,7 +98,24 @@ def _validate(cls: Any, data: dict[str, Any], path: str) -> Any:
     try:
         return cls.model_validate(data)
     except Exception as exc:  # pydantic.ValidationError: the value does not fit MCP's model
-        raise reraise(exc, path, NAME) from None
+        raise reraise(exc, path, NAME, encoding=True) from None
+
+
+def _build(
+    cls: Any, base: dict[str, Any], extra: dict[str, Any], policy: Policy, path: str
+) -> Any:
+    """An MCP model from our fields and the ``extra`` fields it has.
+
+    ``extra`` values MCP rejects (an ``annotations`` that is not an object, say) go to the
+    policy, and the model is built without them.
+    """
+    if extra:
+        try:
+            return cls.model_validate({**extra, **base})
+        except Exception as exc:  # pydantic.ValidationError on a value from extra
+            reason = f"MCP rejects these extra fields: {str(exc).splitlines()[0]}"
+            policy.refuse(reason, f"{path}.extra", extra)
+    return _validate(cls, base, path)
 
 
 # ------------------------------------------------------------------------------ to ours
@@ -269,23 +286,27 @@ def _item(block: Block, policy: Policy, path: str, *, sampling: bool) -> Any:
             if block.citations is not None:
                 policy.refuse("MCP cannot carry citations", f"{path}.citations", block.citations)
             data = _checked_extra(t.TextContent, block.extra, policy, path, ("text",))
-            return _validate(t.TextContent, {**data, "type": "text", "text": block.text}, path)
+            return _build(t.TextContent, {"type": "text", "text": block.text}, data, policy, path)
         case ImageBlock() | AudioBlock():
             cls = t.ImageContent if isinstance(block, ImageBlock) else t.AudioContent
-            media = block.media_type or (block.resolved_media_type if block.data else None)
+            media = block.media_type
+            if media is None and block.data is not None:
+                media = block.resolved_media_type
             if block.data is None or media is None:
                 return _degrade(block, policy, path, "MCP media needs base64 data and a MIME type")
             data = _checked_extra(cls, block.extra, policy, path, ("data", "mimeType"))
-            data.update(type=block.kind, data=block.data, mimeType=media)
-            return _validate(cls, data, path)
+            base = {"type": block.kind, "data": block.data, "mimeType": media}
+            return _build(cls, base, data, policy, path)
         case RawBlock():
             kind = block.type
             if not sampling and kind in _RESOURCE_KINDS:
                 cls = t.EmbeddedResource if kind == "resource" else t.ResourceLink
                 data = thaw(block.data)
-                unknown = set(data) - _keys(cls)
-                if not unknown:
-                    return _validate(cls, data, path)
+                if not set(data) - _keys(cls):
+                    try:
+                        return cls.model_validate(data)
+                    except Exception:  # not a valid resource: the policy decides below
+                        pass
             return _degrade(block, policy, path, f"MCP cannot carry a {kind or 'raw'} block here")
         case ToolUseBlock():
             if not sampling:
@@ -295,16 +316,17 @@ def _item(block: Block, policy: Policy, path: str, *, sampling: bool) -> Any:
                     "MCP cannot carry the raw argument string", f"{path}.arguments", block.arguments
                 )
             data = _checked_extra(t.ToolUseContent, block.extra, policy, path, ("id", "name"))
-            data.update(type="tool_use", id=block.id, name=block.name, input=thaw(block.input))
-            return _validate(t.ToolUseContent, data, path)
+            base = {"type": "tool_use", "id": block.id, "name": block.name}
+            base["input"] = thaw(block.input)
+            return _build(t.ToolUseContent, base, data, policy, path)
         case ToolResultBlock():
             if not sampling:
                 return _degrade(block, policy, path, "MCP cannot carry a tool result here")
-            data = _result_fields(t.ToolResultContent, block, policy, path)
-            data.update(type="tool_result", toolUseId=block.tool_use_id)
+            data, content = _result_fields(t.ToolResultContent, block, policy, path)
+            base = {"type": "tool_result", "toolUseId": block.tool_use_id, "content": content}
             if block.is_error is not None:
-                data["isError"] = block.is_error
-            return _validate(t.ToolResultContent, data, path)
+                base["isError"] = block.is_error
+            return _build(t.ToolResultContent, base, data, policy, path)
         case ThinkingBlock():
             return _degrade(block, policy, path, "MCP cannot carry thinking")
     return _degrade(block, policy, path, "MCP cannot carry this block")
@@ -317,7 +339,10 @@ def _degrade(block: Block, policy: Policy, path: str, reason: str) -> Any:
     return _types().TextContent(text=text.text)
 
 
-def _result_fields(cls: Any, block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:
+def _result_fields(
+    cls: Any, block: ToolResultBlock, policy: Policy, path: str
+) -> tuple[dict[str, Any], list[Any]]:
+    """A result's ``extra`` fields that ``cls`` has, and its content as MCP items."""
     skip = ("content", "isError", "toolUseId")
     data = _checked_extra(cls, block.extra, policy, path, skip)
     if block.name is not None:
@@ -331,8 +356,7 @@ def _result_fields(cls: Any, block: ToolResultBlock, policy: Policy, path: str) 
             item = _item(inner, policy, f"{path}.content[{k}]", sampling=False)
             if item is not None:
                 content.append(item)
-    data["content"] = content
-    return data
+    return data, content
 
 
 def from_block(block: ToolResultBlock, *, unsupported: Unsupported = "raise") -> CallToolResult:
@@ -349,9 +373,9 @@ def from_block(block: ToolResultBlock, *, unsupported: Unsupported = "raise") ->
             f"expected a ToolResultBlock, found {type(block).__name__}", "$", block
         ) from None
     t = _types()
-    data = _result_fields(t.CallToolResult, block, policy, "$")
-    data["isError"] = bool(block.is_error)
-    result: CallToolResult = _validate(t.CallToolResult, data, "$")
+    data, content = _result_fields(t.CallToolResult, block, policy, "$")
+    base = {"content": content, "isError": bool(block.is_error)}
+    result: CallToolResult = _build(t.CallToolResult, base, data, policy, "$")
     return result
 
 
@@ -382,6 +406,6 @@ def from_messages(
             if item is not None:
                 content.append(item)
         data = _checked_extra(t.SamplingMessage, turn.extra, policy, path, ("role", "content"))
-        data.update(role=role, content=content)
-        out.append(_validate(t.SamplingMessage, data, path))
+        base = {"role": role, "content": content}
+        out.append(_build(t.SamplingMessage, base, data, policy, path))
     return out
