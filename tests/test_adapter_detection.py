@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, ROOT
+from conftest import EXAMPLES, FIXTURES
 from messages.adapters import acp, copilot, gemini_cli, opencode
 from support.adapter_files import local, wire_objects
 
@@ -57,7 +57,7 @@ def test_real_captures_of_other_clis_are_not_claimed() -> None:
 
 
 def test_native_lines_are_not_claimed() -> None:
-    example = ROOT / "src" / "messages" / "examples" / "conversation.jsonl"
+    example = EXAMPLES / "conversation.jsonl"
     for line in example.read_text("utf-8").splitlines():
         obj = json.loads(line)
         assert not any(adapter.detect(obj) for adapter in MINE.values()), obj

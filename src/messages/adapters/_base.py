@@ -9,11 +9,10 @@ the reason and the line number, and reading goes on; in strict mode it raises
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, Protocol
 
+from .._core.jsontext import dump_compact, load_strict, scan_strict
 from ..errors import DecodeError
 from ..limits import Limits, current_limits
 from ..message import Message
@@ -64,33 +63,6 @@ class Adapter(Protocol):
         ...
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):  # 1e999 parses to infinity, which JSON cannot hold
-        raise ValueError(f"number {text[:24]} is out of range")
-    return value
-
-
-_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
-_scan: Final = _DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: no per-call decoder, no whitespace regexes
-
-
-def _load_slowly(line: str | bytes) -> Any:
-    """``json.loads`` with the same rules: slower, but it names the precise error."""
-    try:
-        return json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
-    except RecursionError:
-        raise DecodeError("JSON nests too deeply", value=line[:40]) from None
-    except UnicodeDecodeError as exc:
-        raise DecodeError(f"invalid UTF-8 ({exc.reason})", value=line[:40]) from None
-    except ValueError as exc:
-        raise DecodeError(f"invalid JSON ({exc})", value=line[:40]) from None
-
-
 def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
     """Parse one line of JSON strictly; every failure is a :class:`DecodeError`.
 
@@ -103,12 +75,12 @@ def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
         raise DecodeError(f"line is longer than {max_line} characters", value=line[:40])
     try:
         text = line if type(line) is str else line.decode("utf-8")  # type: ignore[union-attr]
-        value, end = _scan(text, 0)
+        value, end = scan_strict(text, 0)
         if end == len(text):
             return value
     except (StopIteration, ValueError, RecursionError):
         pass
-    return _load_slowly(line)
+    return load_strict(line)
 
 
 def _text_of(line: str | bytes) -> str:
@@ -131,7 +103,7 @@ def iter_decode(
     """
     if max_line is None:
         max_line = current_limits().max_line
-    scan = _scan
+    scan = scan_strict
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped:
@@ -166,7 +138,7 @@ def encode_line(encode: Callable[[Message], Any], message: Message) -> str:
     """One message as a line of wire JSON (an InvalidLineMessage gives back its text)."""
     if isinstance(message, InvalidLineMessage):
         return message.text
-    return json.dumps(encode(message), ensure_ascii=False, separators=(",", ":"))
+    return dump_compact(encode(message))
 
 
 def _same_stream(a: Message, b: Message) -> bool:
