@@ -101,9 +101,7 @@ def _validate(cls: Any, data: dict[str, Any], path: str) -> Any:
         raise reraise(exc, path, NAME, encoding=True) from None
 
 
-def _build(
-    cls: Any, base: dict[str, Any], extra: dict[str, Any], policy: Policy, path: str
-) -> Any:
+def _build(cls: Any, base: dict[str, Any], extra: dict[str, Any], policy: Policy, path: str) -> Any:
     """An MCP model from our fields and the ``extra`` fields it has.
 
     ``extra`` values MCP rejects (an ``annotations`` that is not an object, say) go to the
@@ -323,7 +321,8 @@ def _item(block: Block, policy: Policy, path: str, *, sampling: bool) -> Any:
             if not sampling:
                 return _degrade(block, policy, path, "MCP cannot carry a tool result here")
             data, content = _result_fields(t.ToolResultContent, block, policy, path)
-            base = {"type": "tool_result", "toolUseId": block.tool_use_id, "content": content}
+            base: dict[str, Any] = {"type": "tool_result", "toolUseId": block.tool_use_id}
+            base["content"] = content
             if block.is_error is not None:
                 base["isError"] = block.is_error
             return _build(t.ToolResultContent, base, data, policy, path)
