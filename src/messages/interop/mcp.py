@@ -321,11 +321,11 @@ def _item(block: Block, policy: Policy, path: str, *, sampling: bool) -> Any:
             if not sampling:
                 return _degrade(block, policy, path, "MCP cannot carry a tool result here")
             data, content = _result_fields(t.ToolResultContent, block, policy, path)
-            base: dict[str, Any] = {"type": "tool_result", "toolUseId": block.tool_use_id}
-            base["content"] = content
+            fields: dict[str, Any] = {"type": "tool_result", "toolUseId": block.tool_use_id}
+            fields["content"] = content
             if block.is_error is not None:
-                base["isError"] = block.is_error
-            return _build(t.ToolResultContent, base, data, policy, path)
+                fields["isError"] = block.is_error
+            return _build(t.ToolResultContent, fields, data, policy, path)
         case ThinkingBlock():
             return _degrade(block, policy, path, "MCP cannot carry thinking")
     return _degrade(block, policy, path, "MCP cannot carry this block")
