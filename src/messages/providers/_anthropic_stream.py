@@ -29,8 +29,9 @@ from .._core.wire import fail, opt_obj, req_str, type_name
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage, as_blocks
+from ._anthropic_decode import decode_response
+from ._formats import ANTHROPIC as NAME
 from ._partial import loads_object, parse_partial
-from .anthropic import NAME, decode_response
 
 __all__ = ["AnthropicAccumulator"]
 

@@ -40,7 +40,7 @@ from ..blocks import (
 from ..errors import DecodeError
 from ..media import to_data_uri
 from ..policy import Policy
-from ._carry import carried, non_null, refusal_text
+from ._carry import carried, failed_output, non_null, refusal_text
 from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
 
 __all__ = [
@@ -393,10 +393,7 @@ def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, A
             block.is_error,
         )
         if policy.mode == "text":
-            if isinstance(output, str):
-                output = "[tool error] " + output
-            else:
-                output = [{"type": "input_text", "text": "[tool error]"}, *output]
+            output = failed_output(block.tool_use_id, output, "input_text")
     out = {"type": "function_call_output", "call_id": block.tool_use_id, "output": output}
     out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=_OUTPUT))
     return out
