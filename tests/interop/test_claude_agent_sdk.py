@@ -404,3 +404,14 @@ def test_query_yields_what_the_parser_builds() -> None:
     yielded = asyncio.run(run())
     assert yielded == [parse(line) for line in lines]
     assert bridge.to_messages(yielded) == [cc.decode(sdk_view(line)) for line in lines]
+
+
+def test_our_messages_do_not_share_the_sdk_objects_dicts() -> None:
+    sdk_message = sdk.AssistantMessage(
+        content=[sdk.ToolUseBlock(id="t1", name="Bash", input={"command": "ls"})],
+        model="m",
+        usage={"input_tokens": 1, "output_tokens": 2},
+    )
+    [ours] = bridge.to_messages([sdk_message])
+    sdk_message.content[0].input["command"] = "rm -rf /"
+    assert ours.tool_uses[0].input["command"] == "ls"

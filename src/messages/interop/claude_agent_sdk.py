@@ -32,11 +32,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from .._core.frozen import raw
+from .._core.frozen import raw, thaw
 from ..blocks import Block, TextBlock
 from ..errors import DecodeError, EncodeError
 from ..message import MESSAGE_TYPES, Message
-from ._common import Policy, Unsupported, attr, check_policy, items, opt_attr
+from ._common import Policy, Unsupported, attr, check_policy, frozen, items, opt_attr
 
 if TYPE_CHECKING:
     from claude_agent_sdk import Message as SdkMessage
@@ -239,7 +239,8 @@ def to_messages(objects: Iterable[Any]) -> list[Message]:
     out: list[Message] = []
     for i, obj in enumerate(objects):
         path = f"$[{i}]"
-        line = to_line(obj, path=path)
+        # a checked deep copy: decode owns what it is given, and the SDK object is mutable
+        line = thaw(frozen(to_line(obj, path=path), path, NAME))
         try:
             out.append(claude_code.decode(line))
         except DecodeError as exc:  # a value the SDK let through that is not valid JSON
