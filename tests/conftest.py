@@ -9,11 +9,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+import messages
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(os.environ.get("MESSAGES_FIXTURES", ROOT.parent / "shared" / "fixtures"))
 """The read-only real captures (../shared/fixtures); tests that need them skip without them."""
 LOCAL_FIXTURES = ROOT / "tests" / "fixtures"
 """The project's own small hand-made fixtures, always present."""
+EXAMPLES = Path(messages.__file__).parent / "examples"
+"""The bundled examples of the ``messages`` under test (in the wheel job: the installed ones)."""
 
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -22,7 +26,14 @@ settings.register_profile(
     "long", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile("wheel", parent=settings.get_profile("ci"), max_examples=50)
+"""CI's second run, against the installed wheel: it checks what was shipped, not the laws again."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_report_header() -> str:
+    """Say which ``messages`` is under test: the checkout's ``src`` or an installed wheel."""
+    return f"messages {messages.__version__} from {Path(messages.__file__).parent}"
 
 
 def shared_fixtures(*parts: str) -> Path:

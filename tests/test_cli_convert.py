@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, json_equal, shared_fixtures
+from conftest import EXAMPLES, FIXTURES, json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
     TextBlock,
@@ -23,8 +23,8 @@ from messages.convert import normalize_messages
 from support.adapter_files import flat_kinds, local, wire_objects
 from test_cli import ADAPTER_FIXTURES, REAL, run
 
-EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
-NATIVE = ROOT / "src" / "messages" / "examples" / "conversation.jsonl"
+EXAMPLE = EXAMPLES / "claude_code.jsonl"
+NATIVE = EXAMPLES / "conversation.jsonl"
 
 
 def _adapter_of(stem: str) -> str:
@@ -44,7 +44,7 @@ def own_files() -> list[tuple[str, Path]]:
 
 
 def real_files() -> list[tuple[str, Path]]:
-    root = ROOT.parent / "shared" / "fixtures"
+    root = FIXTURES
     return [
         (name, path)
         for folder, name in REAL.items()
@@ -90,7 +90,7 @@ def test_converting_to_the_same_format_gives_the_input_back(
 def test_real_captures_convert_to_their_own_format_unchanged(
     name: str, path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = shared_fixtures(*path.relative_to(ROOT.parent / "shared" / "fixtures").parts)
+    path = shared_fixtures(*path.relative_to(FIXTURES).parts)
     assert_same_format_round_trip(name, path, capsys)
     assert sum(1 for _ in wire_objects(path)) > 0
 

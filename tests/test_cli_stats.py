@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, shared_fixtures
+from conftest import EXAMPLES, shared_fixtures
 from messages import AssistantMessage, ResultMessage, TextBlock, TextMessage, Usage
 from messages.cli.stats import FileStats, sessions
 from messages.serialize import dumps
 from support.adapter_files import local
 from test_cli import run
 
-EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
+EXAMPLE = EXAMPLES / "claude_code.jsonl"
 STATS = local("cli", "stats-claude.jsonl")
 
 
@@ -203,14 +203,14 @@ def test_a_turn_that_starts_before_the_session_id_is_counted_once() -> None:
 
 
 def test_from_and_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    native = ROOT / "src" / "messages" / "examples" / "conversation.jsonl"
+    native = EXAMPLES / "conversation.jsonl"
     (s,) = stats(capsys, "--from", "native", str(native))["sessions"]
     assert (s["session_id"], s["turns"], s["cost_usd"]) == ("s-1", 2, 0.0042)
     path = tmp_path / "late-error.jsonl"
     path.write_text(EXAMPLE.read_text("utf-8") + "oops\n" + STATS.read_text("utf-8"))
     code, out, err = run(capsys, "stats", "--json", "--strict", str(path))
     assert code == 1 and err == (
-        f"messages: {path}:9: $: invalid JSON (Expecting value: line 1 column 1 (char 0))\n"
+        f"messages: {path}:9: $: invalid JSON (expecting value at character 0)\n"
     )
     assert json.loads(out)["sessions"] == []  # stopped: nothing is summed from a broken run
     code, out, _ = run(capsys, "stats", "--json", str(path))

@@ -249,7 +249,7 @@ def test_is_error_and_foreign_fields_follow_the_policy() -> None:
         openai_chat.encode_request([result], unsupported="drop")["messages"][0]["content"] == "boom"
     )
     degraded = openai_chat.encode_request([result], unsupported="text")
-    assert degraded["messages"][0]["content"] == "[error] boom"
+    assert degraded["messages"][0]["content"] == "[tool result c1 (error): boom]"
     cached = UserMessage((TextBlock("hi", extra={"cache_control": {"type": "ephemeral"}}),))
     with pytest.raises(UnsupportedContentError, match="another provider's field 'cache_control'"):
         openai_chat.encode_request([cached])

@@ -399,7 +399,11 @@ def test_drop_and_text_policies() -> None:
                 {"type": "output_text", "text": "Done."},
             ],
         },
-        {"type": "function_call_output", "call_id": "call_1", "output": "[tool error] boom"},
+        {
+            "type": "function_call_output",
+            "call_id": "call_1",
+            "output": "[tool result call_1 (error): boom]",
+        },
     ]
 
 

@@ -7,7 +7,6 @@ write them back exactly.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from os import PathLike
@@ -15,6 +14,7 @@ from typing import ClassVar, Literal, TypeAlias, final
 
 from ._core.fields import compact_repr, freeze_json, freeze_map, freeze_objects, freeze_tuple
 from ._core.frozen import EMPTY, FrozenDict, JsonValue
+from ._core.jsontext import parse_arguments
 
 __all__ = [
     "AudioBlock",
@@ -111,13 +111,11 @@ class ToolUseBlock:
 
     @property
     def invalid_arguments(self) -> bool:
-        """True when ``arguments`` is present but is not a JSON object."""
-        if self.arguments is None:
-            return False
-        try:
-            return not isinstance(json.loads(self.arguments), dict)
-        except (ValueError, RecursionError):
-            return True
+        """True when ``arguments`` is present but is not a strict JSON object.
+
+        Strict as everywhere in the library: ``NaN``, ``Infinity`` and ``1e999`` are not JSON.
+        """
+        return self.arguments is not None and parse_arguments(self.arguments) is None
 
     __repr__ = compact_repr
 

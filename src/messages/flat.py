@@ -7,7 +7,6 @@ exactly the data of the matching block, plus ``role`` and the context fields.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import ClassVar, Literal, final
@@ -22,6 +21,7 @@ from ._core.fields import (
     freeze_tuple,
 )
 from ._core.frozen import EMPTY, FrozenDict, JsonValue
+from ._core.jsontext import parse_arguments
 from .blocks import Block, TextBlock
 
 __all__ = [
@@ -154,13 +154,11 @@ class ToolUseMessage:
 
     @property
     def invalid_arguments(self) -> bool:
-        """True when ``arguments`` is present but is not a JSON object."""
-        if self.arguments is None:
-            return False
-        try:
-            return not isinstance(json.loads(self.arguments), dict)
-        except (ValueError, RecursionError):
-            return True
+        """True when ``arguments`` is present but is not a strict JSON object.
+
+        Strict as everywhere in the library: ``NaN``, ``Infinity`` and ``1e999`` are not JSON.
+        """
+        return self.arguments is not None and parse_arguments(self.arguments) is None
 
     __repr__ = compact_repr
 

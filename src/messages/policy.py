@@ -173,7 +173,7 @@ def describe(block: Block) -> str:
         case ToolResultBlock():
             label = f"tool result {block.tool_use_id}" if block.tool_use_id else "tool result"
             status = " (error)" if block.is_error else ""
-            return f"[{label}{status}: {block.text}]"
+            return f"[{label}{status}: {block.text}]" if block.text else f"[{label}{status}]"
         case ImageBlock():
             return _media("image", block)
         case AudioBlock():

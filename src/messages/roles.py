@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AssistantMessage",
+    "ContentReads",
     "SystemMessage",
     "ToolMessage",
     "UserMessage",
@@ -43,9 +44,46 @@ def content_text(content: str | tuple[Block, ...]) -> str:
     return "\n".join([b.text for b in content if isinstance(b, TextBlock)])
 
 
+class ContentReads:
+    """What every role message reads from its content, written once for the four classes.
+
+    A slotted mixin with no fields of its own: the role classes stay frozen dataclasses, and
+    the fast constructor (:func:`messages._core.make.maker`) builds them unchanged.
+    """
+
+    __slots__ = ()
+
+    content: str | tuple[Block, ...]
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        """The content as blocks: a plain string reads as one TextBlock."""
+        return as_blocks(self.content)
+
+    @property
+    def text(self) -> str:
+        """The text of the message: its text blocks joined by newlines."""
+        return content_text(self.content)
+
+    @property
+    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
+        """The tool calls in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
+
+    @property
+    def tool_results(self) -> tuple[ToolResultBlock, ...]:
+        """The tool results in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
+
+    @property
+    def thinking(self) -> tuple[ThinkingBlock, ...]:
+        """The thinking blocks in the content, in order."""
+        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
+
+
 @final
 @dataclass(frozen=True, slots=True, repr=False)
-class SystemMessage:
+class SystemMessage(ContentReads):
     """Instructions for the model: a system prompt, or an OpenAI ``developer`` message.
 
     >>> SystemMessage("Be brief.").text
@@ -77,37 +115,12 @@ class SystemMessage:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
 
-    @property
-    def blocks(self) -> tuple[Block, ...]:
-        """The content as blocks: a plain string reads as one TextBlock."""
-        return as_blocks(self.content)
-
-    @property
-    def text(self) -> str:
-        """The text of the message: its text blocks joined by newlines."""
-        return content_text(self.content)
-
-    @property
-    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
-        """The tool calls in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
-
-    @property
-    def tool_results(self) -> tuple[ToolResultBlock, ...]:
-        """The tool results in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
-
-    @property
-    def thinking(self) -> tuple[ThinkingBlock, ...]:
-        """The thinking blocks in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
-
     __repr__ = compact_repr
 
 
 @final
 @dataclass(frozen=True, slots=True, repr=False)
-class UserMessage:
+class UserMessage(ContentReads):
     """What the user (or the harness, for tool results) sends to the model.
 
     >>> UserMessage("hi").blocks
@@ -138,37 +151,12 @@ class UserMessage:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
 
-    @property
-    def blocks(self) -> tuple[Block, ...]:
-        """The content as blocks: a plain string reads as one TextBlock."""
-        return as_blocks(self.content)
-
-    @property
-    def text(self) -> str:
-        """The text of the message: its text blocks joined by newlines."""
-        return content_text(self.content)
-
-    @property
-    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
-        """The tool calls in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
-
-    @property
-    def tool_results(self) -> tuple[ToolResultBlock, ...]:
-        """The tool results in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
-
-    @property
-    def thinking(self) -> tuple[ThinkingBlock, ...]:
-        """The thinking blocks in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
-
     __repr__ = compact_repr
 
 
 @final
 @dataclass(frozen=True, slots=True, repr=False)
-class AssistantMessage:
+class AssistantMessage(ContentReads):
     """One model turn: text, thinking, tool calls, with usage and stop reason.
 
     >>> from messages import ToolUseBlock
@@ -208,31 +196,6 @@ class AssistantMessage:
         freeze_map(self, "extra")
 
     @property
-    def blocks(self) -> tuple[Block, ...]:
-        """The content as blocks: a plain string reads as one TextBlock."""
-        return as_blocks(self.content)
-
-    @property
-    def text(self) -> str:
-        """The text of the message: its text blocks joined by newlines."""
-        return content_text(self.content)
-
-    @property
-    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
-        """The tool calls in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
-
-    @property
-    def tool_results(self) -> tuple[ToolResultBlock, ...]:
-        """The tool results in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
-
-    @property
-    def thinking(self) -> tuple[ThinkingBlock, ...]:
-        """The thinking blocks in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
-
-    @property
     def stop(self) -> StopReason | None:
         """``stop_reason`` normalised across providers (the raw value stays in ``stop_reason``)."""
         from .stop import classify_stop_reason  # lazy: the enum costs import time
@@ -244,7 +207,7 @@ class AssistantMessage:
 
 @final
 @dataclass(frozen=True, slots=True, repr=False)
-class ToolMessage:
+class ToolMessage(ContentReads):
     """A tool-role message (OpenAI ``tool``): carries ToolResultBlocks.
 
     >>> ToolMessage((ToolResultBlock("call_1", "42"),)).tool_results[0].text
@@ -274,31 +237,6 @@ class ToolMessage:
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
-
-    @property
-    def blocks(self) -> tuple[Block, ...]:
-        """The content as blocks: a plain string reads as one TextBlock."""
-        return as_blocks(self.content)
-
-    @property
-    def text(self) -> str:
-        """The text of the message: its text blocks joined by newlines."""
-        return content_text(self.content)
-
-    @property
-    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
-        """The tool calls in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolUseBlock))
-
-    @property
-    def tool_results(self) -> tuple[ToolResultBlock, ...]:
-        """The tool results in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ToolResultBlock))
-
-    @property
-    def thinking(self) -> tuple[ThinkingBlock, ...]:
-        """The thinking blocks in the content, in order."""
-        return tuple(b for b in as_blocks(self.content) if isinstance(b, ThinkingBlock))
 
     __repr__ = compact_repr
 

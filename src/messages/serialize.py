@@ -14,12 +14,12 @@ True
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, Final, TypeAlias
 
 from ._core.fields import ROLES
 from ._core.frozen import FrozenDict, thaw
+from ._core.jsontext import dump_compact, load_strict
 from ._core.make import copy_json, expose_owned, maker, wrap_owned
 from ._core.wire import type_name
 from .blocks import BLOCK_TYPES, Block
@@ -291,34 +291,6 @@ def from_dict(data: Any) -> Any:
     return _nested(data, "$", _BLOCKS)
 
 
-def _make_dump() -> Callable[[Any], str]:
-    """One JSON encoder for every call (``json.dumps`` with options builds one per call).
-
-    Where the C encoder exists it is built once and called directly: no Python frames per
-    call and no cycle check (native dicts are trees).
-    """
-    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    from json import encoder as json_encoder
-
-    make = getattr(json_encoder, "c_make_encoder", None)
-    if make is None:
-        return encoder.encode
-    scan = make(
-        None, encoder.default, json_encoder.encode_basestring, None, ":", ",", False, False, False
-    )
-    join = "".join
-
-    def dump(obj: Any) -> str:
-        if type(obj) is not dict:
-            return encoder.encode(obj)
-        return join(scan(obj, 0))
-
-    return dump
-
-
-_dump: Final = _make_dump()
-
-
 def dumps(value: Value) -> str:
     """One value as a line of JSON text (no newline).
 
@@ -329,20 +301,12 @@ def dumps(value: Value) -> str:
     spec = _SPECS.get(type(value))
     if spec is None:
         raise EncodeError(f"cannot serialize {type(value).__name__}", value=value)
-    return _dump(_encode(value, spec, nested=False, shared=True))
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+    return dump_compact(_encode(value, spec, nested=False, shared=True))
 
 
 def loads(text: str | bytes) -> Any:
     """Parse one line of :func:`dumps` output back into a value."""
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:
-        raise DecodeError(f"invalid JSON ({exc})", value=text[:80]) from None
-    return from_dict(data)
+    return from_dict(load_strict(text))
 
 
 def write_jsonl(values: Iterable[Value], fp: IO[str]) -> int:

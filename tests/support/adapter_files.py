@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, LOCAL_FIXTURES, ROOT, json_equal
+from conftest import EXAMPLES, FIXTURES, LOCAL_FIXTURES, json_equal
 from messages import (
     AudioBlock,
     DecodeError,
@@ -58,7 +58,7 @@ def local(*parts: str) -> Path:
 def hand_made(name: str) -> list[Path]:
     """The hand-made fixtures of one adapter, the same-conversation recordings included."""
     if name == "native":
-        return [ROOT / "src" / "messages" / "examples" / "conversation.jsonl"]
+        return [EXAMPLES / "conversation.jsonl"]
     paths = sorted(local(name).glob("*.jsonl"))
     paths += sorted(local("same_conversation").glob(f"{name}*.jsonl"))
     return paths

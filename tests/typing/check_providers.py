@@ -5,8 +5,15 @@ from __future__ import annotations
 from typing import Any, assert_type
 
 from messages import AssistantMessage, Message, UserMessage
-from messages.providers import anthropic, gemini, get, openai_chat, openai_responses
-from messages.providers._protocols import Accumulator, Provider
+from messages.providers import (
+    Accumulator,
+    Provider,
+    anthropic,
+    gemini,
+    get,
+    openai_chat,
+    openai_responses,
+)
 
 providers: list[Provider] = [anthropic, openai_chat, openai_responses, gemini]
 

@@ -50,7 +50,9 @@ def _generate(cls: type) -> Callable[..., Any]:
     slots = cls.__dict__.get("__slots__")
     if tuple(names) != slots:
         raise TypeError(f"{cls.__name__} is not a slotted dataclass with its fields as slots")
-    builder = type(f"_{cls.__name__}Builder", (), {"__slots__": slots})
+    # Derived from the real bases (a slotted mixin such as roles.ContentReads) so that the
+    # layouts match and the class switch below is allowed.
+    builder = type(f"_{cls.__name__}Builder", cls.__bases__, {"__slots__": slots})
     params = ", ".join(names)
     body = "".join(f"    self.{name} = {name}\n" for name in names)
     source = (

@@ -1,6 +1,6 @@
 """What every agent CLI adapter shares: reading lines leniently or strictly.
 
-A line is decoded with ``json.loads`` (NaN and Infinity rejected), then handed, owned, to the
+A line is decoded strictly (:mod:`messages._core.jsontext`), then handed, owned, to the
 adapter's decoder. Blank lines are skipped. In lenient mode (the default) a line that is not
 JSON, or that the adapter rejects, becomes an :class:`InvalidLineMessage` carrying the line,
 the reason and the line number, and reading goes on; in strict mode it raises
@@ -9,17 +9,16 @@ the reason and the line number, and reading goes on; in strict mode it raises
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final
+from typing import Any
 
+from .._core.jsontext import load_strict, scan_strict
 from ..errors import DecodeError
 from ..limits import current_limits
 from ..message import Message
 from ..session import InvalidLineMessage
 
-__all__ = ["dump_line", "is_native", "iter_decode", "load_line", "merge_deltas"]
+__all__ = ["is_native", "iter_decode", "load_line", "merge_deltas"]
 
 
 def is_native(obj: Any) -> bool:
@@ -29,33 +28,6 @@ def is_native(obj: Any) -> bool:
     adapter claim them, and no agent CLI adapter does.
     """
     return type(obj) is dict and obj.get("v") == 1 and type(obj.get("kind")) is str
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):  # 1e999 parses to infinity, which JSON cannot hold
-        raise ValueError(f"number {text[:24]} is out of range")
-    return value
-
-
-_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
-_scan: Final = _DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: no per-call decoder, no whitespace regexes
-
-
-def _load_slowly(line: str | bytes) -> Any:
-    """``json.loads`` with the same rules: slower, but it names the precise error."""
-    try:
-        return json.loads(line, parse_constant=_reject_constant, parse_float=_finite_float)
-    except RecursionError:
-        raise DecodeError("JSON nests too deeply", value=line[:40]) from None
-    except UnicodeDecodeError as exc:
-        raise DecodeError(f"invalid UTF-8 ({exc.reason})", value=line[:40]) from None
-    except ValueError as exc:
-        raise DecodeError(f"invalid JSON ({exc})", value=line[:40]) from None
 
 
 def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
@@ -70,12 +42,12 @@ def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
         raise DecodeError(f"line is longer than {max_line} characters", value=line[:40])
     try:
         text = line if type(line) is str else line.decode("utf-8")  # type: ignore[union-attr]
-        value, end = _scan(text, 0)
+        value, end = scan_strict(text, 0)
         if end == len(text):
             return value
     except (StopIteration, ValueError, RecursionError):
         pass
-    return _load_slowly(line)
+    return load_strict(line)
 
 
 def _text_of(line: str | bytes) -> str:
@@ -98,7 +70,7 @@ def iter_decode(
     """
     if max_line is None:
         max_line = current_limits().max_line
-    scan = _scan
+    scan = scan_strict
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped:
@@ -127,11 +99,6 @@ def iter_decode(
             )
             continue
         yield message
-
-
-def dump_line(obj: Any) -> str:
-    """An encoded wire object as one compact line of JSON (no line ending)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def _same_stream(a: Message, b: Message) -> bool:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from .._core.frozen import EMPTY, FrozenDict, depth_limit, raw
+from .._core.jsontext import dump_compact
 from .._core.make import copy_json, wrap_owned
 from .._core.wire import rest
 from ..convert import block_to_message, context_of
@@ -31,7 +32,6 @@ from ..errors import DecodeError, EncodeError
 from ..message import ROLE_TYPES, Message
 from ..roles import as_blocks
 from ..session import InvalidLineMessage
-from ._base import dump_line
 
 __all__ = [
     "children",
@@ -162,4 +162,4 @@ def lines(
         for part in parts:
             obj = encode(part)
             if obj is not None:
-                yield dump_line(obj)
+                yield dump_compact(obj)

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
+from .._core.jsontext import dump_compact
 from ..message import Message
 from ..policy import Policy, Unsupported
 from ..session import InvalidLineMessage
@@ -111,4 +112,4 @@ def iter_encode(
             continue
         obj = encode_message(message, policy)
         if obj is not None:
-            yield _base.dump_line(obj)
+            yield dump_compact(obj)

@@ -46,6 +46,7 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any, Final, assert_never
 
 from .._core.frozen import raw
+from .._core.jsontext import dump_compact
 from .._core.make import expose_owned, wrap_owned
 from .._core.wire import fail, opt_int, opt_str, rest
 from ..blocks import ToolResultBlock, ToolUseBlock
@@ -464,4 +465,4 @@ def iter_encode(
                 calls[part.id] = part
             obj = _encode(part, policy, calls)
             if obj is not None:
-                yield _base.dump_line(obj)
+                yield dump_compact(obj)

@@ -5,12 +5,12 @@ See :func:`coerce` for the accepted shapes and ``docs/history.md`` for examples.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal, TypeAlias
 
 from .._core import anthropic_blocks
 from .._core.frozen import EMPTY, FrozenDict
+from .._core.jsontext import parse_arguments
 from .._core.make import copy_json, wrap_owned
 from .._core.wire import type_name
 from ..blocks import (
@@ -423,10 +423,6 @@ def _function_call(call: Any) -> ToolUseBlock:
     return _arguments(name, name, call.get("arguments"), extra, "$.arguments")
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _arguments(
     call_id: str, name: str, args: Any, extra: dict[str, Any], path: str
 ) -> ToolUseBlock:
@@ -439,10 +435,10 @@ def _arguments(
     if args is None:
         return ToolUseBlock(call_id, name, extra=frozen_extra)
     if isinstance(args, str):
+        parsed = parse_arguments(args)
         try:
-            parsed = json.loads(args, parse_constant=_reject_constant)
-            value = _frozen(parsed) if isinstance(parsed, dict) else EMPTY
-        except (ValueError, RecursionError, DecodeError):
+            value = EMPTY if parsed is None else _frozen(parsed)
+        except DecodeError:  # deeper than the limit in force
             value = EMPTY
         return ToolUseBlock(call_id, name, value, arguments=args, extra=frozen_extra)
     if isinstance(args, Mapping):

@@ -16,15 +16,16 @@ from dataclasses import replace
 from typing import Any
 
 from .._core.frozen import FrozenDict, JsonValue, raw, thaw
-from ..blocks import Block, RawBlock, TextBlock, ToolUseBlock
+from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from ..flat import RawMessage
 from ..message import FLAT_TYPES, ROLE_TYPES, Message
-from ..policy import Policy
+from ..policy import Policy, describe
 from ..roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
 from ._formats import Place, fits, owner
 
 __all__ = [
     "carried",
+    "failed_output",
     "is_empty",
     "lost_calls",
     "non_null",
@@ -57,6 +58,20 @@ def refusal_text(block: Block) -> str | None:
 
 
 # --------------------------------------------------------------------------------- extras
+
+
+def failed_output(call_id: str, output: Any, part_type: str) -> Any:
+    """A failed tool result's output, for a target with no error flag, under ``"text"``.
+
+    The words are those :func:`~messages.policy.describe` gives for the failed result, the
+    same for every target: a string output becomes ``[tool result <id> (error): <output>]``;
+    a list of parts (or a kept null) gets ``[tool result <id> (error)]`` as a first part of
+    type ``part_type``, and keeps its parts.
+    """
+    if isinstance(output, str):
+        return describe(ToolResultBlock(call_id, output, is_error=True))
+    words = describe(ToolResultBlock(call_id, "", is_error=True))
+    return [{"type": part_type, "text": words}, *(output or [])]
 
 
 def is_empty(value: Any) -> bool:

@@ -1,5 +1,6 @@
-"""Encoding role messages for OpenAI Chat Completions requests and responses.
+"""Encoding conversations as OpenAI Chat Completions requests, and messages as responses.
 
+Content parts and ``tool_calls`` entries are written by :mod:`._chat_parts`.
 :func:`encode_turn` writes one turn as wire messages: a system/developer, user or assistant
 message, one ``tool`` message per tool result, and an assistant message for tool calls
 found outside an assistant turn. :func:`arrange` then moves every tool message right after
@@ -8,20 +9,42 @@ the assistant message whose ``tool_calls`` hold its id.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from .._core.frozen import FrozenDict, thaw
 from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
-from ..policy import Policy
+from ..flat import RawMessage
+from ..message import Message
+from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ._carry import carried, put_extra, refusal_text
-from ._chat_parts import NAME, encode_part, encode_tool_call, is_tool_call, text_part
-from ._formats import foreign_citations
+from ..stop import StopReason, classify_stop_reason
+from ..usage import Usage
+from ._carry import (
+    carried,
+    failed_output,
+    lost_calls,
+    passthrough_role,
+    put_extra,
+    refusal_text,
+    request_turns,
+)
+from ._chat_decode import ENVELOPE
+from ._chat_parts import NAME, carries, encode_part, encode_tool_call, is_tool_call, text_part
+from ._formats import foreign_citations, response_extra, role_is_own
 
-__all__ = ["ENVELOPE", "Wire", "arrange", "encode_assistant", "encode_turn"]
+__all__ = ["encode_request", "encode_response", "encode_usage"]
 
-ENVELOPE: Final = "completion"
-"""The ``extra`` key under which decode_response keeps the ChatCompletion around the message."""
+_FINISH_REASONS: Final = frozenset(
+    ("stop", "length", "tool_calls", "content_filter", "function_call")
+)
+_FINISH_FROM: Final = {
+    StopReason.END_TURN: "stop",
+    StopReason.STOP_SEQUENCE: "stop",
+    StopReason.MAX_TOKENS: "length",
+    StopReason.TOOL_USE: "tool_calls",
+    StopReason.REFUSAL: "content_filter",
+}
 _REQUEST_FIELDS: Final = frozenset(("name", "refusal", "function_call"))
 """The message fields a request knows, written for messages decoded from responses or logs."""
 
@@ -206,10 +229,7 @@ def _tool_message(
     if block.is_error:
         policy.refuse("cannot carry is_error on a tool result", f"{path}.is_error", True)
         if policy.mode == "text":
-            if isinstance(content, str):
-                content = f"[error] {content}"
-            else:
-                content = [{"type": "text", "text": "[error]"}, *(content or [])]
+            content = failed_output(block.tool_use_id, content, "text")
     out["content"] = content
     put_extra(out, block.extra, policy, path, "tool_result")
     return out
@@ -324,3 +344,118 @@ def arrange(wires: list[Wire]) -> list[dict[str, Any]]:
                 continue
         out.append((message, call_id))
     return [message for message, _ in out]
+
+
+def encode_usage(usage: Usage) -> dict[str, Any]:
+    """The inverse of :func:`decode_usage` (another provider's usage fields are left out)."""
+    out: dict[str, Any] = {}
+    if usage.input_tokens is not None:
+        out["prompt_tokens"] = (
+            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+        )
+    if usage.output_tokens is not None:
+        out["completion_tokens"] = usage.output_tokens
+    details = usage.extra.get("prompt_tokens_details")
+    cached = usage.cache_read_tokens is not None or usage.cache_write_tokens is not None
+    if isinstance(details, FrozenDict) or cached:
+        prompt_details = thaw(details) if isinstance(details, FrozenDict) else {}
+        if usage.cache_read_tokens is not None:
+            prompt_details["cached_tokens"] = usage.cache_read_tokens
+        if usage.cache_write_tokens is not None:
+            prompt_details["cache_write_tokens"] = usage.cache_write_tokens
+        out["prompt_tokens_details"] = prompt_details
+    details = usage.extra.get("completion_tokens_details")
+    if isinstance(details, FrozenDict) or usage.reasoning_tokens is not None:
+        completion_details = thaw(details) if isinstance(details, FrozenDict) else {}
+        if usage.reasoning_tokens is not None:
+            completion_details["reasoning_tokens"] = usage.reasoning_tokens
+        out["completion_tokens_details"] = completion_details
+    for key, value in response_extra(usage.extra, NAME, usage=True).items():
+        out.setdefault(key, thaw(value))
+    return out
+
+
+def encode_request(
+    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> dict[str, Any]:
+    """The ``messages`` of a request body for a conversation.
+
+    Flat messages are grouped into turns first. ``system``/``developer`` roles are kept.
+    Every tool result (a :class:`ToolMessage`, or a :class:`ToolResultBlock` in a user turn)
+    becomes one ``tool`` message, placed right after the assistant message whose
+    ``tool_calls`` hold its id. Tool calls keep their raw ``arguments`` string when they
+    have one. Content Chat cannot carry (thinking, images in tool results, ``is_error``,
+    another format's blocks) follows ``unsupported``: ``"raise"`` an
+    :class:`~messages.UnsupportedContentError` with its path, ``"drop"`` it, or replace it
+    with a ``"text"`` describing it.
+
+    >>> from messages import ToolResultBlock, ToolUseBlock
+    >>> body = encode_request([
+    ...     AssistantMessage((ToolUseBlock("call_1", "get_time", {}, arguments="{}"),)),
+    ...     UserMessage((ToolResultBlock("call_1", "12:00"),)),
+    ... ])
+    >>> body["messages"][1]
+    {'role': 'tool', 'tool_call_id': 'call_1', 'content': '12:00'}
+    """
+    policy = Policy(unsupported, NAME)
+    wires: list[Wire] = []
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, carries)
+    for i, turn in enumerate(turns):
+        path = f"$[{i}]"
+        policy.turn(turn)
+        if isinstance(turn, RawMessage):
+            role = str(passthrough_role(turn))
+            if role_is_own(role, NAME):
+                wires.append((thaw(turn.data), None))
+            else:
+                reason = f"cannot carry a {role!r} message"
+                text = policy.degrade(RawBlock(turn.data), path, reason)
+                if text is not None:
+                    wires.append(({"role": "user", "content": text.text}, None))
+            continue
+        wires.extend(encode_turn(turn, policy, path))
+    return {"messages": arrange(wires)}
+
+
+def _finish_reason(raw_reason: str) -> str:
+    if raw_reason in _FINISH_REASONS:
+        return raw_reason
+    reason = classify_stop_reason(raw_reason)
+    return _FINISH_FROM.get(reason, raw_reason) if reason is not None else raw_reason
+
+
+def encode_response(message: AssistantMessage) -> dict[str, Any]:
+    """A ``ChatCompletion`` body for an assistant message: the inverse of decode_response.
+
+    Content Chat cannot carry raises :class:`~messages.UnsupportedContentError`. A message
+    from another provider gets ``object``, one choice and a mapped ``finish_reason``; its
+    response fields in ``extra`` are left out.
+    """
+    policy = Policy("raise", NAME)
+    envelope_value = message.extra.get(ENVELOPE)
+    envelope = thaw(envelope_value) if isinstance(envelope_value, FrozenDict) else None
+    out: dict[str, Any] = {}
+    if message.message_id is not None:
+        out["id"] = message.message_id
+    if envelope is None:
+        out["object"] = "chat.completion"
+    if message.timestamp is not None:
+        out["created"] = message.timestamp
+    if message.model is not None:
+        out["model"] = message.model
+    choices = envelope.pop("choices", None) if envelope is not None else None
+    if type(choices) is list and choices and type(choices[0]) is dict:
+        choice, others = choices[0], choices[1:]
+    else:
+        choice, others = {"index": 0}, []
+    choice["message"] = encode_assistant(message, policy, "$", response=True)
+    if message.stop_reason is not None:
+        choice["finish_reason"] = _finish_reason(message.stop_reason)
+    out["choices"] = [choice, *others]
+    if message.usage is not None:
+        out["usage"] = encode_usage(message.usage)
+    if envelope is not None:
+        for key, value in envelope.items():
+            out.setdefault(key, value)
+    return out

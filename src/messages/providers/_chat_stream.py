@@ -36,8 +36,9 @@ from .._core.wire import fail, type_name
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage, as_blocks
+from ._chat_decode import decode_response
+from ._formats import CHAT as NAME
 from ._partial import parse_partial
-from .openai_chat import NAME, decode_response
 
 __all__ = ["ChatAccumulator"]
 

@@ -1,4 +1,4 @@
-"""Small helpers shared by the provider codecs written on this branch."""
+"""Small helpers shared by the provider codecs: owning a body, naming the source."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core.frozen import FrozenDict, raw
+from .._core.make import copy_json
 from .._core.wire import type_name
 from ..errors import DecodeError
 
-__all__ = ["keep_differences", "owned_body", "with_source"]
+__all__ = ["copy_body", "keep_differences", "owned_body", "with_source"]
 
 
 def owned_body(body: Any, source: str) -> dict[str, Any]:
@@ -23,6 +24,21 @@ def owned_body(body: Any, source: str) -> dict[str, Any]:
     except DecodeError as exc:
         exc.source = source
         raise
+
+
+def copy_body(body: Any, source: str) -> dict[str, Any]:
+    """A private plain copy of a body (a JSON object), checked and copied in one pass.
+
+    Nesting deeper than 256 levels, or a value JSON cannot hold, is a DecodeError.
+    """
+    if not isinstance(body, Mapping):
+        raise DecodeError(f"expected an object, found {type_name(body)}", value=body, source=source)
+    try:
+        owned: dict[str, Any] = copy_json(body, "$", 0, 256)
+    except DecodeError as exc:
+        exc.source = source
+        raise
+    return owned
 
 
 def with_source(exc: DecodeError, source: str) -> DecodeError:

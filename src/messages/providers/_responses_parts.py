@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any, Final, Literal
 
 from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.jsontext import parse_arguments
 from .._core.make import expose_owned, wrap_owned
 from .._core.wire import extra, fail, opt_str
 from ..blocks import (
@@ -40,7 +41,7 @@ from ..blocks import (
 from ..errors import DecodeError
 from ..media import to_data_uri
 from ..policy import Policy
-from ._carry import carried, non_null, refusal_text
+from ._carry import carried, failed_output, non_null, refusal_text
 from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
 
 __all__ = [
@@ -223,15 +224,8 @@ def _summary(thinking: str) -> list[Any]:
 
 
 def _parse_arguments(text: str) -> FrozenDict:
-    try:
-        value = json.loads(text, parse_constant=_reject)
-    except (ValueError, RecursionError):
-        return EMPTY
-    return wrap_owned(value) if type(value) is dict else EMPTY
-
-
-def _reject(name: str) -> Any:
-    raise ValueError(name)
+    parsed = parse_arguments(text)
+    return EMPTY if parsed is None else wrap_owned(parsed)
 
 
 def _function_call(d: dict[str, Any]) -> Block:
@@ -393,10 +387,7 @@ def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, A
             block.is_error,
         )
         if policy.mode == "text":
-            if isinstance(output, str):
-                output = "[tool error] " + output
-            else:
-                output = [{"type": "input_text", "text": "[tool error]"}, *output]
+            output = failed_output(block.tool_use_id, output, "input_text")
     out = {"type": "function_call_output", "call_id": block.tool_use_id, "output": output}
     out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=_OUTPUT))
     return out

@@ -1,0 +1,154 @@
+"""JSON text in and out, with one rule for every reader and writer in the library.
+
+Reading is strict: ``NaN``, ``Infinity``, ``-Infinity`` and numbers outside the range of a
+float (``1e999``, which Python would read as infinity) are not JSON, and every failure is a
+:class:`~messages.DecodeError` whose message names the character position, never Python's
+``line 1 column 5`` (the caller knows the line). Writing is compact UTF-8 JSON, and a value
+that JSON cannot hold is an :class:`~messages.EncodeError`, never a bare ``ValueError``.
+
+Every codec goes through here: the agent-log line reader, the native format, the provider
+codecs (tool arguments, partial JSON), ``coerce`` and ``ToolUseBlock.invalid_arguments``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any, Final
+
+from ..errors import DecodeError, EncodeError
+
+__all__ = ["dump_compact", "load_strict", "parse_arguments", "scan_strict"]
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 reads as infinity, which JSON cannot hold
+        raise ValueError(f"number {text[:24]} is out of range")
+    return value
+
+
+_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+
+scan_strict: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
+"""The C scanner with the strict rules: ``(value, end)`` for the JSON value at an index.
+
+It raises ``StopIteration`` or ``ValueError`` on bad input; line readers call it directly on
+their hot path (no per-call decoder, no whitespace handling) and fall back to
+:func:`load_strict` for the error message.
+"""
+
+
+def load_strict(text: str | bytes) -> Any:
+    """Parse one JSON text strictly; every failure is a :class:`~messages.DecodeError`.
+
+    >>> load_strict('{"a": [1, 2.5]}')
+    {'a': [1, 2.5]}
+    >>> load_strict('{"a": 1e999}')
+    Traceback (most recent call last):
+      ...
+    messages.errors.DecodeError: $: invalid JSON (number 1e999 is out of range)
+    >>> load_strict('{"a": }')
+    Traceback (most recent call last):
+      ...
+    messages.errors.DecodeError: $: invalid JSON (expecting value at character 6)
+    """
+    try:
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise DecodeError("JSON nests too deeply", value=text[:40]) from None
+    except UnicodeDecodeError as exc:
+        raise DecodeError(f"invalid UTF-8 ({exc.reason})", value=text[:40]) from None
+    except json.JSONDecodeError as exc:
+        reason = f"{exc.msg[:1].lower()}{exc.msg[1:]} at character {exc.pos}"
+        raise DecodeError(f"invalid JSON ({reason})", value=text[:40]) from None
+    except ValueError as exc:
+        raise DecodeError(f"invalid JSON ({exc})", value=text[:40]) from None
+
+
+def parse_arguments(text: str) -> dict[str, Any] | None:
+    """Tool-call arguments written as JSON text: the object they hold, else ``None``.
+
+    Never raises: text that is not strict JSON, or JSON that is not an object, gives
+    ``None`` (decoders then keep the text as it came and mark the call's arguments
+    invalid).
+
+    >>> parse_arguments('{"path": "a.txt"}')
+    {'path': 'a.txt'}
+    >>> parse_arguments('{"n": NaN}') is None, parse_arguments("[1]") is None
+    (True, True)
+    """
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError):
+        return None
+    return value if type(value) is dict else None
+
+
+def _make_dump() -> Callable[[Any], str]:
+    """One compact encoder for every call (``json.dumps`` with options builds one per call).
+
+    Where the C encoder exists it is built once and called directly: no Python frames per
+    call and no cycle check (the values written are trees).
+    """
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    from json import encoder as json_encoder
+
+    make = getattr(json_encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython always has the C encoder
+        return encoder.encode
+    scan = make(
+        None, encoder.default, json_encoder.encode_basestring, None, ":", ",", False, False, False
+    )
+    join = "".join
+
+    def dump(obj: Any) -> str:
+        if type(obj) is not dict:
+            return encoder.encode(obj)
+        return join(scan(obj, 0))
+
+    return dump
+
+
+_dump: Final = _make_dump()
+
+
+def dump_compact(value: Any) -> str:
+    """A JSON value as compact UTF-8 text; what JSON cannot hold is an EncodeError.
+
+    >>> dump_compact({"a": [1, "é"]})
+    '{"a":[1,"é"]}'
+    >>> dump_compact({"a": float("inf")})
+    Traceback (most recent call last):
+      ...
+    messages.errors.EncodeError: $: cannot write inf as JSON
+    """
+    try:
+        return _dump(value)
+    except ValueError as exc:
+        found = _non_finite(value)
+        reason = f"cannot write {found!r} as JSON" if found is not None else f"not JSON ({exc})"
+        raise EncodeError(reason, value=found) from None
+    except TypeError as exc:
+        raise EncodeError(f"not JSON ({exc})") from None
+    except RecursionError:
+        raise EncodeError("JSON nests too deeply") from None
+
+
+def _non_finite(value: Any) -> float | None:
+    """The first non-finite float inside a plain JSON value, if any (for the error)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is float and not math.isfinite(item):
+            return item
+        if type(item) is dict:
+            stack.extend(item.values())
+        elif type(item) is list or type(item) is tuple:
+            stack.extend(item)
+    return None

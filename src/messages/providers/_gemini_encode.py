@@ -1,0 +1,208 @@
+"""Encoding conversations as Gemini ``generateContent`` requests, and messages as responses.
+
+Parts are written by :mod:`._gemini_parts`; this module writes the leading system messages
+as ``systemInstruction``, merges consecutive turns of one role into one content (as Gemini
+requires, with function calls on the model side and responses on the user side), and
+writes the response around the first candidate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .._core.frozen import raw, thaw
+from ..blocks import Block, RawBlock, TextBlock
+from ..flat import RawMessage
+from ..message import Message
+from ..policy import Policy, Unsupported
+from ..roles import AssistantMessage, SystemMessage
+from ..usage import Usage
+from ._carry import carried, lost_calls, passthrough_role, request_turns
+from ._formats import GEMINI as NAME
+from ._formats import raw_is_own, response_extra, role_is_own
+from ._gemini_decode import CONTENT_KEYS, MODEL_KEYS
+from ._gemini_parts import encode_part
+
+__all__ = ["encode_request", "encode_response"]
+
+
+def _encode_blocks(
+    content: str | tuple[Block, ...], names: dict[str, str], policy: Policy, path: str
+) -> list[Any]:
+    blocks = (TextBlock(content),) if isinstance(content, str) else content
+    out = []
+    for i, block in enumerate(blocks):
+        part = encode_part(block, names, policy, f"{path}.content[{i}]")
+        if part is not None:
+            out.append(part)
+    return out
+
+
+def _system_parts(content: str | tuple[Block, ...], policy: Policy, path: str) -> list[Any]:
+    blocks = (TextBlock(content),) if isinstance(content, str) else content
+    out = []
+    for i, block in enumerate(blocks):
+        at = f"{path}.content[{i}]"
+        text = block if isinstance(block, TextBlock) else None
+        if text is None:
+            text = policy.degrade(block, at, "a Gemini system instruction carries text only")
+        if text is not None:
+            part = encode_part(text, {}, policy, at)
+            assert part is not None
+            out.append(part)
+    return out
+
+
+def encode_request(
+    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> dict[str, Any]:
+    """The ``systemInstruction`` and ``contents`` of a request for this conversation.
+
+    Leading system messages become ``systemInstruction``; consecutive turns that land on
+    the same role are merged into one content, as Gemini requires. Content Gemini cannot
+    carry follows ``unsupported``: raise :class:`UnsupportedContentError`, drop, or text.
+    """
+    policy = Policy(unsupported, NAME)
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, _carries)
+    names: dict[str, str] = {}
+    body: dict[str, Any] = {}
+    start = 0
+    system: dict[str, Any] | None = None
+    while start < len(turns):
+        turn = turns[start]
+        if not isinstance(turn, SystemMessage):
+            break
+        policy.turn(turn)
+        parts = _system_parts(turn.content, policy, f"$[{start}]")
+        if system is None:
+            system = carried(turn.extra, policy, f"$[{start}]", "message", protected=CONTENT_KEYS)
+            system["parts"] = parts
+        else:
+            system["parts"].extend(parts)
+        start += 1
+    if system is not None and system["parts"]:
+        body["systemInstruction"] = system
+    contents: list[dict[str, Any]] = []
+    for i in range(start, len(turns)):
+        turn = turns[i]
+        path = f"$[{i}]"
+        policy.turn(turn)
+        if isinstance(turn, RawMessage):
+            role = str(passthrough_role(turn))
+            if role_is_own(role, NAME) and _is_content(turn.data):
+                _add(contents, {"role": role}, list(thaw(turn.data)["parts"]))
+                continue
+            degraded = policy.degrade(
+                RawBlock(turn.data), path, f"a {role!r} message is not a content"
+            )
+            if degraded is not None:
+                _add(contents, {}, [{"text": degraded.text}])
+            continue
+        if isinstance(turn, SystemMessage):
+            degraded = policy.degrade(
+                TextBlock(turn.text), path, "Gemini takes system instructions only at the start"
+            )
+            if degraded is not None:
+                _add(contents, {}, [{"text": f"[system: {degraded.text}]"}])
+            continue
+        if isinstance(turn, AssistantMessage):
+            fields = carried(turn.extra, policy, path, "message", protected=MODEL_KEYS)
+            fields["role"] = "model"
+        else:
+            fields = carried(turn.extra, policy, path, "message", protected=CONTENT_KEYS)
+            if fields.get("role", "user") not in ("user", "function"):
+                del fields["role"]  # not a role a user-side Gemini content can have
+        _add(contents, fields, _encode_blocks(turn.content, names, policy, path))
+    body["contents"] = contents
+    return thaw(body)  # type: ignore[no-any-return]
+
+
+def _carries(block: RawBlock) -> bool:
+    return raw_is_own(block.data, NAME)
+
+
+def _is_content(data: Any) -> bool:
+    """A whole raw message that is a Gemini content: a role and a non-empty list of parts."""
+    parts = data.get("parts") if isinstance(data, Mapping) else None
+    return isinstance(parts, tuple | list) and len(parts) > 0 and set(data) <= {"role", "parts"}
+
+
+def _role(content: dict[str, Any]) -> Any:
+    role = content.get("role")
+    return role if type(role) is str else "user"
+
+
+def _add(contents: list[dict[str, Any]], fields: dict[str, Any], parts: list[Any]) -> None:
+    """Append one turn's parts, merging into the previous content when the role is the same.
+
+    A function call always sits in a model content and a function response in a user one,
+    whatever message carried them; the turn's own fields go on its first content.
+    """
+    own = _role(fields)
+    for part in parts:
+        role = own
+        if "functionCall" in part:
+            role = "model"
+        elif "functionResponse" in part and own == "model":
+            role = "user"
+        last = contents[-1] if contents else None
+        if last is not None and _role(last) == role:
+            last["parts"].append(part)
+            continue
+        head = fields if role == own else ({"role": "model"} if role == "model" else {})
+        contents.append({**head, "parts": [part]})
+        if role == own:
+            fields = {"role": "model"} if own == "model" else {}
+
+
+def _encode_usage(usage: Usage) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if usage.input_tokens is not None:
+        out["promptTokenCount"] = usage.input_tokens + (usage.cache_read_tokens or 0)
+    if usage.output_tokens is not None:
+        out["candidatesTokenCount"] = usage.output_tokens - (usage.reasoning_tokens or 0)
+    if usage.cache_read_tokens is not None:
+        out["cachedContentTokenCount"] = usage.cache_read_tokens
+    if usage.reasoning_tokens is not None:
+        out["thoughtsTokenCount"] = usage.reasoning_tokens
+    for k, v in response_extra(raw(usage.extra), NAME, usage=True).items():
+        out[k] = v
+    return out
+
+
+def encode_response(message: AssistantMessage) -> dict[str, Any]:
+    """A ``GenerateContentResponse`` for an assistant message (exact for decoded ones)."""
+    policy = Policy("raise", NAME)
+    parts = _encode_blocks(message.content, {}, policy, "$")
+    ex = response_extra(raw(message.extra), NAME)
+    out: dict[str, Any] = {}
+    candidates = ex.pop("candidates", [])
+    if type(candidates) is list:
+        candidates = list(candidates)
+        first = dict(candidates[0]) if candidates and type(candidates[0]) is dict else None
+        if first is None and (parts or message.stop_reason is not None):
+            first = {"content": {"role": "model"}}
+            candidates.insert(0, first)
+        if first is not None:
+            if parts:
+                content = first.get("content")
+                first["content"] = {**(content if type(content) is dict else {}), "parts": parts}
+            if message.stop_reason is not None:
+                first["finishReason"] = message.stop_reason
+            candidates[0] = first
+        if candidates or "candidates" in message.extra:
+            out["candidates"] = candidates
+    else:  # a null or odd value, kept as it came
+        out["candidates"] = candidates
+    if message.usage is not None:
+        out["usageMetadata"] = _encode_usage(message.usage)
+    if message.model is not None:
+        out["modelVersion"] = message.model
+    if message.message_id is not None:
+        out["responseId"] = message.message_id
+    if message.timestamp is not None:
+        out["createTime"] = message.timestamp
+    out.update(ex)
+    return thaw(out)  # type: ignore[no-any-return]

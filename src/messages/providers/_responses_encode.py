@@ -1,0 +1,241 @@
+"""Encoding conversations as OpenAI Responses requests, and messages as responses.
+
+Items and content parts are written by :mod:`._responses_parts`; this module writes each
+turn as items, puts every ``function_call_output`` after the run of items that made its
+call, and writes the response object around the output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .._core.frozen import raw, thaw
+from ..blocks import Block, RawBlock, TextBlock, ThinkingBlock, ToolResultBlock
+from ..flat import RawMessage
+from ..message import Message
+from ..policy import Policy, Unsupported
+from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..usage import Usage
+from . import _responses_parts as items
+from ._carry import carried, lost_calls, passthrough_role, request_turns
+from ._formats import RESPONSES as NAME
+from ._formats import response_extra, role_is_own
+from ._responses_decode import (
+    MESSAGE_KEYS,
+    error_fields,
+    is_instructions,
+    plain_input,
+    stop_fields,
+)
+
+__all__ = ["encode_request", "encode_response"]
+
+
+def encode_request(
+    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> dict[str, Any]:
+    """The ``instructions`` and ``input`` of a request for this conversation.
+
+    A leading plain-text system message becomes ``instructions``; a conversation that is
+    one plain-text user message is sent as a string ``input``. Content Responses cannot
+    carry follows ``unsupported``: raise :class:`UnsupportedContentError`, drop, or text.
+    """
+    policy = Policy(unsupported, NAME)
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, items.ours)
+    body: dict[str, Any] = {}
+    start = 0
+    if turns and is_instructions(turns[0]):
+        body["instructions"] = turns[0].text  # type: ignore[union-attr]
+        start = 1
+    out: list[Any] = []
+    for i in range(start, len(turns)):
+        policy.turn(turns[i])
+        _encode_turn(turns[i], policy, f"$[{i}]", out.append)
+    rest = turns[start:]
+    if len(rest) == 1 and isinstance(rest[0], UserMessage) and plain_input(rest[0]):
+        body["input"] = rest[0].content
+    else:
+        body["input"] = _arrange(out)
+    return thaw(body)  # type: ignore[no-any-return]  # a fresh copy the caller may change
+
+
+def _is_model_item(item: dict[str, Any]) -> bool:
+    tag = item.get("type")
+    if tag in (None, "message"):
+        return item.get("role") == "assistant"
+    return not items.is_caller_item(tag)
+
+
+def _arrange(out: list[Any]) -> list[Any]:
+    """Move each ``function_call_output`` right after the model items that made its call.
+
+    Outputs that already follow their call's run of model-side items (reasoning, calls,
+    assistant messages) stay where they are; one that arrives later, after user input, say,
+    moves up to the end of that run, after the outputs already there.
+    """
+    placed: list[Any] = []
+    for item in out:
+        call_id = item.get("call_id") if item.get("type") == "function_call_output" else None
+        home = None
+        if isinstance(call_id, str):
+            home = next(
+                (
+                    q
+                    for q in range(len(placed) - 1, -1, -1)
+                    if placed[q].get("type") == "function_call"
+                    and placed[q].get("call_id") == call_id
+                ),
+                None,
+            )
+        if home is None:
+            placed.append(item)
+            continue
+        position = home + 1
+        while position < len(placed) and (
+            _is_model_item(placed[position])
+            or placed[position].get("type") == "function_call_output"
+        ):
+            position += 1
+        placed.insert(position, item)
+    return placed
+
+
+def _encode_turn(turn: Message, policy: Policy, path: str, emit: Any) -> None:
+    match turn:
+        case RawMessage():
+            role = str(passthrough_role(turn))
+            if role_is_own(role, NAME):
+                emit(thaw(turn.data))
+                return
+            degraded = policy.degrade(
+                RawBlock(turn.data), path, f"a {role!r} message is not an item"
+            )
+            if degraded is not None:
+                _encode_input((degraded,), "user", {}, policy, path, emit=emit)
+        case AssistantMessage():
+            if isinstance(turn.content, str):
+                emit({"role": "assistant", "content": turn.content})
+            else:
+                items.encode_model_blocks(turn.content, "request", policy, path + ".content", emit)
+        case UserMessage() | SystemMessage():
+            role = "user" if isinstance(turn, UserMessage) else turn.role
+            _encode_input(turn.content, role, turn.extra, policy, path, emit=emit)
+        case ToolMessage():
+            if isinstance(turn.content, str):
+                degraded = policy.degrade(
+                    ToolResultBlock("", turn.content),
+                    path + ".content",
+                    "a tool message needs ToolResultBlocks naming their calls",
+                )
+                if degraded is not None:
+                    _encode_input((degraded,), "user", turn.extra, policy, path, emit=emit)
+                return
+            _encode_input(turn.content, "user", turn.extra, policy, path, emit=emit, tool=True)
+        case _:  # request_turns yields role messages and whole raw messages only
+            raise AssertionError(turn)
+
+
+def _encode_input(
+    content: str | tuple[Block, ...],
+    role: str,
+    ex: Mapping[str, Any],
+    policy: Policy,
+    path: str,
+    *,
+    emit: Any,
+    tool: bool = False,
+) -> None:
+    # A message from a response or a log has no item fields of a request to give.
+    allow: frozenset[str] | None = frozenset() if policy.context else None
+    fields = carried(ex, policy, path, "message", protected=MESSAGE_KEYS, allow=allow)
+    if fields.get("type", "message") != "message":
+        del fields["type"]  # another format's discriminator, not an item type
+    if isinstance(content, str):
+        emit({**fields, "role": role, "content": content})
+        return
+    parts: list[Any] = []
+    emitted = False
+
+    def flush(final: bool = False) -> None:
+        nonlocal parts, emitted, fields
+        if parts or (final and not emitted):
+            emit({**fields, "role": role, "content": parts})
+            parts, emitted, fields = [], True, {}
+
+    for i, block in enumerate(content):
+        at = f"{path}.content[{i}]"
+        if isinstance(block, RawBlock) and tool and items.ours(block):
+            flush()
+            emit(dict(raw(block.data)))
+        elif isinstance(block, ToolResultBlock) and block.tool_use_id in policy.lost:
+            degraded = policy.degrade(block, at, items.LOST_REASON)
+            if degraded is not None:
+                parts.append(items.encode_part(degraded, "input_text", policy, at))
+        elif isinstance(block, ToolResultBlock):
+            flush()
+            emit(items.encode_fco(block, policy, at))
+        elif isinstance(block, TextBlock | RawBlock) or block.kind in ("image", "audio"):
+            part = items.encode_part(block, "input_text", policy, at)
+            if part is not None:
+                parts.append(part)
+        elif isinstance(block, ThinkingBlock) and not items.replayable(block):
+            degraded = policy.degrade(block, at, items.REASONING_REASON)
+            if degraded is not None:
+                parts.append(items.encode_part(degraded, "input_text", policy, at))
+        else:  # reasoning and tool calls are items of their own
+            flush()
+            items.encode_model_blocks(
+                (block,), "request", policy, path + ".content", emit, offset=i
+            )
+    flush(final=not tool)
+
+
+def _encode_usage(usage: Usage) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    cached, written = usage.cache_read_tokens, usage.cache_write_tokens
+    if usage.input_tokens is not None:
+        out["input_tokens"] = usage.input_tokens + (cached or 0) + (written or 0)
+    ex = raw(usage.extra)
+    if cached is not None or written is not None:
+        details: dict[str, Any] = {}
+        if cached is not None:
+            details["cached_tokens"] = cached
+        if written is not None:
+            details["cache_write_tokens"] = written
+        out["input_tokens_details"] = {**details, **_sub(ex, "input_tokens_details")}
+    if usage.output_tokens is not None:
+        out["output_tokens"] = usage.output_tokens
+    if usage.reasoning_tokens is not None:
+        reasoning = {"reasoning_tokens": usage.reasoning_tokens}
+        out["output_tokens_details"] = {**reasoning, **_sub(ex, "output_tokens_details")}
+    for k, v in response_extra(ex, NAME, usage=True).items():
+        out.setdefault(k, v)
+    return out
+
+
+def _sub(ex: dict[str, Any], key: str) -> dict[str, Any]:
+    v = ex.get(key)
+    return v if type(v) is dict else {}
+
+
+def encode_response(message: AssistantMessage) -> dict[str, Any]:
+    """A response object for an assistant message (exactly the body it was decoded from)."""
+    out: dict[str, Any] = {}
+    if message.message_id is not None:
+        out["id"] = message.message_id
+    if message.timestamp is not None:
+        out["created_at"] = message.timestamp
+    if message.model is not None:
+        out["model"] = message.model
+    out.update(stop_fields(message.stop_reason))
+    out.update(error_fields(message.error))
+    output: list[Any] = []
+    blocks = (TextBlock(message.content),) if isinstance(message.content, str) else message.content
+    items.encode_model_blocks(blocks, "response", Policy("raise", NAME), "$.content", output.append)
+    out["output"] = output
+    if message.usage is not None:
+        out["usage"] = _encode_usage(message.usage)
+    out.update({k: v for k, v in response_extra(message.extra, NAME).items() if k != "output"})
+    return thaw(out)  # type: ignore[no-any-return]
