@@ -49,6 +49,7 @@ def ev(kind: str, data: dict[str, Any], **top: Any) -> dict[str, Any]:
 def test_a_run_decodes_to_the_expected_kinds() -> None:
     messages = read(cp, local("copilot", "run-read-edit.jsonl"))
     assert [m.kind for m in messages][:3] == ["init", "stream_event", "text"]
+    # written out per fixture on purpose (OpenCode's run reads alike): each stands alone
     assert flat_kinds(messages) == [
         "text(user)",
         "thinking(assistant)",

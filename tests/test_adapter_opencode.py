@@ -71,6 +71,7 @@ def test_a_run_decodes_to_the_expected_kinds() -> None:
     kinds = [m.kind for m in messages]
     assert kinds[:5] == ["stream_event", "thinking", "text", "assistant", "result"]
     assert kinds.count("result") == 4
+    # written out per fixture on purpose (Copilot's run reads alike): each stands alone
     assert flat_kinds(messages) == [
         "thinking(assistant)",
         "text(assistant)",

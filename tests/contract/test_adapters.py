@@ -51,6 +51,7 @@ from support.adapter_files import (
     stream_lines,
     wire_objects,
 )
+from support.mutation import scribble
 
 # -- where formats differ ---------------------------------------------------------------------
 
@@ -187,18 +188,6 @@ def _fixtures() -> list[Any]:
 def _captures() -> list[Any]:
     found = [pytest.param(get(name), path, id=f"{name}:{path.name}") for name, path in captures()]
     return found or [pytest.param(None, None, id="captures-absent")]
-
-
-def _scribble(value: Any) -> None:
-    """Change every object and array inside ``value``, in place."""
-    if isinstance(value, dict):
-        for inner in list(value.values()):
-            _scribble(inner)
-        value["scribbled"] = True
-    elif isinstance(value, list):
-        for inner in value:
-            _scribble(inner)
-        value.append("scribbled")
 
 
 def blocks_of(message: Any) -> tuple[Any, ...]:
@@ -403,9 +392,9 @@ def test_encode_gives_a_fresh_copy_and_decode_keeps_nothing_of_its_input(
         given_obj = json.loads(json.dumps(obj))
         message = adapter.decode(given_obj)
         if adapter.NAME not in TAKES_OVER_INPUT:
-            _scribble(given_obj)
+            scribble(given_obj)
         out = adapter.encode(message)
-        _scribble(out)
+        scribble(out)
         assert json_equal(adapter.encode(message), obj)
 
 
