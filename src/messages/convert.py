@@ -381,6 +381,10 @@ def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
             model = m.model
             mid = m.message_id
             ts = m.timestamp
+            # Unrolled on purpose (the duplicate report lists these branches): one positional
+            # maker call per common kind, with the context held in locals, is the hot loop of
+            # normalize_messages; a shared helper or *context unpacking costs a call or a
+            # tuple per block (docs/performance.md). Rarer kinds take _flat below.
             for b in content:
                 bcls = type(b)
                 if bcls is text:
