@@ -383,9 +383,7 @@ def test_strict_stops_at_the_first_bad_line(
     assert code == 1
     assert out.splitlines() == [out.splitlines()[0]]  # only the init line, before line 2
     assert out.startswith("[init]")
-    assert (
-        err == f"messages: {path}:2: $: invalid JSON (expecting value at character 0)\n"
-    )
+    assert err == f"messages: {path}:2: $: invalid JSON (expecting value at character 0)\n"
 
 
 def test_a_line_longer_than_the_limit_is_cut_and_skipped() -> None:
@@ -437,10 +435,7 @@ def test_bad_data_and_usage_exit_codes_from_a_process(tmp_path: Path) -> None:
     bad.write_text('{"v":1,"kind":"text","text":"ok","role":"user"}\nnot json\n')
     done = python_m("normalize", "--format", "text", str(bad))
     assert (done.returncode, done.stdout) == (1, "[text/user] ok\n")
-    assert (
-        done.stderr
-        == f"messages: {bad}:2: $: invalid JSON (expecting value at character 0)\n"
-    )
+    assert done.stderr == f"messages: {bad}:2: $: invalid JSON (expecting value at character 0)\n"
     assert python_m("normalize", "--from", "nope").returncode == 2
 
 

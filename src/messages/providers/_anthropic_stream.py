@@ -24,6 +24,7 @@ from typing import Any
 
 from .._core import anthropic_blocks
 from .._core.frozen import thaw
+from .._core.jsontext import parse_arguments
 from .._core.make import copy_json
 from .._core.wire import fail, opt_obj, req_str, type_name
 from ..blocks import ToolUseBlock
@@ -31,7 +32,7 @@ from ..errors import DecodeError
 from ..roles import AssistantMessage, as_blocks
 from ._anthropic_decode import decode_response
 from ._formats import ANTHROPIC as NAME
-from ._partial import loads_object, parse_partial
+from ._partial import parse_partial
 
 __all__ = ["AnthropicAccumulator"]
 
@@ -166,7 +167,7 @@ class AnthropicAccumulator:
         if not text.strip():
             self._blocks[index]["input"] = {}
             return
-        parsed = loads_object(text)
+        parsed = parse_arguments(text)
         if parsed is None:
             self._bad[index] = text
             partial = parse_partial(text)

@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any, Final, Literal
 
 from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.jsontext import parse_arguments
 from .._core.make import expose_owned, wrap_owned
 from .._core.wire import extra, fail, opt_str
 from ..blocks import (
@@ -223,15 +224,8 @@ def _summary(thinking: str) -> list[Any]:
 
 
 def _parse_arguments(text: str) -> FrozenDict:
-    try:
-        value = json.loads(text, parse_constant=_reject)
-    except (ValueError, RecursionError):
-        return EMPTY
-    return wrap_owned(value) if type(value) is dict else EMPTY
-
-
-def _reject(name: str) -> Any:
-    raise ValueError(name)
+    parsed = parse_arguments(text)
+    return EMPTY if parsed is None else wrap_owned(parsed)
 
 
 def _function_call(d: dict[str, Any]) -> Block:
