@@ -139,6 +139,19 @@ def test_streams_reassemble_to_the_unstreamed_response(
     assert json_equal(codec.encode_response(accumulator.message()), spec.load(response))
 
 
+@pytest.mark.parametrize(("name", "stream", "response"), STREAMS)
+def test_feeding_frozen_events_leaves_them_as_they_were(
+    name: str, stream: str, response: str
+) -> None:
+    spec, accumulator = SPECS[name], get(name).accumulator()
+    events = spec.load(stream)
+    frozen = [freeze(event) for event in events]
+    for event in frozen:
+        accumulator.feed(event)
+    assert [thaw(event) for event in frozen] == events
+    assert accumulator.message() == get(name).decode_response(spec.load(response))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_an_unfinished_stream_has_no_message(name: str) -> None:
     spec = SPECS[name]
