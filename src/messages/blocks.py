@@ -157,11 +157,13 @@ class ToolResultBlock:
 
 
 def _media_repr(self: ImageBlock | AudioBlock) -> str:
+    from .media import base64_size  # lazy: media helpers cost import time
+
     parts = []
     if self.media_type is not None:
         parts.append(f"media_type={self.media_type!r}")
     if self.data is not None:
-        parts.append(f"data=<{len(self.data) * 3 // 4 - self.data[-2:].count('=')} bytes>")
+        parts.append(f"data=<{base64_size(self.data)} bytes>")
     if self.url is not None:
         url = self.url if len(self.url) <= 80 else f"{self.url[:40]}...<{len(self.url)} chars>"
         parts.append(f"url={url!r}")

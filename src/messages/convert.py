@@ -14,9 +14,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Unpack, assert_never
+from typing import Any, Unpack, assert_never, cast
 
 from ._core import anthropic_blocks
+from ._core.fields import CONTEXT_FIELDS
 from ._core.frozen import EMPTY, FrozenDict, depth_limit, thaw
 from ._core.make import copy_json, maker, wrap_owned
 from ._core.wire import type_name
@@ -290,23 +291,15 @@ def context_of(message: Message) -> Context:
 
     ``block_to_message(message_to_block(m), **context_of(m)) == m`` for every flat message.
     """
-    context: Context = {}
+    context: dict[str, Any] = {}
     role = getattr(message, "role", None)
     if role is not None:
         context["role"] = role
-    if message.uuid is not None:
-        context["uuid"] = message.uuid
-    if message.session_id is not None:
-        context["session_id"] = message.session_id
-    if message.parent_tool_use_id is not None:
-        context["parent_tool_use_id"] = message.parent_tool_use_id
-    if message.model is not None:
-        context["model"] = message.model
-    if message.message_id is not None:
-        context["message_id"] = message.message_id
-    if message.timestamp is not None:
-        context["timestamp"] = message.timestamp
-    return context
+    for name in CONTEXT_FIELDS:
+        value = getattr(message, name)
+        if value is not None:
+            context[name] = value
+    return cast("Context", context)
 
 
 def _children(message: Any) -> list[Message]:

@@ -6,5 +6,6 @@
 - ``provider_strategies``: Hypothesis strategies for provider-shaped conversations;
 - ``provider_specs``: what the provider contract suite needs to know about each provider;
 - ``provider_cases``: the format-specific error and policy cases the contract suite runs;
-- ``history_checks``: tool call/result pairing checks for the history tools.
+- ``history_checks``: tool call/result pairing checks for the history tools;
+- ``mutation``: changing a value after handing it over (``scribble``).
 """
