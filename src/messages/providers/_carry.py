@@ -6,7 +6,10 @@ out otherwise: a field has no text of its own.
 
 :func:`put_extra` and :func:`carried` decide which ``extra`` fields an encoder writes back,
 by the table in ``_formats`` (see its docstring for the rule); :func:`request_turns` gives
-the turns of a conversation that a request carries.
+the turns of a conversation that a request carries, and :func:`start_request` the policy
+every ``encode_request`` starts with; :func:`raw_turn` writes a whole raw message back or
+hands it to the policy; :func:`failed_output` gives a failed tool result's words where the
+target has no error flag.
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ from .._core.frozen import FrozenDict, JsonValue, raw, thaw
 from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from ..flat import RawMessage
 from ..message import FLAT_TYPES, ROLE_TYPES, Message
-from ..policy import Policy, describe
+from ..policy import Policy, Unsupported, describe
 from ..roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
-from ._formats import Place, fits, owner
+from ._formats import Place, fits, owner, role_is_own
 
 __all__ = [
     "carried",
@@ -31,8 +34,10 @@ __all__ = [
     "non_null",
     "passthrough_role",
     "put_extra",
+    "raw_turn",
     "refusal_text",
     "request_turns",
+    "start_request",
 ]
 
 
@@ -193,6 +198,42 @@ def passthrough_role(message: object) -> str | None:
             if isinstance(role, str):
                 return role
     return None
+
+
+def start_request(
+    conversation: Iterable[Message],
+    unsupported: Unsupported,
+    source: str,
+    carries: Callable[[RawBlock], bool],
+) -> tuple[Policy, list[RoleMessage | RawMessage]]:
+    """The policy of one ``encode_request`` call and the turns it encodes.
+
+    The policy knows from the start which calls the target cannot carry (``carries``
+    tells a raw block the target keeps), so their results follow them (see :func:`lost_calls`).
+    """
+    policy = Policy(unsupported, source)
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, carries)
+    return policy, turns
+
+
+def raw_turn(
+    turn: RawMessage,
+    policy: Policy,
+    path: str,
+    reason: str,
+    carried_as_is: Callable[[Any], bool] = lambda data: True,
+) -> dict[str, Any] | TextBlock | None:
+    """A whole raw message in a request (see :func:`passthrough_role`).
+
+    Its wire form when its role is the target's (and ``carried_as_is`` accepts its data);
+    else what the policy gives for it: an error, ``None`` (dropped), or the TextBlock that
+    describes it. ``reason`` names the role as ``{role}``.
+    """
+    role = str(passthrough_role(turn))
+    if role_is_own(role, policy.source) and carried_as_is(turn.data):
+        return thaw(turn.data)  # type: ignore[no-any-return]
+    return policy.degrade(RawBlock(turn.data), path, reason.format(role=repr(role)))
 
 
 def request_turns(conversation: Iterable[Message]) -> list[RoleMessage | RawMessage]:

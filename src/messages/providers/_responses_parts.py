@@ -258,7 +258,8 @@ def _assistant_message(d: dict[str, Any], mode: Mode, after_text: bool) -> list[
         return [RawBlock(wrap_owned(d))]
     blocks: list[Block] = []
     for i, part in enumerate(content):
-        if type(part) is not dict or part.get("type") not in TEXT_TYPES:
+        tag = part.get("type") if type(part) is dict else None
+        if type(tag) is not str or tag not in TEXT_TYPES:  # (a list is not hashable)
             return [RawBlock(wrap_owned(d))]
         try:
             blocks.append(decode_part(part, "output_text"))
