@@ -34,6 +34,7 @@ from .blocks import (
 from .errors import DecodeError
 from .flat import (
     AudioMessage,
+    FlatMessage,
     ImageMessage,
     RawMessage,
     TextMessage,
@@ -42,6 +43,7 @@ from .flat import (
     ToolUseMessage,
 )
 from .message import FLAT_TYPES, MESSAGE_TYPES, ROLE_TYPES, SESSION_TYPES, Context, Message
+from .roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
 
 __all__ = [
     "block_to_message",
@@ -50,6 +52,7 @@ __all__ = [
     "flatten_assistant",
     "message_to_block",
     "messages_to_blocks",
+    "messages_to_turn",
     "normalize_messages",
     "parse_blocks",
 ]
@@ -342,6 +345,39 @@ def messages_to_blocks(messages: Iterable[Message]) -> tuple[Block, ...]:
     ``messages_to_blocks(flatten_assistant(m)) == m.content`` for a role message with blocks.
     """
     return tuple([message_to_block(m) for m in messages])
+
+
+def messages_to_turn(messages: Iterable[FlatMessage]) -> RoleMessage:
+    """Flat content messages of one role as one role message, with the first one's context.
+
+    The role is the first message's (``developer`` stays apart from ``system``); the
+    context fields (uuid, session id, model...) are the first message's too, as flattening
+    copied them from the parent. This is how request encoders and the interop bridges turn a
+    flat run back into a turn.
+
+    >>> from messages import AssistantMessage, TextBlock, ToolUseBlock
+    >>> turn = AssistantMessage((TextBlock("Looking."), ToolUseBlock("t1", "ls", {})), uuid="u1")
+    >>> messages_to_turn(flatten_assistant(turn)) == turn
+    True
+    """
+    run = list(messages)
+    if not run or not isinstance(run[0], FLAT_TYPES):
+        found = type_name(run[0]) if run else "nothing"
+        raise DecodeError(f"expected a flat content message, found {found}", path="$[0]")
+    first = run[0]
+    blocks = messages_to_blocks(run)
+    role = first.role
+    context: dict[str, Any] = {k: v for k, v in context_of(first).items() if k != "role"}
+    turn: RoleMessage
+    if role == "assistant":
+        turn = AssistantMessage(blocks, **context)
+    elif role == "tool":
+        turn = ToolMessage(blocks, **context)
+    elif role in ("system", "developer"):
+        turn = SystemMessage(blocks, role=role, **context)
+    else:
+        turn = UserMessage(blocks, **context)
+    return turn
 
 
 def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:

@@ -15,7 +15,6 @@ target has no error flag.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from .._core.frozen import FrozenDict, JsonValue, raw, thaw
@@ -23,7 +22,7 @@ from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from ..flat import RawMessage
 from ..message import FLAT_TYPES, ROLE_TYPES, Message
 from ..policy import Policy, Unsupported, describe
-from ..roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage, RoleMessage
 from ._formats import Place, fits, owner, role_is_own
 
 __all__ = [
@@ -310,43 +309,19 @@ def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
     kept apart by ``_policy.request_turns`` first). Anything that is not a message raises
     :class:`DecodeError`.
     """
-    from ..convert import message_to_block
+    from ..convert import messages_to_turn
     from ..errors import DecodeError
-    from ..flat import RawMessage
+    from ..flat import FlatMessage, RawMessage
     from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES
 
     turns: list[RoleMessage] = []
-    run: list[Message] = []
+    run: list[FlatMessage] = []
     run_role: str | None = None
 
     def close() -> None:
-        if not run:
-            return
-        first = run[0]
-        blocks = tuple(message_to_block(m) for m in run)
-        turn: RoleMessage
-        if run_role == "assistant":
-            turn = AssistantMessage(blocks)
-        elif run_role == "tool":
-            turn = ToolMessage(blocks)
-        elif run_role == "system":
-            turn = SystemMessage(blocks)
-        elif run_role == "developer":
-            turn = SystemMessage(blocks, role="developer")
-        else:
-            turn = UserMessage(blocks)
-        turns.append(
-            replace(
-                turn,
-                uuid=first.uuid,
-                session_id=first.session_id,
-                parent_tool_use_id=first.parent_tool_use_id,
-                model=first.model,
-                message_id=first.message_id,
-                timestamp=first.timestamp,
-            )
-        )
-        run.clear()
+        if run:
+            turns.append(messages_to_turn(run))
+            run.clear()
 
     for i, message in enumerate(messages):
         if isinstance(message, ROLE_TYPES):
