@@ -12,11 +12,9 @@ from hypothesis import strategies as st
 from conftest import json_equal
 from messages import (
     AssistantMessage,
-    DecodeError,
     ErrorMessage,
     ImageMessage,
     InitMessage,
-    InvalidLineMessage,
     RawMessage,
     ResultMessage,
     StreamEventMessage,
@@ -34,14 +32,11 @@ from messages import (
 from messages import strategies as ms
 from messages.adapters import copilot as cp
 from support.adapter_files import (
-    assert_round_trips,
-    assert_stream_round_trips,
+    assert_decode_error,
     flat_kinds,
     local,
     read,
 )
-
-LOCAL = ["run-read-edit.jsonl", "edge-cases.jsonl"]
 
 
 def ev(kind: str, data: dict[str, Any], **top: Any) -> dict[str, Any]:
@@ -51,15 +46,10 @@ def ev(kind: str, data: dict[str, Any], **top: Any) -> dict[str, Any]:
 # --- hand-made streams ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", LOCAL)
-def test_hand_made_streams_round_trip(name: str) -> None:
-    assert_round_trips(cp, local("copilot", name))
-    assert_stream_round_trips(cp, local("copilot", name))
-
-
 def test_a_run_decodes_to_the_expected_kinds() -> None:
     messages = read(cp, local("copilot", "run-read-edit.jsonl"))
     assert [m.kind for m in messages][:3] == ["init", "stream_event", "text"]
+    # written out per fixture on purpose (OpenCode's run reads alike): each stands alone
     assert flat_kinds(messages) == [
         "text(user)",
         "thinking(assistant)",
@@ -273,19 +263,7 @@ def test_unknown_lines_are_kept_raw() -> None:
     ],
 )
 def test_bad_shapes_raise_with_a_path(obj: Any, text: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        cp.decode(obj)
-    assert str(info.value) == text
-
-
-def test_non_json_lines_do_not_stop_the_stream() -> None:
-    lines = ["Error: Copilot token could not be validated", json.dumps(ev("session.idle", {}))]
-    out = list(cp.iter_decode(lines))
-    assert isinstance(out[0], InvalidLineMessage) and out[0].line == 1
-    assert isinstance(out[1], StreamEventMessage)
-    with pytest.raises(DecodeError) as info:
-        list(cp.iter_decode(lines, strict=True))
-    assert info.value.line == 1
+    assert_decode_error(cp, obj, text)
 
 
 def test_merge_passes_whole_messages_through() -> None:
@@ -356,7 +334,8 @@ def test_what_copilot_cannot_carry() -> None:
     )
     image = ImageMessage(media_type="image/png", data="AAAA")
     assert cp.encode(image, unsupported="drop") is None
-    assert cp.encode(image, unsupported="text")["data"] == {"content": "[image image/png]"}
+    described = cp.encode(image, unsupported="text")["data"]
+    assert described == {"content": "[image: image/png, 3 bytes]"}
     with pytest.raises(UnsupportedContentError):
         cp.encode(StreamEventMessage({"type": "message_start"}))
     lines = list(
@@ -365,21 +344,6 @@ def test_what_copilot_cannot_carry() -> None:
         )
     )
     assert len(lines) == 1
-
-
-@pytest.mark.parametrize(
-    "obj",
-    [
-        {"type": "item.completed", "item": {"id": "i"}},
-        {"type": "turn.completed", "usage": {}},
-        {"type": "result", "subtype": "success"},
-        {"type": "result", "status": "success"},
-        {"type": "tool_use", "part": {}},
-        {"v": 1, "kind": "text", "type": "a.b", "data": {}},
-    ],
-)
-def test_detect_rejects_other_sources(obj: dict[str, Any]) -> None:
-    assert cp.detect(obj) is False
 
 
 # --- laws ---------------------------------------------------------------------------------------
@@ -463,14 +427,7 @@ def test_carried_messages_survive_a_round_trip(m: Any) -> None:
     assert cp.decode(wire) == m
 
 
-@given(ms.json_values(max_leaves=6))
-def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None:
-    from messages import thaw
-
-    obj = thaw(value)
-    try:
-        message = cp.decode(obj)
-    except DecodeError as exc:
-        assert exc.path.startswith("$")
-        return
-    assert json_equal(cp.encode(message), obj)
+def test_an_empty_turn_is_an_empty_assistant_message() -> None:
+    assert list(cp.iter_encode([AssistantMessage(())])) == [
+        '{"type":"assistant.message","data":{}}'
+    ]

@@ -12,12 +12,10 @@ from hypothesis import strategies as st
 from conftest import json_equal, shared_fixtures
 from messages import (
     AssistantMessage,
-    DecodeError,
     EncodeError,
     ErrorMessage,
     ImageMessage,
     InitMessage,
-    InvalidLineMessage,
     RawMessage,
     ResultMessage,
     StreamEventMessage,
@@ -33,26 +31,16 @@ from messages import (
 from messages import strategies as ms
 from messages.adapters import gemini_cli as g
 from support.adapter_files import (
-    assert_round_trips,
-    assert_stream_round_trips,
+    assert_decode_error,
     flat_kinds,
-    local,
     read,
     wire_objects,
 )
 
 REAL = ["gemicord-log.jsonl", "synthetic/caic-gemini-unit-test-lines.jsonl"]
-LOCAL = ["run-with-warnings.jsonl", "run-turn-limit.jsonl"]
 
 
 # --- conformance -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", REAL)
-def test_real_captures_round_trip(name: str) -> None:
-    path = shared_fixtures("gemini_cli", name)
-    assert assert_round_trips(g, path) >= 12
-    assert_stream_round_trips(g, path)
 
 
 @pytest.mark.parametrize("name", REAL)
@@ -73,12 +61,6 @@ def test_real_capture_decodes_to_the_expected_kinds() -> None:
         "tool_result",
         "text(assistant)",
     ]
-
-
-@pytest.mark.parametrize("name", LOCAL)
-def test_hand_made_fixtures_round_trip(name: str) -> None:
-    assert_round_trips(g, local("gemini_cli", name))
-    assert_stream_round_trips(g, local("gemini_cli", name))
 
 
 # --- mapping rules -------------------------------------------------------------------------
@@ -187,13 +169,6 @@ def test_null_fields_are_kept() -> None:
     assert json_equal(g.encode(m), obj)
 
 
-def test_decode_copies_its_input() -> None:
-    obj = {"type": "tool_use", "tool_name": "ls", "tool_id": "1", "parameters": {"a": [1]}}
-    m = g.decode(obj)
-    obj["parameters"]["a"].append(2)
-    assert m.input == {"a": [1]}
-
-
 # --- errors ---------------------------------------------------------------------------------
 
 
@@ -238,40 +213,7 @@ def test_decode_copies_its_input() -> None:
     ],
 )
 def test_bad_shapes_raise_with_a_path(obj: Any, text: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        g.decode(obj)
-    assert str(info.value) == text
-    assert info.value.source == "gemini_cli"
-
-
-def test_non_json_lines_do_not_stop_the_stream() -> None:
-    lines = [
-        '{"type":"init","session_id":"s","model":"m"}',
-        "Loaded cached credentials.",
-        '{"type":"message","role":"user"',
-        "",
-        '{"type":"message","role":"user","content":"hi"}',
-    ]
-    out = list(g.iter_decode(lines))
-    assert [m.kind for m in out] == ["init", "invalid_line", "invalid_line", "text"]
-    assert isinstance(out[1], InvalidLineMessage)
-    assert (out[1].text, out[1].line) == ("Loaded cached credentials.", 2)
-    assert out[2].line == 3
-    assert list(g.iter_encode(out)) == [lines[0], lines[1], lines[2], lines[4]]
-
-
-def test_strict_reading_raises_with_the_line_number() -> None:
-    lines = ['{"type":"init"}', "Loaded cached credentials."]
-    with pytest.raises(DecodeError) as info:
-        list(g.iter_decode(lines, strict=True))
-    assert info.value.line == 2
-    assert str(info.value).startswith("gemini_cli: line 2: $: invalid JSON")
-
-
-def test_strict_reading_reports_bad_shapes_too() -> None:
-    with pytest.raises(DecodeError) as info:
-        list(g.iter_decode(['{"type":"tool_use"}'], strict=True))
-    assert str(info.value) == "gemini_cli: line 1: $.tool_id: expected a string, found nothing"
+    assert_decode_error(g, obj, text)
 
 
 # --- merge ------------------------------------------------------------------------------------
@@ -333,7 +275,7 @@ def test_thinking_is_refused_dropped_or_degraded() -> None:
     assert g.encode(m, unsupported="text") == {
         "type": "message",
         "role": "assistant",
-        "content": "hmm",
+        "content": "[thinking: hmm]",
     }
 
 
@@ -342,7 +284,7 @@ def test_images_degrade_to_a_note() -> None:
     assert g.encode(m, unsupported="text") == {
         "type": "message",
         "role": "user",
-        "content": "[image image/png https://example.com/a.png]",
+        "content": "[image: image/png, https://example.com/a.png]",
     }
 
 
@@ -380,25 +322,6 @@ def test_iter_encode_applies_the_policy() -> None:
     with pytest.raises(UnsupportedContentError):
         list(g.iter_encode(stream))
     assert len(list(g.iter_encode(stream, unsupported="drop"))) == 2
-
-
-# --- detection --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "obj",
-    [
-        {"type": "result", "subtype": "success", "is_error": False},
-        {"type": "result", "timestamp": "t", "sessionId": "s", "exitCode": 0},
-        {"type": "error", "message": "codex failed"},
-        {"type": "tool_use", "part": {"type": "tool"}},
-        {"v": 1, "kind": "text", "text": "hi"},
-        {"type": "system", "subtype": "init"},
-        [1, 2],
-    ],
-)
-def test_detect_rejects_other_sources(obj: Any) -> None:
-    assert g.detect(obj) is False
 
 
 # --- laws ---------------------------------------------------------------------------------------
@@ -453,19 +376,6 @@ def test_a_result_without_an_outcome_reads_back_as_success(is_error: Any, text: 
     assert back.is_error is bool(is_error)
 
 
-@given(ms.json_values(max_leaves=6))
-def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None:
-    from messages import thaw
-
-    obj = thaw(value)
-    try:
-        message = g.decode(obj)
-    except DecodeError as exc:
-        assert exc.path.startswith("$")
-        return
-    assert json_equal(g.encode(message), obj)
-
-
 def test_a_foreign_extra_cannot_change_the_event_type() -> None:
     call = ToolUseMessage("c1", "ls", {}, extra={"type": "function", "x": 1})
     assert g.encode(call) == {
@@ -477,8 +387,8 @@ def test_a_foreign_extra_cannot_change_the_event_type() -> None:
     }
 
 
-def test_a_number_too_large_for_a_float_is_an_invalid_line() -> None:
-    out = list(g.iter_decode(['{"type":"init","x":1e999}', '{"type":"init","x":1.5}']))
-    assert isinstance(out[0], InvalidLineMessage)
-    assert "out of range" in out[0].reason
-    assert out[1] == InitMessage(extra={"x": 1.5})
+def test_arguments_that_are_not_an_object_are_refused_or_left_out() -> None:
+    call = ToolUseMessage("t", "ls", arguments="{broken")
+    with pytest.raises(UnsupportedContentError):
+        g.encode(call)
+    assert g.encode(call, unsupported="drop")["parameters"] == {}

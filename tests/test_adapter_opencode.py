@@ -34,14 +34,12 @@ from messages import (
 from messages import strategies as ms
 from messages.adapters import opencode as oc
 from support.adapter_files import (
-    assert_round_trips,
-    assert_stream_round_trips,
+    assert_decode_error,
     flat_kinds,
     local,
     read,
 )
 
-LOCAL = ["run-read-edit.jsonl", "run-model-error.jsonl", "edge-cases.jsonl"]
 SID = "ses_1"
 
 
@@ -68,17 +66,12 @@ def tool_part(state: dict[str, Any]) -> dict[str, Any]:
 # --- hand-made streams ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", LOCAL)
-def test_hand_made_streams_round_trip(name: str) -> None:
-    assert_round_trips(oc, local("opencode", name))
-    assert_stream_round_trips(oc, local("opencode", name))
-
-
 def test_a_run_decodes_to_the_expected_kinds() -> None:
     messages = read(oc, local("opencode", "run-read-edit.jsonl"))
     kinds = [m.kind for m in messages]
     assert kinds[:5] == ["stream_event", "thinking", "text", "assistant", "result"]
     assert kinds.count("result") == 4
+    # written out per fixture on purpose (Copilot's run reads alike): each stands alone
     assert flat_kinds(messages) == [
         "thinking(assistant)",
         "text(assistant)",
@@ -257,9 +250,7 @@ def test_unknown_events_are_kept_raw() -> None:
     ],
 )
 def test_bad_shapes_raise_with_a_path(obj: Any, text: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        oc.decode(obj)
-    assert str(info.value) == text
+    assert_decode_error(oc, obj, text)
 
 
 def test_stderr_noise_does_not_stop_the_stream() -> None:
@@ -295,7 +286,7 @@ def test_media_degrades_to_assistant_text() -> None:
     image = ImageMessage(url="https://x/a.png", role="assistant")
     assert oc.encode(image, unsupported="text")["part"] == {
         "type": "text",
-        "text": "[image https://x/a.png]",
+        "text": "[image: https://x/a.png]",
     }
 
 
@@ -367,21 +358,6 @@ def test_foreign_stream_events_are_refused() -> None:
         oc.encode(StreamEventMessage({"type": "content_block_delta"}))
 
 
-@pytest.mark.parametrize(
-    "obj",
-    [
-        {"type": "tool_use", "tool_name": "ls", "tool_id": "1", "parameters": {}},
-        {"type": "error", "message": "codex"},
-        {"type": "error", "severity": "error", "message": "gemini"},
-        {"type": "item.completed", "item": {}},
-        {"type": "assistant", "message": {}},
-        {"v": 1, "kind": "text", "text": "x", "part": {}},
-    ],
-)
-def test_detect_rejects_other_sources(obj: dict[str, Any]) -> None:
-    assert oc.detect(obj) is False
-
-
 # --- laws ---------------------------------------------------------------------------------------
 
 _ids = st.text("abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12)
@@ -438,16 +414,3 @@ def test_carried_messages_survive_a_round_trip(m: Any) -> None:
     wire = oc.encode(m)
     assert oc.detect(wire)
     assert oc.decode(wire) == m
-
-
-@given(ms.json_values(max_leaves=6))
-def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None:
-    from messages import thaw
-
-    obj = thaw(value)
-    try:
-        message = oc.decode(obj)
-    except DecodeError as exc:
-        assert exc.path.startswith("$")
-        return
-    assert json_equal(oc.encode(message), obj)

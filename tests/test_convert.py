@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterator
 from typing import Any
@@ -43,6 +44,7 @@ from messages.convert import (
     flatten_assistant,
     message_to_block,
     messages_to_blocks,
+    messages_to_turn,
     normalize_messages,
     parse_blocks,
 )
@@ -502,3 +504,23 @@ def test_a_type_that_is_not_a_string_is_raw_not_a_crash() -> None:
         RawBlock({"type": []}),
         RawBlock({"type": {"a": 1}}),
     )
+
+
+@given(ms.role_messages())
+def test_messages_to_turn_inverts_flattening(message: Any) -> None:
+    # What a turn carries beyond its blocks and context (usage, stop reason, error, extra)
+    # is not in the flat view, so the law is stated for turns without them.
+    if isinstance(message.content, str) or not message.content:
+        return
+    plain = dataclasses.replace(message, extra={})
+    if isinstance(plain, AssistantMessage):
+        plain = dataclasses.replace(plain, usage=None, stop_reason=None, error=None)
+    assert messages_to_turn(flatten_assistant(plain)) == plain
+
+
+def test_messages_to_turn_needs_flat_messages() -> None:
+    with pytest.raises(DecodeError) as info:
+        messages_to_turn([])
+    assert info.value.path == "$[0]" and "found nothing" in info.value.reason
+    with pytest.raises(DecodeError, match="found UserMessage"):
+        messages_to_turn([UserMessage("hi")])  # type: ignore[list-item]

@@ -103,3 +103,58 @@ def test_native_round_trip_through_text(value: Any) -> None:
     block = ToolUseBlock("c", "f", {"v": value})
     assert loads(dumps(block)) == block
     assert from_dict(to_dict(block)) == block
+
+
+@pytest.mark.parametrize("arguments", ['{"a":1e999}', '{"a":NaN}', '{"a":Infinity}'])
+def test_every_provider_reads_non_json_arguments_the_same_way(arguments: str) -> None:
+    # The issue: Responses gave input={'a': inf} where Chat gave {}, and serializing the
+    # Responses message then raised a bare ValueError.
+    from messages.providers import openai_chat, openai_responses
+
+    responses = openai_responses.decode_response(
+        {
+            "id": "resp_1",
+            "object": "response",
+            "status": "completed",
+            "model": "gpt-5",
+            "output": [
+                {
+                    "type": "function_call",
+                    "id": "fc_1",
+                    "call_id": "call_1",
+                    "name": "f",
+                    "arguments": arguments,
+                    "status": "completed",
+                }
+            ],
+        }
+    )
+    chat = openai_chat.decode_response(
+        {
+            "id": "c1",
+            "object": "chat.completion",
+            "model": "gpt-5",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": "call_1",
+                                "type": "function",
+                                "function": {"name": "f", "arguments": arguments},
+                            }
+                        ],
+                    },
+                }
+            ],
+        }
+    )
+    for message in (responses, chat):
+        (call,) = message.tool_uses
+        assert call.input == {} and call.arguments == arguments and call.invalid_arguments
+        assert from_dict(to_dict(message)) == message
+        assert loads(dumps(message)) == message

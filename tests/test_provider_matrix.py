@@ -15,9 +15,6 @@ Gemini, thinking and media are not compared, ``is_error`` is lost in OpenAI).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,15 +39,10 @@ from messages import (
 from messages import strategies as ms
 from messages.adapters import CLI_NAMES
 from messages.adapters import get as adapter
-from messages.providers import NAMES, UnknownProviderError, get
+from messages.providers import NAMES, get
 from messages.providers._carry import refusal_text, request_turns
-from support.provider_checks import (
-    check_anthropic,
-    check_chat,
-    check_gemini,
-    check_responses,
-    is_paired,
-)
+from support.provider_checks import is_paired
+from support.provider_specs import CHECKS, SPECS
 from support.provider_strategies import (
     anthropic_conversations,
     chat_conversations,
@@ -58,18 +50,6 @@ from support.provider_strategies import (
     well_formed,
 )
 
-CHECKS = {
-    "anthropic": check_anthropic,
-    "openai_chat": check_chat,
-    "openai_responses": check_responses,
-    "gemini": check_gemini,
-}
-MESSAGE_KEYS = {
-    "anthropic": ("system", "messages"),
-    "openai_chat": ("messages",),
-    "openai_responses": ("instructions", "input"),
-    "gemini": ("systemInstruction", "contents"),
-}
 REQUESTS = [
     (source, path.name)
     for source in NAMES
@@ -187,7 +167,7 @@ def test_every_request_fixture_converts_to_every_provider(
     if source == target:
         # The fixtures hold odd content on purpose; to their own format they go back exactly.
         sent = get(target).encode_request(conversation, unsupported=policy)
-        assert json_equal(sent, {k: body[k] for k in MESSAGE_KEYS[source] if k in body})
+        assert json_equal(sent, SPECS[source].request_part(body))
     elif policy == "raise":
         encode_or_refuse(conversation, target)
     else:
@@ -469,26 +449,3 @@ def test_images_cross_to_every_target_that_carries_them() -> None:
 
 
 # ------------------------------------------------------------------------------ registry
-
-
-def test_the_registry_names_every_provider() -> None:
-    assert NAMES == ("anthropic", "openai_chat", "openai_responses", "gemini")
-    assert [get(name).NAME for name in NAMES] == list(NAMES)
-
-
-def test_an_unknown_provider_lists_the_known_ones() -> None:
-    with pytest.raises(UnknownProviderError, match="expected one of: anthropic, openai_chat"):
-        get("openai")
-    with pytest.raises(LookupError):
-        get("claude_code")
-
-
-def test_importing_the_package_loads_no_codec() -> None:
-    code = (
-        "import sys, messages.providers\n"
-        "loaded = [m for m in sys.modules if m.startswith('messages.providers.')]\n"
-        "assert not loaded, loaded\n"
-    )
-    src = Path(__file__).resolve().parents[1] / "src"
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    subprocess.run([sys.executable, "-c", code], check=True, env=env)

@@ -230,7 +230,7 @@ def test_media_is_named_never_dumped() -> None:
     assert text == (
         "User: [Image: 150 bytes]\n[Image: image/gif, 150 bytes]\n"
         "[Image: https://example.com/" + "p" * 59 + "\u2026]\n"
-        "[Image: file file_9]\n[Audio: audio/wav, 3 bytes]\n[Image: no data]"
+        "[Image: file file_9]\n[Audio: audio/wav, 3 characters]\n[Image]"
     )
     xml = transcript(stream, format="xml")
     assert data not in xml
@@ -347,3 +347,19 @@ def test_session_entries_without_details() -> None:
     assert transcript(stream, format="xml", include_events=True) == (
         "<invalid_line>x</invalid_line>\n<event/>\n<result/>"
     )
+
+
+@given(ms.streams(), st.booleans(), st.booleans(), st.none() | st.integers(0, 30))
+def test_the_streaming_markdown_writer_writes_the_markdown_transcript(
+    stream: list[Any], thinking: bool, events: bool, limit: int | None
+) -> None:
+    """One Markdown renderer: fed message by message, it gives the transcript's paragraphs."""
+    from messages.text._render import MarkdownWriter, Transcriber
+
+    options: dict[str, Any] = {"include_thinking": thinking, "include_events": events}
+    writer = MarkdownWriter(Transcriber(labels={"user": "Human"}, limit=limit, **options))
+    paragraphs = [p for m in stream for p in writer.render(m)]
+    expected = transcript(
+        stream, format="markdown", labels={"user": "Human"}, max_text_length=limit, **options
+    )
+    assert "\n\n".join(paragraphs) == expected

@@ -122,6 +122,7 @@ _SUBMODULES = (
     "errors",
     "flat",
     "history",
+    "interop",
     "limits",
     "media",
     "message",

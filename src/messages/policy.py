@@ -36,7 +36,7 @@ from .blocks import (
     ToolUseBlock,
 )
 from .errors import HINT, EncodeError, UnsupportedContentError
-from .media import parse_data_uri
+from .media import describe_media
 
 __all__ = ["HINT", "MODES", "Policy", "Unsupported", "check_mode", "describe", "has_context"]
 
@@ -112,24 +112,8 @@ def _clip(text: str) -> str:
     return text if len(text) <= _SNIPPET else text[: _SNIPPET - 3] + "..."
 
 
-def _size(data: str) -> str:
-    return f"{len(data) * 3 // 4 - data[-2:].count('=')} bytes"
-
-
 def _media(label: str, block: ImageBlock | AudioBlock) -> str:
-    details: list[str] = []
-    if block.data is not None:
-        details += [block.media_type or block.resolved_media_type or "", _size(block.data)]
-    elif block.url is not None:
-        uri = parse_data_uri(block.url)
-        if uri is None:
-            details += [block.media_type or "", block.url]
-        else:
-            amount = _size(uri.data) if uri.is_base64 else f"{len(uri.data)} characters"
-            details += [uri.media_type, amount]
-    elif block.file_id is not None:
-        details += [block.media_type or "", f"file {block.file_id}"]
-    shown = ", ".join(d for d in details if d)
+    shown = describe_media(block)
     return f"[{label}: {shown}]" if shown else f"[{label}]"
 
 

@@ -19,6 +19,13 @@ from .usage import Usage
 if TYPE_CHECKING:
     from .stop import StopReason
 
+
+# Each class below declares all of its fields, the context fields included, and the duplicate
+# report lists those declarations as repeated. That is deliberate: the data classes do not
+# inherit from each other (a field-holding base would put its fields first, break the
+# positional match patterns and the fast makers' field order, and hide fields from type
+# checkers); behaviour they share lives once, in field-less slotted mixins.
+
 __all__ = [
     "AssistantMessage",
     "ContentReads",

@@ -469,3 +469,13 @@ def well_formed(
 def any_conversation() -> st.SearchStrategy[list[Message]]:
     """Anything the library can build: role, flat and session messages, any content."""
     return ms.streams(max_size=6)
+
+
+def simple_responses() -> st.SearchStrategy[AssistantMessage]:
+    """An assistant message of text and tool calls, with any response fields and usage."""
+    return ms.assistant_messages(
+        content=st.one_of(
+            st.builds(TextBlock, st.text(max_size=10)),
+            st.builds(ToolUseBlock, st.just("call_1"), st.just("f"), ms.json_objects()),
+        )
+    )

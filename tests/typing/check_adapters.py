@@ -6,8 +6,17 @@ from collections.abc import Iterator
 from typing import assert_type
 
 from messages import Message
-from messages.adapters import acp, claude_code, codex, copilot, gemini_cli, get, native, opencode
-from messages.adapters._base import Adapter
+from messages.adapters import (
+    Adapter,
+    acp,
+    claude_code,
+    codex,
+    copilot,
+    gemini_cli,
+    get,
+    native,
+    opencode,
+)
 
 adapters: list[Adapter] = [acp, claude_code, codex, copilot, gemini_cli, native, opencode]
 

@@ -25,7 +25,7 @@ from ..errors import DecodeError
 from ..limits import current_limits
 from .frozen import EMPTY, raw
 from .make import expose_owned, maker, wrap_owned
-from .wire import extra, fail, obj, req_str
+from .wire import extra, fail, obj_or_empty, str_or
 
 MAX_BLOCK_DEPTH: Final = 64
 """How deeply tool results may nest blocks inside blocks before decoding refuses."""
@@ -76,7 +76,7 @@ def _thinking(d: dict[str, Any], provider: str | None, depth: int) -> Block:
 
 
 def _redacted(d: dict[str, Any], provider: str | None, depth: int) -> Block:
-    return _new_thinking("", req_str(d, "data"), True, provider, extra(d, _REDACTED))
+    return _new_thinking("", str_or(d, "data"), True, provider, extra(d, _REDACTED))
 
 
 def _tool_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
@@ -88,7 +88,7 @@ def _tool_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     if type(name) is not str:
         raise fail("a string", name, "name")
     if type(args) is not dict:
-        args = obj(d, "input")
+        args = obj_or_empty(d, "input")
     ex = EMPTY if _TOOL_USE.issuperset(d) else extra(d, _TOOL_USE)
     return _new_tool_use(call_id, name, wrap_owned(args), None, ex)
 

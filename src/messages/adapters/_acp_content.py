@@ -12,6 +12,7 @@ from typing import Any, Final, assert_never
 
 from .._core.frozen import raw
 from .._core.make import expose_owned, wrap_owned
+from .._core.wire import need_str, opt_str, rest
 from ..blocks import (
     AudioBlock,
     Block,
@@ -23,7 +24,7 @@ from ..blocks import (
     ToolUseBlock,
 )
 from ..flat import ToolResultMessage
-from ..policy import Unsupported
+from ..policy import Policy
 from . import _events as ev
 
 __all__ = ["block", "block_out", "item", "item_out", "prompt_block", "result_items"]
@@ -39,14 +40,14 @@ def block(b: Any, at: str) -> TextBlock | ImageBlock | AudioBlock | RawBlock:
         return RawBlock(expose_owned(b))
     tag = b.get("type")
     if tag == "text":
-        return TextBlock(ev.req_str(b, "text", at), extra=ev.frozen(ev.rest(b, _TEXT)))
+        return TextBlock(need_str(b, "text", at), extra=ev.frozen(rest(b, _TEXT)))
     if tag in ("image", "audio"):
         cls = ImageBlock if tag == "image" else AudioBlock
         return cls(
-            data=ev.opt_str(b, "data", at),
-            media_type=ev.opt_str(b, "mimeType", at),
-            url=ev.opt_str(b, "uri", at),
-            extra=ev.frozen(ev.rest(b, _MEDIA)),
+            data=opt_str(b, "data", at),
+            media_type=opt_str(b, "mimeType", at),
+            url=opt_str(b, "uri", at),
+            extra=ev.frozen(rest(b, _MEDIA)),
         )
     return RawBlock(wrap_owned(b))
 
@@ -94,7 +95,7 @@ def prompt_block(b: Block) -> bool:
     return isinstance(b, (TextBlock, ImageBlock, AudioBlock, RawBlock))
 
 
-def result_items(m: ToolResultMessage, policy: Unsupported) -> list[Any] | None:
+def result_items(m: ToolResultMessage, policy: Policy) -> list[Any] | None:
     """Tool-call content for a result; ``None`` when there is none to write.
 
     Thinking, tool-use and tool-result blocks are not content: they are refused, or
@@ -103,11 +104,12 @@ def result_items(m: ToolResultMessage, policy: Unsupported) -> list[Any] | None:
     if isinstance(m.content, str):
         return [item_out(TextBlock(m.content))] if m.content else None
     items = []
-    for b in m.content:
+    for i, b in enumerate(m.content):
         if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock)):
-            text = ev.content_text((b,), "acp", policy)
-            if policy != "drop":
-                items.append(item_out(TextBlock(text)))
+            reason = f"cannot carry {b.kind} blocks in tool results"
+            alt = policy.degrade(b, f"$.content[{i}]", reason)
+            if alt is not None:
+                items.append(item_out(alt))
             continue
         items.append(item_out(b))
     return items

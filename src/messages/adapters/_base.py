@@ -1,6 +1,6 @@
 """What every agent CLI adapter shares: reading lines leniently or strictly.
 
-A line is decoded with ``json.loads`` (NaN and Infinity rejected), then handed, owned, to the
+A line is decoded strictly (:mod:`messages._core.jsontext`), then handed, owned, to the
 adapter's decoder. Blank lines are skipped. In lenient mode (the default) a line that is not
 JSON, or that the adapter rejects, becomes an :class:`InvalidLineMessage` carrying the line,
 the reason and the line number, and reading goes on; in strict mode it raises
@@ -10,57 +10,24 @@ the reason and the line number, and reading goes on; in strict mode it raises
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, Protocol
+from typing import Any
 
-from .._core.jsontext import dump_compact, load_strict, scan_strict
+from .._core.jsontext import load_strict, scan_strict
 from ..errors import DecodeError
-from ..limits import Limits, current_limits
+from ..limits import current_limits
 from ..message import Message
-from ..policy import Unsupported
 from ..session import InvalidLineMessage
 
-__all__ = ["Adapter", "encode_line", "iter_decode", "load_line", "merge_deltas"]
-
-DEFAULT_MAX_LINE: Final = Limits().max_line
-"""Longest line (in characters or bytes) a reader accepts before reporting it as invalid."""
+__all__ = ["is_native", "iter_decode", "load_line", "merge_deltas"]
 
 
-class Adapter(Protocol):
-    """The surface of every adapter module (a module satisfies it structurally)."""
+def is_native(obj: Any) -> bool:
+    """Whether a parsed line is this library's own JSON: ``"v": 1`` and a string ``"kind"``.
 
-    NAME: str
-
-    def decode(self, obj: Any) -> Message:
-        """One wire object (already parsed JSON) to one message."""
-        ...
-
-    def encode(self, message: Message, *, unsupported: Unsupported = "raise") -> Any:
-        """One message back to its wire object: ``encode(decode(obj)) == obj``.
-
-        Content the format cannot carry raises :class:`UnsupportedContentError` unless
-        ``unsupported`` is ``"drop"`` (the result may then be ``None``) or ``"text"``.
-        """
-        ...
-
-    def detect(self, obj: Any) -> bool:
-        """Whether a parsed line looks like this source's output."""
-        ...
-
-    def iter_decode(
-        self, lines: Iterable[str | bytes], *, strict: bool = False
-    ) -> Iterator[Message]:
-        """Decode a stream of lines lazily."""
-        ...
-
-    def iter_encode(
-        self, messages: Iterable[Message], *, unsupported: Unsupported = "raise"
-    ) -> Iterator[str]:
-        """Encode a stream of messages lazily, one wire line (no line ending) at a time."""
-        ...
-
-    def merge(self, messages: Iterable[Message]) -> Iterator[Message]:
-        """Join the source's fragments (deltas, split records) into whole messages, lazily."""
-        ...
+    The one test for native lines: :func:`messages.adapters.detect` and the ``native``
+    adapter claim them, and no agent CLI adapter does.
+    """
+    return type(obj) is dict and obj.get("v") == 1 and type(obj.get("kind")) is str
 
 
 def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
@@ -132,13 +99,6 @@ def iter_decode(
             )
             continue
         yield message
-
-
-def encode_line(encode: Callable[[Message], Any], message: Message) -> str:
-    """One message as a line of wire JSON (an InvalidLineMessage gives back its text)."""
-    if isinstance(message, InvalidLineMessage):
-        return message.text
-    return dump_compact(encode(message))
 
 
 def _same_stream(a: Message, b: Message) -> bool:

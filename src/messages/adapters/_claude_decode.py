@@ -3,7 +3,7 @@
 Every known line type has a fast path for the exact shape Claude Code writes on almost every
 line (one key-set comparison replaces a read, a check and a copy per field) and a general
 path for any other shape; both give the same message. Messages are built with
-:func:`messages._model.maker` from values that are checked and frozen here.
+:func:`messages._core.make.maker` from values that are checked and frozen here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from .._core.frozen import EMPTY
 from .._core.make import expose_owned, maker, wrap_owned
-from .._core.wire import fail, opt_bool, opt_float, opt_int, opt_num, opt_str
+from .._core.wire import fail, opt_bool, opt_int, opt_num, opt_str, opt_time, rest
 from ..blocks import Block
 from ..errors import DecodeError
 from ..flat import RawMessage
@@ -21,7 +21,7 @@ from ..message import Message
 from ..roles import AssistantMessage, UserMessage
 from ..session import InitMessage, ResultMessage, StreamEventMessage
 from ..usage import Usage
-from ._common import decode_content, opt_timestamp
+from ._common import decode_content
 
 __all__ = ["decode"]
 
@@ -30,9 +30,7 @@ NAME: Final = "claude_code"
 _CTX: Final = ("uuid", "session_id", "parent_tool_use_id", "timestamp")
 _TIMESTAMP_TYPES: Final = (str, int, float)
 _ASSISTANT: Final = frozenset((*_CTX, "message", "error"))
-_ASSISTANT_INNER: Final = frozenset(("content", "model", "id", "stop_reason", "usage"))
 _USER: Final = frozenset((*_CTX, "message"))
-_USER_INNER: Final = frozenset(("content",))
 _RESULT: Final = frozenset(
     (
         *_CTX,
@@ -48,7 +46,6 @@ _RESULT: Final = frozenset(
     )
 )
 _INIT: Final = frozenset((*_CTX, "cwd", "tools", "model"))
-_STREAM: Final = frozenset((*_CTX, "event"))
 _USAGE: Final = frozenset(
     ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 )
@@ -69,11 +66,6 @@ _Context = tuple[Any, Any, Any, Any]
 """uuid, session_id, parent_tool_use_id, timestamp."""
 
 
-def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
-    """Keys of ``d`` not in ``known``, plus known keys whose value is null (kept for replay)."""
-    return {k: v for k, v in d.items() if k not in known or v is None}
-
-
 def _checked_context(obj: dict[str, Any]) -> _Context:
     """The context with checked reads: raises with the path of an ill-typed field."""
     sid_key = "sessionId" if "sessionId" in obj else "session_id"
@@ -81,7 +73,7 @@ def _checked_context(obj: dict[str, Any]) -> _Context:
         opt_str(obj, "uuid"),
         opt_str(obj, sid_key),
         opt_str(obj, "parent_tool_use_id"),
-        opt_timestamp(obj, "timestamp"),
+        opt_time(obj),
     )
 
 
@@ -290,7 +282,7 @@ def _result(obj: dict[str, Any]) -> Message:
     duration_ms = opt_num(obj, "duration_ms")
     duration_api_ms = opt_num(obj, "duration_api_ms")
     num_turns = opt_int(obj, "num_turns")
-    cost = opt_float(obj, "total_cost_usd")
+    cost = opt_num(obj, "total_cost_usd")
     usage = _opt_usage(obj)
     uuid, sid, parent, ts = _checked_context(obj)
     return _new_result(
@@ -309,7 +301,7 @@ def _result(obj: dict[str, Any]) -> Message:
         None,
         None,
         ts,
-        wrap_owned(_rest(obj, _RESULT)),
+        wrap_owned(rest(obj, _RESULT)),
     )
 
 
@@ -331,7 +323,7 @@ def _system(obj: dict[str, Any]) -> Message:
         model,
         None,
         ts,
-        wrap_owned(_rest(obj, _INIT)),
+        wrap_owned(rest(obj, _INIT)),
     )
 
 

@@ -25,7 +25,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..policy import Unsupported
+from ..policy import Policy, describe
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..session import (
     ErrorMessage,
@@ -35,8 +35,7 @@ from ..session import (
     StreamEventMessage,
 )
 from ..usage import Usage
-from ._common import describe_block, foreign
-from ._common import reject as _reject
+from ._common import foreign
 
 __all__ = ["encode_message"]
 
@@ -59,7 +58,7 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
     return out
 
 
-def _carry(content: str | tuple[Block, ...], policy: Unsupported) -> str | tuple[Block, ...]:
+def _carry(content: str | tuple[Block, ...], policy: Policy) -> str | tuple[Block, ...]:
     """Content from another source, with blocks Claude cannot take rejected, dropped or texted.
 
     Audio has no Anthropic block; a thinking signature issued by another provider would be
@@ -69,17 +68,17 @@ def _carry(content: str | tuple[Block, ...], policy: Unsupported) -> str | tuple
         return content
     out: list[Block] = []
     changed = False
-    for block in content:
+    for i, block in enumerate(content):
         if isinstance(block, AudioBlock) or (
             isinstance(block, ThinkingBlock)
             and block.signature is not None
             and block.provider not in (None, "anthropic")
         ):
             what = "audio" if isinstance(block, AudioBlock) else f"{block.provider} thinking"
-            _reject(f"{what} blocks", block, source=NAME, policy=policy)
+            alt = policy.degrade(block, f"$.content[{i}]", f"{NAME} cannot carry {what} blocks")
             changed = True
-            if policy == "text":
-                out.append(TextBlock(describe_block(block)))
+            if alt is not None:
+                out.append(alt)
             continue
         out.append(block)
     return tuple(out) if changed else content
@@ -104,13 +103,18 @@ def _put_context(out: dict[str, Any], m: Message, extra: dict[str, Any]) -> None
         out["timestamp"] = m.timestamp
 
 
-def _role_line(m: AssistantMessage | UserMessage, tag: str, policy: Unsupported) -> dict[str, Any]:
+def _role_line(
+    m: AssistantMessage | UserMessage, tag: str, policy: Policy
+) -> dict[str, Any] | None:
+    """The line of a role message; ``None`` when the policy left none of its blocks."""
     ex = _own(m.extra, tag)
     inner_ex = ex.get("message")
     inner: dict[str, Any] = {}
     if type(inner_ex) is not dict:
         inner_ex = None
         content = _carry(m.content, policy)
+        if m.content and not content:
+            return None
     else:
         content = m.content
     if isinstance(m, AssistantMessage):
@@ -149,7 +153,7 @@ def _flat(
     | ImageMessage
     | AudioMessage
     | RawMessage,
-    policy: Unsupported,
+    policy: Policy,
 ) -> Any:
     """A flat message as a one-block assistant or user line."""
     if isinstance(m, RawMessage):
@@ -174,13 +178,13 @@ def _flat(
 
 
 def _system_prompt(
-    role: str, content: str | tuple[Block, ...], context: dict[str, Any], policy: Unsupported
+    role: str, content: str | tuple[Block, ...], context: dict[str, Any], policy: Policy
 ) -> Any:
     """Claude Code writes no system prompt lines: reject, drop, or send the text as a user line."""
-    _reject(f"{role} messages", content, source=NAME, policy=policy)
-    if policy == "drop":
+    policy.refuse(f"{NAME} cannot carry {role} messages", "$", content)
+    if policy.mode == "drop":
         return None
-    text = content if isinstance(content, str) else "\n".join(describe_block(b) for b in content)
+    text = content if isinstance(content, str) else "\n".join(describe(b) for b in content)
     return _role_line(UserMessage(text, **context), "user", policy)
 
 
@@ -232,7 +236,7 @@ def _stream_line(m: StreamEventMessage) -> dict[str, Any]:
     return out
 
 
-def encode_message(m: Message, policy: Unsupported) -> Any:
+def encode_message(m: Message, policy: Policy) -> Any:
     """A message to its wire object (sharing nested values with it); ``None`` when dropped."""
     match m:
         case AssistantMessage():
@@ -286,7 +290,8 @@ def encode_message(m: Message, policy: Unsupported) -> Any:
             )
             return _role_line(line, "assistant", policy)
         case InvalidLineMessage():
-            _reject("invalid lines (iter_encode writes their text)", m, source=NAME, policy=policy)
+            why = f"{NAME} cannot carry invalid lines (iter_encode writes their text)"
+            policy.refuse(why, "$", m)
             return None
         case _:
             assert_never(m)

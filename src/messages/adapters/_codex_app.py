@@ -26,13 +26,13 @@ from collections.abc import Container
 from typing import Any, Final
 
 from .._core.make import wrap_owned
-from .._core.wire import opt_bool, opt_str
+from .._core.wire import opt_bool, opt_str, rest
 from ..errors import DecodeError
 from ..flat import RawMessage, TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
 from ..message import Message
 from ..roles import AssistantMessage, UserMessage
 from ..session import ErrorMessage, InitMessage, ResultMessage, StreamEventMessage
-from ._codex_items import decode_item, encode_item, is_preview, item_id, rest
+from ._codex_items import decode_item, encode_item, is_preview, item_id
 
 __all__ = ["decode_app", "encode_app", "raw_line"]
 

@@ -31,8 +31,19 @@ from typing import Any, Final, assert_never
 
 from .._core.frozen import EMPTY, FrozenDict, raw, thaw
 from .._core.make import maker, wrap_owned
+from .._core.wire import (
+    MISSING,
+    fail,
+    need_str,
+    opt_bool,
+    opt_int,
+    opt_num,
+    opt_obj,
+    opt_str,
+    opt_time,
+    rest,
+)
 from ..convert import message_to_block
-from ..errors import UnsupportedContentError
 from ..flat import (
     AudioMessage,
     ImageMessage,
@@ -43,7 +54,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..policy import Unsupported
+from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..session import (
     ErrorMessage,
@@ -56,6 +67,7 @@ from ..usage import Usage
 from . import _base
 from . import _copilot_turn as ct
 from . import _events as ev
+from ._common import content_text, refuse
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -81,46 +93,46 @@ _SESSION_ERROR: Final = frozenset(("message", "errorType"))
 _RESULT: Final = frozenset(("type", "timestamp", "sessionId", "exitCode", "usage"))
 _RUN: Final = frozenset(("sessionDurationMs", "totalApiDurationMs"))
 
-# Built positionally from values checked and frozen here (see messages._model.maker).
+# Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_text: Final = maker(TextMessage)
 _new_tool_result: Final = maker(ToolResultMessage)
 _new_stream: Final = maker(StreamEventMessage)
 
 
 def _user(d: dict[str, Any], data: dict[str, Any]) -> Message:
-    text = ev.req_str(data, "content", "$.data")
-    uuid = ev.opt_str(d, "id")
-    timestamp = ev.opt_time(d)
-    extra = ct.mirror(d, ev.rest(data, _USER))
+    text = need_str(data, "content", "$.data")
+    uuid = opt_str(d, "id")
+    timestamp = opt_time(d)
+    extra = ct.mirror(d, rest(data, _USER))
     return _new_text(text, None, "user", uuid, None, None, None, None, timestamp, extra)
 
 
 def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
     at = "$.data"
-    success = ev.opt_bool(data, "success", at)
-    data_rest = ev.rest(data, _COMPLETE) or {}
+    success = opt_bool(data, "success", at)
+    data_rest = rest(data, _COMPLETE) or {}
     # a failure's text is error.message, any other outcome's result.content
     key, field = ("error", "message") if success is False else ("result", "content")
     other = "result" if key == "error" else "error"
     if other in data:
         data_rest[other] = data[other]
     content = ""
-    holder = data.get(key, ev.MISSING)
+    holder = data.get(key, MISSING)
     if type(holder) is dict:
-        text = ev.opt_str(holder, field, f"{at}.{key}")
+        text = opt_str(holder, field, f"{at}.{key}")
         content = text or ""
-        sub = ev.rest(holder, frozenset((field,)))
+        sub = rest(holder, frozenset((field,)))
         if text == "":
             sub = sub or {}
             sub[field] = ""
         if sub or not content:
             data_rest[key] = sub or {}
-    elif holder is not ev.MISSING:
+    elif holder is not MISSING:
         data_rest[key] = holder
-    call = ev.req_str(data, "toolCallId", at)
-    model = ev.opt_str(data, "model", at)
-    uuid = ev.opt_str(d, "id")
-    timestamp = ev.opt_time(d)
+    call = need_str(data, "toolCallId", at)
+    model = opt_str(data, "model", at)
+    uuid = opt_str(d, "id")
+    timestamp = opt_time(d)
     extra = ct.mirror(d, data_rest)
     is_error = None if success is None else not success
     return _new_tool_result(
@@ -131,64 +143,64 @@ def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
 def _usage(d: dict[str, Any], data: dict[str, Any]) -> Message:
     at = "$.data"
     usage = Usage(
-        ev.opt_int(data, "inputTokens", at),
-        ev.opt_int(data, "outputTokens", at),
-        ev.opt_int(data, "cacheReadTokens", at),
-        ev.opt_int(data, "cacheWriteTokens", at),
-        reasoning_tokens=ev.opt_int(data, "reasoningTokens", at),
+        opt_int(data, "inputTokens", at),
+        opt_int(data, "outputTokens", at),
+        opt_int(data, "cacheReadTokens", at),
+        opt_int(data, "cacheWriteTokens", at),
+        reasoning_tokens=opt_int(data, "reasoningTokens", at),
     )
     return ResultMessage(
         usage=usage,
-        duration_api_ms=ev.opt_num(data, "duration", at),
-        model=ev.opt_str(data, "model", at),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
-        extra=ct.mirror(d, ev.rest(data, _USAGE)),
+        duration_api_ms=opt_num(data, "duration", at),
+        model=opt_str(data, "model", at),
+        uuid=opt_str(d, "id"),
+        timestamp=opt_time(d),
+        extra=ct.mirror(d, rest(data, _USAGE)),
     )
 
 
 def _start(d: dict[str, Any], data: dict[str, Any]) -> Message:
-    data_rest = ev.rest(data, _START)
-    context = ev.opt_obj(data, "context", "$.data")
+    data_rest = rest(data, _START)
+    context = opt_obj(data, "context", "$.data")
     cwd = None
     if context is not None:
-        cwd = ev.opt_str(context, "cwd", "$.data.context")
-        sub = ev.rest(context, _CWD)
+        cwd = opt_str(context, "cwd", "$.data.context")
+        sub = rest(context, _CWD)
         if sub or cwd is None:
             data_rest = data_rest or {}
             data_rest["context"] = sub or {}
     return InitMessage(
         cwd=cwd,
-        session_id=ev.opt_str(data, "sessionId", "$.data"),
-        model=ev.opt_str(data, "model", "$.data"),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
+        session_id=opt_str(data, "sessionId", "$.data"),
+        model=opt_str(data, "model", "$.data"),
+        uuid=opt_str(d, "id"),
+        timestamp=opt_time(d),
         extra=ct.mirror(d, data_rest),
     )
 
 
 def _session_error(d: dict[str, Any], data: dict[str, Any]) -> Message:
     return ErrorMessage(
-        ev.req_str(data, "message", "$.data"),
-        code=ev.opt_str(data, "errorType", "$.data"),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
-        extra=ct.mirror(d, ev.rest(data, _SESSION_ERROR)),
+        need_str(data, "message", "$.data"),
+        code=opt_str(data, "errorType", "$.data"),
+        uuid=opt_str(d, "id"),
+        timestamp=opt_time(d),
+        extra=ct.mirror(d, rest(data, _SESSION_ERROR)),
     )
 
 
 def _result(d: dict[str, Any]) -> Message:
-    top = ev.rest(d, _RESULT)
-    code = ev.opt_int(d, "exitCode")
+    top = rest(d, _RESULT)
+    code = opt_int(d, "exitCode")
     if code is not None and code not in (0, 1):  # the encoder writes 0 or 1 from is_error
         top = top or {}
         top["exitCode"] = code
-    usage = ev.opt_obj(d, "usage")
+    usage = opt_obj(d, "usage")
     duration = api = None
     if usage is not None:
-        duration = ev.opt_num(usage, "sessionDurationMs", "$.usage")
-        api = ev.opt_num(usage, "totalApiDurationMs", "$.usage")
-        sub = ev.rest(usage, _RUN)
+        duration = opt_num(usage, "sessionDurationMs", "$.usage")
+        api = opt_num(usage, "totalApiDurationMs", "$.usage")
+        sub = rest(usage, _RUN)
         if sub or (duration is None and api is None):
             top = top or {}
             top["usage"] = sub or {}
@@ -196,8 +208,8 @@ def _result(d: dict[str, Any]) -> Message:
         is_error=None if code is None else code != 0,
         duration_ms=duration,
         duration_api_ms=api,
-        session_id=ev.opt_str(d, "sessionId"),
-        timestamp=ev.opt_time(d),
+        session_id=opt_str(d, "sessionId"),
+        timestamp=opt_time(d),
         extra=ev.frozen(top),
     )
 
@@ -229,14 +241,14 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message]]]
 
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
-        raise ev.bad("an object", obj, "$")
+        raise fail("an object", obj)
     tag = obj.get("type")
     if type(tag) is str and "." in tag:
-        data = obj.get("data", ev.MISSING)
+        data = obj.get("data", MISSING)
         decoder = _DECODERS.get(tag)
         if decoder is not None:
             if type(data) is not dict:
-                raise ev.bad("an object", data, "$.data")
+                raise fail("an object", data, "data")
             return decoder(obj, data)
         if type(data) is dict:
             return _event(obj, data)
@@ -310,18 +322,18 @@ def _own_event(event: dict[str, Any]) -> bool:
     )
 
 
-def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     match m:
         case TextMessage() if m.role == "user":
             if m.citations is not None:
                 why = "Copilot messages carry no citations"
-                ev.refuse(m, why, NAME, policy, degrade=False)
+                refuse(m, why, policy, degrade=False)
             out = ct.event_out("user.message", m, {"content": m.text})
         case TextMessage() | ThinkingMessage() | ToolUseMessage() if m.role == "assistant":
             if isinstance(m, TextMessage) and m.citations is not None:
                 why = "Copilot messages carry no citations"
-                ev.refuse(m, why, NAME, policy, degrade=False)
+                refuse(m, why, policy, degrade=False)
             turn = AssistantMessage(
                 (message_to_block(m),),
                 uuid=m.uuid,
@@ -334,7 +346,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             out = ct.assistant_out(turn)
         case TextMessage() | ThinkingMessage() | ToolUseMessage():
             why = f"Copilot has no event for {m.kind} from the {m.role} role"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case AssistantMessage() if ct.carried(m):
             out = ct.assistant_out(m)
@@ -344,7 +356,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
                 data["model"] = m.model
             if m.is_error is not None:
                 data["success"] = not m.is_error
-            text = ev.content_text(m.content, NAME, policy)
+            text = content_text(m.content, policy)
             if text:
                 data["error" if m.is_error else "result"] = {
                     "message" if m.is_error else "content": text
@@ -371,11 +383,11 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
         case StreamEventMessage() if _own_event(raw(m.event)):
             return raw(m.event)  # type: ignore[no-any-return]
         case RawMessage() | ImageMessage() | AudioMessage():
-            alt = ev.refuse(m, f"Copilot has no event for {m.kind} content", NAME, policy)
+            alt = refuse(m, f"Copilot has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage():
             why = f"Copilot has no event for a {m.kind} message"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
@@ -397,11 +409,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     >>> encode(ToolResultMessage("call_1", "ok", is_error=False))
     {'type': 'tool.execution_complete', 'data': {'toolCallId': 'call_1', 'success': True, 'result': {'content': 'ok'}}}
     """  # noqa: E501
-    try:
-        return thaw(_encode(message, unsupported))
-    except UnsupportedContentError as exc:
-        exc.source = NAME
-        raise
+    return thaw(_encode(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
@@ -410,7 +418,7 @@ def detect(obj: Any) -> bool:
     Codex ``exec --json`` also uses dotted types (``item.completed``) but never a ``data``
     object; Claude Code and Gemini CLI results have no ``exitCode``.
     """
-    if type(obj) is not dict or "v" in obj:
+    if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
     if type(tag) is str and "." in tag:
@@ -433,9 +441,10 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Encode messages as wire lines; other role messages become one event per block."""
+    policy = Policy(unsupported, NAME)
 
     def one(m: Message) -> Any:
-        return encode(m, unsupported=unsupported)
+        return thaw(_encode(m, policy))
 
     return ev.lines(messages, one, native=_native)
 

@@ -30,7 +30,18 @@ from typing import Any, Final, assert_never
 from .._core.fields import ROLES
 from .._core.frozen import FrozenDict, raw, thaw
 from .._core.make import maker, wrap_owned
-from ..errors import UnsupportedContentError
+from .._core.wire import (
+    MISSING,
+    fail,
+    need_obj,
+    need_str,
+    opt_int,
+    opt_num,
+    opt_obj,
+    opt_str,
+    opt_time,
+    rest,
+)
 from ..flat import (
     AudioMessage,
     ImageMessage,
@@ -41,7 +52,7 @@ from ..flat import (
     ToolUseMessage,
 )
 from ..message import Message
-from ..policy import Unsupported
+from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..session import (
     ErrorMessage,
@@ -53,6 +64,7 @@ from ..session import (
 from ..usage import Usage
 from . import _base
 from . import _events as ev
+from ._common import content_text, refuse
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -68,7 +80,7 @@ _RESULT: Final = frozenset(("type", "timestamp", "status", "stats"))
 _STATS: Final = frozenset(("input", "output_tokens", "cached", "duration_ms"))
 _STATUS: Final[dict[str, bool]] = {"success": False, "error": True}
 
-# Built positionally from values checked and frozen here (see messages._model.maker).
+# Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_init: Final = maker(InitMessage)
 _new_text: Final = maker(TextMessage)
 _new_tool_use: Final = maker(ToolUseMessage)
@@ -79,53 +91,53 @@ _new_usage: Final = maker(Usage)
 
 
 def _init(d: dict[str, Any]) -> Message:
-    session_id = ev.opt_str(d, "session_id")
-    model = ev.opt_str(d, "model")
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _INIT))
+    session_id = opt_str(d, "session_id")
+    model = opt_str(d, "model")
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _INIT))
     return _new_init(None, None, None, session_id, None, model, None, timestamp, extra)
 
 
 def _message(d: dict[str, Any]) -> Message:
-    role = ev.req_str(d, "role")
-    text = ev.req_str(d, "content")
+    role = need_str(d, "role")
+    text = need_str(d, "content")
     if role not in ROLES:
         return RawMessage(wrap_owned(d))
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _MESSAGE))
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _MESSAGE))
     return _new_text(text, None, role, None, None, None, None, None, timestamp, extra)
 
 
 def _tool_use(d: dict[str, Any]) -> Message:
-    call_id = ev.req_str(d, "tool_id")
-    name = ev.req_str(d, "tool_name")
-    args = wrap_owned(ev.req_obj(d, "parameters"))
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _TOOL_USE))
+    call_id = need_str(d, "tool_id")
+    name = need_str(d, "tool_name")
+    args = wrap_owned(need_obj(d, "parameters"))
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _TOOL_USE))
     return _new_tool_use(
         call_id, name, args, None, "assistant", None, None, None, None, None, timestamp, extra
     )
 
 
 def _tool_result(d: dict[str, Any]) -> Message:
-    tool_id = ev.req_str(d, "tool_id")
-    status = ev.req_str(d, "status")
-    output = d.get("output", ev.MISSING)
-    if output is ev.MISSING:
+    tool_id = need_str(d, "tool_id")
+    status = need_str(d, "status")
+    output = d.get("output", MISSING)
+    if output is MISSING:
         content = ""
     elif type(output) is str:
         content = output
     else:
-        raise ev.bad("a string", output, "$.output")
+        raise fail("a string", output, "output")
     is_error = _STATUS.get(status)
-    mirror = ev.rest(d, _TOOL_RESULT)
+    mirror = rest(d, _TOOL_RESULT)
     if is_error is None or output == "":  # written back only from the mirror
         mirror = mirror or {}
         if is_error is None:
             mirror["status"] = status
         if output == "":
             mirror["output"] = ""
-    timestamp = ev.opt_time(d)
+    timestamp = opt_time(d)
     return _new_tool_result(
         tool_id,
         content,
@@ -143,24 +155,24 @@ def _tool_result(d: dict[str, Any]) -> Message:
 
 
 def _error(d: dict[str, Any]) -> Message:
-    message = ev.req_str(d, "message")
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _ERROR))
+    message = need_str(d, "message")
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _ERROR))
     return _new_error(message, None, None, None, None, None, None, None, timestamp, extra)
 
 
 def _result(d: dict[str, Any]) -> Message:
-    status = ev.req_str(d, "status")
-    stats = ev.opt_obj(d, "stats")
+    status = need_str(d, "status")
+    stats = opt_obj(d, "stats")
     usage = duration = None
     if stats is not None:
-        duration = ev.opt_num(stats, "duration_ms", "$.stats")
-        inp = ev.opt_int(stats, "input", "$.stats")
-        out = ev.opt_int(stats, "output_tokens", "$.stats")
-        cached = ev.opt_int(stats, "cached", "$.stats")
-        usage = _new_usage(inp, out, cached, None, None, None, ev.frozen(ev.rest(stats, _STATS)))
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _RESULT))
+        duration = opt_num(stats, "duration_ms", "$.stats")
+        inp = opt_int(stats, "input", "$.stats")
+        out = opt_int(stats, "output_tokens", "$.stats")
+        cached = opt_int(stats, "cached", "$.stats")
+        usage = _new_usage(inp, out, cached, None, None, None, ev.frozen(rest(stats, _STATS)))
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _RESULT))
     return _new_result(
         status,
         None,
@@ -193,7 +205,7 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
-        raise ev.bad("an object", obj, "$")
+        raise fail("an object", obj)
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
@@ -245,19 +257,19 @@ def _stats(m: ResultMessage) -> dict[str, Any]:
     return out
 
 
-def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     match m:
         case TextMessage():
             if m.citations is not None:
-                ev.refuse(m, "Gemini CLI messages carry no citations", NAME, policy, degrade=False)
+                refuse(m, "Gemini CLI messages carry no citations", policy, degrade=False)
             out = _head("message", m.timestamp)
             out["role"] = m.role
             out["content"] = m.text
         case ToolUseMessage():
             if m.invalid_arguments:
                 why = "tool arguments that are not a JSON object cannot be carried"
-                ev.refuse(m, why, NAME, policy, degrade=False)
+                refuse(m, why, policy, degrade=False)
             out = _head("tool_use", m.timestamp)
             out["tool_name"] = m.name
             out["tool_id"] = m.id
@@ -266,7 +278,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             out = _head("tool_result", m.timestamp)
             out["tool_id"] = m.tool_use_id
             out["status"] = "error" if m.is_error else "success"
-            text = ev.content_text(m.content, NAME, policy)
+            text = content_text(m.content, policy)
             if text:
                 out["output"] = text
         case InitMessage():
@@ -286,14 +298,14 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
         case RawMessage():
             if m.role is None and isinstance(m.data, FrozenDict):
                 return raw(m.data)  # type: ignore[no-any-return]
-            alt = ev.refuse(m, "Gemini CLI has no event for raw content", NAME, policy)
+            alt = refuse(m, "Gemini CLI has no event for raw content", policy)
             return None if alt is None else _encode(alt, policy)
         case ThinkingMessage() | ImageMessage() | AudioMessage():
-            alt = ev.refuse(m, f"Gemini CLI has no event for {m.kind} content", NAME, policy)
+            alt = refuse(m, f"Gemini CLI has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage():
             why = f"Gemini CLI has no event for a {m.kind} message"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
@@ -314,11 +326,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     >>> encode(TextMessage("hi", role="user"))
     {'type': 'message', 'role': 'user', 'content': 'hi'}
     """
-    try:
-        return thaw(_encode(message, unsupported))
-    except UnsupportedContentError as exc:
-        exc.source = NAME
-        raise
+    return thaw(_encode(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
@@ -327,7 +335,7 @@ def detect(obj: Any) -> bool:
     Precise on purpose: Claude Code, Codex, OpenCode and Copilot lines share some type names
     (``result``, ``error``, ``tool_use``) but not the keys checked here.
     """
-    if type(obj) is not dict or "v" in obj:
+    if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
     if tag == "init":
@@ -352,9 +360,10 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Encode messages as wire lines; a role message becomes one event per block."""
+    policy = Policy(unsupported, NAME)
 
     def one(m: Message) -> Any:
-        return encode(m, unsupported=unsupported)
+        return thaw(_encode(m, policy))
 
     return ev.lines(messages, one, native=lambda m: False)
 

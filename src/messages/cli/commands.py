@@ -21,8 +21,9 @@ from ..errors import DecodeError, MessagesError
 from ..message import Message
 from ..policy import Unsupported
 from ..serialize import dumps
+from ..text._render import MarkdownWriter, Transcriber
 from .io import Input, LineCounter, Options, Progress, Reporter, decoded, read_lines
-from .render import MarkdownWriter, one_line
+from .render import one_line
 from .stats import FileStats
 
 __all__ = ["Outcome", "process", "strip_extra", "work"]
@@ -103,7 +104,7 @@ def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: b
             if live:
                 out.flush()
     else:
-        writer = MarkdownWriter()
+        writer = MarkdownWriter(Transcriber(include_events=True))
         for m in flat:
             for paragraph in writer.render(m):
                 out.write(paragraph + "\n\n")

@@ -39,8 +39,13 @@ EXIT_USAGE: Final = 2
 """The command line itself was wrong."""
 
 
-def _common(p: argparse.ArgumentParser, *, files_help: str) -> None:
-    p.add_argument("files", nargs="*", metavar="FILE", help=files_help)
+def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
+    """The inputs and reading flags every command has (and ``--merge`` where it applies)."""
+    p.add_argument(
+        "files", nargs="*", metavar="FILE", help="input files ('-' or none: standard input)"
+    )
+    if merge:
+        p.add_argument("--merge", action="store_true", help="join streamed deltas first")
     p.add_argument(
         "--from",
         dest="source",
@@ -93,35 +98,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the flat view of a stream",
         description="Write the flat view (one message per content kind) of each input.",
     )
-    _common(norm, files_help="input files ('-' or none: standard input)")
+    _common(norm, merge=True)
     norm.add_argument(
         "--format",
         choices=("jsonl", "text", "markdown"),
         default="jsonl",
         help="native JSON Lines (default), one line per message, or Markdown",
     )
-    norm.add_argument("--merge", action="store_true", help="join streamed deltas first")
 
     conv = sub.add_parser(
         "convert",
         help="rewrite a stream in another format",
         description="Decode each input and write it again in the --to format, line by line.",
     )
-    _common(conv, files_help="input files ('-' or none: standard input)")
+    _common(conv, merge=True)
     conv.add_argument("--to", dest="target", required=True, choices=NAMES, metavar="NAME")
     conv.add_argument(
         "--lossy",
         choices=("drop", "text"),
         help="content the target cannot carry: drop it, or write it as text (default: error)",
     )
-    conv.add_argument("--merge", action="store_true", help="join streamed deltas first")
 
     stats = sub.add_parser(
         "stats",
         help="turns, tool calls, errors, tokens and cost per session",
         description="Count turns, tool calls, errors, tokens and cost for each session.",
     )
-    _common(stats, files_help="input files ('-' or none: standard input)")
+    _common(stats, merge=False)
     stats.add_argument("--json", action="store_true", help="write JSON instead of a table")
     return parser
 

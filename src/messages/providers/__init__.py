@@ -21,6 +21,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from ..errors import MessagesError
+
 if TYPE_CHECKING:
     from ._protocols import Accumulator, Provider
 
@@ -30,7 +32,7 @@ NAMES: Final = ("anthropic", "openai_chat", "openai_responses", "gemini")
 """Every provider name :func:`get` accepts."""
 
 
-class UnknownProviderError(LookupError):
+class UnknownProviderError(MessagesError, LookupError):
     """:func:`get` was given a name that is not in :data:`NAMES`."""
 
 

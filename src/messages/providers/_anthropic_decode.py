@@ -20,7 +20,7 @@ from ..flat import RawMessage
 from ..message import Message
 from ..roles import AssistantMessage, SystemMessage, UserMessage
 from ..usage import Usage
-from ._common import copy_body
+from ._common import copy_body, decode_each
 from ._formats import ANTHROPIC as NAME
 
 __all__ = ["decode_request", "decode_response"]
@@ -113,11 +113,7 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
         messages = d.get("messages")
         if type(messages) is not list:
             raise fail("an array", messages, "messages")
-        for i, message in enumerate(messages):
-            try:
-                out.append(_message(message))
-            except DecodeError as exc:
-                raise exc.within(f".messages[{i}]") from None
+        out.extend(decode_each(messages, _message, ".messages"))
     except DecodeError as exc:
         exc.source = NAME
         raise

@@ -17,21 +17,21 @@ what the non-streamed response would. Rules (from the API reference):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
 from .._core import anthropic_blocks
 from .._core.frozen import thaw
-from .._core.make import copy_json
+from .._core.jsontext import parse_arguments
 from .._core.wire import fail, opt_obj, req_str, type_name
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage, as_blocks
 from ._anthropic_decode import decode_response
+from ._common import copy_body
 from ._formats import ANTHROPIC as NAME
-from ._partial import loads_object, parse_partial
+from ._partial import parse_partial
 
 __all__ = ["AnthropicAccumulator"]
 
@@ -54,12 +54,8 @@ class AnthropicAccumulator:
 
     def feed(self, event: Any) -> None:
         """Take the next event; a malformed one raises DecodeError (path within the event)."""
-        if not isinstance(event, Mapping):
-            raise DecodeError(
-                f"expected an event object, found {type_name(event)}", value=event, source=NAME
-            )
         try:
-            self._apply(thaw(copy_json(event, "$", 0, 256)))
+            self._apply(thaw(copy_body(event, NAME, "an event object")))
         except DecodeError as exc:
             exc.source = NAME
             raise
@@ -166,7 +162,7 @@ class AnthropicAccumulator:
         if not text.strip():
             self._blocks[index]["input"] = {}
             return
-        parsed = loads_object(text)
+        parsed = parse_arguments(text)
         if parsed is None:
             self._bad[index] = text
             partial = parse_partial(text)

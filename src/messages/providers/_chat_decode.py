@@ -19,7 +19,7 @@ from ..message import Message
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..usage import Usage
 from ._chat_parts import NAME, decode_part, decode_tool_call
-from ._common import copy_body
+from ._common import copy_body, decode_each
 
 __all__ = ["ENVELOPE", "decode_request", "decode_response", "decode_usage"]
 
@@ -126,12 +126,7 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
         messages = d.get("messages")
         if type(messages) is not list:
             raise fail("an array", messages, "messages")
-        out = []
-        for i, message in enumerate(messages):
-            try:
-                out.append(_message(message))
-            except DecodeError as exc:
-                raise exc.within(f".messages[{i}]") from None
+        out = decode_each(messages, _message, ".messages")
     except DecodeError as exc:
         exc.source = NAME
         raise

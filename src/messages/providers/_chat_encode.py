@@ -18,20 +18,20 @@ from ..flat import RawMessage
 from ..message import Message
 from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..stop import StopReason, classify_stop_reason
+from ..stop import StopReason
 from ..usage import Usage
 from ._carry import (
     carried,
     failed_output,
-    lost_calls,
-    passthrough_role,
     put_extra,
+    raw_turn,
     refusal_text,
-    request_turns,
+    start_request,
 )
 from ._chat_decode import ENVELOPE
 from ._chat_parts import NAME, carries, encode_part, encode_tool_call, is_tool_call, text_part
-from ._formats import foreign_citations, response_extra, role_is_own
+from ._common import put_details, spelled_stop
+from ._formats import foreign_citations, response_extra
 
 __all__ = ["encode_request", "encode_response", "encode_usage"]
 
@@ -372,21 +372,11 @@ def encode_usage(usage: Usage) -> dict[str, Any]:
         )
     if usage.output_tokens is not None:
         out["completion_tokens"] = usage.output_tokens
-    details = usage.extra.get("prompt_tokens_details")
-    cached = usage.cache_read_tokens is not None or usage.cache_write_tokens is not None
-    if isinstance(details, FrozenDict) or cached:
-        prompt_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.cache_read_tokens is not None:
-            prompt_details["cached_tokens"] = usage.cache_read_tokens
-        if usage.cache_write_tokens is not None:
-            prompt_details["cache_write_tokens"] = usage.cache_write_tokens
-        out["prompt_tokens_details"] = prompt_details
-    details = usage.extra.get("completion_tokens_details")
-    if isinstance(details, FrozenDict) or usage.reasoning_tokens is not None:
-        completion_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.reasoning_tokens is not None:
-            completion_details["reasoning_tokens"] = usage.reasoning_tokens
-        out["completion_tokens_details"] = completion_details
+    cache = {"cached_tokens": usage.cache_read_tokens}
+    cache["cache_write_tokens"] = usage.cache_write_tokens
+    put_details(out, usage.extra, "prompt_tokens_details", cache)
+    reasoning = {"reasoning_tokens": usage.reasoning_tokens}
+    put_details(out, usage.extra, "completion_tokens_details", reasoning)
     for key, value in response_extra(usage.extra, NAME, usage=True).items():
         out.setdefault(key, thaw(value))
     return out
@@ -414,32 +404,20 @@ def encode_request(
     >>> body["messages"][1]
     {'role': 'tool', 'tool_call_id': 'call_1', 'content': '12:00'}
     """
-    policy = Policy(unsupported, NAME)
+    policy, turns = start_request(conversation, unsupported, NAME, carries)
     wires: list[Wire] = []
-    turns = request_turns(conversation)
-    policy.lost = lost_calls(turns, carries)
     for i, turn in enumerate(turns):
         path = f"$[{i}]"
         policy.turn(turn)
         if isinstance(turn, RawMessage):
-            role = str(passthrough_role(turn))
-            if role_is_own(role, NAME):
-                wires.append((thaw(turn.data), None))
-            else:
-                reason = f"cannot carry a {role!r} message"
-                text = policy.degrade(RawBlock(turn.data), path, reason)
-                if text is not None:
-                    wires.append(({"role": "user", "content": text.text}, None))
+            kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
+            if isinstance(kept, dict):
+                wires.append((kept, None))
+            elif kept is not None:
+                wires.append(({"role": "user", "content": kept.text}, None))
             continue
         wires.extend(encode_turn(turn, policy, path))
     return {"messages": arrange(wires)}
-
-
-def _finish_reason(raw_reason: str) -> str:
-    if raw_reason in _FINISH_REASONS:
-        return raw_reason
-    reason = classify_stop_reason(raw_reason)
-    return _FINISH_FROM.get(reason, raw_reason) if reason is not None else raw_reason
 
 
 def encode_response(message: AssistantMessage) -> dict[str, Any]:
@@ -468,7 +446,7 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
         choice, others = {"index": 0}, []
     choice["message"] = encode_assistant(message, policy, "$", response=True)
     if message.stop_reason is not None:
-        choice["finish_reason"] = _finish_reason(message.stop_reason)
+        choice["finish_reason"] = spelled_stop(message.stop_reason, _FINISH_REASONS, _FINISH_FROM)
     out["choices"] = [choice, *others]
     if message.usage is not None:
         out["usage"] = encode_usage(message.usage)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Final, assert_never
 
 from .._core.frozen import EMPTY, FrozenDict, JsonValue, raw, thaw
+from .._core.jsontext import parse_arguments
 from .._core.make import expose_owned, wrap_owned
 from .._core.wire import extra
 from ..blocks import (
@@ -29,7 +30,6 @@ from ..media import parse_data_uri, to_data_uri
 from ..policy import Policy
 from ._carry import put_extra
 from ._formats import CHAT, raw_is_own
-from ._partial import loads_object
 
 __all__ = [
     "NAME",
@@ -105,7 +105,7 @@ def decode_tool_call(tc: Any) -> Block:
             and type(fn.get("arguments")) is str
         ):
             arguments = fn["arguments"]
-            parsed = loads_object(arguments)
+            parsed = parse_arguments(arguments)
             args: Mapping[str, JsonValue] = EMPTY
             if parsed is not None:
                 try:

@@ -19,9 +19,9 @@ from ..message import Message
 from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage
 from ..usage import Usage
-from ._carry import carried, lost_calls, passthrough_role, request_turns
+from ._carry import carried, raw_turn, start_request
 from ._formats import GEMINI as NAME
-from ._formats import raw_is_own, response_extra, role_is_own
+from ._formats import raw_is_own, response_extra
 from ._gemini_decode import CONTENT_KEYS, MODEL_KEYS
 from ._gemini_parts import encode_part
 
@@ -88,9 +88,7 @@ def encode_request(
             source=NAME,
             value=unsigned_calls,
         )
-    policy = Policy(unsupported, NAME)
-    turns = request_turns(conversation)
-    policy.lost = lost_calls(turns, _carries)
+    policy, turns = start_request(conversation, unsupported, NAME, _carries)
     names: dict[str, str] = {}
     body: dict[str, Any] = {}
     start = 0
@@ -115,15 +113,11 @@ def encode_request(
         path = f"$[{i}]"
         policy.turn(turn)
         if isinstance(turn, RawMessage):
-            role = str(passthrough_role(turn))
-            if role_is_own(role, NAME) and _is_content(turn.data):
-                _add(contents, {"role": role}, list(thaw(turn.data)["parts"]))
-                continue
-            degraded = policy.degrade(
-                RawBlock(turn.data), path, f"a {role!r} message is not a content"
-            )
-            if degraded is not None:
-                _add(contents, {}, [{"text": degraded.text}])
+            kept = raw_turn(turn, policy, path, "a {role} message is not a content", _is_content)
+            if isinstance(kept, dict):
+                _add(contents, {"role": kept["role"]}, list(kept["parts"]))
+            elif kept is not None:
+                _add(contents, {}, [{"text": kept.text}])
             continue
         if isinstance(turn, SystemMessage):
             degraded = policy.degrade(

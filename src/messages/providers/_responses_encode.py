@@ -18,9 +18,9 @@ from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..usage import Usage
 from . import _responses_parts as items
-from ._carry import carried, lost_calls, passthrough_role, request_turns
+from ._carry import carried, raw_turn, start_request
 from ._formats import RESPONSES as NAME
-from ._formats import response_extra, role_is_own
+from ._formats import response_extra
 from ._responses_decode import (
     MESSAGE_KEYS,
     error_fields,
@@ -44,9 +44,7 @@ def encode_request(
     Responses cannot carry follows ``unsupported``: raise
     :class:`UnsupportedContentError`, drop, or text.
     """
-    policy = Policy(unsupported, NAME)
-    turns = request_turns(conversation)
-    policy.lost = lost_calls(turns, items.ours)
+    policy, turns = start_request(conversation, unsupported, NAME, items.ours)
     body: dict[str, Any] = {}
     start = 0
     if turns and is_instructions(turns[0]):
@@ -107,15 +105,11 @@ def _arrange(out: list[Any]) -> list[Any]:
 def _encode_turn(turn: Message, policy: Policy, path: str, emit: Any) -> None:
     match turn:
         case RawMessage():
-            role = str(passthrough_role(turn))
-            if role_is_own(role, NAME):
-                emit(thaw(turn.data))
-                return
-            degraded = policy.degrade(
-                RawBlock(turn.data), path, f"a {role!r} message is not an item"
-            )
-            if degraded is not None:
-                _encode_input((degraded,), "user", {}, policy, path, emit=emit)
+            kept = raw_turn(turn, policy, path, "a {role} message is not an item")
+            if isinstance(kept, dict):
+                emit(kept)
+            elif kept is not None:
+                _encode_input((kept,), "user", {}, policy, path, emit=emit)
         case AssistantMessage():
             if isinstance(turn.content, str):
                 emit({"role": "assistant", "content": turn.content})

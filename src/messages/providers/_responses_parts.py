@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any, Final, Literal
 
 from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.jsontext import parse_arguments
 from .._core.make import expose_owned, wrap_owned
 from .._core.wire import extra, fail, opt_str
 from ..blocks import (
@@ -225,15 +226,8 @@ def _summary(thinking: str) -> list[Any]:
 
 
 def _parse_arguments(text: str) -> FrozenDict:
-    try:
-        value = json.loads(text, parse_constant=_reject)
-    except (ValueError, RecursionError):
-        return EMPTY
-    return wrap_owned(value) if type(value) is dict else EMPTY
-
-
-def _reject(name: str) -> Any:
-    raise ValueError(name)
+    parsed = parse_arguments(text)
+    return EMPTY if parsed is None else wrap_owned(parsed)
 
 
 def _function_call(d: dict[str, Any]) -> Block:
@@ -266,7 +260,8 @@ def _assistant_message(d: dict[str, Any], mode: Mode, after_text: bool) -> list[
         return [RawBlock(wrap_owned(d))]
     blocks: list[Block] = []
     for i, part in enumerate(content):
-        if type(part) is not dict or part.get("type") not in TEXT_TYPES:
+        tag = part.get("type") if type(part) is dict else None
+        if type(tag) is not str or tag not in TEXT_TYPES:  # (a list is not hashable)
             return [RawBlock(wrap_owned(d))]
         try:
             blocks.append(decode_part(part, "output_text"))

@@ -20,6 +20,7 @@ from ._anthropic_stream import AnthropicAccumulator
 from ._formats import ANTHROPIC
 from ._protocols import Accumulator
 
+# The same surface in every provider module, on purpose: see _protocols.Provider.
 __all__ = [
     "NAME",
     "accumulator",

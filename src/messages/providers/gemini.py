@@ -19,6 +19,7 @@ from ._gemini_parts import SYNTHETIC_ID_PREFIX
 from ._gemini_stream import GeminiAccumulator
 from ._protocols import Accumulator
 
+# The same surface in every provider module, on purpose: see _protocols.Provider.
 __all__ = [
     "NAME",
     "SKIP_SIGNATURE",

@@ -21,6 +21,7 @@ from ._chat_stream import ChatAccumulator
 from ._formats import CHAT
 from ._protocols import Accumulator
 
+# The same surface in every provider module, on purpose: see _protocols.Provider.
 __all__ = [
     "NAME",
     "accumulator",

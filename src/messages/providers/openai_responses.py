@@ -17,6 +17,7 @@ from ._responses_decode import decode_request, decode_response
 from ._responses_encode import encode_request, encode_response
 from ._responses_stream import ResponsesAccumulator
 
+# The same surface in every provider module, on purpose: see _protocols.Provider.
 __all__ = [
     "NAME",
     "accumulator",
