@@ -1,24 +1,35 @@
 """Encoding conversations as OpenAI Responses requests, and messages as responses.
 
-Items and content parts are written by :mod:`._responses_parts`; this module writes each
-turn as items, puts every ``function_call_output`` after the run of items that made its
-call, and writes the response object around the output.
+Content parts, tool outputs and the reading of items are in :mod:`._responses_parts`;
+this module writes each turn as items (the model-side ones here: calls, reasoning,
+assistant text), puts every ``function_call_output`` right after its call, and writes the
+response object around the output.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .._core.frozen import raw, thaw
-from ..blocks import Block, RawBlock, TextBlock, ThinkingBlock, ToolResultBlock
+from ..blocks import (
+    AudioBlock,
+    Block,
+    ImageBlock,
+    RawBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from ..flat import RawMessage
 from ..message import Message
 from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
 from ..usage import Usage
 from . import _responses_parts as items
-from ._carry import carried, raw_turn, start_request
+from ._carry import carried, is_empty, non_null, raw_turn, refusal_text, start_request
 from ._formats import RESPONSES as NAME
 from ._formats import response_extra
 from ._responses_decode import (
@@ -114,7 +125,7 @@ def _encode_turn(turn: Message, policy: Policy, path: str, emit: Any) -> None:
             if isinstance(turn.content, str):
                 emit({"role": "assistant", "content": turn.content})
             else:
-                items.encode_model_blocks(turn.content, "request", policy, path + ".content", emit)
+                encode_model_blocks(turn.content, "request", policy, path + ".content", emit)
         case UserMessage() | SystemMessage():
             role = "user" if isinstance(turn, UserMessage) else turn.role
             _encode_input(turn.content, role, turn.extra, policy, path, emit=emit)
@@ -189,7 +200,7 @@ def _encode_input(
                 parts.append(items.encode_part(degraded, "input_text", policy, at))
         else:  # reasoning and tool calls are items of their own
             flush()
-            items.encode_model_blocks((block,), "request", policy, path + ".content", put, offset=i)
+            encode_model_blocks((block,), "request", policy, path + ".content", put, offset=i)
     flush()
     if tool or emitted:
         return
@@ -247,9 +258,137 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     out.update(error_fields(message.error))
     output: list[Any] = []
     blocks = (TextBlock(message.content),) if isinstance(message.content, str) else message.content
-    items.encode_model_blocks(blocks, "response", Policy("raise", NAME), "$.content", output.append)
+    encode_model_blocks(blocks, "response", Policy("raise", NAME), "$.content", output.append)
     out["output"] = output
     if message.usage is not None:
         out["usage"] = _encode_usage(message.usage)
     out.update({k: v for k, v in response_extra(message.extra, NAME).items() if k != "output"})
     return thaw(out)  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------ model-side items
+
+
+def encode_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """A ToolUseBlock as a ``function_call`` item; ``arguments`` kept exactly when present."""
+    arguments = block.arguments
+    if arguments is None:
+        arguments = json.dumps(raw(block.input), ensure_ascii=False, separators=(",", ":"))
+    ex = carried(
+        block.extra, policy, path, "tool_use", protected=items.CALL_KEYS | items.CALLER_KEYS
+    )
+    out: dict[str, Any] = {"type": "function_call"}
+    if "id" in ex:
+        out["id"] = ex.pop("id")
+    out.update(call_id=block.id, name=block.name, arguments=arguments)
+    items.write_caller(block.extra, out)
+    out.update(ex)
+    return out
+
+
+def encode_reasoning(block: ThinkingBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """An OpenAI ThinkingBlock as a ``reasoning`` item."""
+    signed = block.signature is not None
+    keep_out = (
+        items.SIGNED_KEYS if signed else items.TYPE_KEYS | non_null(block.extra, items.SIGNED_KEYS)
+    )
+    ex = carried(block.extra, policy, path, "thinking", protected=keep_out)
+    out: dict[str, Any] = {"type": "reasoning"}
+    if "id" in ex:
+        out["id"] = ex.pop("id")
+    out["summary"] = ex.pop("summary") if "summary" in ex else items.summary_parts(block.thinking)
+    if signed:
+        out["encrypted_content"] = block.signature
+    out.update(ex)  # a null encrypted_content of the wire comes back from extra
+    return out
+
+
+def _history_text(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
+    """Assistant text that came from elsewhere, as request history: string content.
+
+    A message item of ``output_text`` parts needs the ``id`` and ``status`` of the response
+    that produced it (the SDK's ``ResponseOutputMessageParam``), and the API takes no input
+    parts from the assistant, so the text goes as a string: a refusal as its words. Part
+    fields a string cannot hold (annotations, a cache breakpoint) follow the policy.
+    """
+    part = items.text_part(block, "output_text", policy, path)
+    for key, value in part.items():
+        if key not in ("type", "text", "refusal") and not is_empty(value):
+            where = f"{path}.citations" if key == "annotations" else f"{path}.extra.{key}"
+            policy.refuse(
+                f"cannot carry {key!r} on assistant history written as string content",
+                where,
+                value,
+            )
+    text = part["refusal"] if part["type"] == "refusal" else part["text"]
+    return {"role": "assistant", "content": text}
+
+
+def encode_model_blocks(
+    blocks: tuple[Block, ...],
+    mode: items.Mode,
+    policy: Policy,
+    path: str,
+    emit: Callable[[dict[str, Any]], None],
+    *,
+    offset: int = 0,
+) -> None:
+    """An assistant turn's blocks as items, in order; consecutive text shares a message item.
+
+    ``offset`` is the index of ``blocks[0]`` in its message, for error paths.
+    """
+    parts: list[Any] | None = None
+
+    def add_text(block: TextBlock, at: str) -> None:
+        nonlocal parts
+        record = items.item_record(block)
+        if mode == "request" and record is None and parts is None:
+            emit(_history_text(block, policy, at))
+            return
+        if record is not None or parts is None:
+            item = dict(raw(record)) if record is not None else items.default_record(mode)
+            item["role"] = "assistant"
+            item["content"] = parts = []
+            emit(item)
+        parts.append(items.text_part(block, "output_text", policy, at))
+
+    for i, block in enumerate(blocks):
+        at = f"{path}[{offset + i}]"
+        degraded: TextBlock | None
+        match block:
+            case TextBlock():
+                add_text(block, at)
+                continue
+            case ThinkingBlock() if items.replayable(block):
+                parts = None
+                emit(encode_reasoning(block, policy, at))
+                continue
+            case ThinkingBlock():
+                degraded = policy.degrade(block, at, items.REASONING_REASON)
+            case ToolUseBlock():
+                parts = None
+                emit(encode_call(block, policy, at))
+                continue
+            case ToolResultBlock() if block.tool_use_id in policy.lost:
+                degraded = policy.degrade(block, at, items.LOST_REASON)
+            case ToolResultBlock():
+                parts = None
+                emit(items.encode_fco(block, policy, at))
+                continue
+            case RawBlock() if refusal_text(block) is not None:
+                add_text(TextBlock(str(refusal_text(block)), extra={"type": "refusal"}), at)
+                continue
+            case RawBlock() if items.ours(block):
+                parts = None
+                emit(dict(raw(block.data)))
+                continue
+            case RawBlock():
+                degraded = policy.degrade(
+                    block, at, "this raw block is not an OpenAI Responses item"
+                )
+            case ImageBlock() | AudioBlock():
+                degraded = policy.degrade(
+                    block, at, f"OpenAI Responses assistant messages cannot carry {block.kind}"
+                )
+        if degraded is not None:
+            add_text(degraded, at)
