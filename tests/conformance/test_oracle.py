@@ -181,3 +181,15 @@ def test_the_fault_table_names_what_it_tolerates() -> None:
     assert set(oracle.FAULTS) >= oracle.OPEN
     for name, fault in oracle.FAULTS.items():
         assert fault.name == name and fault.reason
+
+
+def test_the_test_extra_installs_the_sdks_and_the_library_needs_none() -> None:
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    assert "llm-messages[conformance]" in extras["test"]
+    wanted = {"anthropic", "openai", "google-genai", "pydantic"}
+    assert {r.split(">=")[0] for r in extras["conformance"]} == wanted
+    assert project["dependencies"] == ["typing-extensions>=4.6"]
