@@ -8,32 +8,30 @@ import pytest
 from hypothesis import given
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    ImageBlock,
-    RawBlock,
-    StopReason,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import ImageBlock
+from messages import RawBlock
+from messages import StopReason
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages.convert import normalize_messages
 from messages.providers import gemini as g
-from support.provider_checks import (
-    check_gemini,
-    check_response_survives,
-    fixture_names,
-    load,
-    view,
-)
-from support.provider_strategies import conversations, simple_responses, well_formed
+from support.provider_checks import check_gemini
+from support.provider_checks import check_response_survives
+from support.provider_checks import fixture_names
+from support.provider_checks import load
+from support.provider_checks import view
+from support.provider_strategies import conversations
+from support.provider_strategies import simple_responses
+from support.provider_strategies import well_formed
 
 AREA = "gemini"
 
@@ -585,7 +583,10 @@ def test_candidate_parts_are_sent_back_as_they_came(name: str) -> None:
 
 
 def test_the_sentinel_goes_on_the_first_unsigned_call_of_each_model_content() -> None:
-    from messages import AssistantMessage, ToolResultBlock, ToolUseBlock, UserMessage
+    from messages import AssistantMessage
+    from messages import ToolResultBlock
+    from messages import ToolUseBlock
+    from messages import UserMessage
 
     conversation = [
         UserMessage("Weather and time?"),

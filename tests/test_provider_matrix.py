@@ -22,33 +22,34 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    ImageBlock,
-    Message,
-    SystemMessage,
-    TextBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    UserMessage,
-    thaw,
-)
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import ImageBlock
+from messages import Message
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import strategies as ms
+from messages import thaw
 from messages.adapters import CLI_NAMES
 from messages.adapters import get as adapter
-from messages.providers import NAMES, get
-from messages.providers._carry import refusal_text, request_turns
+from messages.providers import NAMES
+from messages.providers import get
+from messages.providers._carry import refusal_text
+from messages.providers._carry import request_turns
 from support.provider_checks import is_paired
-from support.provider_specs import CHECKS, SPECS
-from support.provider_strategies import (
-    anthropic_conversations,
-    chat_conversations,
-    conversations,
-    well_formed,
-)
+from support.provider_specs import CHECKS
+from support.provider_specs import SPECS
+from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import chat_conversations
+from support.provider_strategies import conversations
+from support.provider_strategies import well_formed
 
 REQUESTS = [
     (source, path.name)

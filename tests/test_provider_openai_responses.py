@@ -5,37 +5,37 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example
+from hypothesis import given
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    ImageBlock,
-    RawBlock,
-    StopReason,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import ImageBlock
+from messages import RawBlock
+from messages import StopReason
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages.providers import openai_responses as r
-from support.provider_cases import AUDIO, FOREIGN_THINKING
-from support.provider_checks import (
-    check_response_survives,
-    check_responses,
-    fixture_names,
-    load,
-    view,
-)
+from support.provider_cases import AUDIO
+from support.provider_cases import FOREIGN_THINKING
+from support.provider_checks import check_response_survives
+from support.provider_checks import check_responses
+from support.provider_checks import fixture_names
+from support.provider_checks import load
+from support.provider_checks import view
 from support.provider_specs import SPECS
-from support.provider_strategies import conversations, simple_responses, well_formed
+from support.provider_strategies import conversations
+from support.provider_strategies import simple_responses
+from support.provider_strategies import well_formed
 
 AREA = "openai_responses"
 
@@ -465,7 +465,11 @@ def test_what_it_can_carry_round_trips(conversation: list[Any]) -> None:
 
 
 def test_a_late_result_moves_up_to_its_call() -> None:
-    from messages import AssistantMessage, ToolMessage, ToolResultBlock, ToolUseBlock, UserMessage
+    from messages import AssistantMessage
+    from messages import ToolMessage
+    from messages import ToolResultBlock
+    from messages import ToolUseBlock
+    from messages import UserMessage
 
     conversation = [
         UserMessage("go"),

@@ -25,10 +25,18 @@ import re
 import types
 import typing
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any
+from typing import Literal
+from typing import Union
+from typing import get_args
+from typing import get_origin
+from typing import get_type_hints
 
 import pytest
 
@@ -37,19 +45,16 @@ pytest.importorskip("anthropic")
 pytest.importorskip("openai")
 pytest.importorskip("google.genai")
 
-from typing import NotRequired, Required  # noqa: E402
+from typing import NotRequired  # noqa: E402
+from typing import Required  # noqa: E402
 
 from anthropic.types import Message as AnthropicMessage  # noqa: E402
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming  # noqa: E402
 from google.genai import types as gtypes  # noqa: E402
 from openai.types.chat import ChatCompletion  # noqa: E402
-from openai.types.chat.completion_create_params import (  # noqa: E402
-    CompletionCreateParamsNonStreaming,
-)
+from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming  # noqa: E402
 from openai.types.responses import Response  # noqa: E402
-from openai.types.responses.response_create_params import (  # noqa: E402
-    ResponseCreateParamsNonStreaming,
-)
+from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming  # noqa: E402
 from typing_extensions import is_typeddict  # noqa: E402
 
 from support.provider_checks import INVENTED  # noqa: E402

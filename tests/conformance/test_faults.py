@@ -12,16 +12,15 @@ from typing import Any
 
 from conformance import oracle
 from conformance.test_requests import history
-from conftest import json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    ImageBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    UserMessage,
-)
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import ImageBlock
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UserMessage
 from messages.providers import get
 
 CALL = ToolUseBlock("call_1", "get_weather", {"city": "Paris"})

@@ -19,25 +19,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance import oracle
-from conftest import LOCAL_FIXTURES, shared_fixtures
-from messages import (
-    Block,
-    Message,
-    RawBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    UnsupportedContentError,
-    thaw,
-)
+from conftest import LOCAL_FIXTURES
+from conftest import shared_fixtures
+from messages import Block
+from messages import Message
+from messages import RawBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import UnsupportedContentError
 from messages import strategies as ms
+from messages import thaw
 from messages.adapters import CLI_NAMES
 from messages.adapters import get as adapter
-from messages.providers import NAMES, get
+from messages.providers import NAMES
+from messages.providers import get
 from messages.providers._carry import as_turns
 from messages.serialize import to_dict
 from support.provider_checks import is_paired
-from support.provider_strategies import anthropic_conversations, chat_conversations, well_formed
+from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import chat_conversations
 from support.provider_strategies import conversations as native_conversations
+from support.provider_strategies import well_formed
 
 POLICIES = ("drop", "text", "raise")
 

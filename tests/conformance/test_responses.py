@@ -22,14 +22,18 @@ from pydantic import ValidationError
 
 from conformance import oracle
 from conftest import LOCAL_FIXTURES
-from messages import AssistantMessage, AudioBlock, FrozenDict, Message, RawBlock, ThinkingBlock
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import FrozenDict
+from messages import Message
+from messages import RawBlock
+from messages import ThinkingBlock
 from messages import strategies as ms
-from messages.providers import NAMES, get
+from messages.providers import NAMES
+from messages.providers import get
 from support.provider_checks import INVENTED
-from support.provider_strategies import (
-    anthropic_response_blocks,
-    chat_conversations,
-)
+from support.provider_strategies import anthropic_response_blocks
+from support.provider_strategies import chat_conversations
 from support.provider_strategies import conversations as native_conversations
 
 RESPONSES = [

@@ -21,10 +21,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance import oracle
-from conftest import LOCAL_FIXTURES, shared_fixtures
-from messages import AssistantMessage, RawBlock, ThinkingBlock, Usage
+from conftest import LOCAL_FIXTURES
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import RawBlock
+from messages import ThinkingBlock
+from messages import Usage
 from messages.providers import get
-from support.provider_strategies import anthropic_response_blocks, split
+from support.provider_strategies import anthropic_response_blocks
+from support.provider_strategies import split
 
 anthropic_stream = pytest.importorskip("anthropic.lib.streaming._messages")
 chat_stream = pytest.importorskip("openai.lib.streaming.chat")

@@ -23,21 +23,19 @@ from typing import Any
 
 import pytest
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    Block,
-    ImageBlock,
-    Message,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    thaw,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import Block
+from messages import ImageBlock
+from messages import Message
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import thaw
 from messages.errors import HINT
 from messages.media import parse_data_uri
 from messages.providers import get

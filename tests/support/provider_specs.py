@@ -11,23 +11,25 @@ suite checks that.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from hypothesis import strategies as st
 
 from messages import Message
-from support.provider_checks import (
-    FIXTURES,
-    check_anthropic,
-    check_chat,
-    check_gemini,
-    check_responses,
-    load,
-    view,
-)
-from support.provider_strategies import anthropic_conversations, chat_conversations, conversations
+from support.provider_checks import FIXTURES
+from support.provider_checks import check_anthropic
+from support.provider_checks import check_chat
+from support.provider_checks import check_gemini
+from support.provider_checks import check_responses
+from support.provider_checks import load
+from support.provider_checks import view
+from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import chat_conversations
+from support.provider_strategies import conversations
 
 Check = Callable[..., None]
 

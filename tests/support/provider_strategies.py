@@ -17,25 +17,23 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from messages import (
-    EMPTY,
-    AssistantMessage,
-    AudioBlock,
-    Block,
-    FrozenDict,
-    ImageBlock,
-    Message,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UserMessage,
-    thaw,
-)
+from messages import EMPTY
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import Block
+from messages import FrozenDict
+from messages import ImageBlock
+from messages import Message
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UserMessage
 from messages import strategies as ms
+from messages import thaw
 
 _B64 = st.binary(min_size=1, max_size=12).map(lambda b: base64.b64encode(b).decode())
 _SIGNATURE = st.text(

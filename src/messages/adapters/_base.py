@@ -9,10 +9,13 @@ the reason and the line number, and reading goes on; in strict mode it raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from typing import Any
 
-from .._core.jsontext import load_strict, scan_strict
+from .._core.jsontext import load_strict
+from .._core.jsontext import scan_strict
 from ..errors import DecodeError
 from ..limits import current_limits
 from ..message import Message
@@ -128,8 +131,10 @@ def merge_deltas(
     """
     from dataclasses import replace
 
-    from ..flat import TextMessage, ThinkingMessage
-    from ..roles import AssistantMessage, as_blocks
+    from ..flat import TextMessage
+    from ..flat import ThinkingMessage
+    from ..roles import AssistantMessage
+    from ..roles import as_blocks
     from ..session import StreamEventMessage
 
     pending: Message | None = None

@@ -10,19 +10,30 @@ from __future__ import annotations
 import dataclasses
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import IO
+from typing import Any
+from typing import Final
 
 from .._core.frozen import EMPTY
 from ..adapters import get
 from ..convert import normalize_messages
-from ..errors import DecodeError, MessagesError
+from ..errors import DecodeError
+from ..errors import MessagesError
 from ..message import Message
 from ..policy import Unsupported
 from ..serialize import dumps
-from ..text._render import MarkdownWriter, Transcriber
-from .io import Input, LineCounter, Options, Progress, Reporter, decoded, read_lines
+from ..text._render import MarkdownWriter
+from ..text._render import Transcriber
+from .io import Input
+from .io import LineCounter
+from .io import Options
+from .io import Progress
+from .io import Reporter
+from .io import decoded
+from .io import read_lines
 from .render import one_line
 from .stats import FileStats
 

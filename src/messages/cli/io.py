@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from itertools import chain
-from typing import IO, Final
+from typing import IO
+from typing import Final
 
 from ..adapters import detect as detect_format
 from ..adapters import get

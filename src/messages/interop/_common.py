@@ -8,13 +8,25 @@ value, never an ``AttributeError`` from deep inside.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import Any
 
-from .._core.frozen import FrozenDict, JsonValue, freeze, thaw
-from ..errors import DecodeError, EncodeError, MessagesError
-from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES, Message
-from ..policy import Policy, Unsupported, describe
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import freeze
+from .._core.frozen import thaw
+from ..errors import DecodeError
+from ..errors import EncodeError
+from ..errors import MessagesError
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import SESSION_TYPES
+from ..message import Message
+from ..policy import Policy
+from ..policy import Unsupported
+from ..policy import describe
 
 __all__ = [
     "Policy",

@@ -8,19 +8,31 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core import anthropic_blocks
-from .._core.frozen import EMPTY, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import raw
 from .._core.make import wrap_owned
-from .._core.wire import extra, fail, opt_int, opt_obj, opt_str, type_name
-from ..blocks import Block, TextBlock, ToolResultBlock
+from .._core.wire import extra
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import type_name
+from ..blocks import Block
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._common import copy_body, decode_each
+from ._common import copy_body
+from ._common import decode_each
 from ._formats import ANTHROPIC as NAME
 
 __all__ = ["decode_request", "decode_response"]

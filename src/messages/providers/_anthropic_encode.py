@@ -9,19 +9,31 @@ ahead of its other content.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Final
 
 from .._core.frozen import thaw
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..stop import StopReason
 from ..usage import Usage
-from ._anthropic_parts import carries, encode_blocks, text_block
-from ._carry import carried, put_extra, raw_turn, start_request
-from ._common import put_details, spelled_stop
+from ._anthropic_parts import carries
+from ._anthropic_parts import encode_blocks
+from ._anthropic_parts import text_block
+from ._carry import carried
+from ._carry import put_extra
+from ._carry import raw_turn
+from ._carry import start_request
+from ._common import put_details
+from ._common import spelled_stop
 from ._formats import ANTHROPIC as NAME
 from ._formats import response_extra
 

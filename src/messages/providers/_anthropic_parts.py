@@ -7,23 +7,27 @@ what that turn cannot carry to the caller's :class:`Policy`. Reading blocks is
 
 from __future__ import annotations
 
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..media import parse_data_uri
 from ..policy import Policy
-from ._carry import put_extra, refusal_text
-from ._formats import ANTHROPIC, foreign_citations, raw_is_own
+from ._carry import put_extra
+from ._carry import refusal_text
+from ._formats import ANTHROPIC
+from ._formats import foreign_citations
+from ._formats import raw_is_own
 
 __all__ = ["carries", "encode_blocks", "text_block"]
 

@@ -14,16 +14,33 @@ target has no error flag.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
-from .._core.frozen import FrozenDict, JsonValue, raw, thaw
-from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import RawMessage
-from ..message import FLAT_TYPES, ROLE_TYPES, Message
-from ..policy import Policy, Unsupported, describe
-from ..roles import AssistantMessage, RoleMessage
-from ._formats import Place, fits, owner, role_is_own
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..policy import Policy
+from ..policy import Unsupported
+from ..policy import describe
+from ..roles import AssistantMessage
+from ..roles import RoleMessage
+from ._formats import Place
+from ._formats import fits
+from ._formats import owner
+from ._formats import role_is_own
 
 __all__ = [
     "carried",
@@ -311,8 +328,11 @@ def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
     """
     from ..convert import messages_to_turn
     from ..errors import DecodeError
-    from ..flat import FlatMessage, RawMessage
-    from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES
+    from ..flat import FlatMessage
+    from ..flat import RawMessage
+    from ..message import FLAT_TYPES
+    from ..message import ROLE_TYPES
+    from ..message import SESSION_TYPES
 
     turns: list[RoleMessage] = []
     run: list[FlatMessage] = []

@@ -10,28 +10,44 @@ the assistant message whose ``tool_calls`` hold its id.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..stop import StopReason
 from ..usage import Usage
-from ._carry import (
-    carried,
-    failed_output,
-    put_extra,
-    raw_turn,
-    refusal_text,
-    start_request,
-)
+from ._carry import carried
+from ._carry import failed_output
+from ._carry import put_extra
+from ._carry import raw_turn
+from ._carry import refusal_text
+from ._carry import start_request
 from ._chat_decode import ENVELOPE
-from ._chat_parts import NAME, carries, encode_part, encode_tool_call, is_tool_call, text_part
-from ._common import put_details, spelled_stop
-from ._formats import foreign_citations, response_extra
+from ._chat_parts import NAME
+from ._chat_parts import carries
+from ._chat_parts import encode_part
+from ._chat_parts import encode_tool_call
+from ._chat_parts import is_tool_call
+from ._chat_parts import text_part
+from ._common import put_details
+from ._common import spelled_stop
+from ._formats import foreign_citations
+from ._formats import response_extra
 
 __all__ = ["encode_request", "encode_response", "encode_usage"]
 

@@ -27,13 +27,16 @@ import base64
 import binascii
 from contextlib import suppress
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
 from .._core.wire import fail
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..roles import AssistantMessage, as_blocks
+from ..roles import AssistantMessage
+from ..roles import as_blocks
 from ._chat_decode import decode_response
 from ._common import copy_body
 from ._formats import CHAT as NAME

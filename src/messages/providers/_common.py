@@ -8,14 +8,19 @@ target's way (:func:`spelled_stop`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable
+from collections.abc import Mapping
+from typing import Any
+from typing import TypeVar
 
-from .._core.frozen import FrozenDict, raw, thaw
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
 from .._core.make import copy_json
 from .._core.wire import type_name
 from ..errors import DecodeError
-from ..stop import StopReason, classify_stop_reason
+from ..stop import StopReason
+from ..stop import classify_stop_reason
 
 __all__ = [
     "copy_body",

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Final, Literal
+from typing import Final
+from typing import Literal
 
 __all__ = [
     "ANTHROPIC",

@@ -7,17 +7,28 @@ candidates of a response and its usage metadata.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.wire import fail, opt_int, opt_str
-from ..blocks import Block, ToolResultBlock
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from ..blocks import Block
+from ..blocks import ToolResultBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._common import decode_each, owned_body, with_source
+from ._common import decode_each
+from ._common import owned_body
+from ._common import with_source
 from ._formats import GEMINI as NAME
-from ._gemini_parts import CallIds, camel, decode_part
+from ._gemini_parts import CallIds
+from ._gemini_parts import camel
+from ._gemini_parts import decode_part
 
 __all__ = ["CONTENT_KEYS", "MODEL_KEYS", "decode_request", "decode_response"]
 

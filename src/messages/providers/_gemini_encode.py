@@ -8,21 +8,34 @@ writes the response around the first candidate.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Final, Literal, TypeAlias
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import Any
+from typing import Final
+from typing import Literal
+from typing import TypeAlias
 
-from .._core.frozen import raw, thaw
-from ..blocks import Block, RawBlock, TextBlock
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
 from ..errors import EncodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
 from ..usage import Usage
-from ._carry import carried, raw_turn, start_request
+from ._carry import carried
+from ._carry import raw_turn
+from ._carry import start_request
 from ._formats import GEMINI as NAME
-from ._formats import raw_is_own, response_extra
-from ._gemini_decode import CONTENT_KEYS, MODEL_KEYS
+from ._formats import raw_is_own
+from ._formats import response_extra
+from ._gemini_decode import CONTENT_KEYS
+from ._gemini_decode import MODEL_KEYS
 from ._gemini_parts import encode_part
 
 __all__ = ["SKIP_SIGNATURE", "UnsignedCalls", "encode_request", "encode_response"]

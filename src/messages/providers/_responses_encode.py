@@ -9,36 +9,44 @@ response object around the output.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
-from .._core.frozen import raw, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
 from . import _responses_parts as items
-from ._carry import carried, is_empty, non_null, raw_turn, refusal_text, start_request
+from ._carry import carried
+from ._carry import is_empty
+from ._carry import non_null
+from ._carry import raw_turn
+from ._carry import refusal_text
+from ._carry import start_request
 from ._formats import RESPONSES as NAME
 from ._formats import response_extra
-from ._responses_decode import (
-    MESSAGE_KEYS,
-    error_fields,
-    is_instructions,
-    plain_input,
-    stop_fields,
-)
+from ._responses_decode import MESSAGE_KEYS
+from ._responses_decode import error_fields
+from ._responses_decode import is_instructions
+from ._responses_decode import plain_input
+from ._responses_decode import stop_fields
 
 __all__ = ["encode_request", "encode_response"]
 

@@ -24,27 +24,38 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final, Literal
+from typing import Any
+from typing import Final
+from typing import Literal
 
-from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from .._core.jsontext import parse_arguments
-from .._core.make import expose_owned, wrap_owned
-from .._core.wire import extra, fail, opt_str
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import extra
+from .._core.wire import fail
+from .._core.wire import opt_str
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..media import to_data_uri
 from ..policy import Policy
-from ._carry import carried, failed_output, non_null
-from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
+from ._carry import carried
+from ._carry import failed_output
+from ._carry import non_null
+from ._formats import RESPONSES
+from ._formats import fits
+from ._formats import foreign_citations
+from ._formats import raw_is_own
+from ._formats import role_is_own
 
 __all__ = [
     "CALLER_KEYS",
