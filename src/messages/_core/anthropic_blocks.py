@@ -23,6 +23,7 @@ from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..limits import current_limits
+from ..usage import Usage
 from .frozen import EMPTY
 from .frozen import raw
 from .make import expose_owned
@@ -31,6 +32,7 @@ from .make import wrap_owned
 from .wire import extra
 from .wire import fail
 from .wire import obj_or_empty
+from .wire import present
 from .wire import str_or
 
 MAX_BLOCK_DEPTH: Final = 64
@@ -247,3 +249,17 @@ def encode_block(block: Block) -> Any:
 def encode_blocks(blocks: tuple[Block, ...]) -> list[Any]:
     """Blocks to a wire list."""
     return [encode_block(b) for b in blocks]
+
+
+def usage_counts(usage: Usage) -> dict[str, Any]:
+    """The token counts of a usage under Anthropic's names (the ones that are set).
+
+    Claude Code logs and the Anthropic API spell usage the same way; each encoder then adds
+    what it keeps besides (details objects, another provider's fields).
+    """
+    return present(
+        input_tokens=usage.input_tokens,
+        cache_creation_input_tokens=usage.cache_write_tokens,
+        cache_read_input_tokens=usage.cache_read_tokens,
+        output_tokens=usage.output_tokens,
+    )

@@ -10,7 +10,8 @@ absent key), never a ``KeyError`` or ``TypeError``. The names say what absence g
 - ``*_or``/``*_or_empty``: absent gives a default.
 
 :func:`rest` and :func:`extra` are the one rule for what a decoder keeps of the wire object
-besides what it models.
+besides what it models; :func:`present` is the encoders' side of it: a ``None`` field is not
+written.
 """
 
 from __future__ import annotations
@@ -165,3 +166,15 @@ def extra(d: dict[str, Any], known: Collection[str]) -> FrozenDict:
     """:func:`rest` of ``d`` as a value's ``extra`` (``EMPTY`` when there is nothing)."""
     kept = rest(d, known)
     return wrap_owned(kept) if kept else EMPTY
+
+
+def present(**fields: Any) -> dict[str, Any]:
+    """The fields whose value is not ``None``, in the order given: the encoders' write rule.
+
+    A modelled field that is ``None`` is absent on the wire, so an encoder writes only the
+    ones that are set: ``out.update(present(id=m.message_id, model=m.model))``.
+
+    >>> present(id="msg_1", model=None, created=0)
+    {'id': 'msg_1', 'created': 0}
+    """
+    return {key: value for key, value in fields.items() if value is not None}

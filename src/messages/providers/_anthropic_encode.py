@@ -14,6 +14,7 @@ from dataclasses import field
 from typing import Any
 from typing import Final
 
+from .._core.anthropic_blocks import usage_counts
 from .._core.frozen import thaw
 from ..flat import RawMessage
 from ..message import Message
@@ -334,15 +335,7 @@ def encode_request(
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["input_tokens"] = usage.input_tokens
-    if usage.cache_write_tokens is not None:
-        out["cache_creation_input_tokens"] = usage.cache_write_tokens
-    if usage.cache_read_tokens is not None:
-        out["cache_read_input_tokens"] = usage.cache_read_tokens
-    if usage.output_tokens is not None:
-        out["output_tokens"] = usage.output_tokens
+    out = usage_counts(usage)
     put_details(
         out, usage.extra, "output_tokens_details", {"thinking_tokens": usage.reasoning_tokens}
     )

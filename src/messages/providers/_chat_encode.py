@@ -15,6 +15,7 @@ from typing import Final
 
 from .._core.frozen import FrozenDict
 from .._core.frozen import thaw
+from .._core.wire import present
 from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import RawBlock
@@ -446,15 +447,10 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     policy = Policy("raise", NAME)
     envelope_value = message.extra.get(ENVELOPE)
     envelope = thaw(envelope_value) if isinstance(envelope_value, FrozenDict) else None
-    out: dict[str, Any] = {}
-    if message.message_id is not None:
-        out["id"] = message.message_id
+    out = present(id=message.message_id)
     if envelope is None:
         out["object"] = "chat.completion"
-    if message.timestamp is not None:
-        out["created"] = message.timestamp
-    if message.model is not None:
-        out["model"] = message.model
+    out.update(present(created=message.timestamp, model=message.model))
     choices = envelope.pop("choices", None) if envelope is not None else None
     if type(choices) is list and choices and type(choices[0]) is dict:
         choice, others = choices[0], choices[1:]

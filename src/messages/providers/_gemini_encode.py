@@ -17,6 +17,7 @@ from typing import TypeAlias
 
 from .._core.frozen import raw
 from .._core.frozen import thaw
+from .._core.wire import present
 from ..blocks import Block
 from ..blocks import RawBlock
 from ..blocks import TextBlock
@@ -207,10 +208,12 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
         out["promptTokenCount"] = usage.input_tokens + (usage.cache_read_tokens or 0)
     if usage.output_tokens is not None:
         out["candidatesTokenCount"] = usage.output_tokens - (usage.reasoning_tokens or 0)
-    if usage.cache_read_tokens is not None:
-        out["cachedContentTokenCount"] = usage.cache_read_tokens
-    if usage.reasoning_tokens is not None:
-        out["thoughtsTokenCount"] = usage.reasoning_tokens
+    out.update(
+        present(
+            cachedContentTokenCount=usage.cache_read_tokens,
+            thoughtsTokenCount=usage.reasoning_tokens,
+        )
+    )
     for k, v in response_extra(raw(usage.extra), NAME, usage=True).items():
         out[k] = v
     return out
@@ -242,11 +245,12 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
         out["candidates"] = candidates
     if message.usage is not None:
         out["usageMetadata"] = _encode_usage(message.usage)
-    if message.model is not None:
-        out["modelVersion"] = message.model
-    if message.message_id is not None:
-        out["responseId"] = message.message_id
-    if message.timestamp is not None:
-        out["createTime"] = message.timestamp
+    out.update(
+        present(
+            modelVersion=message.model,
+            responseId=message.message_id,
+            createTime=message.timestamp,
+        )
+    )
     out.update(ex)
     return thaw(out)  # type: ignore[no-any-return]

@@ -16,6 +16,7 @@ from typing import Any
 
 from .._core.frozen import raw
 from .._core.frozen import thaw
+from .._core.wire import present
 from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import ImageBlock
@@ -232,11 +233,7 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
         out["input_tokens"] = usage.input_tokens + (cached or 0) + (written or 0)
     ex = raw(usage.extra)
     if cached is not None or written is not None:
-        details: dict[str, Any] = {}
-        if cached is not None:
-            details["cached_tokens"] = cached
-        if written is not None:
-            details["cache_write_tokens"] = written
+        details = present(cached_tokens=cached, cache_write_tokens=written)
         out["input_tokens_details"] = {**details, **_sub(ex, "input_tokens_details")}
     if usage.output_tokens is not None:
         out["output_tokens"] = usage.output_tokens
@@ -255,13 +252,7 @@ def _sub(ex: dict[str, Any], key: str) -> dict[str, Any]:
 
 def encode_response(message: AssistantMessage) -> dict[str, Any]:
     """A response object for an assistant message (exactly the body it was decoded from)."""
-    out: dict[str, Any] = {}
-    if message.message_id is not None:
-        out["id"] = message.message_id
-    if message.timestamp is not None:
-        out["created_at"] = message.timestamp
-    if message.model is not None:
-        out["model"] = message.model
+    out = present(id=message.message_id, created_at=message.timestamp, model=message.model)
     out.update(stop_fields(message.stop_reason))
     out.update(error_fields(message.error))
     output: list[Any] = []
