@@ -17,6 +17,7 @@ from .._core.frozen import raw
 from .._core.make import wrap_owned
 from .._core.wire import extra
 from .._core.wire import fail
+from .._core.wire import need_str
 from .._core.wire import opt_int
 from .._core.wire import opt_obj
 from .._core.wire import opt_str
@@ -86,9 +87,7 @@ def _content(d: dict[str, Any]) -> str | tuple[Block, ...]:
 def _message(d: Any) -> Message:
     if type(d) is not dict:
         raise fail("an object", d)
-    role = d.get("role")
-    if type(role) is not str:
-        raise fail("a string", role, "role")
+    role = need_str(d, "role")
     if role not in ("user", "assistant", "system"):
         return RawMessage(wrap_owned(d))
     content = _content(d)

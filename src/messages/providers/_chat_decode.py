@@ -17,6 +17,7 @@ from .._core.frozen import raw
 from .._core.make import wrap_owned
 from .._core.wire import extra
 from .._core.wire import fail
+from .._core.wire import need_str
 from .._core.wire import opt_int
 from .._core.wire import opt_obj
 from .._core.wire import opt_str
@@ -76,12 +77,10 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
         blocks.extend(decode_part(p) for p in content)
     elif content is not None and type(content) is not list:
         raise fail("a string or an array of parts", content, "content")
-    refusal = d.get("refusal")
-    if type(refusal) is str:
+    refusal = opt_str(d, "refusal")
+    if refusal is not None:
         known.add("refusal")
         blocks.append(RawBlock(wrap_owned({"refusal": refusal})))
-    elif refusal is not None:
-        raise fail("a string", refusal, "refusal")
     calls = d.get("tool_calls")
     if type(calls) is list and calls:
         known.add("tool_calls")
@@ -106,9 +105,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
 def _message(d: Any) -> Message:
     if type(d) is not dict:
         raise fail("an object", d)
-    role = d.get("role")
-    if type(role) is not str:
-        raise fail("a string", role, "role")
+    role = need_str(d, "role")
     if role in ("system", "developer"):
         kind: Literal["system", "developer"] = "developer" if role == "developer" else "system"
         return SystemMessage(_content(d), role=kind, extra=extra(d, _ROLE_CONTENT))

@@ -1,9 +1,9 @@
 """Small helpers shared by the provider codecs.
 
-Owning a body or event (:func:`copy_body`, :func:`owned_body`), naming the source on an
-error (:func:`with_source`), decoding each item of an array (:func:`decode_each`), and two
-response rules: usage details objects (:func:`put_details`) and stop reasons spelled the
-target's way (:func:`spelled_stop`).
+Owning a body or event (:func:`copy_body`, :func:`owned_body`, :func:`owned_event`), naming
+the source on an error (:func:`with_source`), decoding each item of an array
+(:func:`decode_each`), and two response rules: usage details objects (:func:`put_details`)
+and stop reasons spelled the target's way (:func:`spelled_stop`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ __all__ = [
     "decode_each",
     "keep_differences",
     "owned_body",
+    "owned_event",
     "put_details",
     "spelled_stop",
     "with_source",
@@ -62,6 +63,14 @@ def copy_body(body: Any, source: str, what: str = "an object") -> dict[str, Any]
         exc.source = source
         raise
     return owned
+
+
+def owned_event(event: Any, source: str, what: str = "an object") -> dict[str, Any]:
+    """A streamed event or chunk as a fresh plain dict nobody else holds.
+
+    Every accumulator's first step; :func:`copy_body` does the checks, errors name ``source``.
+    """
+    return thaw(copy_body(event, source, what))  # type: ignore[no-any-return]
 
 
 def decode_each(values: list[Any], decode: Callable[[Any], T], key: str) -> list[T]:

@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any
 from typing import Final
 
-from .._core.frozen import FrozenDict
 from .._core.wire import fail
 from .._core.wire import type_name
 from ..blocks import Block
@@ -22,6 +21,7 @@ from ..blocks import RawBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage
+from ._common import owned_event
 from ._common import with_source
 from ._partial import parse_partial
 
@@ -87,12 +87,8 @@ class ResponsesAccumulator:
 
     def feed(self, event: Any) -> None:
         """Take the next event, a parsed ``data:`` object (its ``type`` names the event)."""
-        if not isinstance(event, Mapping):
-            raise DecodeError(
-                f"expected an object, found {type_name(event)}", path="$", source=_SOURCE
-            )
         try:
-            ev = FrozenDict(event).thaw()
+            ev = owned_event(event, _SOURCE)
             self.events += 1
             tag = ev.get("type")
             handler = _HANDLERS.get(tag) if type(tag) is str else None
