@@ -49,6 +49,7 @@ from ._common import check_policy
 from ._common import frozen
 from ._common import items
 from ._common import opt_attr
+from ._common import wrong
 
 if TYPE_CHECKING:
     from claude_agent_sdk import Message as SdkMessage
@@ -133,12 +134,7 @@ def _block_line(block: Any, path: str) -> dict[str, Any]:
             "tool_use_id": attr(block, "tool_use_id", path, NAME, str),
             "content": attr(block, "content", path, NAME),
         }
-    raise DecodeError(
-        f"expected a claude_agent_sdk content block, found {type(block).__name__}",
-        path=path,
-        source=NAME,
-        value=block,
-    )
+    raise wrong("a claude_agent_sdk content block", block, path, NAME)
 
 
 def _content_line(obj: Any, path: str, *, text_ok: bool) -> Any:
@@ -230,12 +226,7 @@ def to_line(obj: Any, *, path: str = "$") -> dict[str, Any]:
             "uuid": attr(obj, "uuid", path, NAME, str),
             "session_id": attr(obj, "session_id", path, NAME, str),
         }
-    raise DecodeError(
-        f"expected a claude_agent_sdk message, found {type(obj).__name__}",
-        path=path,
-        source=NAME,
-        value=obj,
-    )
+    raise wrong("a claude_agent_sdk message", obj, path, NAME)
 
 
 def to_messages(objects: Iterable[Any]) -> list[Message]:
@@ -480,12 +471,7 @@ def from_messages(
     for i, message in enumerate(messages):
         path = f"$[{i}]"
         if not isinstance(message, MESSAGE_TYPES):
-            raise EncodeError(
-                f"expected a message, found {type(message).__name__}",
-                path=path,
-                source=NAME,
-                value=message,
-            )
+            raise wrong("a message", message, path, NAME, EncodeError)
         try:
             line = claude_code.encode(message, unsupported=unsupported)
         except EncodeError as exc:

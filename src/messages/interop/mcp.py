@@ -61,6 +61,7 @@ from ._common import frozen_object
 from ._common import items
 from ._common import reraise
 from ._common import turns
+from ._common import wrong
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult
@@ -159,12 +160,7 @@ def _content_block(item: Any, path: str) -> Block:
         )
     if isinstance(item, t.ToolResultContent):
         return _result(item, attr(item, "tool_use_id", path, NAME, str), None, path)
-    raise DecodeError(
-        f"expected an MCP content block, found {type(item).__name__}",
-        path=path,
-        source=NAME,
-        value=item,
-    )
+    raise wrong("an MCP content block", item, path, NAME)
 
 
 def _result(obj: Any, tool_use_id: str, name: str | None, path: str) -> ToolResultBlock:
@@ -189,12 +185,7 @@ def to_block(
     """
     t = _types()
     if not isinstance(result, t.CallToolResult):
-        raise DecodeError(
-            f"expected a CallToolResult, found {type(result).__name__}",
-            path="$",
-            source=NAME,
-            value=result,
-        )
+        raise wrong("a CallToolResult", result, "$", NAME)
     return _result(result, tool_use_id, name, "$")
 
 
@@ -216,13 +207,8 @@ def to_messages(objects: Iterable[Any]) -> list[Message]:
             t.CreateMessageResultWithTools,
         )
         if not isinstance(obj, kinds):
-            raise DecodeError(
-                "expected a SamplingMessage, PromptMessage or CreateMessageResult, "
-                f"found {type(obj).__name__}",
-                path=path,
-                source=NAME,
-                value=obj,
-            )
+            what = "a SamplingMessage, PromptMessage or CreateMessageResult"
+            raise wrong(what, obj, path, NAME)
         role = attr(obj, "role", path, NAME, str)
         content = attr(obj, "content", path, NAME)
         listed = isinstance(content, list)

@@ -76,6 +76,7 @@ from ._common import frozen
 from ._common import frozen_object
 from ._common import reraise
 from ._common import turns
+from ._common import wrong
 
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
@@ -172,13 +173,7 @@ def _checked(
 
     pydantic-ai would silently ignore a key it does not know, so each one is refused here.
     """
-    allowed = _fields(kind)
-    for key, value in extra.items():
-        if key in allowed and key not in data:
-            data[key] = thaw(value)
-        else:
-            policy.refuse(f"pydantic-ai has no {key!r} here", f"{path}.extra.{key}", value)
-    return data
+    return _item_checked(data, extra, _fields(kind), policy, path)
 
 
 def _validate(adapter: str, data: Any, path: str) -> Any:
@@ -416,12 +411,7 @@ def to_messages(objects: Iterable[Any]) -> list[Message]:
     for i, obj in enumerate(objects):
         path = f"$[{i}]"
         if not isinstance(obj, pai.ModelRequest | pai.ModelResponse):
-            raise DecodeError(
-                f"expected a ModelRequest or ModelResponse, found {type(obj).__name__}",
-                path=path,
-                source=NAME,
-                value=obj,
-            )
+            raise wrong("a ModelRequest or ModelResponse", obj, path, NAME)
         try:
             data = _adapter("messages").dump_python([obj], mode="json")[0]
         except Exception as exc:  # a half-built object pydantic cannot dump
@@ -478,6 +468,7 @@ _ITEM_KEYS: Final = {
 def _item_checked(
     data: dict[str, Any], extra: Mapping[str, Any], keys: frozenset[str], policy: Policy, path: str
 ) -> dict[str, Any]:
+    """``data`` with those ``extra`` keys that are in ``keys``; each other one is refused."""
     for key, value in extra.items():
         if key in keys and key not in data:
             data[key] = thaw(value)
