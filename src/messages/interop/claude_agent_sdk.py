@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
@@ -387,6 +388,39 @@ def _sdk_message(line: dict[str, Any], decoded: Message, policy: Policy, path: s
     return None
 
 
+# The SDK's task messages, by subtype: its class, and each field it reads beyond the ones
+# all of them share. A field the SDK requires is filled with its zero value (``str()``,
+# ``dict()``) when the line lacks it or holds null, as the SDK's own parser does; an
+# optional one (``None`` here) is passed as the line has it.
+_TASKS: Final[dict[str, tuple[str, dict[str, Callable[[], Any] | None]]]] = {
+    "task_started": (
+        "TaskStartedMessage",
+        {"description": str, "uuid": str, "tool_use_id": None, "task_type": None},
+    ),
+    "task_progress": (
+        "TaskProgressMessage",
+        {
+            "description": str,
+            "usage": dict,
+            "uuid": str,
+            "tool_use_id": None,
+            "last_tool_name": None,
+        },
+    ),
+    "task_notification": (
+        "TaskNotificationMessage",
+        {
+            "status": str,
+            "output_file": str,
+            "summary": str,
+            "uuid": str,
+            "tool_use_id": None,
+            "usage": None,
+        },
+    ),
+}
+
+
 def _system(line: dict[str, Any]) -> Any:
     """A ``system`` line as the SDK's class for its subtype (all keep the line in ``data``)."""
     sdk = _sdk()
@@ -407,33 +441,11 @@ def _system(line: dict[str, Any]) -> Any:
         "task_id": get("task_id") or "",
         "session_id": get("session_id") or "",
     }
-    if subtype == "task_started":
-        return sdk.TaskStartedMessage(
-            **common,
-            description=get("description") or "",
-            uuid=get("uuid") or "",
-            tool_use_id=get("tool_use_id"),
-            task_type=get("task_type"),
-        )
-    if subtype == "task_progress":
-        return sdk.TaskProgressMessage(
-            **common,
-            description=get("description") or "",
-            usage=get("usage") or {},
-            uuid=get("uuid") or "",
-            tool_use_id=get("tool_use_id"),
-            last_tool_name=get("last_tool_name"),
-        )
-    if subtype == "task_notification":
-        return sdk.TaskNotificationMessage(
-            **common,
-            status=get("status") or "",
-            output_file=get("output_file") or "",
-            summary=get("summary") or "",
-            uuid=get("uuid") or "",
-            tool_use_id=get("tool_use_id"),
-            usage=get("usage"),
-        )
+    task = _TASKS.get(subtype)
+    if task is not None:
+        cls, fields = task
+        given = {k: get(k) if zero is None else get(k) or zero() for k, zero in fields.items()}
+        return getattr(sdk, cls)(**common, **given)
     if subtype == "task_updated":
         patch = get("patch")
         patch = patch if isinstance(patch, dict) else {}
