@@ -33,6 +33,7 @@ from ..roles import SystemMessage
 from ..roles import UserMessage
 from ..usage import Usage
 from ._common import copy_body
+from ._common import decode_body
 from ._common import decode_each
 from ._formats import ANTHROPIC as NAME
 
@@ -198,9 +199,4 @@ def decode_response(body: Mapping[str, Any]) -> AssistantMessage:
     >>> m.text, m.stop, m.usage.output_tokens
     ('Hi.', <StopReason.END_TURN: 'end_turn'>, 3)
     """
-    d = copy_body(body, NAME)
-    try:
-        return _decode_response(d)
-    except DecodeError as exc:
-        exc.source = NAME
-        raise
+    return decode_body(body, NAME, _decode_response)

@@ -30,6 +30,7 @@ from ._anthropic_parts import carries
 from ._anthropic_parts import encode_blocks
 from ._anthropic_parts import text_block
 from ._carry import carried
+from ._carry import each_turn
 from ._carry import put_extra
 from ._carry import raw_turn
 from ._carry import start_request
@@ -300,9 +301,7 @@ def encode_request(
     policy, turns = start_request(conversation, unsupported, NAME, carries)
     hoisted: list[tuple[int, SystemMessage]] = []
     items: list[Item] = []
-    for i, turn in enumerate(turns):
-        path = f"$[{i}]"
-        policy.turn(turn)
+    for i, path, turn in each_turn(policy, turns):
         if isinstance(turn, RawMessage):
             kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
             if isinstance(kept, dict):

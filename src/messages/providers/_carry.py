@@ -6,16 +6,17 @@ out otherwise: a field has no text of its own.
 
 :func:`put_extra` and :func:`carried` decide which ``extra`` fields an encoder writes back,
 by the table in ``_formats`` (see its docstring for the rule); :func:`request_turns` gives
-the turns of a conversation that a request carries, and :func:`start_request` the policy
-every ``encode_request`` starts with; :func:`raw_turn` writes a whole raw message back or
-hands it to the policy; :func:`failed_output` gives a failed tool result's words where the
-target has no error flag.
+the turns of a conversation that a request carries, :func:`start_request` the policy every
+``encode_request`` starts with and :func:`each_turn` the walk over the turns;
+:func:`raw_turn` writes a whole raw message back or hands it to the policy;
+:func:`failed_output` gives a failed tool result's words where the target has no error flag.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,6 +45,7 @@ from ._formats import role_is_own
 
 __all__ = [
     "carried",
+    "each_turn",
     "failed_output",
     "is_empty",
     "lost_calls",
@@ -231,6 +233,20 @@ def start_request(
     turns = request_turns(conversation)
     policy.lost = lost_calls(turns, carries)
     return policy, turns
+
+
+def each_turn(
+    policy: Policy, turns: list[RoleMessage | RawMessage], start: int = 0
+) -> Iterator[tuple[int, str, RoleMessage | RawMessage]]:
+    """Each turn from ``start`` on, with its index and path; the policy is told of it first.
+
+    Every ``encode_request`` walks its turns this way, so paths in errors and the policy's
+    view of what it is encoding (see :meth:`~messages.policy.Policy.turn`) agree.
+    """
+    for i in range(start, len(turns)):
+        turn = turns[i]
+        policy.turn(turn)
+        yield i, f"$[{i}]", turn
 
 
 def raw_turn(

@@ -39,6 +39,7 @@ from ._chat_parts import NAME
 from ._chat_parts import decode_part
 from ._chat_parts import decode_tool_call
 from ._common import copy_body
+from ._common import decode_body
 from ._common import decode_each
 
 __all__ = ["ENVELOPE", "decode_request", "decode_response", "decode_usage"]
@@ -223,12 +224,7 @@ def decode_response(body: Mapping[str, Any]) -> AssistantMessage:
     >>> m.text, m.stop, m.usage.input_tokens, m.usage.cache_read_tokens
     ('Hi.', <StopReason.END_TURN: 'end_turn'>, 5, 4)
     """
-    d = copy_body(body, NAME)
-    try:
-        return _decode_response(d)
-    except DecodeError as exc:
-        exc.source = NAME
-        raise
+    return decode_body(body, NAME, _decode_response)
 
 
 def decode_usage(u: dict[str, Any]) -> Usage:

@@ -33,6 +33,7 @@ from ..roles import UserMessage
 from ..stop import StopReason
 from ..usage import Usage
 from ._carry import carried
+from ._carry import each_turn
 from ._carry import failed_output
 from ._carry import put_extra
 from ._carry import raw_turn
@@ -423,9 +424,7 @@ def encode_request(
     """
     policy, turns = start_request(conversation, unsupported, NAME, carries)
     wires: list[Wire] = []
-    for i, turn in enumerate(turns):
-        path = f"$[{i}]"
-        policy.turn(turn)
+    for _, path, turn in each_turn(policy, turns):
         if isinstance(turn, RawMessage):
             kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
             if isinstance(kept, dict):

@@ -1,9 +1,9 @@
 """Small helpers shared by the provider codecs.
 
-Owning a body or event (:func:`copy_body`, :func:`owned_body`, :func:`owned_event`), naming
-the source on an error (:func:`with_source`), decoding each item of an array
-(:func:`decode_each`), and two response rules: usage details objects (:func:`put_details`)
-and stop reasons spelled the target's way (:func:`spelled_stop`).
+Owning a body or event (:func:`copy_body`, :func:`owned_body`, :func:`owned_event`,
+:func:`decode_body`), naming the source on an error (:func:`with_source`), decoding each
+item of an array (:func:`decode_each`), and two response rules: usage details objects
+(:func:`put_details`) and stop reasons spelled the target's way (:func:`spelled_stop`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from ..stop import classify_stop_reason
 
 __all__ = [
     "copy_body",
+    "decode_body",
     "decode_each",
     "keep_differences",
     "owned_body",
@@ -63,6 +64,16 @@ def copy_body(body: Any, source: str, what: str = "an object") -> dict[str, Any]
         exc.source = source
         raise
     return owned
+
+
+def decode_body(body: Any, source: str, decode: Callable[[dict[str, Any]], T]) -> T:
+    """``decode`` of a private copy of a body (see :func:`copy_body`); errors name ``source``."""
+    d = copy_body(body, source)
+    try:
+        return decode(d)
+    except DecodeError as exc:
+        exc.source = source
+        raise
 
 
 def owned_event(event: Any, source: str, what: str = "an object") -> dict[str, Any]:

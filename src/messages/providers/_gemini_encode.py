@@ -30,6 +30,7 @@ from ..roles import AssistantMessage
 from ..roles import SystemMessage
 from ..usage import Usage
 from ._carry import carried
+from ._carry import each_turn
 from ._carry import raw_turn
 from ._carry import start_request
 from ._formats import GEMINI as NAME
@@ -122,10 +123,7 @@ def encode_request(
     if system is not None and system["parts"]:
         body["systemInstruction"] = system
     contents: list[dict[str, Any]] = []
-    for i in range(start, len(turns)):
-        turn = turns[i]
-        path = f"$[{i}]"
-        policy.turn(turn)
+    for _, path, turn in each_turn(policy, turns, start):
         if isinstance(turn, RawMessage):
             kept = raw_turn(turn, policy, path, "a {role} message is not a content", _is_content)
             if isinstance(kept, dict):

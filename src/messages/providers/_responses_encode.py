@@ -36,6 +36,7 @@ from ..roles import UserMessage
 from ..usage import Usage
 from . import _responses_parts as items
 from ._carry import carried
+from ._carry import each_turn
 from ._carry import is_empty
 from ._carry import non_null
 from ._carry import raw_turn
@@ -76,9 +77,8 @@ def encode_request(
         body["instructions"] = content if isinstance(content, str) else "\n".join(texts)
         start = 1
     out: list[Any] = []
-    for i in range(start, len(turns)):
-        policy.turn(turns[i])
-        _encode_turn(turns[i], policy, f"$[{i}]", out.append)
+    for _, path, turn in each_turn(policy, turns, start):
+        _encode_turn(turn, policy, path, out.append)
     rest = turns[start:]
     if len(rest) == 1 and isinstance(rest[0], UserMessage) and plain_input(rest[0]):
         body["input"] = rest[0].content
