@@ -15,6 +15,7 @@ from .._core import anthropic_blocks
 from .._core.frozen import EMPTY
 from .._core.frozen import raw
 from .._core.make import wrap_owned
+from .._core.wire import decode_each
 from .._core.wire import extra
 from .._core.wire import fail
 from .._core.wire import need_str
@@ -34,7 +35,6 @@ from ..roles import UserMessage
 from ..usage import Usage
 from ._common import copy_body
 from ._common import decode_body
-from ._common import decode_each
 from ._formats import ANTHROPIC as NAME
 
 __all__ = ["decode_request", "decode_response"]

@@ -15,6 +15,7 @@ from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
 from .._core.make import wrap_owned
+from .._core.wire import decode_each
 from .._core.wire import extra
 from .._core.wire import fail
 from .._core.wire import need_str
@@ -40,7 +41,6 @@ from ._chat_parts import decode_part
 from ._chat_parts import decode_tool_call
 from ._common import copy_body
 from ._common import decode_body
-from ._common import decode_each
 
 __all__ = ["ENVELOPE", "decode_request", "decode_response", "decode_usage"]
 

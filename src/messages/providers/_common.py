@@ -1,9 +1,9 @@
 """Small helpers shared by the provider codecs.
 
 Owning a body or event (:func:`copy_body`, :func:`owned_body`, :func:`owned_event`,
-:func:`decode_body`), naming the source on an error (:func:`with_source`), decoding each
-item of an array (:func:`decode_each`), and two response rules: usage details objects
-(:func:`put_details`) and stop reasons spelled the target's way (:func:`spelled_stop`).
+:func:`decode_body`), naming the source on an error (:func:`with_source`), and two response
+rules: usage details objects (:func:`put_details`) and stop reasons spelled the target's way
+(:func:`spelled_stop`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from ..stop import classify_stop_reason
 __all__ = [
     "copy_body",
     "decode_body",
-    "decode_each",
     "keep_differences",
     "owned_body",
     "owned_event",
@@ -82,17 +81,6 @@ def owned_event(event: Any, source: str, what: str = "an object") -> dict[str, A
     Every accumulator's first step; :func:`copy_body` does the checks, errors name ``source``.
     """
     return thaw(copy_body(event, source, what))  # type: ignore[no-any-return]
-
-
-def decode_each(values: list[Any], decode: Callable[[Any], T], key: str) -> list[T]:
-    """``decode`` of each value of the array at ``key``; an error names the item's index."""
-    out = []
-    for i, value in enumerate(values):
-        try:
-            out.append(decode(value))
-        except DecodeError as exc:
-            raise exc.within(f"{key}[{i}]") from None
-    return out
 
 
 def with_source(exc: DecodeError, source: str) -> DecodeError:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
+from .._core.wire import decode_each
 from .._core.wire import fail
 from .._core.wire import opt_int
 from .._core.wire import opt_str
@@ -22,7 +23,6 @@ from ..roles import SystemMessage
 from ..roles import ToolMessage
 from ..roles import UserMessage
 from ..usage import Usage
-from ._common import decode_each
 from ._common import owned_body
 from ._common import with_source
 from ._formats import GEMINI as NAME
