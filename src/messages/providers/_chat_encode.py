@@ -34,6 +34,7 @@ from ..stop import StopReason
 from ..usage import Usage
 from ._carry import carried
 from ._carry import each_turn
+from ._carry import encode_each
 from ._carry import failed_output
 from ._carry import put_extra
 from ._carry import raw_turn
@@ -119,12 +120,7 @@ def _empty_content(message: Any) -> Any:
 def _parts(
     blocks: tuple[tuple[int, Block], ...], where: str, policy: Policy, path: str
 ) -> list[dict[str, Any]]:
-    out = []
-    for j, block in blocks:
-        part = encode_part(block, where, policy, f"{path}.content[{j}]")
-        if part is not None:
-            out.append(part)
-    return out
+    return encode_each(blocks, lambda b, at: encode_part(b, where, policy, at), f"{path}.content")
 
 
 def encode_assistant(

@@ -31,6 +31,7 @@ from ..roles import SystemMessage
 from ..usage import Usage
 from ._carry import carried
 from ._carry import each_turn
+from ._carry import encode_each
 from ._carry import raw_turn
 from ._carry import start_request
 from ._formats import GEMINI as NAME
@@ -47,12 +48,9 @@ def _encode_blocks(
     content: str | tuple[Block, ...], names: dict[str, str], policy: Policy, path: str
 ) -> list[Any]:
     blocks = (TextBlock(content),) if isinstance(content, str) else content
-    out = []
-    for i, block in enumerate(blocks):
-        part = encode_part(block, names, policy, f"{path}.content[{i}]")
-        if part is not None:
-            out.append(part)
-    return out
+    return encode_each(
+        enumerate(blocks), lambda b, at: encode_part(b, names, policy, at), f"{path}.content"
+    )
 
 
 def _system_parts(content: str | tuple[Block, ...], policy: Policy, path: str) -> list[Any]:

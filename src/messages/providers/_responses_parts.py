@@ -49,6 +49,7 @@ from ..errors import DecodeError
 from ..media import to_data_uri
 from ..policy import Policy
 from ._carry import carried
+from ._carry import encode_each
 from ._carry import failed_output
 from ._carry import non_null
 from ._formats import RESPONSES
@@ -392,12 +393,7 @@ def encode_input_parts(
     blocks: tuple[Block, ...], default: str, policy: Policy, path: str
 ) -> list[Any]:
     """Blocks as the parts of one message or one tool output."""
-    out = []
-    for i, block in enumerate(blocks):
-        part = encode_part(block, default, policy, f"{path}[{i}]")
-        if part is not None:
-            out.append(part)
-    return out
+    return encode_each(enumerate(blocks), lambda b, at: encode_part(b, default, policy, at), path)
 
 
 def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:
