@@ -379,13 +379,10 @@ def arrange(wires: list[Wire]) -> list[dict[str, Any]]:
 
 def encode_usage(usage: Usage) -> dict[str, Any]:
     """The inverse of :func:`decode_usage` (another provider's usage fields are left out)."""
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["prompt_tokens"] = (
-            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
-        )
-    if usage.output_tokens is not None:
-        out["completion_tokens"] = usage.output_tokens
+    # Chat's prompt tokens count the cached ones (read and written) too.
+    cached = (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+    prompt = None if usage.input_tokens is None else usage.input_tokens + cached
+    out = present(prompt_tokens=prompt, completion_tokens=usage.output_tokens)
     cache = {"cached_tokens": usage.cache_read_tokens}
     cache["cache_write_tokens"] = usage.cache_write_tokens
     put_details(out, usage.extra, "prompt_tokens_details", cache)
