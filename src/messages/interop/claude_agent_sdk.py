@@ -86,6 +86,16 @@ _RESULT_FIELDS: Final = (
     ("user_message_uuids", "user_message_uuids"),
 )
 """Optional ``ResultMessage`` attributes and their line keys, written when not ``None``."""
+_RATE_LIMIT_FIELDS: Final = (
+    ("status", "status"),
+    ("resets_at", "resetsAt"),
+    ("rate_limit_type", "rateLimitType"),
+    ("utilization", "utilization"),
+    ("overage_status", "overageStatus"),
+    ("overage_resets_at", "overageResetsAt"),
+    ("overage_disabled_reason", "overageDisabledReason"),
+)
+"""``RateLimitInfo`` attributes and their keys in a line's ``rate_limit_info``."""
 
 
 def _sdk() -> Any:
@@ -367,14 +377,7 @@ def _sdk_message(line: dict[str, Any], decoded: Message, policy: Policy, path: s
         info = line["rate_limit_info"]
         return sdk.RateLimitEvent(
             rate_limit_info=sdk.RateLimitInfo(
-                status=info.get("status"),
-                resets_at=info.get("resetsAt"),
-                rate_limit_type=info.get("rateLimitType"),
-                utilization=info.get("utilization"),
-                overage_status=info.get("overageStatus"),
-                overage_resets_at=info.get("overageResetsAt"),
-                overage_disabled_reason=info.get("overageDisabledReason"),
-                raw=info,
+                **{name: info.get(key) for name, key in _RATE_LIMIT_FIELDS}, raw=info
             ),
             uuid=line.get("uuid") or "",
             session_id=line.get("session_id") or "",
