@@ -318,6 +318,22 @@ def test_a_bad_line_does_not_stop_a_stream_and_strict_reading_names_it(
 
 
 @pytest.mark.parametrize("adapter", adapters())
+def test_a_record_written_over_several_lines_reads_as_one(adapter: ModuleType) -> None:
+    """Pretty-printed JSON (a recorder's, Gemini CLI's ``-o json``) is one record, with noise
+    around it reported by file line."""
+    good = first_line(adapter)
+    pretty = json.dumps(json.loads(good), indent=2).splitlines()
+    assert len(pretty) > 2
+    out = list(adapter.iter_decode(["noise", *pretty, good, "more noise"]))
+    bad = [m for m in out if isinstance(m, InvalidLineMessage)]
+    assert [(m.line, m.text) for m in bad] == [(1, "noise"), (len(pretty) + 3, "more noise")]
+    assert [m for m in out if m not in bad] == list(adapter.iter_decode([good, good]))
+    with pytest.raises(DecodeError) as info:
+        list(adapter.iter_decode([*pretty, "{", "oops"], strict=True))
+    assert info.value.line == len(pretty) + 1
+
+
+@pytest.mark.parametrize("adapter", adapters())
 def test_a_line_of_the_wrong_shape_is_an_invalid_line_naming_path_and_reason(
     adapter: ModuleType,
 ) -> None:
