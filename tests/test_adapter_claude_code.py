@@ -608,6 +608,8 @@ def normalised(m: Any) -> Any:
         changes["content"] = tuple(_norm_block(b) for b in m.content)
     if isinstance(m, (AssistantMessage, ResultMessage)):
         changes["usage"] = _norm_usage(m.usage)
+    if isinstance(m, ResultMessage) and m.subtype is None and m.is_error is None:
+        changes["subtype"] = "success"  # a result line always says how the run ended
     if isinstance(m, (UserMessage, ResultMessage, InitMessage, StreamEventMessage)):
         changes["model"] = m.model if isinstance(m, InitMessage) else None
     changes["message_id"] = m.message_id if isinstance(m, AssistantMessage) else None

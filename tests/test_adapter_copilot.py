@@ -255,7 +255,7 @@ def test_unknown_lines_are_kept_raw() -> None:
             "copilot: $.exitCode: expected an integer, found a boolean",
         ),
         (
-            {"type": "result", "usage": {"sessionDurationMs": "5"}},
+            {"type": "result", "exitCode": 0, "usage": {"sessionDurationMs": "5"}},
             "copilot: $.usage.sessionDurationMs: expected a number, found a string",
         ),
         (ev("session.error", {}), "copilot: $.data.message: expected a string, found nothing"),

@@ -199,7 +199,10 @@ def test_null_fields_are_kept() -> None:
             {"type": "tool_result", "tool_id": "t"},
             "gemini_cli: $.status: expected a string, found nothing",
         ),
-        ({"type": "error"}, "gemini_cli: $.message: expected a string, found nothing"),
+        (
+            {"type": "error", "severity": "error"},
+            "gemini_cli: $.message: expected a string, found nothing",
+        ),
         (
             {"type": "result", "status": "success", "stats": "x"},
             "gemini_cli: $.stats: expected an object, found a string",

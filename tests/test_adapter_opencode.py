@@ -324,14 +324,26 @@ def test_iter_encode_pairs_a_call_with_its_result() -> None:
     assert flat_kinds(back) == ["text(assistant)", "tool_use", "tool_result", "text(assistant)"]
 
 
-def test_unpaired_calls_are_written_before_the_next_message() -> None:
-    stream = [ToolUseMessage("a", "x"), ToolUseMessage("b", "y"), TextMessage("done")]
+def test_a_call_waits_for_its_result_however_far_and_an_unanswered_one_stays_in_place() -> None:
+    stream = [
+        ToolUseMessage("a", "x", {"n": 1}),
+        ToolUseMessage("b", "y"),
+        TextMessage("working"),
+        RawMessage({"type": "step_start", "part": {"type": "step-start"}}),
+        ToolResultMessage("a", "out"),
+        TextMessage("done"),
+    ]
     lines = [json.loads(x) for x in oc.iter_encode(stream)]
     assert [(x["type"], x["part"].get("callID")) for x in lines] == [
         ("tool_use", "a"),
         ("tool_use", "b"),
         ("text", None),
+        ("step_start", None),
+        ("text", None),
     ]
+    assert lines[0]["part"]["tool"] == "x"
+    assert lines[0]["part"]["state"] == {"status": "completed", "input": {"n": 1}, "output": "out"}
+    assert lines[1]["part"]["state"] == {"status": "running", "input": {}}
 
 
 def test_results_and_errors_from_elsewhere() -> None:

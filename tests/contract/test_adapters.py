@@ -38,7 +38,7 @@ from messages import (
     thaw,
 )
 from messages import strategies as ms
-from messages.adapters import CLI_NAMES, NAMES, UnknownFormatError, detect, get
+from messages.adapters import CLI_NAMES, NAMES, UnknownFormatError, detect, get, prepare
 from messages.convert import message_to_block, normalize_messages
 from messages.limits import limits
 from messages.policy import describe
@@ -158,7 +158,9 @@ FOREIGN_LINES: list[tuple[Any, str | None]] = [
     ([1], None),
     ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": {}}}, None),
     ({"id": 1, "result": {"userAgent": "codex"}}, None),
-    ({"jsonrpc": "2.0", "id": 3, "error": {"code": -1, "message": "x"}}, None),
+    ({"jsonrpc": "2.0", "id": 3, "error": {"code": -1, "message": "x"}}, "acp"),
+    ({"jsonrpc": "2.0", "error": {"message": "x"}}, "acp"),
+    ({"id": 3, "error": {"code": -1, "message": "x"}}, None),
 ]
 """Lines written by one format (or by none), and who must claim them: that one alone.
 
@@ -559,3 +561,40 @@ def test_merge_is_lazy_and_merging_twice_changes_nothing(adapter: ModuleType, pa
 def test_merge_keeps_whole_messages_in_order(adapter: ModuleType, texts: list[str]) -> None:
     stream = [ToolUseMessage(f"t{i}", text or "x") for i, text in enumerate(texts)]
     assert list(adapter.merge(stream)) == stream
+
+
+# -- crossing from one format to another ------------------------------------------------------
+
+
+def _crossings() -> list[Any]:
+    found = [*_fixtures(), *(p for p in _captures() if p.values[0] is not None)]
+    return [
+        pytest.param(source, path, get(target), id=f"{param.id}->{target}")
+        for param in found
+        for source, path in [param.values]
+        for target in NAMES
+        if target != source.NAME
+    ]
+
+
+@pytest.mark.parametrize(("source", "path", "target"), _crossings())
+def test_cross_format_output_holds_only_the_targets_own_lines(
+    source: ModuleType, path: Path, target: ModuleType
+) -> None:
+    """Every line written for a format is one its own ``detect`` recognises, whatever the
+    source held (summaries, recorder headers, another CLI's events), under every policy."""
+    lines = stream_lines(path)
+    for policy in ("raise", "drop", "text"):
+        for merged in (False, True):
+            decoded = source.iter_decode(lines)
+            if merged:
+                decoded = source.merge(decoded)
+            ready = prepare(decoded, source=source.NAME, target=target.NAME, unsupported=policy)
+            written = []
+            try:
+                for line in target.iter_encode(ready, unsupported=policy):
+                    written.append(line)
+            except UnsupportedContentError:
+                assert policy == "raise"
+            for line in written:
+                assert target.detect(json.loads(line)), f"{policy}: {line}"

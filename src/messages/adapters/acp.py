@@ -449,9 +449,10 @@ def detect(obj: Any) -> bool:
     """Whether a parsed line is an ACP message.
 
     JSON-RPC 2.0 with an ACP method (``session/*``, ``fs/*``, ``terminal/*``, ``initialize``
-    with a ``protocolVersion``), or a response only ACP gives (``stopReason``,
-    ``agentCapabilities``, ``sessionId``). Codex app-server requests use other methods and
-    its responses carry no ``jsonrpc``.
+    with a ``protocolVersion``), a response only ACP gives (``stopReason``,
+    ``agentCapabilities``, ``sessionId``), or an error response (no other format here speaks
+    JSON-RPC 2.0: Codex app-server requests use other methods and its responses carry no
+    ``jsonrpc``).
     """
     if type(obj) is not dict or obj.get("jsonrpc") != "2.0":
         return False
@@ -461,6 +462,8 @@ def detect(obj: Any) -> bool:
             params = obj.get("params")
             return type(params) is dict and type(params.get("protocolVersion")) is int
         return method.startswith(_METHOD_PREFIXES) or method == "authenticate"
+    if type(obj.get("error")) is dict:  # an error response: ACP is the JSON-RPC 2.0 format here
+        return "result" not in obj
     result = obj.get("result")
     return type(result) is dict and bool(
         {"stopReason", "agentCapabilities", "sessionId"} & result.keys()

@@ -252,7 +252,7 @@ def _decode(obj: Any) -> Message:
             return decoder(obj, data)
         if type(data) is dict:
             return _event(obj, data)
-    elif tag == "result":
+    elif tag == "result" and "exitCode" in obj:  # without one it is no Copilot line
         return _result(obj)
     return RawMessage(wrap_owned(obj))
 
@@ -302,8 +302,7 @@ def _result_out(m: ResultMessage) -> dict[str, Any]:
         out["timestamp"] = m.timestamp
     if m.session_id is not None:
         out["sessionId"] = m.session_id
-    if m.is_error is not None:
-        out["exitCode"] = int(m.is_error)
+    out["exitCode"] = int(bool(m.is_error))  # a decoded line keeps any other code in extra
     usage: dict[str, Any] = {}
     if m.duration_api_ms is not None:
         usage["totalApiDurationMs"] = m.duration_api_ms

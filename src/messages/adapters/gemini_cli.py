@@ -9,7 +9,8 @@ Every event has a ``type`` and an ISO ``timestamp``. The mapping (see
 - ``tool_use`` -> :class:`ToolUseMessage` (``tool_id``, ``tool_name``, ``parameters``);
 - ``tool_result`` -> :class:`ToolResultMessage` (``status`` gives ``is_error``, ``output`` the
   content; the ``error`` object stays in ``extra``);
-- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``);
+- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``; an ``error`` line
+  without one is no Gemini CLI event, and stays a :class:`RawMessage`);
 - ``result`` -> :class:`ResultMessage` (``status`` as ``subtype``, ``stats`` as
   :class:`Usage` and ``duration_ms``);
 - any other type -> :class:`RawMessage`, kept verbatim.
@@ -165,6 +166,8 @@ def _tool_result(d: dict[str, Any]) -> Message:
 
 
 def _error(d: dict[str, Any]) -> Message:
+    if "severity" not in d:  # not a Gemini CLI error event (detect says so): kept whole
+        return RawMessage(wrap_owned(d))
     message = need_str(d, "message")
     timestamp = opt_time(d)
     extra = ev.frozen(rest(d, _ERROR))
@@ -310,6 +313,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
                 out["model"] = m.model
         case ErrorMessage():
             out = _head("error", m.timestamp)
+            out["severity"] = "error"  # a decoded event keeps its own in extra
             out["message"] = m.message
         case ResultMessage():
             out = _head("result", m.timestamp)

@@ -27,6 +27,7 @@ The run does not echo the user's prompt.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, assert_never
 
@@ -464,20 +465,36 @@ def _native(m: Message) -> bool:
     )
 
 
+_WAIT: Final = 10_000
+"""How many messages may wait behind a tool call for its result before the call is written
+as ``running`` in its place."""
+
+
 def _paired(messages: Iterable[Message]) -> Iterator[Message]:
-    """Flatten role messages, and join each tool call with its result into one tool part."""
-    pending: dict[str, ToolUseMessage] = {}
+    """Flatten role messages, and join each tool call with its result into one tool part.
+
+    OpenCode writes a tool part once, when the call has finished: a call waits for its
+    result however many other messages come between (up to :data:`_WAIT`), and the finished
+    part, with the call's name and input, is written in the call's place. A call that gets no
+    result (a second state of it comes, the stream ends, or too many messages wait behind it)
+    is written in its place as it is: a ``running`` part. Nothing changes order otherwise, so
+    OpenCode's own lines are written back as they came.
+    """
+    queue: deque[list[Any]] = deque()  # [message, ready]: a call waiting is not ready
+    waiting: dict[str, list[Any]] = {}
     for message in messages:
         for m in (message,) if _native(message) else ev.children(message):
             if isinstance(m, ToolUseMessage):
-                if m.id in pending:  # a second state of one call: keep both, in order
-                    yield from pending.values()
-                    pending.clear()
-                pending[m.id] = m
-                continue
-            if isinstance(m, ToolResultMessage) and m.tool_use_id in pending:
-                use = pending.pop(m.tool_use_id)
-                yield AssistantMessage(
+                earlier = waiting.pop(m.id, None)
+                if earlier is not None:  # a second state of one call: keep both, in order
+                    earlier[1] = True
+                slot = [m, False]
+                waiting[m.id] = slot
+                queue.append(slot)
+            elif isinstance(m, ToolResultMessage) and m.tool_use_id in waiting:
+                slot = waiting.pop(m.tool_use_id)
+                use = slot[0]
+                slot[0] = AssistantMessage(
                     (
                         ToolUseBlock(use.id, use.name, use.input),
                         ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error),
@@ -487,11 +504,16 @@ def _paired(messages: Iterable[Message]) -> Iterator[Message]:
                     uuid=use.uuid,
                     timestamp=m.timestamp if m.timestamp is not None else use.timestamp,
                 )
-                continue
-            yield from pending.values()
-            pending.clear()
-            yield m
-    yield from pending.values()
+                slot[1] = True
+            else:
+                queue.append([m, True])
+            while queue and (queue[0][1] or len(queue) > _WAIT):
+                item, ready = queue.popleft()
+                if not ready:
+                    del waiting[item.id]
+                yield item
+    for item, _ in queue:
+        yield item
 
 
 def iter_encode(
