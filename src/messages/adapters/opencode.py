@@ -488,12 +488,12 @@ def _paired(messages: Iterable[Message]) -> Iterator[Message]:
                 earlier = waiting.pop(m.id, None)
                 if earlier is not None:  # a second state of one call: keep both, in order
                     earlier[1] = True
-                slot = [m, False]
+                slot: list[Any] = [m, False]
                 waiting[m.id] = slot
                 queue.append(slot)
             elif isinstance(m, ToolResultMessage) and m.tool_use_id in waiting:
                 slot = waiting.pop(m.tool_use_id)
-                use = slot[0]
+                use: ToolUseMessage = slot[0]
                 slot[0] = AssistantMessage(
                     (
                         ToolUseBlock(use.id, use.name, use.input),
