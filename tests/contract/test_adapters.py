@@ -71,6 +71,13 @@ WRITES_EMPTY_TURNS = {"claude_code": 1, "copilot": 1, "native": 1, "codex": 0}
 TAKES_OVER_INPUT = frozenset(("claude_code", "codex"))
 """Decoders documented to take over the object they are given (nested values shared: the
 speed of the two busiest formats); every other ``decode`` copies its input first."""
+REPEATS_CALL_STATES = frozenset(("acp", "opencode"))
+"""Formats whose in-progress states of a call (ACP ``tool_call_update``, OpenCode's pending and
+running parts) read as the call again, since they fill in its input: ``merge`` folds them."""
+EXCERPTS = frozenset(
+    ("edge-cases.jsonl", "gleam-user_message.json", "caic-gemini-unit-test-lines.jsonl")
+)
+"""Fixtures and captures cut from longer runs: some of their results answer calls made before."""
 MIN_CAPTURE_LINES = {"gemini_cli": 12, "acp": 3}
 """Each real capture of these formats holds at least this many JSON lines."""
 
@@ -284,6 +291,30 @@ def test_lines_are_claimed_by_their_own_adapter_or_by_none(
 def test_a_line_of_one_format_is_claimed_by_that_format_alone(obj: Any, owner: str | None) -> None:
     assert _claimers(obj) == ([] if owner is None else [owner])
     assert detect(obj) == owner
+
+
+@pytest.mark.parametrize(("adapter", "path"), [*_fixtures(), *_captures()])
+def test_each_call_is_given_once_and_before_its_result(
+    adapter: ModuleType | None, path: Path | None
+) -> None:
+    """However a format announces a call (in the model's turn, in an execution event, in
+    both, or only with its outcome), the flat view has it once, before its result."""
+    if adapter is None or path is None:
+        pytest.skip("real captures not available")
+    for merged in (False, True):
+        if not merged and adapter.NAME in REPEATS_CALL_STATES:
+            continue
+        decoded = adapter.iter_decode(stream_lines(path))
+        calls: list[str] = []
+        orphans: list[str] = []
+        for m in normalize_messages(adapter.merge(decoded) if merged else decoded):
+            if isinstance(m, ToolUseMessage):
+                calls.append(m.id)
+            elif isinstance(m, ToolResultMessage) and m.tool_use_id not in calls:
+                orphans.append(m.tool_use_id)
+        assert len(calls) == len(set(calls)), calls
+        if path.name not in EXCERPTS:
+            assert orphans == []
 
 
 @pytest.mark.parametrize("adapter", adapters())

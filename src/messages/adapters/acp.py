@@ -30,7 +30,6 @@ session interleaves the client's requests, the agent's responses and the agent's
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from typing import Any, Final, assert_never
 
 from .._core.fields import Role
@@ -47,7 +46,7 @@ from ..flat import (
     ToolResultMessage,
     ToolUseMessage,
 )
-from ..message import SESSION_TYPES, Message
+from ..message import Message
 from ..policy import Policy, Unsupported
 from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
 from ..session import (
@@ -501,31 +500,6 @@ def _is_delta(m: Message) -> bool:
     return isinstance(m, (TextMessage, ThinkingMessage))
 
 
-def _fold(messages: Iterable[Message]) -> Iterator[Message]:
-    pending: ToolUseMessage | None = None
-    held: list[Message] = []  # session messages between a call and its updates
-    for m in messages:
-        if pending is not None:
-            if isinstance(m, ToolUseMessage) and m.id == pending.id:
-                name = pending.name or m.name
-                pending = replace(pending, name=name, input=m.input or pending.input)
-                continue
-            if isinstance(m, SESSION_TYPES):
-                held.append(m)
-                continue
-            yield pending
-            yield from held
-            pending = None
-            held = []
-        if isinstance(m, ToolUseMessage):
-            pending = m
-        else:
-            yield m
-    if pending is not None:
-        yield pending
-        yield from held
-
-
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
     """Join consecutive chunks of one message, and fold a tool call with its progress updates.
 
@@ -536,4 +510,4 @@ def merge(messages: Iterable[Message]) -> Iterator[Message]:
     messages. The updates' status, locations and progress output are not carried over:
     merging is a view, not a lossless step.
     """
-    return _fold(_base.merge_deltas(messages, is_delta=_is_delta))
+    return ev.fold_calls(_base.merge_deltas(messages, is_delta=_is_delta))
