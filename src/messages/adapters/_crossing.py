@@ -11,7 +11,8 @@ Two things do not cross from one format to another:
   :class:`InvalidLineMessage`): a Claude Code ``summary``, a Codex ``turn.started``, an
   OpenCode ``step_start``. Written as they are, they would be lines of the source in the
   target's stream. A record that the target's own ``detect`` recognises (a native stream
-  holding target lines) crosses as it is; any other follows the loss policy, the same way for
+  holding target lines) crosses as it is, and the native format writes every record as one
+  of its own; any other follows the loss policy, the same way for
   every target: refused under ``"raise"``, left out under ``"drop"``, and under ``"text"``
   a raw line becomes assistant text in the words of :func:`messages.policy.describe`
   (stream events and bad lines have no text, and are left out).
@@ -90,7 +91,11 @@ def prepare(
 ) -> Iterator[Message]:
     """See :func:`messages.adapters.prepare`; ``target`` is the target's adapter module."""
     name = target.NAME
+    carries_all = name == "native"  # this library's own lines hold any record as its own
     for m in messages:
+        if carries_all and not isinstance(m, InvalidLineMessage):
+            yield strip_extra(m)
+            continue
         if isinstance(m, InvalidLineMessage):
             try:  # a bad line of the source is never the target's; a target line may be
                 ours = target.detect(load_line(m.text))

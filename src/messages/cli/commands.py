@@ -187,6 +187,7 @@ def _run(
         stats = FileStats(inp.label, name)
         for m in messages:
             stats.feed(m)
+        stats.finish()
         outcome.stats = stats
 
 

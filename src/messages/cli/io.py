@@ -311,6 +311,8 @@ def foreign_line(message: Message, name: str) -> str | None:
     Records kept whole are role-less raw lines, stream events and bad lines: what an adapter
     makes of another format's lines.
     """
+    if name == "native" and not isinstance(message, InvalidLineMessage):
+        return None  # a native record holds any value as a record of its own
     if isinstance(message, RawMessage) and message.role is None:
         data: Any = message.data
     elif isinstance(message, StreamEventMessage):
