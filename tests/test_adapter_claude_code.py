@@ -16,6 +16,7 @@ from messages import (
     AssistantMessage,
     AudioBlock,
     ErrorMessage,
+    ImageBlock,
     InitMessage,
     InvalidLineMessage,
     RawBlock,
@@ -635,3 +636,16 @@ def test_decode_of_encode_is_identity_up_to_documented_losses(m: Any) -> None:
 def test_encode_is_stable_after_one_trip(m: Any) -> None:
     once = cc.encode(m)
     assert json_equal(cc.encode(cc.decode(once)), once)
+
+
+def test_a_url_image_keeps_its_media_type_and_every_other_field() -> None:
+    image = ImageBlock(url="https://x/a.png", media_type="image/png")
+    line = cc.encode(UserMessage((image,)))
+    assert line["message"]["content"][0]["source"] == {
+        "type": "url",
+        "url": "https://x/a.png",
+        "media_type": "image/png",
+    }
+    assert cc.decode(line).content == (image,)
+    both = ImageBlock(data="iVBORw0KGgo=", url="https://x/a.png", file_id="f1")
+    assert cc.decode(cc.encode(UserMessage((both,)))).content == (both,)

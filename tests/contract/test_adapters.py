@@ -25,6 +25,7 @@ from messages import (
     AudioMessage,
     DecodeError,
     EncodeError,
+    ImageMessage,
     InvalidLineMessage,
     MessagesError,
     RawBlock,
@@ -629,3 +630,37 @@ def test_cross_format_output_holds_only_the_targets_own_lines(
                 assert policy == "raise"
             for line in written:
                 assert target.detect(json.loads(line)), f"{policy}: {line}"
+
+
+# -- media: every field carried, or the policy says why not ----------------------------------
+
+MEDIA_VARIANTS = [
+    {"data": "iVBORw0KGgo=", "media_type": "image/png"},
+    {"url": "https://example.com/a.png"},
+    {"url": "https://example.com/a.png", "media_type": "image/png"},
+    {"file_id": "file_1"},
+    {"file_id": "file_1", "media_type": "image/png"},
+    {"data": "iVBORw0KGgo=", "url": "https://example.com/a.png", "media_type": "image/png"},
+]
+
+
+@pytest.mark.parametrize("adapter", adapters())
+@pytest.mark.parametrize("kind", [ImageMessage, AudioMessage], ids=["image", "audio"])
+@pytest.mark.parametrize("fields", MEDIA_VARIANTS, ids=lambda f: "+".join(f))
+def test_media_is_carried_whole_or_refused(
+    adapter: ModuleType, kind: type[Any], fields: dict[str, str]
+) -> None:
+    """No field of an image or audio block is dropped silently: a format either writes it
+    back or refuses the block (and then ``"drop"``/``"text"`` decide)."""
+    message = kind(role="user", **fields)
+    try:
+        wire = adapter.encode(message)
+    except UnsupportedContentError as exc:
+        assert exc.source == adapter.NAME
+        return
+    (block,) = blocks_of(adapter.decode(wire))
+    assert type(block) is type(message_to_block(message))
+    for name, value in fields.items():
+        assert getattr(block, name) == value, name
+    for name in {"data", "url", "file_id", "media_type"} - fields.keys():
+        assert getattr(block, name) is None, name

@@ -373,6 +373,9 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             elif isinstance(m, RawMessage):
                 content = raw(m.data)
             else:
+                if m.file_id is not None:
+                    alt = refuse(m, cb.NO_FILE_ID, policy)
+                    return None if alt is None else _encode(alt, policy)
                 block = (ImageBlock if isinstance(m, ImageMessage) else AudioBlock)(
                     data=m.data, url=m.url, media_type=m.media_type
                 )
