@@ -646,7 +646,7 @@ MEDIA_VARIANTS = [
 
 @pytest.mark.parametrize("adapter", adapters())
 @pytest.mark.parametrize("kind", [ImageMessage, AudioMessage], ids=["image", "audio"])
-@pytest.mark.parametrize("fields", MEDIA_VARIANTS, ids=lambda f: "+".join(f))
+@pytest.mark.parametrize("fields", MEDIA_VARIANTS, ids="+".join)
 def test_media_is_carried_whole_or_refused(
     adapter: ModuleType, kind: type[Any], fields: dict[str, str]
 ) -> None:

@@ -185,8 +185,11 @@ def decode_blocks(
 
 
 def _source(block: ImageBlock | AudioBlock) -> dict[str, Any]:
-    """The block's ``source``: its kind from the first of data, URL and file id it has, and
-    every other field it has beside it (a URL image keeps its media type)."""
+    """The block's ``source``, with every field the block has.
+
+    The kind comes from the first of data, URL and file id the block has; the other fields
+    ride beside it (a URL image keeps its media type).
+    """
     if block.data is not None:
         source: dict[str, Any] = {"type": "base64"}
         if block.media_type is not None:
