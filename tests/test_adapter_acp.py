@@ -9,41 +9,38 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    AudioMessage,
-    DecodeError,
-    ErrorMessage,
-    ImageBlock,
-    ImageMessage,
-    InitMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import AudioMessage
+from messages import DecodeError
+from messages import ErrorMessage
+from messages import ImageBlock
+from messages import ImageMessage
+from messages import InitMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import acp
-from support.adapter_files import (
-    MIXED_RESULT,
-    assert_decode_error,
-    flat_kinds,
-    local,
-    read,
-    wire_objects,
-)
+from support.adapter_files import MIXED_RESULT
+from support.adapter_files import assert_decode_error
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
+from support.adapter_files import wire_objects
 
 REAL = [
     "caic-opencode-read-edit-bash.jsonl",

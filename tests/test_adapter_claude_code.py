@@ -10,35 +10,36 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
-from messages import (
-    EMPTY,
-    AssistantMessage,
-    AudioBlock,
-    ErrorMessage,
-    ImageBlock,
-    InitMessage,
-    InvalidLineMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import EMPTY
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import ErrorMessage
+from messages import ImageBlock
+from messages import InitMessage
+from messages import InvalidLineMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import claude_code as cc
 from messages.adapters import codex as cx
 from messages.convert import normalize_messages
-from support.adapter_files import assert_decode_error, wire_objects
+from support.adapter_files import assert_decode_error
+from support.adapter_files import wire_objects
 
 LOCAL = LOCAL_FIXTURES / "claude_code"
 UNDETECTED = ("queue-operation", "file-history-snapshot", "future_event")

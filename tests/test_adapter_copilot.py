@@ -10,34 +10,30 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    ErrorMessage,
-    ImageMessage,
-    InitMessage,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-)
+from messages import AssistantMessage
+from messages import ErrorMessage
+from messages import ImageMessage
+from messages import InitMessage
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
 from messages import strategies as ms
 from messages.adapters import copilot as cp
 from messages.convert import normalize_messages
-from support.adapter_files import (
-    assert_decode_error,
-    flat_kinds,
-    local,
-    read,
-)
+from support.adapter_files import assert_decode_error
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
 
 
 def ev(kind: str, data: dict[str, Any], **top: Any) -> dict[str, Any]:

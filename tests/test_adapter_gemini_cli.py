@@ -9,36 +9,33 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    EncodeError,
-    ErrorMessage,
-    ImageMessage,
-    InitMessage,
-    InvalidLineMessage,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-)
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ErrorMessage
+from messages import ImageMessage
+from messages import InitMessage
+from messages import InvalidLineMessage
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingMessage
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
 from messages import strategies as ms
 from messages.adapters import gemini_cli as g
-from support.adapter_files import (
-    assert_decode_error,
-    flat_kinds,
-    local,
-    read,
-    wire_objects,
-)
+from support.adapter_files import assert_decode_error
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
+from support.adapter_files import wire_objects
 
 REAL = ["gemicord-log.jsonl", "synthetic/caic-gemini-unit-test-lines.jsonl"]
 

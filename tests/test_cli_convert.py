@@ -7,21 +7,27 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, FIXTURES, json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    TextBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    ToolUseMessage,
-    Usage,
-)
-from messages.adapters import NAMES, get
+from conftest import EXAMPLES
+from conftest import FIXTURES
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import TextBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import Usage
+from messages.adapters import NAMES
+from messages.adapters import get
 from messages.cli import main
 from messages.cli.commands import strip_extra
 from messages.convert import normalize_messages
-from support.adapter_files import flat_kinds, local, wire_objects
-from test_cli import ADAPTER_FIXTURES, REAL, run
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import wire_objects
+from test_cli import ADAPTER_FIXTURES
+from test_cli import REAL
+from test_cli import run
 
 EXAMPLE = EXAMPLES / "claude_code.jsonl"
 NATIVE = EXAMPLES / "conversation.jsonl"

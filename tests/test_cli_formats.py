@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from conftest import json_equal
-from messages.adapters import NAMES, get
+from messages.adapters import NAMES
+from messages.adapters import get
 from support.adapter_files import local
 from test_cli import run
 

@@ -8,9 +8,15 @@ from typing import Any
 
 import pytest
 
-from conftest import EXAMPLES, shared_fixtures
-from messages import AssistantMessage, ResultMessage, TextBlock, TextMessage, Usage
-from messages.cli.stats import FileStats, sessions
+from conftest import EXAMPLES
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import ResultMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import Usage
+from messages.cli.stats import FileStats
+from messages.cli.stats import sessions
 from messages.serialize import dumps
 from support.adapter_files import local
 from test_cli import run

@@ -20,38 +20,40 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioMessage,
-    DecodeError,
-    EncodeError,
-    ImageMessage,
-    InvalidLineMessage,
-    MessagesError,
-    RawBlock,
-    RawMessage,
-    TextMessage,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    UserMessage,
-    thaw,
-)
+from messages import AssistantMessage
+from messages import AudioMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ImageMessage
+from messages import InvalidLineMessage
+from messages import MessagesError
+from messages import RawBlock
+from messages import RawMessage
+from messages import TextMessage
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import strategies as ms
-from messages.adapters import CLI_NAMES, NAMES, UnknownFormatError, detect, get, prepare
-from messages.convert import message_to_block, normalize_messages
+from messages import thaw
+from messages.adapters import CLI_NAMES
+from messages.adapters import NAMES
+from messages.adapters import UnknownFormatError
+from messages.adapters import detect
+from messages.adapters import get
+from messages.adapters import prepare
+from messages.convert import message_to_block
+from messages.convert import normalize_messages
 from messages.limits import limits
 from messages.policy import describe
-from support.adapter_files import (
-    MIXED_RESULT,
-    assert_round_trips,
-    assert_stream_round_trips,
-    captures,
-    hand_made,
-    stream_lines,
-    wire_objects,
-)
+from support.adapter_files import MIXED_RESULT
+from support.adapter_files import assert_round_trips
+from support.adapter_files import assert_stream_round_trips
+from support.adapter_files import captures
+from support.adapter_files import hand_made
+from support.adapter_files import stream_lines
+from support.adapter_files import wire_objects
 from support.mutation import scribble
 
 # -- where formats differ ---------------------------------------------------------------------

@@ -9,23 +9,29 @@ result to users thaw it first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..limits import current_limits
-from .frozen import EMPTY, raw
-from .make import expose_owned, maker, wrap_owned
-from .wire import extra, fail, obj_or_empty, str_or
+from .frozen import EMPTY
+from .frozen import raw
+from .make import expose_owned
+from .make import maker
+from .make import wrap_owned
+from .wire import extra
+from .wire import fail
+from .wire import obj_or_empty
+from .wire import str_or
 
 MAX_BLOCK_DEPTH: Final = 64
 """How deeply tool results may nest blocks inside blocks before decoding refuses."""

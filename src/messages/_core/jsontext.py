@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from ..errors import DecodeError, EncodeError
+from ..errors import DecodeError
+from ..errors import EncodeError
 
 __all__ = ["dump_compact", "load_strict", "parse_arguments", "scan_strict"]
 

@@ -16,10 +16,12 @@ besides what it models.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from ..errors import DecodeError
-from .frozen import EMPTY, FrozenDict
+from .frozen import EMPTY
+from .frozen import FrozenDict
 from .make import wrap_owned
 
 

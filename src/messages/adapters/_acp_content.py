@@ -8,21 +8,24 @@ diffs and terminals are kept raw.
 
 from __future__ import annotations
 
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.frozen import raw
-from .._core.make import expose_owned, wrap_owned
-from .._core.wire import need_str, opt_str, rest
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import need_str
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import ToolResultMessage
 from ..policy import Policy
 from . import _events as ev

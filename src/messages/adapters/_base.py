@@ -12,11 +12,15 @@ the reason and the line number, and reading goes on; in strict mode it raises
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from itertools import chain
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.jsontext import load_strict, scan_strict
+from .._core.jsontext import load_strict
+from .._core.jsontext import scan_strict
 from ..errors import DecodeError
 from ..limits import current_limits
 from ..message import Message
@@ -288,8 +292,10 @@ def merge_deltas(
     """
     from dataclasses import replace
 
-    from ..flat import TextMessage, ThinkingMessage
-    from ..roles import AssistantMessage, as_blocks
+    from ..flat import TextMessage
+    from ..flat import ThinkingMessage
+    from ..roles import AssistantMessage
+    from ..roles import as_blocks
     from ..session import StreamEventMessage
 
     pending: Message | None = None

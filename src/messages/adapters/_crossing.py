@@ -21,14 +21,18 @@ Two things do not cross from one format to another:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from typing import Any
 
-from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from ..flat import RawMessage
 from ..message import Message
 from ..policy import Policy
-from ..session import InvalidLineMessage, StreamEventMessage
+from ..session import InvalidLineMessage
+from ..session import StreamEventMessage
 from ._base import load_line
 from ._common import refuse
 

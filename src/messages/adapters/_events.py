@@ -20,18 +20,29 @@ format cannot carry is :mod:`._common`'s, on top of :mod:`messages.policy`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .._core.frozen import EMPTY, FrozenDict, depth_limit, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import depth_limit
+from .._core.frozen import raw
 from .._core.jsontext import dump_compact
-from .._core.make import copy_json, wrap_owned
+from .._core.make import copy_json
+from .._core.make import wrap_owned
 from .._core.wire import rest
-from ..convert import block_to_message, context_of
-from ..errors import DecodeError, EncodeError
+from ..convert import block_to_message
+from ..convert import context_of
+from ..errors import DecodeError
+from ..errors import EncodeError
 from ..flat import ToolUseMessage
-from ..message import ROLE_TYPES, SESSION_TYPES, Message
+from ..message import ROLE_TYPES
+from ..message import SESSION_TYPES
+from ..message import Message
 from ..roles import as_blocks
 from ..session import InvalidLineMessage
 

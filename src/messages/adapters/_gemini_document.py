@@ -33,14 +33,20 @@ with the answer as ``result`` and everything else in ``extra``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
 from .._core.make import wrap_owned
-from .._core.wire import opt_int, opt_num, opt_str, rest
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_str
+from .._core.wire import rest
 from ..flat import TextMessage
 from ..message import Message
-from ..session import ErrorMessage, ResultMessage
+from ..session import ErrorMessage
+from ..session import ResultMessage
 from ..usage import Usage
 from . import _events as ev
 

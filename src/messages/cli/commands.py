@@ -9,19 +9,30 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Final
+from typing import IO
+from typing import Final
 
-from ..adapters import get, prepare
+from ..adapters import get
+from ..adapters import prepare
 from ..adapters._crossing import strip_extra
 from ..convert import normalize_messages
-from ..errors import DecodeError, MessagesError
+from ..errors import DecodeError
+from ..errors import MessagesError
 from ..message import Message
 from ..policy import Unsupported
 from ..serialize import dumps
-from ..text._render import MarkdownWriter, Transcriber
-from .io import Input, LineCounter, Options, Progress, Reporter, decoded, read_lines
+from ..text._render import MarkdownWriter
+from ..text._render import Transcriber
+from .io import Input
+from .io import LineCounter
+from .io import Options
+from .io import Progress
+from .io import Reporter
+from .io import decoded
+from .io import read_lines
 from .render import one_line
 from .stats import FileStats
 

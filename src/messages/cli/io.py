@@ -11,22 +11,30 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from importlib import resources
 from itertools import chain
-from typing import IO, Any, Final
+from typing import IO
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, raw
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from ..adapters import detect as detect_format
 from ..adapters import get
-from ..adapters._base import iter_decode, load_line
+from ..adapters._base import iter_decode
+from ..adapters._base import load_line
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..limits import current_limits
 from ..message import Message
-from ..session import InvalidLineMessage, StreamEventMessage
+from ..session import InvalidLineMessage
+from ..session import StreamEventMessage
 
 __all__ = [
     "EXAMPLES",

@@ -21,13 +21,23 @@ import sys
 import tempfile
 from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import IO, Final
+from concurrent.futures import Future
+from concurrent.futures import ProcessPoolExecutor
+from typing import IO
+from typing import Final
 
 from ..adapters import NAMES
-from .commands import Outcome, process, work
-from .io import EXAMPLES, Input, Options, Progress, Reporter
-from .stats import render_json, render_table, sessions
+from .commands import Outcome
+from .commands import process
+from .commands import work
+from .io import EXAMPLES
+from .io import Input
+from .io import Options
+from .io import Progress
+from .io import Reporter
+from .stats import render_json
+from .stats import render_table
+from .stats import sessions
 
 __all__ = ["EXIT_DATA", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 

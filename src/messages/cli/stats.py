@@ -31,22 +31,25 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import IO, Any
+from dataclasses import dataclass
+from dataclasses import field
+from typing import IO
+from typing import Any
 
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
-from ..message import ROLE_TYPES, Message
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
+from ..message import ROLE_TYPES
+from ..message import Message
 from ..roles import AssistantMessage
-from ..session import ErrorMessage, InitMessage, ResultMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import ResultMessage
 from ..usage import Usage
 
 __all__ = ["FileStats", "SessionStats", "Tokens", "render_json", "render_table", "sessions"]

@@ -5,27 +5,35 @@ See :func:`coerce` for the accepted shapes and ``docs/history.md`` for examples.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Final, Literal, TypeAlias
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import Any
+from typing import Final
+from typing import Literal
+from typing import TypeAlias
 
 from .._core import anthropic_blocks
-from .._core.frozen import EMPTY, FrozenDict
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
 from .._core.jsontext import parse_arguments
-from .._core.make import copy_json, wrap_owned
+from .._core.make import copy_json
+from .._core.make import wrap_owned
 from .._core.wire import type_name
-from ..blocks import (
-    BLOCK_TYPES,
-    AudioBlock,
-    Block,
-    ImageBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from ..blocks import BLOCK_TYPES
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..message import MESSAGE_TYPES, Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..message import MESSAGE_TYPES
+from ..message import Message
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 
 __all__ = [
     "MessageLike",

@@ -8,15 +8,25 @@ value, never an ``AttributeError`` from deep inside.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import replace
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import Any
 
-from .._core.frozen import FrozenDict, JsonValue, freeze, thaw
-from ..errors import DecodeError, EncodeError, MessagesError
-from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES, Message
-from ..policy import Policy, Unsupported, describe
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import freeze
+from .._core.frozen import thaw
+from ..errors import DecodeError
+from ..errors import EncodeError
+from ..errors import MessagesError
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import SESSION_TYPES
+from ..message import Message
+from ..policy import Policy
+from ..policy import Unsupported
+from ..policy import describe
 
 __all__ = [
     "Policy",
@@ -125,29 +135,9 @@ def merged(base: Mapping[str, Any], extra: Mapping[str, JsonValue]) -> dict[str,
 
 def _turn(run: list[Any]) -> Message:
     """A run of flat content messages of one role as one role message (first one's context)."""
-    from ..convert import message_to_block
+    from ..convert import messages_to_turn
 
-    first = run[0]
-    blocks = tuple(message_to_block(m) for m in run)
-    role = first.role
-    turn: Message
-    if role == "assistant":
-        turn = AssistantMessage(blocks)
-    elif role == "tool":
-        turn = ToolMessage(blocks)
-    elif role in ("system", "developer"):
-        turn = SystemMessage(blocks, role=role)
-    else:
-        turn = UserMessage(blocks)
-    return replace(
-        turn,
-        uuid=first.uuid,
-        session_id=first.session_id,
-        parent_tool_use_id=first.parent_tool_use_id,
-        model=first.model,
-        message_id=first.message_id,
-        timestamp=first.timestamp,
-    )
+    return messages_to_turn(run)
 
 
 def turns(

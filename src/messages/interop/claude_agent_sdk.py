@@ -30,13 +30,25 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
 
-from .._core.frozen import raw, thaw
-from ..blocks import Block, TextBlock
-from ..errors import DecodeError, EncodeError
-from ..message import MESSAGE_TYPES, Message
-from ._common import Policy, Unsupported, attr, check_policy, frozen, items, opt_attr
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from ..blocks import Block
+from ..blocks import TextBlock
+from ..errors import DecodeError
+from ..errors import EncodeError
+from ..message import MESSAGE_TYPES
+from ..message import Message
+from ._common import Policy
+from ._common import Unsupported
+from ._common import attr
+from ._common import check_policy
+from ._common import frozen
+from ._common import items
+from ._common import opt_attr
 
 if TYPE_CHECKING:
     from claude_agent_sdk import Message as SdkMessage

@@ -39,35 +39,39 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, JsonValue, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import thaw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._common import (
-    Policy,
-    Unsupported,
-    attr,
-    check_policy,
-    frozen,
-    frozen_object,
-    items,
-    reraise,
-    turns,
-)
+from ._common import Policy
+from ._common import Unsupported
+from ._common import attr
+from ._common import check_policy
+from ._common import frozen
+from ._common import frozen_object
+from ._common import items
+from ._common import reraise
+from ._common import turns
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage

@@ -9,21 +9,33 @@ ahead of its other content.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import RawBlock
+from .._core.frozen import thaw
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..stop import StopReason, classify_stop_reason
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..stop import StopReason
 from ..usage import Usage
-from ._anthropic_parts import carries, encode_blocks, text_block
-from ._carry import carried, lost_calls, passthrough_role, put_extra, request_turns
+from ._anthropic_parts import carries
+from ._anthropic_parts import encode_blocks
+from ._anthropic_parts import text_block
+from ._carry import carried
+from ._carry import put_extra
+from ._carry import raw_turn
+from ._carry import start_request
+from ._common import put_details
+from ._common import spelled_stop
 from ._formats import ANTHROPIC as NAME
-from ._formats import response_extra, role_is_own
+from ._formats import response_extra
 
 __all__ = ["arrange", "encode_request", "encode_response"]
 
@@ -205,7 +217,8 @@ def _system(hoisted: list[tuple[int, SystemMessage]], policy: Policy) -> Any:
         path = f"$[{index}]"
         _system_extra(message, policy, path)
         if isinstance(message.content, str):
-            blocks.append({"type": "text", "text": message.content})
+            if message.content:  # the API takes no empty text block
+                blocks.append({"type": "text", "text": message.content})
         else:
             blocks.extend(encode_blocks(message.content, "system", policy, f"{path}.content"))
     return blocks
@@ -283,23 +296,18 @@ def encode_request(
     >>> body["messages"][1]["content"]
     [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': '12:00'}]
     """
-    policy = Policy(unsupported, NAME)
+    policy, turns = start_request(conversation, unsupported, NAME, carries)
     hoisted: list[tuple[int, SystemMessage]] = []
     items: list[Item] = []
-    turns = request_turns(conversation)
-    policy.lost = lost_calls(turns, carries)
     for i, turn in enumerate(turns):
         path = f"$[{i}]"
         policy.turn(turn)
         if isinstance(turn, RawMessage):
-            role = str(passthrough_role(turn))
-            if role_is_own(role, NAME):
-                items.append(Item(role, [], raw=thaw(turn.data)))
-            else:
-                reason = f"cannot carry a {role!r} message"
-                text = policy.degrade(RawBlock(turn.data), path, reason)
-                if text is not None:
-                    items.append(Item("user", [text_block(text, policy, path)]))
+            kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
+            if isinstance(kept, dict):
+                items.append(Item(kept["role"], [], raw=kept))
+            elif kept is not None:
+                items.append(Item("user", [text_block(kept, policy, path)]))
             continue
         if isinstance(turn, SystemMessage) and not _in_place(turn, i):
             hoisted.append((i, turn))
@@ -335,22 +343,12 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
         out["cache_read_input_tokens"] = usage.cache_read_tokens
     if usage.output_tokens is not None:
         out["output_tokens"] = usage.output_tokens
-    details = usage.extra.get("output_tokens_details")
-    if isinstance(details, FrozenDict) or usage.reasoning_tokens is not None:
-        out_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.reasoning_tokens is not None:
-            out_details["thinking_tokens"] = usage.reasoning_tokens
-        out["output_tokens_details"] = out_details
+    put_details(
+        out, usage.extra, "output_tokens_details", {"thinking_tokens": usage.reasoning_tokens}
+    )
     for key, value in response_extra(usage.extra, NAME, usage=True).items():
         out.setdefault(key, thaw(value))
     return out
-
-
-def _stop_reason(raw: str) -> str:
-    if raw in _STOP_REASONS:
-        return raw
-    reason = classify_stop_reason(raw)
-    return _STOP_FROM.get(reason, raw) if reason is not None else raw
 
 
 def encode_response(message: AssistantMessage) -> dict[str, Any]:
@@ -370,9 +368,11 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     if isinstance(message.content, str):
         out["content"] = [{"type": "text", "text": message.content}]
     else:
-        out["content"] = encode_blocks(message.content, "assistant", policy, "$.content")
+        out["content"] = encode_blocks(
+            message.content, "assistant", policy, "$.content", keep_empty=True
+        )
     if message.stop_reason is not None:
-        out["stop_reason"] = _stop_reason(message.stop_reason)
+        out["stop_reason"] = spelled_stop(message.stop_reason, _STOP_REASONS, _STOP_FROM)
     if message.usage is not None:
         out["usage"] = _encode_usage(message.usage)
     for key, value in response_extra(message.extra, NAME).items():

@@ -7,19 +7,38 @@ the messages around them, the completion envelope and the usage.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, Literal
+from typing import Any
+from typing import Final
+from typing import Literal
 
-from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from .._core.make import wrap_owned
-from .._core.wire import extra, fail, opt_int, opt_obj, opt_str, type_name
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock
+from .._core.wire import extra
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import type_name
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._chat_parts import NAME, decode_part, decode_tool_call
+from ._chat_parts import NAME
+from ._chat_parts import decode_part
+from ._chat_parts import decode_tool_call
 from ._common import copy_body
+from ._common import decode_each
 
 __all__ = ["ENVELOPE", "decode_request", "decode_response", "decode_usage"]
 
@@ -126,12 +145,7 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
         messages = d.get("messages")
         if type(messages) is not list:
             raise fail("an array", messages, "messages")
-        out = []
-        for i, message in enumerate(messages):
-            try:
-                out.append(_message(message))
-            except DecodeError as exc:
-                raise exc.within(f".messages[{i}]") from None
+        out = decode_each(messages, _message, ".messages")
     except DecodeError as exc:
         exc.source = NAME
         raise

@@ -10,28 +10,44 @@ the assistant message whose ``tool_calls`` hold its id.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..stop import StopReason, classify_stop_reason
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..stop import StopReason
 from ..usage import Usage
-from ._carry import (
-    carried,
-    failed_output,
-    lost_calls,
-    passthrough_role,
-    put_extra,
-    refusal_text,
-    request_turns,
-)
+from ._carry import carried
+from ._carry import failed_output
+from ._carry import put_extra
+from ._carry import raw_turn
+from ._carry import refusal_text
+from ._carry import start_request
 from ._chat_decode import ENVELOPE
-from ._chat_parts import NAME, carries, encode_part, encode_tool_call, is_tool_call, text_part
-from ._formats import foreign_citations, response_extra, role_is_own
+from ._chat_parts import NAME
+from ._chat_parts import carries
+from ._chat_parts import encode_part
+from ._chat_parts import encode_tool_call
+from ._chat_parts import is_tool_call
+from ._chat_parts import text_part
+from ._common import put_details
+from ._common import spelled_stop
+from ._formats import foreign_citations
+from ._formats import response_extra
 
 __all__ = ["encode_request", "encode_response", "encode_usage"]
 
@@ -170,10 +186,13 @@ def encode_assistant(
                 parts.append((j, replacement))
     single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and _plain(parts[0][1], policy)
     if not parts:
-        if "content" in message.extra or calls or audio:
-            pass  # a kept null or [] is written back below; with tool calls it may be left out
+        if "content" in message.extra or calls or audio or refusal is not None or response:
+            # A kept null or [] is written back below. With tool calls, audio or a refusal
+            # the content may be left out, and a response message need not have it: one
+            # decoded without a ``content`` key goes back without one.
+            pass
         else:
-            out["content"] = None if refusal is not None else ""
+            out["content"] = ""
     elif single and (calls or audio or refusal is not None or response or _cited(parts[0][1])):
         j, text = parts[0]
         assert isinstance(text, TextBlock)
@@ -252,7 +271,11 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         return [(out, None)]
     if isinstance(turn, AssistantMessage):
         results: list[Wire] = []
-        return [(encode_assistant(turn, policy, path, results=results), None), *results]
+        before = policy.left_out
+        message = encode_assistant(turn, policy, path, results=results)
+        if policy.left_out > before and _says_nothing(message):
+            return results  # the policy took all it had (reasoning only): no empty message
+        return [(message, None), *results]
     if isinstance(turn, UserMessage) and isinstance(turn.content, str):
         out = {"role": "user", "content": turn.content}
         _message_extra(turn, out, policy, path)
@@ -262,6 +285,16 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         _message_extra(turn, out, policy, path)
         return [(out, None)]
     return _user_side(turn, policy, path)
+
+
+def _says_nothing(message: dict[str, Any]) -> bool:
+    """An assistant message with no content, refusal, tool calls, audio or function call.
+
+    The API rejects one; a turn the policy emptied is left out rather than written so (a
+    turn that came empty is written as it came).
+    """
+    keys = ("content", "refusal", "tool_calls", "audio", "function_call")
+    return all(message.get(k) in (None, "", []) for k in keys)
 
 
 def _user_side(turn: UserMessage | ToolMessage, policy: Policy, path: str) -> list[Wire]:
@@ -355,21 +388,11 @@ def encode_usage(usage: Usage) -> dict[str, Any]:
         )
     if usage.output_tokens is not None:
         out["completion_tokens"] = usage.output_tokens
-    details = usage.extra.get("prompt_tokens_details")
-    cached = usage.cache_read_tokens is not None or usage.cache_write_tokens is not None
-    if isinstance(details, FrozenDict) or cached:
-        prompt_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.cache_read_tokens is not None:
-            prompt_details["cached_tokens"] = usage.cache_read_tokens
-        if usage.cache_write_tokens is not None:
-            prompt_details["cache_write_tokens"] = usage.cache_write_tokens
-        out["prompt_tokens_details"] = prompt_details
-    details = usage.extra.get("completion_tokens_details")
-    if isinstance(details, FrozenDict) or usage.reasoning_tokens is not None:
-        completion_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.reasoning_tokens is not None:
-            completion_details["reasoning_tokens"] = usage.reasoning_tokens
-        out["completion_tokens_details"] = completion_details
+    cache = {"cached_tokens": usage.cache_read_tokens}
+    cache["cache_write_tokens"] = usage.cache_write_tokens
+    put_details(out, usage.extra, "prompt_tokens_details", cache)
+    reasoning = {"reasoning_tokens": usage.reasoning_tokens}
+    put_details(out, usage.extra, "completion_tokens_details", reasoning)
     for key, value in response_extra(usage.extra, NAME, usage=True).items():
         out.setdefault(key, thaw(value))
     return out
@@ -397,32 +420,20 @@ def encode_request(
     >>> body["messages"][1]
     {'role': 'tool', 'tool_call_id': 'call_1', 'content': '12:00'}
     """
-    policy = Policy(unsupported, NAME)
+    policy, turns = start_request(conversation, unsupported, NAME, carries)
     wires: list[Wire] = []
-    turns = request_turns(conversation)
-    policy.lost = lost_calls(turns, carries)
     for i, turn in enumerate(turns):
         path = f"$[{i}]"
         policy.turn(turn)
         if isinstance(turn, RawMessage):
-            role = str(passthrough_role(turn))
-            if role_is_own(role, NAME):
-                wires.append((thaw(turn.data), None))
-            else:
-                reason = f"cannot carry a {role!r} message"
-                text = policy.degrade(RawBlock(turn.data), path, reason)
-                if text is not None:
-                    wires.append(({"role": "user", "content": text.text}, None))
+            kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
+            if isinstance(kept, dict):
+                wires.append((kept, None))
+            elif kept is not None:
+                wires.append(({"role": "user", "content": kept.text}, None))
             continue
         wires.extend(encode_turn(turn, policy, path))
     return {"messages": arrange(wires)}
-
-
-def _finish_reason(raw_reason: str) -> str:
-    if raw_reason in _FINISH_REASONS:
-        return raw_reason
-    reason = classify_stop_reason(raw_reason)
-    return _FINISH_FROM.get(reason, raw_reason) if reason is not None else raw_reason
 
 
 def encode_response(message: AssistantMessage) -> dict[str, Any]:
@@ -451,7 +462,7 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
         choice, others = {"index": 0}, []
     choice["message"] = encode_assistant(message, policy, "$", response=True)
     if message.stop_reason is not None:
-        choice["finish_reason"] = _finish_reason(message.stop_reason)
+        choice["finish_reason"] = spelled_stop(message.stop_reason, _FINISH_REASONS, _FINISH_FROM)
     out["choices"] = [choice, *others]
     if message.usage is not None:
         out["usage"] = encode_usage(message.usage)

@@ -1,16 +1,38 @@
-"""Small helpers shared by the provider codecs: owning a body, naming the source."""
+"""Small helpers shared by the provider codecs.
+
+Owning a body or event (:func:`copy_body`, :func:`owned_body`), naming the source on an
+error (:func:`with_source`), decoding each item of an array (:func:`decode_each`), and two
+response rules: usage details objects (:func:`put_details`) and stop reasons spelled the
+target's way (:func:`spelled_stop`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any
+from typing import TypeVar
 
-from .._core.frozen import FrozenDict, raw
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
 from .._core.make import copy_json
 from .._core.wire import type_name
 from ..errors import DecodeError
+from ..stop import StopReason
+from ..stop import classify_stop_reason
 
-__all__ = ["copy_body", "keep_differences", "owned_body", "with_source"]
+__all__ = [
+    "copy_body",
+    "decode_each",
+    "keep_differences",
+    "owned_body",
+    "put_details",
+    "spelled_stop",
+    "with_source",
+]
+
+T = TypeVar("T")
 
 
 def owned_body(body: Any, source: str) -> dict[str, Any]:
@@ -26,19 +48,31 @@ def owned_body(body: Any, source: str) -> dict[str, Any]:
         raise
 
 
-def copy_body(body: Any, source: str) -> dict[str, Any]:
-    """A private plain copy of a body (a JSON object), checked and copied in one pass.
+def copy_body(body: Any, source: str, what: str = "an object") -> dict[str, Any]:
+    """A private plain copy of a body or event (a JSON object), checked and copied in one pass.
 
-    Nesting deeper than 256 levels, or a value JSON cannot hold, is a DecodeError.
+    Anything but an object is a DecodeError saying it expected ``what``; so is nesting
+    deeper than 256 levels, or a value JSON cannot hold.
     """
     if not isinstance(body, Mapping):
-        raise DecodeError(f"expected an object, found {type_name(body)}", value=body, source=source)
+        raise DecodeError(f"expected {what}, found {type_name(body)}", value=body, source=source)
     try:
         owned: dict[str, Any] = copy_json(body, "$", 0, 256)
     except DecodeError as exc:
         exc.source = source
         raise
     return owned
+
+
+def decode_each(values: list[Any], decode: Callable[[Any], T], key: str) -> list[T]:
+    """``decode`` of each value of the array at ``key``; an error names the item's index."""
+    out = []
+    for i, value in enumerate(values):
+        try:
+            out.append(decode(value))
+        except DecodeError as exc:
+            raise exc.within(f"{key}[{i}]") from None
+    return out
 
 
 def with_source(exc: DecodeError, source: str) -> DecodeError:
@@ -60,6 +94,33 @@ def keep_differences(
     for key in keys:
         if key in wire and (key not in derived or not _same(derived[key], wire[key])):
             out[key] = wire[key]
+
+
+def put_details(
+    out: dict[str, Any], kept: Mapping[str, Any], key: str, counts: dict[str, int | None]
+) -> None:
+    """Write a usage details object (``output_tokens_details``...) at ``key`` in ``out``.
+
+    It is the one the wire had, kept in the usage's ``extra`` under ``key``, with the
+    modelled ``counts`` that are set written over it; none at all when neither is there.
+    """
+    details = kept.get(key)
+    present = {name: count for name, count in counts.items() if count is not None}
+    if isinstance(details, FrozenDict) or present:
+        out[key] = {**(thaw(details) if isinstance(details, FrozenDict) else {}), **present}
+
+
+def spelled_stop(raw: str, own: frozenset[str], spelling: Mapping[StopReason, str]) -> str:
+    """A stop reason as the target spells it.
+
+    One of the target's own (``own``) stays as it is; another provider's is classified and
+    written as the target's word for that class (``spelling``); one with no such word
+    stays as it is.
+    """
+    if raw in own:
+        return raw
+    reason = classify_stop_reason(raw)
+    return spelling.get(reason, raw) if reason is not None else raw
 
 
 def _same(a: Any, b: Any) -> bool:

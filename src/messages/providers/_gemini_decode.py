@@ -7,17 +7,28 @@ candidates of a response and its usage metadata.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.wire import fail, opt_int, opt_str
-from ..blocks import Block, ToolResultBlock
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from ..blocks import Block
+from ..blocks import ToolResultBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._common import owned_body, with_source
+from ._common import decode_each
+from ._common import owned_body
+from ._common import with_source
 from ._formats import GEMINI as NAME
-from ._gemini_parts import CallIds, camel, decode_part
+from ._gemini_parts import CallIds
+from ._gemini_parts import camel
+from ._gemini_parts import decode_part
 
 __all__ = ["CONTENT_KEYS", "MODEL_KEYS", "decode_request", "decode_response"]
 
@@ -34,13 +45,7 @@ def _parts(content: dict[str, Any], ids: CallIds) -> tuple[Block, ...]:
     parts = content.get("parts")
     if type(parts) is not list:
         raise fail("an array", parts, "parts")
-    out = []
-    for i, part in enumerate(parts):
-        try:
-            out.append(decode_part(part, ids))
-        except DecodeError as exc:
-            raise exc.within(f".parts[{i}]") from None
-    return tuple(out)
+    return tuple(decode_each(parts, lambda part: decode_part(part, ids), ".parts"))
 
 
 def _content(c: Any, ids: CallIds) -> Message:
@@ -86,11 +91,7 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
         if contents is not None:
             if type(contents) is not list:
                 raise fail("an array", contents, "contents")
-            for i, c in enumerate(contents):
-                try:
-                    out.append(_content(c, ids))
-                except DecodeError as exc:
-                    raise exc.within(f".contents[{i}]") from None
+            out.extend(decode_each(contents, lambda c: _content(c, ids), ".contents"))
         return tuple(out)
     except DecodeError as exc:
         raise with_source(exc, NAME) from None

@@ -8,23 +8,37 @@ writes the response around the first candidate.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
+from typing import Final
+from typing import Literal
+from typing import TypeAlias
 
-from .._core.frozen import raw, thaw
-from ..blocks import Block, RawBlock, TextBlock
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..errors import EncodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
 from ..usage import Usage
-from ._carry import carried, lost_calls, passthrough_role, request_turns
+from ._carry import carried
+from ._carry import raw_turn
+from ._carry import start_request
 from ._formats import GEMINI as NAME
-from ._formats import raw_is_own, response_extra, role_is_own
-from ._gemini_decode import CONTENT_KEYS, MODEL_KEYS
+from ._formats import raw_is_own
+from ._formats import response_extra
+from ._gemini_decode import CONTENT_KEYS
+from ._gemini_decode import MODEL_KEYS
 from ._gemini_parts import encode_part
 
-__all__ = ["encode_request", "encode_response"]
+__all__ = ["SKIP_SIGNATURE", "UnsignedCalls", "encode_request", "encode_response"]
 
 
 def _encode_blocks(
@@ -54,18 +68,40 @@ def _system_parts(content: str | tuple[Block, ...], policy: Policy, path: str) -
     return out
 
 
+SKIP_SIGNATURE: Final = "skip_thought_signature_validator"
+"""The ``thoughtSignature`` Google documents for a function call with no real signature:
+Gemini 3 models reject a call of the current turn that has none."""
+
+UnsignedCalls: TypeAlias = Literal["leave", "sentinel"]
+"""What :func:`encode_request` does with function calls that have no thought signature."""
+
+
 def encode_request(
-    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    conversation: Iterable[Message],
+    *,
+    unsupported: Unsupported = "raise",
+    unsigned_calls: UnsignedCalls = "leave",
 ) -> dict[str, Any]:
     """The ``systemInstruction`` and ``contents`` of a request for this conversation.
 
     Leading system messages become ``systemInstruction``; consecutive turns that land on
     the same role are merged into one content, as Gemini requires. Content Gemini cannot
     carry follows ``unsupported``: raise :class:`UnsupportedContentError`, drop, or text.
+
+    Gemini 3 models reject a function call of the current turn without a
+    ``thoughtSignature``, which calls from any other source lack. With
+    ``unsigned_calls="sentinel"`` the first call of each model content (a parallel set:
+    only its first call is signed) gets :data:`SKIP_SIGNATURE` when it has no signature of
+    its own; a real signature is never replaced. The default, ``"leave"``, writes only the
+    signatures the conversation has (Gemini 2.5 and earlier need none).
     """
-    policy = Policy(unsupported, NAME)
-    turns = request_turns(conversation)
-    policy.lost = lost_calls(turns, _carries)
+    if unsigned_calls not in ("leave", "sentinel"):
+        raise EncodeError(
+            f"expected unsigned_calls='leave' or 'sentinel', found {unsigned_calls!r}",
+            source=NAME,
+            value=unsigned_calls,
+        )
+    policy, turns = start_request(conversation, unsupported, NAME, _carries)
     names: dict[str, str] = {}
     body: dict[str, Any] = {}
     start = 0
@@ -90,15 +126,11 @@ def encode_request(
         path = f"$[{i}]"
         policy.turn(turn)
         if isinstance(turn, RawMessage):
-            role = str(passthrough_role(turn))
-            if role_is_own(role, NAME) and _is_content(turn.data):
-                _add(contents, {"role": role}, list(thaw(turn.data)["parts"]))
-                continue
-            degraded = policy.degrade(
-                RawBlock(turn.data), path, f"a {role!r} message is not a content"
-            )
-            if degraded is not None:
-                _add(contents, {}, [{"text": degraded.text}])
+            kept = raw_turn(turn, policy, path, "a {role} message is not a content", _is_content)
+            if isinstance(kept, dict):
+                _add(contents, {"role": kept["role"]}, list(kept["parts"]))
+            elif kept is not None:
+                _add(contents, {}, [{"text": kept.text}])
             continue
         if isinstance(turn, SystemMessage):
             degraded = policy.degrade(
@@ -115,8 +147,20 @@ def encode_request(
             if fields.get("role", "user") not in ("user", "function"):
                 del fields["role"]  # not a role a user-side Gemini content can have
         _add(contents, fields, _encode_blocks(turn.content, names, policy, path))
+    if unsigned_calls == "sentinel":
+        _sign_first_calls(contents)
     body["contents"] = contents
     return thaw(body)  # type: ignore[no-any-return]
+
+
+def _sign_first_calls(contents: list[dict[str, Any]]) -> None:
+    """Give the first function call of each model content the sentinel, where unsigned."""
+    for content in contents:
+        if _role(content) != "model":
+            continue
+        first = next((p for p in content["parts"] if "functionCall" in p), None)
+        if first is not None and "thoughtSignature" not in first:
+            first["thoughtSignature"] = SKIP_SIGNATURE
 
 
 def _carries(block: RawBlock) -> bool:

@@ -10,13 +10,17 @@ authoritative on the last chunk.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core.frozen import FrozenDict
-from .._core.wire import fail, type_name
-from ..blocks import Block, RawBlock
+from .._core.wire import fail
+from .._core.wire import type_name
+from ..blocks import Block
+from ..blocks import RawBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage
 from ._common import with_source

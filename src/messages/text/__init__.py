@@ -8,18 +8,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection
+from collections.abc import Iterable
+from collections.abc import Mapping
 
 from ..flat import TextMessage
-from ..message import ROLE_TYPES, Message, check_messages, role_of
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
-from ._render import LABELS, Format, Part, clip, entries, parts_of, write
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..message import check_messages
+from ..message import role_of
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
+from ._render import LABELS
+from ._render import Format
+from ._render import Part
+from ._render import clip
+from ._render import entries
+from ._render import parts_of
+from ._render import write
 
 __all__ = [
     "Format",
