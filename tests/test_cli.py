@@ -230,8 +230,8 @@ def test_recorder_envelopes_are_not_guessed(capsys: pytest.CaptureFixture[str]) 
     code, out, err = run(capsys, "normalize", str(path))
     assert (code, out) == (1, "")
     assert err == (
-        f"messages: {path}: cannot tell the format (no line recognised in the first 256);"
-        " pass --from NAME\n"
+        f"messages: {path}: cannot tell the format: no record in the first 256 is one a known"
+        " format writes; pass --from NAME if you know it\n"
     )
     code, out, err = run(capsys, "normalize", "--from", "claude_code", str(path))
     assert (code, err) == (0, "") and len(out.splitlines()) == 4

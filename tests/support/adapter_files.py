@@ -62,6 +62,7 @@ def hand_made(name: str) -> list[Path]:
         return [EXAMPLES / "conversation.jsonl"]
     paths = sorted(local(name).glob("*.jsonl"))
     paths += sorted(local("same_conversation").glob(f"{name}*.jsonl"))
+    paths += sorted(local(name).glob("*.json"))  # one pretty-printed object each
     return paths
 
 

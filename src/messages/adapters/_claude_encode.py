@@ -200,6 +200,8 @@ def _result_line(m: ResultMessage) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "result"}
     if m.subtype is not None:
         out["subtype"] = m.subtype
+    elif m.is_error is None and not ex:  # from elsewhere, with no outcome: as Gemini CLI reads it
+        out["subtype"] = "success"
     if m.is_error is not None:
         out["is_error"] = m.is_error
     if m.duration_ms is not None:

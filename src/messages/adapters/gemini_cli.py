@@ -9,7 +9,8 @@ Every event has a ``type`` and an ISO ``timestamp``. The mapping (see
 - ``tool_use`` -> :class:`ToolUseMessage` (``tool_id``, ``tool_name``, ``parameters``);
 - ``tool_result`` -> :class:`ToolResultMessage` (``status`` gives ``is_error``, ``output`` the
   content; the ``error`` object stays in ``extra``);
-- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``);
+- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``; an ``error`` line
+  without one is no Gemini CLI event, and stays a :class:`RawMessage`);
 - ``result`` -> :class:`ResultMessage` (``status`` as ``subtype``, ``stats`` as
   :class:`Usage` and ``duration_ms``);
 - any other type -> :class:`RawMessage`, kept verbatim.
@@ -69,10 +70,20 @@ from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
 from . import _events as ev
+from . import _gemini_document as doc
 from ._common import content_text
 from ._common import refuse
 
-__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+__all__ = [
+    "NAME",
+    "decode",
+    "detect",
+    "encode",
+    "iter_decode",
+    "iter_encode",
+    "merge",
+    "tool_counts",
+]
 
 NAME: Final = "gemini_cli"
 """The source name of this adapter."""
@@ -161,6 +172,8 @@ def _tool_result(d: dict[str, Any]) -> Message:
 
 
 def _error(d: dict[str, Any]) -> Message:
+    if "severity" not in d:  # not a Gemini CLI error event (detect says so): kept whole
+        return RawMessage(wrap_owned(d))
     message = need_str(d, "message")
     timestamp = opt_time(d)
     extra = ev.frozen(rest(d, _ERROR))
@@ -215,8 +228,17 @@ def _decode(obj: Any) -> Message:
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
+        if tag is None and doc.is_document(obj):
+            return doc.decode_whole(obj)
         return RawMessage(wrap_owned(obj))
     return decoder(obj)
+
+
+def _read(obj: Any) -> Any:
+    """The stream reader's decoder: a JSON document gives its parts (a tuple)."""
+    if type(obj) is dict and "type" not in obj and doc.is_document(obj):
+        return doc.decode_parts(obj)
+    return _decode(obj)
 
 
 def decode(obj: Any) -> Message:
@@ -265,6 +287,8 @@ def _stats(m: ResultMessage) -> dict[str, Any]:
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
+    if m.extra and doc.KEY in m.extra and doc.part_of(m) is not None:
+        return doc.encode_parts((m,))
     match m:
         case TextMessage():
             if m.citations is not None:
@@ -295,6 +319,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
                 out["model"] = m.model
         case ErrorMessage():
             out = _head("error", m.timestamp)
+            out["severity"] = "error"  # a decoded event keeps its own in extra
             out["message"] = m.message
         case ResultMessage():
             out = _head("result", m.timestamp)
@@ -344,6 +369,8 @@ def detect(obj: Any) -> bool:
     if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
+    if tag is None:
+        return doc.is_document(obj)
     if tag == "init":
         return "subtype" not in obj
     if tag == "message":
@@ -358,20 +385,65 @@ def detect(obj: Any) -> bool:
 
 
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode a stream lazily; non-JSON lines (CLI warnings) become InvalidLineMessage."""
-    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+    """Decode a stream lazily; non-JSON lines (CLI warnings) become InvalidLineMessage.
+
+    A JSON document (``--output-format json``, one object, often over many lines) gives its
+    parts: the answer, a result per model, the error, the run (see the module docstring).
+    """
+    return _base.iter_decode(_read, lines, source=NAME, strict=strict)
+
+
+def _joined(messages: Iterable[Message]) -> Iterator[Message | dict[str, Any]]:
+    """Messages, with each run of JSON-document parts put back together as one object."""
+    held: list[Message] = []
+    for m in messages:
+        found = doc.part_of(m) if m.extra and doc.KEY in m.extra else None
+        if found is not None and found[0] in ("response", "model", "error"):
+            held.append(m)
+            continue
+        if found is not None and found[0] == "run":
+            held.append(m)
+            yield doc.encode_parts(held)
+            held = []
+            continue
+        if held:  # parts without their run: the document they make on their own
+            yield doc.encode_parts(held)
+            held = []
+        yield m
+    if held:
+        yield doc.encode_parts(held)
 
 
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
-    """Encode messages as wire lines; a role message becomes one event per block."""
+    """Encode messages as wire lines; a role message becomes one event per block.
+
+    The parts of a JSON document (as :func:`iter_decode` gives them) are written back as
+    that one object, on one line.
+    """
     policy = Policy(unsupported, NAME)
 
-    def one(m: Message) -> Any:
-        return thaw(_encode(m, policy))
+    def one(m: Any) -> Any:
+        return m if isinstance(m, dict) else thaw(_encode(m, policy))
 
-    return ev.lines(messages, one, native=lambda m: False)
+    def native(m: Any) -> bool:
+        return isinstance(m, dict)
+
+    return ev.lines(_joined(messages), one, native)  # type: ignore[arg-type]
+
+
+def tool_counts(message: Message) -> dict[str, tuple[int, int]] | None:
+    """The ``(calls, failed calls)`` per tool that a JSON document reports, else ``None``.
+
+    Only the run of a ``--output-format json`` document (or the whole document, from a lone
+    :func:`decode`) has them: that output holds no tool events, just these counts.
+
+    >>> run = decode({"response": "ok", "stats": {"tools": {"byName": {"ls": {"count": 2, "fail": 1}}}}})
+    >>> tool_counts(run)
+    {'ls': (2, 1)}
+    """  # noqa: E501
+    return doc.tool_counts(message)
 
 
 def _is_delta(m: Message) -> bool:

@@ -72,6 +72,12 @@ def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
     )
     p.add_argument("--strict", action="store_true", help="stop at the first bad line")
     p.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="say on stderr which format each input is read as",
+    )
+    p.add_argument(
         "--jobs",
         "-j",
         type=_positive,
@@ -156,6 +162,7 @@ def _options(args: argparse.Namespace) -> Options:
         merge=getattr(args, "merge", False),
         strict=args.strict,
         lossy=getattr(args, "lossy", None),
+        verbose=args.verbose,
     )
 
 
