@@ -609,3 +609,24 @@ def test_an_unknown_unsigned_calls_choice_is_an_error_with_its_value() -> None:
         g.encode_request([], unsigned_calls="fill")  # type: ignore[arg-type]
     assert info.value.value == "fill"
     assert info.value.source == "gemini"
+
+
+def test_empty_text_blocks_in_a_tool_result_add_no_newlines() -> None:
+    # Found by the matrix law: two empty text blocks were joined into "\n", which came
+    # back as a result saying "\n" where the source said nothing.
+    conversation = [
+        AssistantMessage((ToolUseBlock("c1", "f", {}),)),
+        ToolMessage(
+            (ToolResultBlock("c1", (TextBlock(""), TextBlock("a"), TextBlock(""), TextBlock("b"))),)
+        ),
+        AssistantMessage((ToolUseBlock("c2", "f", {}),)),
+        ToolMessage((ToolResultBlock("c2", (TextBlock(""), TextBlock(""))),)),
+    ]
+    body = g.encode_request(conversation)
+    outputs = [
+        part["functionResponse"]["response"]["output"]
+        for content in body["contents"]
+        for part in content["parts"]
+        if "functionResponse" in part
+    ]
+    assert outputs == ["a\nb", ""]

@@ -411,7 +411,8 @@ def _result_part(
         for i, inner in enumerate(content):
             at = f"{path}.content[{i}]"
             if isinstance(inner, TextBlock):
-                texts.append(inner.text)
+                if inner.text:  # an empty block carries nothing; joined it would add "\n"
+                    texts.append(inner.text)
             elif isinstance(inner, ImageBlock | AudioBlock):
                 part = _media_part(inner, policy, at)
                 if part is not None and "text" in part:
