@@ -51,15 +51,7 @@ _SYNTHETIC_MODEL: Final = "<synthetic>"
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["input_tokens"] = usage.input_tokens
-    if usage.cache_write_tokens is not None:
-        out["cache_creation_input_tokens"] = usage.cache_write_tokens
-    if usage.cache_read_tokens is not None:
-        out["cache_read_input_tokens"] = usage.cache_read_tokens
-    if usage.output_tokens is not None:
-        out["output_tokens"] = usage.output_tokens
+    out = anthropic_blocks.usage_counts(usage)  # Claude Code spells usage as the API does
     if usage.extra:
         out.update(raw(usage.extra))
     return out

@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from typing import Any
 from typing import Final
 
+from .._core import gemini_counts
 from .._core.frozen import FrozenDict
 from .._core.frozen import thaw
 from .._core.make import wrap_owned
@@ -128,12 +129,8 @@ def decode_whole(d: dict[str, Any]) -> ResultMessage:
 
 def _usage(tokens: dict[str, Any], at: str) -> Usage:
     prompt, candidates, cached, thoughts = (opt_int(tokens, k, at) for k in _TOKEN_KEYS)
-    return Usage(
-        None if prompt is None else prompt - (cached or 0),
-        None if candidates is None else candidates + (thoughts or 0),
-        cached,
-        reasoning_tokens=thoughts,
-        extra=ev.frozen(rest(tokens, _TOKENS)),
+    return gemini_counts.usage_of(
+        prompt, candidates, cached, thoughts, ev.frozen(rest(tokens, _TOKENS))
     )
 
 
@@ -210,16 +207,7 @@ def decode_parts(d: dict[str, Any]) -> tuple[Message, ...]:
 
 
 def _tokens(u: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["prompt"] = u.input_tokens + (u.cache_read_tokens or 0)
-    if u.output_tokens is not None:
-        out["candidates"] = u.output_tokens - (u.reasoning_tokens or 0)
-    if u.cache_read_tokens is not None:
-        out["cached"] = u.cache_read_tokens
-    if u.reasoning_tokens is not None:
-        out["thoughts"] = u.reasoning_tokens
-    return ev.overlay(out, u.extra)
+    return ev.overlay(gemini_counts.counts_of(u, _TOKEN_KEYS), u.extra)
 
 
 def _model_out(m: ResultMessage, mirror: dict[str, Any]) -> dict[str, Any]:

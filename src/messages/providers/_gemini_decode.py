@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
+from .._core import gemini_counts
 from .._core.wire import decode_each
 from .._core.wire import fail
 from .._core.wire import opt_int
@@ -172,12 +173,13 @@ def _candidate(c: Any, ids: CallIds) -> tuple[tuple[Block, ...], str | None, dic
     return blocks, stop_reason, rest
 
 
-_USAGE: Final = (
+USAGE_KEYS: Final = (
     "promptTokenCount",
     "candidatesTokenCount",
     "cachedContentTokenCount",
     "thoughtsTokenCount",
 )
+"""Gemini's four counts, in the order :mod:`messages._core.gemini_counts` takes them."""
 
 
 def _decode_usage(u: Any) -> Usage:
@@ -185,13 +187,8 @@ def _decode_usage(u: Any) -> Usage:
         raise fail("an object", u, "usageMetadata")
     u = camel(u)
     try:
-        prompt, candidates, cached, thoughts = (opt_int(u, k) for k in _USAGE)
+        prompt, candidates, cached, thoughts = (opt_int(u, k) for k in USAGE_KEYS)
     except DecodeError as exc:
         raise exc.within(".usageMetadata") from None
-    return Usage(
-        None if prompt is None else prompt - (cached or 0),
-        None if candidates is None else candidates + (thoughts or 0),
-        cached,
-        reasoning_tokens=thoughts,
-        extra={k: v for k, v in u.items() if k not in _USAGE or v is None},
-    )
+    kept = {k: v for k, v in u.items() if k not in USAGE_KEYS or v is None}
+    return gemini_counts.usage_of(prompt, candidates, cached, thoughts, kept)

@@ -15,6 +15,7 @@ from typing import Final
 from typing import Literal
 from typing import TypeAlias
 
+from .._core import gemini_counts
 from .._core.frozen import raw
 from .._core.frozen import thaw
 from .._core.wire import present
@@ -39,6 +40,7 @@ from ._formats import raw_is_own
 from ._formats import response_extra
 from ._gemini_decode import CONTENT_KEYS
 from ._gemini_decode import MODEL_KEYS
+from ._gemini_decode import USAGE_KEYS
 from ._gemini_parts import encode_part
 
 __all__ = ["SKIP_SIGNATURE", "UnsignedCalls", "encode_request", "encode_response"]
@@ -199,17 +201,7 @@ def _add(contents: list[dict[str, Any]], fields: dict[str, Any], parts: list[Any
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["promptTokenCount"] = usage.input_tokens + (usage.cache_read_tokens or 0)
-    if usage.output_tokens is not None:
-        out["candidatesTokenCount"] = usage.output_tokens - (usage.reasoning_tokens or 0)
-    out.update(
-        present(
-            cachedContentTokenCount=usage.cache_read_tokens,
-            thoughtsTokenCount=usage.reasoning_tokens,
-        )
-    )
+    out = gemini_counts.counts_of(usage, USAGE_KEYS)
     for k, v in response_extra(raw(usage.extra), NAME, usage=True).items():
         out[k] = v
     return out
