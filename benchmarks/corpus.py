@@ -376,7 +376,8 @@ def provider_bodies(name: str, n: int, *, turns: int = 16) -> list[str] | None:
     except ImportError:
         return None
     from messages.adapters import claude_code
-    from messages.roles import AssistantMessage, UserMessage
+    from messages.roles import AssistantMessage
+    from messages.roles import UserMessage
 
     conversation = [
         m

@@ -45,7 +45,8 @@ sys.path.insert(0, str(SRC))
 
 import corpus  # noqa: E402
 
-from messages import from_dict, to_dict  # noqa: E402
+from messages import from_dict  # noqa: E402
+from messages import to_dict  # noqa: E402
 from messages.adapters import claude_code  # noqa: E402
 from messages.convert import normalize_messages  # noqa: E402
 
@@ -232,9 +233,7 @@ def peers(bench: Bench, lines: list[str]) -> list[str]:
     """Add other libraries' parsers on the same lines, where installed; returns their names."""
     names = []
     try:
-        from claude_agent_sdk._internal.message_parser import (  # type: ignore[import-not-found]
-            parse_message,
-        )
+        from claude_agent_sdk._internal.message_parser import parse_message  # type: ignore[import-not-found]
     except ImportError:
         pass
     else:
@@ -247,9 +246,7 @@ def peers(bench: Bench, lines: list[str]) -> list[str]:
         bench.add("peer claude-agent-sdk", sdk)
         names.append("claude-agent-sdk")
     try:
-        from langchain_core.messages import (  # type: ignore[import-not-found]
-            convert_to_messages,
-        )
+        from langchain_core.messages import convert_to_messages  # type: ignore[import-not-found]
     except ImportError:
         pass
     else:

@@ -9,41 +9,38 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    AudioMessage,
-    DecodeError,
-    ErrorMessage,
-    ImageBlock,
-    ImageMessage,
-    InitMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import AudioMessage
+from messages import DecodeError
+from messages import ErrorMessage
+from messages import ImageBlock
+from messages import ImageMessage
+from messages import InitMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import acp
-from support.adapter_files import (
-    assert_round_trips,
-    assert_stream_round_trips,
-    flat_kinds,
-    local,
-    read,
-    wire_objects,
-)
+from support.adapter_files import MIXED_RESULT
+from support.adapter_files import assert_decode_error
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
+from support.adapter_files import wire_objects
 
 REAL = [
     "caic-opencode-read-edit-bash.jsonl",
@@ -63,14 +60,6 @@ def chunk(kind: str, content: dict[str, Any], **more: Any) -> dict[str, Any]:
 
 
 # --- conformance -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", REAL)
-def test_real_captures_round_trip(name: str) -> None:
-    path = shared_fixtures("acp", name)
-    assert assert_round_trips(acp, path) >= 3
-    if "evidence" not in name:  # the evidence file's lines are caic envelopes
-        assert_stream_round_trips(acp, path)
 
 
 @pytest.mark.parametrize("name", REAL)
@@ -120,11 +109,6 @@ def test_real_tool_error_is_a_failed_result() -> None:
     assert failed[0].text == "File not found: /workspace/nonexistent_file.txt"
     error = next(m for m in messages if isinstance(m, ErrorMessage))
     assert error.code == "-32601"
-
-
-def test_hand_made_session_round_trips() -> None:
-    assert_round_trips(acp, local("acp", "session-edit-plan.jsonl"))
-    assert_stream_round_trips(acp, local("acp", "session-edit-plan.jsonl"))
 
 
 def test_hand_made_session_merges_into_a_conversation() -> None:
@@ -382,18 +366,7 @@ def test_lines_that_are_not_json_rpc_2_are_raw() -> None:
     ],
 )
 def test_bad_shapes_raise_with_a_path(obj: Any, text: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        acp.decode(obj)
-    assert str(info.value) == text
-
-
-def test_a_broken_line_does_not_stop_a_recording() -> None:
-    lines = [json.dumps(update({"sessionUpdate": "plan"})), "{truncated", ""]
-    out = list(acp.iter_decode(lines))
-    assert [m.kind for m in out] == ["stream_event", "invalid_line"]
-    with pytest.raises(DecodeError) as info:
-        list(acp.iter_decode(lines, strict=True))
-    assert info.value.line == 2
+    assert_decode_error(acp, obj, text)
 
 
 # --- encoding from other sources ----------------------------------------------------------
@@ -469,22 +442,6 @@ def test_what_acp_cannot_carry() -> None:
     }
 
 
-@pytest.mark.parametrize(
-    "obj",
-    [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": {}}},
-        {"jsonrpc": "2.0", "id": 2, "method": "thread/start", "params": {}},
-        {"id": 1, "result": {"userAgent": "codex"}},
-        {"method": "turn/started", "params": {}},
-        {"jsonrpc": "2.0", "id": 3, "error": {"code": -1, "message": "x"}},
-        {"type": "assistant.message", "data": {}},
-        {"v": 1, "kind": "text", "text": "x"},
-    ],
-)
-def test_detect_rejects_other_sources(obj: dict[str, Any]) -> None:
-    assert acp.detect(obj) is False
-
-
 # --- laws ---------------------------------------------------------------------------------------
 
 _ids = st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=12)
@@ -526,19 +483,6 @@ def test_carried_messages_survive_a_round_trip(m: Any) -> None:
     assert acp.decode(wire) == m
 
 
-@given(ms.json_values(max_leaves=6))
-def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None:
-    from messages import thaw
-
-    obj = thaw(value)
-    try:
-        message = acp.decode(obj)
-    except DecodeError as exc:
-        assert exc.path.startswith("$")
-        return
-    assert json_equal(acp.encode(message), obj)
-
-
 @given(
     st.dictionaries(
         st.sampled_from(["jsonrpc", "method", "params", "id", "result", "error"]),
@@ -555,3 +499,60 @@ def test_decoding_json_rpc_like_objects_never_crashes(obj: dict[str, Any]) -> No
     except DecodeError:
         return
     assert json_equal(acp.encode(message), obj)
+
+
+def test_tool_results_keep_media_and_raw_items() -> None:
+    result = ToolResultMessage("t", MIXED_RESULT, is_error=False)
+    with pytest.raises(UnsupportedContentError) as info:
+        acp.encode(result)
+    # the audio has only a provider file id, which ACP content has no place for
+    assert info.value.path == "$.content[2]"
+    assert "file id" in str(info.value)
+    back = acp.decode(acp.encode(result, unsupported="text"))
+    assert [b.kind for b in back.content] == [  # type: ignore[union-attr]
+        "text",
+        "image",
+        "text",  # [audio: file file_1]
+        "text",
+        "text",
+        "text",
+        "raw",
+    ]
+
+
+def test_a_raw_assistant_block_is_a_chunk_holding_it_verbatim() -> None:
+    block = RawMessage({"type": "server_tool_use", "id": "s1"}, role="assistant")
+    assert acp.decode(acp.encode(block)) == RawMessage(acp.encode(block), role="assistant")
+
+
+def test_corner_cases() -> None:
+    untitled = {
+        "jsonrpc": "2.0",
+        "method": "session/update",
+        "params": {"update": {"sessionUpdate": "tool_call", "toolCallId": "c", "title": ""}},
+    }
+    assert json_equal(acp.encode(acp.decode(untitled)), untitled)
+    prompt = {"jsonrpc": "2.0", "method": "session/prompt", "params": {"prompt": ["hi", 3]}}
+    assert acp.decode(prompt).content == (RawBlock("hi"), RawBlock(3))  # type: ignore[union-attr]
+    assert json_equal(acp.encode(acp.decode(prompt)), prompt)
+    link = RawMessage({"type": "resource_link", "uri": "file:///a"}, role="user")
+    assert acp.encode(link)["params"]["update"] == {
+        "sessionUpdate": "user_message_chunk",
+        "content": {"type": "resource_link", "uri": "file:///a"},
+    }
+    tail = [ToolUseMessage("c", "read"), acp.decode({"jsonrpc": "2.0", "id": 1, "result": {}})]
+    assert [m.kind for m in acp.merge(tail)] == ["tool_use", "stream_event"]
+
+
+def test_a_media_file_id_is_never_dropped_silently() -> None:
+    image = ImageMessage(file_id="file_9", media_type="image/png", role="user", session_id="s")
+    with pytest.raises(UnsupportedContentError, match="no place for a provider file id"):
+        acp.encode(image)
+    assert acp.encode(image, unsupported="drop") is None
+    texted = acp.decode(acp.encode(image, unsupported="text"))
+    assert isinstance(texted, TextMessage) and texted.text == "[image: image/png, file file_9]"
+    turn = UserMessage((TextBlock("look"), ImageBlock(file_id="file_9")), session_id="s")
+    with pytest.raises(UnsupportedContentError):
+        list(acp.iter_encode([turn]))
+    kinds = [acp.decode(json.loads(x)).kind for x in acp.iter_encode([turn], unsupported="text")]
+    assert kinds == ["text", "text"]  # one chunk per block, the image described

@@ -4,97 +4,53 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, LOCAL_FIXTURES, json_equal, shared_fixtures
-from messages import (
-    EMPTY,
-    AssistantMessage,
-    AudioBlock,
-    DecodeError,
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import EMPTY
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import ErrorMessage
+from messages import ImageBlock
+from messages import InitMessage
+from messages import InvalidLineMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import claude_code as cc
 from messages.adapters import codex as cx
 from messages.convert import normalize_messages
+from support.adapter_files import assert_decode_error
+from support.adapter_files import wire_objects
 
 LOCAL = LOCAL_FIXTURES / "claude_code"
 UNDETECTED = ("queue-operation", "file-history-snapshot", "future_event")
 """Line types in the local fixtures that carry nothing Claude-specific enough to detect."""
 
 
-def unwrap(obj: Any) -> Any:
-    """The CLI line inside a caic v2/v3 evidence envelope; anything else as is."""
-    if isinstance(obj, dict) and "t" in obj and "msg" in obj:
-        return obj["msg"]
-    return obj
-
-
-def lines_of(path: Path) -> list[tuple[int, Any]]:
-    out = []
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-        if line.strip():
-            out.append((number, unwrap(json.loads(line))))
-    return out
-
-
-def round_trip(obj: Any) -> Any:
-    return cc.encode(cc.decode(json.loads(json.dumps(obj))))
-
-
 # -- conformance -----------------------------------------------------------------------------
 
 
-def _capture_files() -> list[str]:
-    root = FIXTURES / "claude_code"
-    names = sorted(p.name for p in root.glob("*.jsonl")) + sorted(
-        p.name for p in root.glob("*.ndjson")
-    )
-    return names or ["caic-read-edit-bash.jsonl"]
-
-
-@pytest.mark.parametrize("name", _capture_files())
-def test_every_real_line_round_trips(name: str) -> None:
-    path = shared_fixtures("claude_code", name)
-    lines = lines_of(path)
-    assert lines
-    for number, obj in lines:
-        assert json_equal(round_trip(obj), obj), f"{name}:{number}"
-
-
-def test_pretty_printed_captures_round_trip() -> None:
-    root = shared_fixtures("claude_code")
-    files = sorted(root.glob("*.json")) + sorted((root / "synthetic").glob("*.json"))
-    assert len(files) >= 15
-    for path in files:
-        obj = json.loads(path.read_text("utf-8"))
-        assert json_equal(round_trip(obj), obj), path.name
-
-
 def test_real_capture_kinds() -> None:
-    lines = lines_of(shared_fixtures("claude_code", "caic-read-edit-bash.jsonl"))
+    lines = wire_objects(shared_fixtures("claude_code", "caic-read-edit-bash.jsonl"))
     kinds = {type(cc.decode(obj)).__name__ for _, obj in lines}
     assert {
         "AssistantMessage",
@@ -110,13 +66,6 @@ def test_real_capture_normalizes_to_text_tool_use_and_result() -> None:
     path = shared_fixtures("claude_code", "caic-read-edit-bash.jsonl")
     flat = list(normalize_messages(cc.iter_decode(path.read_text("utf-8").splitlines())))
     assert {"text", "tool_use", "tool_result", "thinking"} <= {m.kind for m in flat}
-
-
-@pytest.mark.parametrize("name", ["stream.jsonl", "transcript.jsonl"])
-def test_local_fixtures_round_trip(name: str) -> None:
-    for number, obj in lines_of(LOCAL / name):
-        assert json_equal(round_trip(obj), obj), f"{name}:{number}"
-        assert cc.detect(obj) == (obj["type"] not in UNDETECTED)
 
 
 def test_local_stream_kinds_in_order() -> None:
@@ -452,45 +401,7 @@ ERRORS = [
 
 @pytest.mark.parametrize(("obj", "message"), ERRORS)
 def test_decode_errors(obj: Any, message: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        cc.decode(obj)
-    assert str(info.value) == f"claude_code: {message}"
-    assert info.value.source == "claude_code"
-
-
-def test_lenient_stream_keeps_going_and_strict_raises_with_line() -> None:
-    lines = [
-        '{"type":"user","message":{"content":"hi"}}',
-        "not json at all",
-        "",
-        '{"type":"result","is_error":"no"}',
-        '{"type":"assistant","message":{"content":[]}',
-        '{"type":"result","subtype":"success"}',
-    ]
-    got = list(cc.iter_decode(lines))
-    assert [type(m).__name__ for m in got] == [
-        "UserMessage",
-        "InvalidLineMessage",
-        "InvalidLineMessage",
-        "InvalidLineMessage",
-        "ResultMessage",
-    ]
-    bad = got[1]
-    assert isinstance(bad, InvalidLineMessage)
-    assert (bad.line, bad.text) == (2, "not json at all")
-    third = got[2]
-    assert isinstance(third, InvalidLineMessage)
-    assert third.line == 4 and third.reason == "$.is_error: expected a boolean, found a string"
-    with pytest.raises(DecodeError) as info:
-        list(cc.iter_decode(lines, strict=True))
-    assert info.value.line == 2
-    assert str(info.value).startswith("claude_code: line 2: $: invalid JSON")
-
-
-def test_iter_encode_writes_invalid_lines_back() -> None:
-    lines = ['{"type":"user","message":{"content":"hi"}}', "garbage"]
-    out = list(cc.iter_encode(cc.iter_decode(lines)))
-    assert out == lines
+    assert_decode_error(cc, obj, f"claude_code: {message}")
 
 
 # -- encoding messages from elsewhere --------------------------------------------------------
@@ -548,21 +459,24 @@ def test_system_prompt_policy() -> None:
         "type": "user",
         "message": {"role": "user", "content": "Be brief."},
     }
+    junk = InvalidLineMessage("junk", line=3)
+    assert list(cc.iter_encode([junk, m], unsupported="drop")) == ["junk"]
 
 
 def test_audio_and_foreign_signatures_policy() -> None:
     audio = AudioBlock(data="AAAA", media_type="audio/wav")
     signed = ThinkingBlock("hmm", signature="sig", provider="openai")
     m = AssistantMessage((TextBlock("a"), audio, signed))
-    with pytest.raises(UnsupportedContentError, match="audio blocks"):
+    with pytest.raises(UnsupportedContentError, match="audio blocks") as info:
         cc.encode(m)
+    assert info.value.path == "$.content[1]"
     with pytest.raises(UnsupportedContentError, match="openai thinking blocks"):
         cc.encode(AssistantMessage((signed,)))
     assert cc.encode(m, unsupported="drop")["message"]["content"] == [{"type": "text", "text": "a"}]
     assert cc.encode(m, unsupported="text")["message"]["content"] == [
         {"type": "text", "text": "a"},
-        {"type": "text", "text": "[audio: audio/wav]"},
-        {"type": "text", "text": "hmm"},
+        {"type": "text", "text": "[audio: audio/wav, 3 bytes]"},
+        {"type": "text", "text": "[thinking: hmm]"},
     ]
     unsigned = ThinkingBlock("plain", provider="openai")
     assert cc.encode(AssistantMessage((unsigned,)))["message"]["content"] == [
@@ -588,32 +502,9 @@ def test_hand_made_extra_is_written() -> None:
     assert cc.encode(m)["request_id"] == "r1"
 
 
-def test_invalid_line_message_has_no_line_object() -> None:
-    m = InvalidLineMessage("junk", line=3)
-    with pytest.raises(UnsupportedContentError):
-        cc.encode(m)
-    assert cc.encode(m, unsupported="drop") is None
-    assert list(cc.iter_encode([m, SystemMessage("x")], unsupported="drop")) == ["junk"]
-
-
 def test_raw_block_message_goes_into_a_role_line() -> None:
     m = RawMessage({"type": "server_tool_use", "id": "s"}, role="assistant")
     assert cc.encode(m)["message"]["content"] == [{"type": "server_tool_use", "id": "s"}]
-
-
-def test_encode_returns_a_fresh_copy() -> None:
-    m = cc.decode(
-        {
-            "type": "assistant",
-            "message": {
-                "content": [{"type": "tool_use", "id": "t", "name": "n", "input": {"a": [1]}}]
-            },
-        }
-    )
-    out = cc.encode(m)
-    out["message"]["content"][0]["input"]["a"].append(2)
-    assert isinstance(m, AssistantMessage)
-    assert m.tool_uses[0].input == {"a": [1]}
 
 
 # -- merge -----------------------------------------------------------------------------------
@@ -671,41 +562,11 @@ def test_merge_joins_a_real_partial_messages_session_into_turns() -> None:
 
 # -- detection -------------------------------------------------------------------------------
 
-OTHER_LINES = [
-    {"type": "thread.started", "thread_id": "t"},
-    {"type": "item.completed", "item": {"id": "i", "type": "agent_message", "text": "x"}},
-    {"method": "item/agentMessage/delta", "params": {"delta": "x"}},
-    {"type": "init", "timestamp": "2025-01-01T00:00:00Z", "session_id": "s", "model": "gemini"},
-    {"type": "message", "role": "assistant", "content": "hi", "delta": True},
-    {"type": "result", "status": "success", "stats": {"total_tokens": 3}},
-    {"type": "text", "sessionID": "ses_1", "part": {"type": "text", "text": "hi"}},
-    {"type": "assistant.message", "data": {"content": "hi"}},
-    {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {}}},
-    {"v": 1, "kind": "text", "text": "hi", "role": "user"},
-    {"v": 1, "kind": "assistant", "content": []},
-    [1, 2],
-    "text",
-]
 
-
-@pytest.mark.parametrize("obj", OTHER_LINES)
-def test_detect_rejects_other_formats(obj: Any) -> None:
-    assert not cc.detect(obj)
-
-
-def test_detect_accepts_claude_lines() -> None:
-    for _, obj in lines_of(LOCAL / "stream.jsonl"):
-        assert cc.detect(obj) == (obj["type"] != "future_event"), obj
-
-
-def test_detect_rejects_real_lines_of_other_clis() -> None:
-    root = shared_fixtures()
-    for sub in ("gemini_cli", "acp", "codex_exec", "codex_app_server"):
-        for path in sorted((root / sub).glob("*.jsonl")):
-            for _, obj in lines_of(path):
-                if isinstance(obj, dict) and obj.get("type", "").startswith("caic_"):
-                    continue
-                assert not cc.detect(obj), (path.name, obj)
+@pytest.mark.parametrize("name", ["stream.jsonl", "transcript.jsonl"])
+def test_detect_accepts_claude_lines_but_those_with_nothing_claude_specific(name: str) -> None:
+    for _, obj in wire_objects(LOCAL / name):
+        assert cc.detect(obj) == (obj["type"] not in UNDETECTED), obj
 
 
 # -- laws ------------------------------------------------------------------------------------
@@ -749,6 +610,8 @@ def normalised(m: Any) -> Any:
         changes["content"] = tuple(_norm_block(b) for b in m.content)
     if isinstance(m, (AssistantMessage, ResultMessage)):
         changes["usage"] = _norm_usage(m.usage)
+    if isinstance(m, ResultMessage) and m.subtype is None and m.is_error is None:
+        changes["subtype"] = "success"  # a result line always says how the run ended
     if isinstance(m, (UserMessage, ResultMessage, InitMessage, StreamEventMessage)):
         changes["model"] = m.model if isinstance(m, InitMessage) else None
     changes["message_id"] = m.message_id if isinstance(m, AssistantMessage) else None
@@ -776,14 +639,14 @@ def test_encode_is_stable_after_one_trip(m: Any) -> None:
     assert json_equal(cc.encode(cc.decode(once)), once)
 
 
-@given(ms.json_values(max_leaves=20))
-def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None:
-    from messages import thaw
-
-    obj = thaw(value)
-    try:
-        m = cc.decode(obj)
-    except DecodeError as exc:
-        assert exc.path.startswith("$")
-        return
-    assert json_equal(cc.encode(m), thaw(value))
+def test_a_url_image_keeps_its_media_type_and_every_other_field() -> None:
+    image = ImageBlock(url="https://x/a.png", media_type="image/png")
+    line = cc.encode(UserMessage((image,)))
+    assert line["message"]["content"][0]["source"] == {
+        "type": "url",
+        "url": "https://x/a.png",
+        "media_type": "image/png",
+    }
+    assert cc.decode(line).content == (image,)
+    both = ImageBlock(data="iVBORw0KGgo=", url="https://x/a.png", file_id="f1")
+    assert cc.decode(cc.encode(UserMessage((both,)))).content == (both,)

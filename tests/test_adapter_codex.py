@@ -3,61 +3,43 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    EncodeError,
-    ErrorMessage,
-    ImageMessage,
-    InitMessage,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ErrorMessage
+from messages import ImageMessage
+from messages import InitMessage
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import claude_code as cc
 from messages.adapters import codex as cx
 from messages.convert import normalize_messages
+from support.adapter_files import assert_decode_error
+from support.adapter_files import wire_objects
 
 LOCAL = LOCAL_FIXTURES / "codex"
-
-
-def unwrap(obj: Any) -> Any:
-    """The CLI line inside a caic v2/v3 evidence envelope; anything else as is."""
-    if isinstance(obj, dict) and "t" in obj and "msg" in obj:
-        return obj["msg"]
-    return obj
-
-
-def lines_of(path: Path) -> list[tuple[int, Any]]:
-    out = []
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-        if line.strip():
-            out.append((number, unwrap(json.loads(line))))
-    return out
-
-
-def round_trip(obj: Any) -> Any:
-    return cx.encode(cx.decode(json.loads(json.dumps(obj))))
 
 
 def _line(name: str, number: int) -> Any:
@@ -69,43 +51,6 @@ def _decode_local(name: str) -> list[Any]:
 
 
 # -- conformance -----------------------------------------------------------------------------
-
-CAPTURES = [
-    ("codex_exec", "openai-codex-docs-exec-md-sample.jsonl"),
-    ("codex_app_server", "caic-read-edit-bash.jsonl"),
-    ("codex_app_server", "caic-tool-error.jsonl"),
-    ("codex_app_server", "caic-read-edit-bash-auth401-5356f3b.jsonl"),
-    ("codex_app_server", "caic-evidence-native-subagent-joke-v3.jsonl"),
-]
-
-
-@pytest.mark.parametrize(("folder", "name"), CAPTURES)
-def test_every_real_line_round_trips(folder: str, name: str) -> None:
-    lines = lines_of(shared_fixtures(folder, name))
-    assert lines
-    for number, obj in lines:
-        assert json_equal(round_trip(obj), obj), f"{name}:{number}"
-
-
-@pytest.mark.parametrize(("folder", "name"), CAPTURES)
-def test_every_real_stream_round_trips_through_the_stateful_reader(folder: str, name: str) -> None:
-    lines = [json.dumps(obj) for _, obj in lines_of(shared_fixtures(folder, name))]
-    messages = list(cx.iter_decode(lines))
-    assert not [m for m in messages if m.kind == "invalid_line"]
-    written = list(cx.iter_encode(messages))
-    assert len(written) == len(lines)
-    for number, (a, b) in enumerate(zip(lines, written, strict=True), 1):
-        assert json_equal(json.loads(b), json.loads(a)), f"{name}:{number}"
-
-
-def test_no_real_capture_is_missed() -> None:
-    root = shared_fixtures()
-    found = {
-        (p.parent.name, p.name)
-        for d in ("codex_exec", "codex_app_server")
-        for p in (root / d).glob("*")
-    }
-    assert found <= set(CAPTURES)
 
 
 def test_real_app_server_capture_normalizes_to_text_tool_use_and_result() -> None:
@@ -145,12 +90,6 @@ def test_real_exec_sample_kinds() -> None:
         "TextMessage",
         "ResultMessage",
     ]
-
-
-@pytest.mark.parametrize("name", ["exec.jsonl", "app_server.jsonl"])
-def test_local_fixtures_round_trip(name: str) -> None:
-    for number, obj in lines_of(LOCAL / name):
-        assert json_equal(round_trip(obj), obj), f"{name}:{number}"
 
 
 @pytest.mark.parametrize("name", ["exec.jsonl", "app_server.jsonl"])
@@ -653,26 +592,7 @@ ERRORS = [
 
 @pytest.mark.parametrize(("obj", "message"), ERRORS)
 def test_decode_errors(obj: Any, message: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        cx.decode(obj)
-    assert str(info.value) == f"codex: {message}"
-
-
-def test_lenient_stream_keeps_going_and_strict_raises_with_line() -> None:
-    lines = [
-        '{"type":"turn.started"}',
-        "Reading prompt from stdin...",
-        '{"type":"thread.started","thread_id":4}',
-        '{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"ok"}}',
-    ]
-    got = list(cx.iter_decode(lines))
-    assert [m.kind for m in got] == ["raw", "invalid_line", "invalid_line", "text"]
-    assert got[1].line == 2  # type: ignore[union-attr]
-    assert got[2].reason == "$.thread_id: expected a string, found an integer"  # type: ignore[union-attr]
-    with pytest.raises(DecodeError) as info:
-        list(cx.iter_decode(lines, strict=True))
-    assert info.value.line == 2 and info.value.source == "codex"
-    assert list(cx.iter_encode(got)) == lines
+    assert_decode_error(cx, obj, f"codex: {message}")
 
 
 # -- encoding messages from elsewhere --------------------------------------------------------
@@ -754,7 +674,7 @@ def test_unsupported_content_policy() -> None:
         cx.encode(image)
     assert cx.encode(image, unsupported="text") == {
         "type": "item.completed",
-        "item": {"type": "agent_message", "text": "[image: image/png]"},
+        "item": {"type": "agent_message", "text": "[image: image/png, 8 bytes]"},
     }
     for m in (
         SystemMessage("rules"),
@@ -810,43 +730,16 @@ def test_codex_stream_converts_to_claude_code() -> None:
 
 # -- detection -------------------------------------------------------------------------------
 
-OTHER_LINES = [
-    {"type": "assistant", "message": {"content": []}},
-    {"type": "result", "subtype": "success"},
-    {"type": "error", "timestamp": "2025-01-01T00:00:00Z", "severity": "error", "message": "x"},
-    {"type": "init", "session_id": "s", "model": "gemini"},
-    {"type": "text", "sessionID": "ses_1", "part": {"type": "text", "text": "hi"}},
-    {"type": "assistant.turn_start", "data": {}},
-    {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {}}},
-    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
-    {"v": 1, "kind": "error", "message": "x"},
-    {"v": 1, "kind": "text", "text": "hi", "type": "item.completed"},
-    [1],
-]
-
-
-@pytest.mark.parametrize("obj", OTHER_LINES)
-def test_detect_rejects_other_formats(obj: Any) -> None:
-    assert not cx.detect(obj)
-
 
 def test_detect_accepts_codex_lines() -> None:
-    exec_lines = [obj for _, obj in lines_of(LOCAL / "exec.jsonl")]
+    exec_lines = [obj for _, obj in wire_objects(LOCAL / "exec.jsonl")]
     assert all(cx.detect(obj) for obj in exec_lines)
     notifications = [
         obj
-        for _, obj in lines_of(LOCAL / "app_server.jsonl")
+        for _, obj in wire_objects(LOCAL / "app_server.jsonl")
         if "method" in obj and "id" not in obj
     ]
     assert [obj["method"] for obj in notifications if not cx.detect(obj)] == ["initialized"]
-
-
-def test_detect_rejects_real_lines_of_other_clis() -> None:
-    root = shared_fixtures()
-    for sub in ("gemini_cli", "acp", "claude_code"):
-        for path in sorted((root / sub).glob("*.jsonl")):
-            for _, obj in lines_of(path):
-                assert not cx.detect(obj), (path.name, obj)
 
 
 # -- laws ------------------------------------------------------------------------------------
@@ -904,21 +797,9 @@ def test_encode_is_stable_after_one_trip(m: Any) -> None:
     assert json_equal(cx.encode(cx.decode(once)), once)
 
 
-@given(ms.json_values(max_leaves=20))
-def test_decoding_any_json_gives_a_message_or_a_decode_error(value: Any) -> None:
-    from messages import thaw
-
-    try:
-        m = cx.decode(thaw(value))
-    except DecodeError as exc:
-        assert exc.path.startswith("$")
-        return
-    assert json_equal(cx.encode(m), thaw(value))
-
-
 @given(st.sampled_from(["exec.jsonl", "app_server.jsonl"]), st.data())
 def test_decoding_mutated_real_lines_never_crashes(name: str, data: st.DataObject) -> None:
-    lines = [obj for _, obj in lines_of(LOCAL / name)]
+    lines = [obj for _, obj in wire_objects(LOCAL / name)]
     obj = data.draw(st.sampled_from(lines))
     value = data.draw(ms.json_values(max_leaves=3))
     path = data.draw(st.sampled_from(["item", "params", "usage", "error", "message"]))

@@ -11,21 +11,19 @@ from typing import Any
 
 import pytest
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    AudioMessage,
-    ErrorMessage,
-    InvalidLineMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    UnsupportedContentError,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import AudioMessage
+from messages import ErrorMessage
+from messages import InvalidLineMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import UnsupportedContentError
+from messages import UserMessage
 from messages.adapters import claude_code as cc
 
 CONTEXT: dict[str, Any] = {
@@ -66,9 +64,9 @@ def test_a_refusal_names_the_content_and_the_format() -> None:
 def test_every_path_to_a_role_line_applies_the_policy(message: Any) -> None:
     with pytest.raises(UnsupportedContentError, match="audio blocks"):
         cc.encode(message)
-    assert cc.encode(message, unsupported="drop")["message"]["content"] == []
+    assert cc.encode(message, unsupported="drop") is None  # nothing left to write
     assert cc.encode(message, unsupported="text")["message"]["content"] == [
-        {"type": "text", "text": "[audio: audio/wav]"}
+        {"type": "text", "text": "[audio: audio/wav, 3 bytes]"}
     ]
 
 
@@ -165,3 +163,11 @@ class NotAMessage:
 def test_encoding_something_else_is_a_programming_error() -> None:
     with pytest.raises(AssertionError, match="<not a message>"):
         cc.encode(NotAMessage())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cls", [UserMessage, ToolMessage, AssistantMessage])
+def test_dropping_part_of_the_content_keeps_the_rest(cls: Any) -> None:
+    kept = ToolResultBlock("t1", "out") if cls is ToolMessage else TextBlock("a")
+    line = cc.encode(cls((kept, AUDIO), **CONTEXT), unsupported="drop")
+    assert line["message"]["content"] == cc.encode(cls((kept,)))["message"]["content"]
+    assert {k: line[k] for k in ON_THE_LINE} == ON_THE_LINE

@@ -20,16 +20,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    RawMessage,
-    StreamEventMessage,
-    TextBlock,
-    ToolResultBlock,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import RawMessage
+from messages import StreamEventMessage
+from messages import TextBlock
+from messages import ToolResultBlock
+from messages import Usage
+from messages import UserMessage
 from messages.adapters import _claude_decode as cd
 from messages.adapters import claude_code as cc
 

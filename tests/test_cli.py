@@ -17,16 +17,25 @@ from typing import Any
 
 import pytest
 
-from conftest import EXAMPLES, FIXTURES, ROOT, shared_fixtures
-from messages import ImageMessage, TextMessage, ToolUseMessage, __version__
+from conftest import EXAMPLES
+from conftest import FIXTURES
+from conftest import ROOT
+from conftest import shared_fixtures
+from messages import ImageMessage
+from messages import TextMessage
+from messages import ToolUseMessage
+from messages import __version__
 from messages.adapters import get
 from messages.cli import main
 from messages.convert import normalize_messages
-from messages.serialize import dumps, read_jsonl
+from messages.serialize import dumps
+from messages.serialize import read_jsonl
 from support.adapter_files import local
 
 SRC = str(ROOT / "src")
 EXAMPLE = EXAMPLES / "claude_code.jsonl"
+EXAMPLE_KINDS = ["init", "text", "thinking", "text", "tool_use", "tool_result", "text", "result"]
+"""The flat kinds of both bundled examples (the Claude Code one and the native one)."""
 ADAPTER_FIXTURES = ["claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp"]
 REAL = {
     "claude_code": "claude_code",
@@ -94,16 +103,7 @@ def test_normalize_example_writes_the_flat_view_of_the_claude_code_example(
     code, out, err = run(capsys, "normalize", "--example")
     assert (code, err) == (0, "")
     messages = list(read_jsonl(out.splitlines()))
-    assert [m.kind for m in messages] == [
-        "init",
-        "text",
-        "thinking",
-        "text",
-        "tool_use",
-        "tool_result",
-        "text",
-        "result",
-    ]
+    assert [m.kind for m in messages] == EXAMPLE_KINDS
     assert messages[1] == TextMessage(
         "Which TODO comments are still left in src/? Group them by file.",
         role="user",
@@ -117,16 +117,7 @@ def test_the_native_example_is_still_bundled(capsys: pytest.CaptureFixture[str])
     code, out, _ = run(capsys, "normalize", "--example", "native")
     assert code == 0
     kinds = [m.kind for m in read_jsonl(out.splitlines())]
-    assert kinds == [
-        "init",
-        "text",
-        "thinking",
-        "text",
-        "tool_use",
-        "tool_result",
-        "text",
-        "result",
-    ]
+    assert kinds == EXAMPLE_KINDS
     assert TextMessage(
         "How many Python files are in this repo?",
         role="user",
@@ -154,15 +145,31 @@ def test_markdown_format_has_role_headings_and_fenced_tool_io(
 ) -> None:
     code, out, _ = run(capsys, "normalize", "--example", "--format", "markdown")
     assert code == 0
-    assert [line for line in out.splitlines() if line.startswith("## ")] == [
-        "## user",
-        "## assistant",
-        "## user",
-        "## assistant",
+    assert [line for line in out.splitlines() if line.startswith("#")] == [
+        "### Init (session_id 3b1f6a52-8c4d-4e27-9a10-5d2c7e8f4b91,"
+        " model claude-sonnet-4-5-20250929, cwd /home/ana/inventory-service)",
+        "### User",
+        "### Assistant",
+        "### User",
+        "### Assistant",
+        "### Result (success)",
     ]
-    assert '```json\n{\n  "command": "grep -rn' in out
-    assert "**Tool result** (`toolu_01Gh5Jk7Lm9Np1Qr3St5Uv7W`)\n\n```\nsrc/inventory" in out
-    assert "> *thinking:* The user wants" in out
+    assert '```json\n{"command": "grep -rn' in out
+    assert "**Tool result** (`toolu_01Gh5Jk7Lm9Np1Qr3St5Uv7W`):\n\n```\nsrc/inventory" in out
+    assert "> **Thinking:** The user wants" in out
+
+
+def test_markdown_format_is_the_transcript_written_as_it_streams(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One Markdown renderer: the command's output is ``transcript(format="markdown")``."""
+    from messages.text import transcript
+
+    code, out, _ = run(capsys, "normalize", "--example", "--format", "markdown")
+    claude = get("claude_code")
+    flat = normalize_messages(claude.iter_decode(EXAMPLE.read_text("utf-8").splitlines()))
+    assert code == 0
+    assert out == transcript(flat, format="markdown", include_events=True) + "\n\n"
 
 
 def test_images_are_named_with_type_and_size_never_dumped(
@@ -223,8 +230,8 @@ def test_recorder_envelopes_are_not_guessed(capsys: pytest.CaptureFixture[str]) 
     code, out, err = run(capsys, "normalize", str(path))
     assert (code, out) == (1, "")
     assert err == (
-        f"messages: {path}: cannot tell the format (no line recognised in the first 256);"
-        " pass --from NAME\n"
+        f"messages: {path}: cannot tell the format: no record in the first 256 is one a known"
+        " format writes; pass --from NAME if you know it\n"
     )
     code, out, err = run(capsys, "normalize", "--from", "claude_code", str(path))
     assert (code, err) == (0, "") and len(out.splitlines()) == 4
@@ -383,9 +390,7 @@ def test_strict_stops_at_the_first_bad_line(
     assert code == 1
     assert out.splitlines() == [out.splitlines()[0]]  # only the init line, before line 2
     assert out.startswith("[init]")
-    assert (
-        err == f"messages: {path}:2: $: invalid JSON (expecting value at character 0)\n"
-    )
+    assert err == f"messages: {path}:2: $: invalid JSON (expecting value at character 0)\n"
 
 
 def test_a_line_longer_than_the_limit_is_cut_and_skipped() -> None:
@@ -408,7 +413,8 @@ def test_no_progress_when_stderr_is_not_a_terminal(
 
 
 def test_progress_redraws_a_line_count_at_most_every_interval() -> None:
-    from messages.cli.io import Progress, Reporter
+    from messages.cli.io import Progress
+    from messages.cli.io import Reporter
 
     now = [0.0]
     stream = io.StringIO()
@@ -437,10 +443,7 @@ def test_bad_data_and_usage_exit_codes_from_a_process(tmp_path: Path) -> None:
     bad.write_text('{"v":1,"kind":"text","text":"ok","role":"user"}\nnot json\n')
     done = python_m("normalize", "--format", "text", str(bad))
     assert (done.returncode, done.stdout) == (1, "[text/user] ok\n")
-    assert (
-        done.stderr
-        == f"messages: {bad}:2: $: invalid JSON (expecting value at character 0)\n"
-    )
+    assert done.stderr == f"messages: {bad}:2: $: invalid JSON (expecting value at character 0)\n"
     assert python_m("normalize", "--from", "nope").returncode == 2
 
 

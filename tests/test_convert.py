@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterator
 from typing import Any
@@ -11,42 +12,41 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    Block,
-    DecodeError,
-    ImageBlock,
-    ImageMessage,
-    InitMessage,
-    Message,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import Block
+from messages import DecodeError
+from messages import ImageBlock
+from messages import ImageMessage
+from messages import InitMessage
+from messages import Message
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UserMessage
 from messages import strategies as ms
-from messages.convert import (
-    block_to_message,
-    context_of,
-    dump_blocks,
-    flatten_assistant,
-    message_to_block,
-    messages_to_blocks,
-    normalize_messages,
-    parse_blocks,
-)
-from messages.message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES
+from messages.convert import block_to_message
+from messages.convert import context_of
+from messages.convert import dump_blocks
+from messages.convert import flatten_assistant
+from messages.convert import message_to_block
+from messages.convert import messages_to_blocks
+from messages.convert import messages_to_turn
+from messages.convert import normalize_messages
+from messages.convert import parse_blocks
+from messages.message import FLAT_TYPES
+from messages.message import ROLE_TYPES
+from messages.message import SESSION_TYPES
 
 # ---------------------------------------------------------------- parse_blocks rules
 
@@ -502,3 +502,23 @@ def test_a_type_that_is_not_a_string_is_raw_not_a_crash() -> None:
         RawBlock({"type": []}),
         RawBlock({"type": {"a": 1}}),
     )
+
+
+@given(ms.role_messages())
+def test_messages_to_turn_inverts_flattening(message: Any) -> None:
+    # What a turn carries beyond its blocks and context (usage, stop reason, error, extra)
+    # is not in the flat view, so the law is stated for turns without them.
+    if isinstance(message.content, str) or not message.content:
+        return
+    plain = dataclasses.replace(message, extra={})
+    if isinstance(plain, AssistantMessage):
+        plain = dataclasses.replace(plain, usage=None, stop_reason=None, error=None)
+    assert messages_to_turn(flatten_assistant(plain)) == plain
+
+
+def test_messages_to_turn_needs_flat_messages() -> None:
+    with pytest.raises(DecodeError) as info:
+        messages_to_turn([])
+    assert info.value.path == "$[0]" and "found nothing" in info.value.reason
+    with pytest.raises(DecodeError, match="found UserMessage"):
+        messages_to_turn([UserMessage("hi")])  # type: ignore[list-item]

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
-from messages import DecodeError, FrozenDict, freeze, from_dict
+from messages import DecodeError
+from messages import FrozenDict
+from messages import freeze
+from messages import from_dict
 from messages.convert import parse_blocks
 from messages.limits import limits
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import enum
 import math
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -19,9 +20,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import DecodeError, FrozenDict, freeze, from_dict, thaw
+from messages import DecodeError
+from messages import FrozenDict
+from messages import freeze
+from messages import from_dict
 from messages import strategies as ms
-from messages._core.frozen import _plain_copy, _Unusual, raw
+from messages import thaw
+from messages._core.frozen import _plain_copy
+from messages._core.frozen import _Unusual
+from messages._core.frozen import raw
 from messages.limits import limits
 
 plain_objects = ms.json_objects(max_size=5).map(thaw)

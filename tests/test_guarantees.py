@@ -16,7 +16,8 @@ import json
 import os
 import pkgutil
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -26,9 +27,14 @@ from hypothesis import strategies as st
 
 import messages.adapters
 import messages.providers
-from messages import DecodeError, FrozenDict, from_dict, read_jsonl
+from messages import DecodeError
+from messages import FrozenDict
+from messages import from_dict
+from messages import read_jsonl
 from messages import strategies as ms
-from messages.convert import normalize_messages, parse_blocks
+from messages.convert import normalize_messages
+from messages.convert import parse_blocks
+from support.mutation import scribble
 
 
 def _modules(package: ModuleType) -> list[ModuleType]:
@@ -286,16 +292,6 @@ def test_mutating_a_thawed_copy_never_reaches_the_value(message: Any) -> None:
 
     before = to_dict(message)
     copy = to_dict(message)
-
-    def scribble(node: Any) -> None:
-        if isinstance(node, dict):
-            for v in node.values():
-                scribble(v)
-            node["scribbled"] = True
-        elif isinstance(node, list):
-            for v in node:
-                scribble(v)
-            node.append("scribbled")
 
     scribble(copy)
     assert to_dict(message) == before

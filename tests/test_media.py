@@ -1,13 +1,28 @@
-"""MIME sniffing, data URIs, base64, and media blocks' explicit file constructors."""
+"""MIME sniffing, data URIs, base64, media blocks' explicit file constructors, and the one
+media describer."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from messages import AudioBlock, DecodeError, ImageBlock
-from messages.media import b64decode, b64encode, parse_data_uri, sniff_media_type, to_data_uri
+from messages import AudioBlock
+from messages import AudioMessage
+from messages import DecodeError
+from messages import ImageBlock
+from messages import ImageMessage
+from messages.media import b64decode
+from messages.media import b64encode
+from messages.media import base64_size
+from messages.media import describe_media
+from messages.media import media_facts
+from messages.media import parse_data_uri
+from messages.media import sniff_media_type
+from messages.media import to_data_uri
 
 MAGIC = {
     "image/png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
@@ -109,3 +124,57 @@ def test_base64_size_limit() -> None:
             ImageBlock(data="aGVsbG8gd29ybGQ=").to_bytes()
     assert str(info.value) == "$.data: base64 data is longer than 8 characters (16)"
     assert ImageBlock(data="aGVsbG8gd29ybGQ=").to_bytes() == b"hello world"
+
+
+@given(st.binary(max_size=64), st.sampled_from(["", "\n", " "]))
+def test_base64_size_is_the_decoded_length(data: bytes, gap: str) -> None:
+    text = b64encode(data)
+    spaced = gap.join(text[i : i + 4] for i in range(0, len(text), 4))
+    assert base64_size(text) == base64_size(spaced) == len(data)
+    assert base64_size(text.rstrip("=")) == len(data)  # unpadded, as some APIs send it
+
+
+def test_base64_size_never_goes_negative_on_junk() -> None:
+    assert base64_size("=") == 0 and base64_size("====") == 0 and base64_size("") == 0
+
+
+@pytest.mark.parametrize(
+    ("medium", "facts", "words"),
+    [
+        (
+            ImageBlock(data="iVBORw0KGgo="),
+            (("media_type", "image/png"), ("bytes", "8")),
+            "image/png, 8 bytes",
+        ),
+        (ImageBlock(data="QUJD"), (("bytes", "3"),), "3 bytes"),
+        (ImageBlock(data="!!not base64"), (("bytes", "8"),), "8 bytes"),  # an estimate
+        (
+            AudioBlock(url="data:audio/wav;base64,UklGRg=="),
+            (("media_type", "audio/wav"), ("bytes", "4")),
+            "audio/wav, 4 bytes",
+        ),
+        (
+            AudioBlock(url="data:audio/wav,abc", media_type="audio/x-wav"),
+            (("media_type", "audio/x-wav"), ("characters", "3")),
+            "audio/x-wav, 3 characters",
+        ),
+        (
+            ImageMessage(url="https://x/y.png", media_type="image/png"),
+            (("media_type", "image/png"), ("url", "https://x/y.png")),
+            "image/png, https://x/y.png",
+        ),
+        (AudioMessage(file_id="file_1"), (("file_id", "file_1"),), "file file_1"),
+        (ImageBlock(), (), ""),
+    ],
+)
+def test_media_is_described_by_what_is_known_never_by_its_data(
+    medium: Any, facts: tuple[tuple[str, str], ...], words: str
+) -> None:
+    assert media_facts(medium) == facts
+    assert describe_media(medium) == words
+
+
+def test_a_long_url_can_be_cut() -> None:
+    block = ImageBlock(url="https://example.com/" + "p" * 100)
+    assert describe_media(block, url_width=10) == "https://e\u2026"
+    assert describe_media(block) == block.url

@@ -17,22 +17,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    InitMessage,
-    RawMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ToolResultBlock,
-    Usage,
-    from_dict,
-    serialize,
-    thaw,
-    to_dict,
-)
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import InitMessage
+from messages import RawMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ToolResultBlock
+from messages import Usage
+from messages import from_dict
+from messages import serialize
 from messages import strategies as ms
+from messages import thaw
+from messages import to_dict
 from messages.serialize import loads
 
 values = st.one_of(ms.messages(), ms.blocks(), ms.usages())

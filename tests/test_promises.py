@@ -16,39 +16,35 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    AudioMessage,
-    DecodeError,
-    EncodeError,
-    ImageBlock,
-    ImageMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    Usage,
-    UserMessage,
-    from_dict,
-    to_dict,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import AudioMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ImageBlock
+from messages import ImageMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import Usage
+from messages import UserMessage
+from messages import from_dict
 from messages import strategies as ms
-from messages.convert import (
-    block_to_message,
-    context_of,
-    flatten_assistant,
-    message_to_block,
-    normalize_messages,
-    parse_blocks,
-)
+from messages import to_dict
+from messages.convert import block_to_message
+from messages.convert import context_of
+from messages.convert import flatten_assistant
+from messages.convert import message_to_block
+from messages.convert import normalize_messages
+from messages.convert import parse_blocks
 from messages.serialize import dumps
 
 # ------------------------------------------------------------------ to_dict gives a fresh copy

@@ -1,4 +1,4 @@
-"""The Anthropic Messages codec: exact round trips, request validity, streams, errors."""
+"""The Anthropic Messages codec: what is specific to its wire format (laws: contract/)."""
 
 from __future__ import annotations
 
@@ -12,48 +12,39 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    DecodeError,
-    FrozenDict,
-    ImageBlock,
-    RawBlock,
-    RawMessage,
-    StopReason,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-    freeze,
-    thaw,
-)
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import ImageBlock
+from messages import RawBlock
+from messages import RawMessage
+from messages import StopReason
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.convert import normalize_messages
-from messages.errors import HINT
 from messages.providers import anthropic
 from messages.providers._carry import as_turns
+from support.provider_cases import UNSUPPORTED
 from support.provider_checks import check_anthropic
-from support.provider_strategies import anthropic_conversations, anthropic_response_blocks, split
+from support.provider_checks import check_unsupported
+from support.provider_checks import load
+from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import anthropic_response_blocks
+from support.provider_strategies import split
 
-FIXTURES = LOCAL_FIXTURES / "anthropic"
-
-
-def _load(name: str) -> Any:
-    return json.loads((FIXTURES / name).read_text())
-
-
-def _events(path: Path) -> list[Any]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+AREA = "anthropic"
 
 
 def _message_keys(body: dict[str, Any]) -> dict[str, Any]:
@@ -63,23 +54,10 @@ def _message_keys(body: dict[str, Any]) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- round trips
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("request_*.json")))
-def test_request_round_trip(name: str) -> None:
-    body = _load(name)
-    conversation = anthropic.decode_request(body)
-    assert json_equal(anthropic.encode_request(conversation), _message_keys(body))
-    assert anthropic.decode_request(freeze(body)) == conversation
-    check_anthropic(anthropic.encode_request(conversation))
-
-
-@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("response_*.json")))
-def test_response_round_trip(name: str) -> None:
-    body = _load(name)
-    assert json_equal(anthropic.encode_response(anthropic.decode_response(body)), body)
-
-
 def test_decoded_request_has_what_the_wire_says() -> None:
-    system, user, assistant, results = anthropic.decode_request(_load("request_tool_loop.json"))
+    system, user, assistant, results = anthropic.decode_request(
+        load(AREA, "request_tool_loop.json")
+    )
     assert isinstance(system, SystemMessage)
     assert system.blocks[0].extra == {"cache_control": {"type": "ephemeral"}}
     assert isinstance(user.content[1], ImageBlock)
@@ -94,7 +72,7 @@ def test_decoded_request_has_what_the_wire_says() -> None:
 
 
 def test_rich_request_keeps_unknown_blocks_and_system_messages() -> None:
-    messages = anthropic.decode_request(_load("request_rich.json"))
+    messages = anthropic.decode_request(load(AREA, "request_rich.json"))
     assert messages[0] == SystemMessage("You are a research assistant. Cite your sources.")
     document = messages[1].content[0]
     assert isinstance(document, RawBlock) and document.type == "document"
@@ -111,7 +89,7 @@ def test_rich_request_keeps_unknown_blocks_and_system_messages() -> None:
 
 
 def test_response_usage_and_stop_reason() -> None:
-    message = anthropic.decode_response(_load("response_tool_use.json"))
+    message = anthropic.decode_response(load(AREA, "response_tool_use.json"))
     assert message.usage == Usage(
         8,
         445,
@@ -124,7 +102,7 @@ def test_response_usage_and_stop_reason() -> None:
     assert message.stop is StopReason.TOOL_USE
     assert message.message_id == "msg_01W5EdEZHQKbRwiwqrx2mYgq"
     assert message.extra["stop_sequence"] is None
-    refusal = anthropic.decode_response(_load("response_refusal.json"))
+    refusal = anthropic.decode_response(load(AREA, "response_refusal.json"))
     assert refusal.stop is StopReason.REFUSAL
     assert refusal.extra["stop_details"]["category"] == "cyber"
 
@@ -220,11 +198,11 @@ def test_flat_messages_are_grouped_into_turns() -> None:
 
 
 def test_a_response_goes_back_as_role_and_content_only() -> None:
-    response = anthropic.decode_response(_load("response_tool_use.json"))
+    response = anthropic.decode_response(load(AREA, "response_tool_use.json"))
     body = anthropic.encode_request([UserMessage("Fix it"), response])
     assert body["messages"][1] == {
         "role": "assistant",
-        "content": _load("response_tool_use.json")["content"],
+        "content": load(AREA, "response_tool_use.json")["content"],
     }
 
 
@@ -237,34 +215,6 @@ def test_image_data_url_becomes_base64_source() -> None:
         "media_type": "image/png",
         "data": "iVBORw0KGgo=",
     }
-
-
-UNSUPPORTED = [
-    (
-        UserMessage((TextBlock("hear this"), AudioBlock(data="UklGRg==", media_type="audio/wav"))),
-        "$[0].content[1]",
-        "anthropic: $[0].content[1]: cannot carry audio",
-        "[audio: audio/wav, 4 bytes]",
-    ),
-    (
-        AssistantMessage((ThinkingBlock("Plan.", signature="enc", provider="openai"),)),
-        "$[0].content[0]",
-        "anthropic: $[0].content[0]: cannot carry thinking signed by 'openai'",
-        "[thinking: Plan.]",
-    ),
-    (
-        UserMessage((RawBlock({"type": "input_audio", "input_audio": {}}),)),
-        "$[0].content[0]",
-        "anthropic: $[0].content[0]: cannot carry a 'input_audio' block",
-        "[input_audio]",
-    ),
-    (
-        UserMessage((ThinkingBlock("Plan.", signature="sig", provider="anthropic"),)),
-        "$[0].content[0]",
-        "anthropic: $[0].content[0]: cannot carry thinking in a user turn",
-        "[thinking: Plan.]",
-    ),
-]
 
 
 def test_calls_and_results_move_to_their_side_of_the_conversation() -> None:
@@ -283,21 +233,20 @@ def test_calls_and_results_move_to_their_side_of_the_conversation() -> None:
     check_anthropic(body)
 
 
-@pytest.mark.parametrize(("message", "path", "text", "described"), UNSUPPORTED)
-def test_unsupported_content_follows_the_policy(
-    message: Any, path: str, text: str, described: str
+@pytest.mark.parametrize(
+    ("message", "path", "reason", "described"),
+    [(c[0], *rest) for name, c, *rest in UNSUPPORTED if name == "anthropic"],
+)
+def test_what_the_policy_leaves_in_the_turn(
+    message: Any, path: str, reason: str, described: str
 ) -> None:
-    with pytest.raises(UnsupportedContentError) as info:
-        anthropic.encode_request([message])
-    assert info.value.path == path
-    assert str(info.value) == text + " " + HINT
-    dropped = anthropic.encode_request([message], unsupported="drop")
+    # (raise, drop and text for every provider: tests/contract/test_providers.py)
+    dropped, degraded = check_unsupported("anthropic", [message], path, reason, described)
     kept = [b for b in message.content if b.kind not in ("audio", "thinking", "raw", "tool_use")]
     if kept:
         assert len(dropped["messages"][0]["content"]) == len(kept)
     else:  # a turn whose every block was dropped is left out
         assert dropped["messages"] == []
-    degraded = anthropic.encode_request([message], unsupported="text")
     assert {"type": "text", "text": described} in degraded["messages"][0]["content"]
 
 
@@ -318,19 +267,7 @@ def test_foreign_fields_and_invalid_arguments_follow_the_policy() -> None:
     assert body["messages"][0]["content"][0]["input"] == {}
 
 
-def test_bad_policy_value() -> None:
-    with pytest.raises(ValueError, match="expected unsupported='raise', 'drop' or 'text'"):
-        anthropic.encode_request([], unsupported="ignore")  # type: ignore[arg-type]
-
-
 # ----------------------------------------------------------------------------- properties
-
-
-@given(anthropic_conversations())
-def test_representable_conversations_round_trip(conversation: list[Any]) -> None:
-    body = anthropic.encode_request(conversation)
-    check_anthropic(body)
-    assert anthropic.decode_request(json.loads(json.dumps(body))) == tuple(conversation)
 
 
 @given(anthropic_conversations())
@@ -338,18 +275,6 @@ def test_flat_conversations_round_trip_grouped(conversation: list[Any]) -> None:
     flat = list(normalize_messages(conversation))
     body = anthropic.encode_request(flat)
     assert anthropic.decode_request(body) == tuple(as_turns(flat))
-
-
-@given(st.lists(ms.messages(), max_size=8), st.sampled_from(["raise", "drop", "text"]))
-def test_encoding_any_conversation(conversation: list[Any], policy: Any) -> None:
-    try:
-        body = anthropic.encode_request(conversation, unsupported=policy)
-    except UnsupportedContentError as exc:
-        assert policy == "raise"
-        assert exc.path.startswith("$[")
-        return
-    check_anthropic(body)
-    json.dumps(body)  # plain JSON, nothing frozen left in it
 
 
 @given(anthropic_response_blocks(), ms.usages(), st.sampled_from([None, "end_turn", "tool_use"]))
@@ -363,120 +288,7 @@ def test_responses_round_trip(content: list[Any], usage: Usage, stop: str | None
     assert json_equal(anthropic.encode_response(anthropic.decode_response(body)), body)
 
 
-def _mutations(value: Any, replacement: Any) -> Iterator[Any]:
-    """The value with one node replaced, for every node."""
-    yield replacement
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            for changed in _mutations(inner, replacement):
-                yield {**value, key: changed}
-    elif isinstance(value, list):
-        for i, inner in enumerate(value):
-            for changed in _mutations(inner, replacement):
-                yield [*value[:i], changed, *value[i + 1 :]]
-
-
-@pytest.mark.parametrize("name", ["request_tool_loop.json", "response_reference.json"])
-@pytest.mark.parametrize("replacement", [None, 7, "x", [], {}, [{"type": 1}], True])
-def test_decoding_damaged_bodies_gives_a_value_or_decode_error(name: str, replacement: Any) -> None:
-    decode = anthropic.decode_request if name.startswith("request") else anthropic.decode_response
-    for body in _mutations(_load(name), replacement):
-        try:
-            decode(body)
-        except DecodeError as exc:
-            assert exc.path.startswith("$")
-            assert exc.source == "anthropic"
-
-
-@given(ms.json_values(max_leaves=12))
-def test_decoding_arbitrary_json(value: Any) -> None:
-    for decode in (anthropic.decode_request, anthropic.decode_response):
-        try:
-            result = decode(thaw(value) if isinstance(value, FrozenDict) else value)
-        except DecodeError as exc:
-            assert exc.path.startswith("$")
-        else:
-            assert isinstance(result, tuple | AssistantMessage)
-
-
 # ----------------------------------------------------------------------------- errors
-
-ERRORS = [
-    (anthropic.decode_request, 5, "anthropic: $: expected an object, found an integer"),
-    (anthropic.decode_request, {}, "anthropic: $.messages: expected an array, found null"),
-    (
-        anthropic.decode_request,
-        {"messages": [{"role": "user", "content": 5}]},
-        "anthropic: $.messages[0].content: "
-        "expected a string or an array of blocks, found an integer",
-    ),
-    (
-        anthropic.decode_request,
-        {"messages": [{"role": 1}]},
-        "anthropic: $.messages[0].role: expected a string, found an integer",
-    ),
-    (
-        anthropic.decode_request,
-        {"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]},
-        "anthropic: $.messages[0].content[0].text: expected a string, found an integer",
-    ),
-    (
-        anthropic.decode_request,
-        {"system": 5, "messages": []},
-        "anthropic: $.system: expected a string or an array of blocks, found an integer",
-    ),
-    (
-        anthropic.decode_request,
-        {
-            "messages": [
-                {
-                    "role": "user",
-                    "content": [
-                        {
-                            "type": "tool_result",
-                            "tool_use_id": "t",
-                            "content": [{"type": "text", "text": None}],
-                        }
-                    ],
-                }
-            ]
-        },
-        "anthropic: $.messages[0].content[0].content[0].text: expected a string, found null",
-    ),
-    (
-        anthropic.decode_response,
-        {"type": "error", "error": {"type": "overloaded_error"}},
-        "anthropic: $.type: expected 'message', found 'error'",
-    ),
-    (
-        anthropic.decode_response,
-        {"content": "Hi"},
-        "anthropic: $.content: expected an array of blocks, found a string",
-    ),
-    (
-        anthropic.decode_response,
-        {"content": [], "usage": {"input_tokens": "9"}},
-        "anthropic: $.usage.input_tokens: expected an integer, found a string",
-    ),
-    (
-        anthropic.decode_response,
-        {"content": [], "usage": {"output_tokens_details": {"thinking_tokens": 1.5}}},
-        "anthropic: $.usage.output_tokens_details.thinking_tokens: "
-        "expected an integer, found a number",
-    ),
-    (
-        anthropic.decode_request,
-        {"messages": [{"role": "user", "content": "x", "bad": {1, 2}}]},
-        "anthropic: $.messages[0].bad: expected a JSON value, found set",
-    ),
-]
-
-
-@pytest.mark.parametrize(("decode", "body", "message"), ERRORS)
-def test_decode_errors(decode: Any, body: Any, message: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        decode(body)
-    assert str(info.value) == message
 
 
 def test_unknown_roles_are_kept_as_raw_messages() -> None:
@@ -492,25 +304,10 @@ def test_unknown_roles_are_kept_as_raw_messages() -> None:
 # ----------------------------------------------------------------------------- streams
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("stream_*.response.json")))
-def test_stream_equals_the_non_streamed_response(name: str) -> None:
-    events = _events(FIXTURES / name.replace(".response.json", ".jsonl"))
-    expected = anthropic.decode_response(_load(name))
-    accumulator = anthropic.accumulator()
-    for event in events:
-        accumulator.feed(event)
-        snapshot = accumulator.snapshot()
-        assert expected.text.startswith(snapshot.text)
-        for block in snapshot.tool_uses:
-            assert isinstance(block.input, FrozenDict)
-    assert accumulator.message() == expected
-    assert json_equal(anthropic.encode_response(accumulator.message()), _load(name))
-
-
 def test_stream_snapshots_parse_partial_tool_input() -> None:
     accumulator = anthropic.accumulator()
     inputs = []
-    for event in _events(FIXTURES / "stream_tool_use.jsonl"):
+    for event in load(AREA, "stream_tool_use.jsonl"):
         accumulator.feed(event)
         uses = accumulator.snapshot().tool_uses
         if uses:
@@ -520,64 +317,13 @@ def test_stream_snapshots_parse_partial_tool_input() -> None:
     assert accumulator.message().tool_uses[0].arguments is None
 
 
-def test_stream_error_ends_the_message() -> None:
+def test_no_event_comes_after_an_error() -> None:
+    # (what the error event leaves in the message: tests/contract/test_providers.py)
     accumulator = anthropic.accumulator()
-    for event in _events(FIXTURES / "stream_error.jsonl"):
+    for event in load(AREA, "stream_error.jsonl"):
         accumulator.feed(event)
-    message = accumulator.message()
-    assert message.error == "overloaded_error"
-    assert message.text == "Let me think about"
     with pytest.raises(DecodeError, match="no event after the end"):
         accumulator.feed({"type": "message_stop"})
-
-
-STREAM_ERRORS = [
-    ([5], "anthropic: $: expected an event object, found an integer"),
-    (
-        [{"type": "content_block_delta", "index": 3, "delta": {"type": "text_delta", "text": "x"}}],
-        "anthropic: $.index: expected a started content block, found none at index 3",
-    ),
-    (
-        [
-            {
-                "type": "content_block_start",
-                "index": 0,
-                "content_block": {"type": "text", "text": ""},
-            },
-            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": 5}},
-        ],
-        "anthropic: $.delta.text: expected a string, found an integer",
-    ),
-    (
-        [{"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": 1}}],
-        "anthropic: $.content_block.text: expected a string, found an integer",
-    ),
-    (
-        [{"type": "message_start", "message": []}],
-        "anthropic: $.message: expected an object, found an array",
-    ),
-]
-
-
-@pytest.mark.parametrize(("events", "message"), STREAM_ERRORS)
-def test_stream_errors(events: list[Any], message: str) -> None:
-    accumulator = anthropic.accumulator()
-    with pytest.raises(DecodeError) as info:
-        for event in events:
-            accumulator.feed(event)
-    assert str(info.value) == message
-    accumulator.snapshot()  # still usable
-
-
-def test_message_before_the_end_of_the_stream() -> None:
-    accumulator = anthropic.accumulator()
-    accumulator.feed(_events(FIXTURES / "stream_tool_use.jsonl")[0])
-    with pytest.raises(DecodeError) as info:
-        accumulator.message()
-    assert (
-        str(info.value)
-        == "anthropic: $: expected a message_stop event, found the stream still open"
-    )
 
 
 def _stream_of(body: dict[str, Any], cuts: list[int]) -> list[dict[str, Any]]:
@@ -743,7 +489,7 @@ def test_stream_rules_for_unusual_events() -> None:
 def test_another_providers_response_encodes_with_mapped_fields() -> None:
     from messages.providers import openai_chat
 
-    chat = json.loads((LOCAL_FIXTURES / "openai_chat" / "response_basic.json").read_text())
+    chat = load("openai_chat", "response_basic.json")
     body = anthropic.encode_response(openai_chat.decode_response(chat))
     assert body["stop_reason"] == "end_turn"
     assert body["usage"] == {

@@ -1,62 +1,46 @@
-"""messages.providers.openai_responses: exact replay, normalisations, policy, streams, laws."""
+"""messages.providers.openai_responses beyond the contract in tests/contract/: items, events."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
+from hypothesis import example
 from hypothesis import given
-from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    DecodeError,
-    EncodeError,
-    ImageBlock,
-    RawBlock,
-    StopReason,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
-from messages import strategies as ms
-from messages.errors import HINT
+from messages import AssistantMessage
+from messages import ImageBlock
+from messages import RawBlock
+from messages import StopReason
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages.providers import openai_responses as r
-from support.provider_checks import check_responses, fixture_names, load, view
-from support.provider_strategies import any_conversation, conversations, well_formed
+from support.provider_cases import AUDIO
+from support.provider_cases import FOREIGN_THINKING
+from support.provider_checks import check_response_survives
+from support.provider_checks import check_responses
+from support.provider_checks import fixture_names
+from support.provider_checks import load
+from support.provider_checks import view
+from support.provider_specs import SPECS
+from support.provider_strategies import conversations
+from support.provider_strategies import simple_responses
+from support.provider_strategies import well_formed
 
 AREA = "openai_responses"
-KEYS = ("instructions", "input")
-
-
-def _request_part(body: dict[str, Any]) -> dict[str, Any]:
-    return {k: body[k] for k in KEYS if k in body}
 
 
 # ---------------------------------------------------------------------------- exact replay
-
-
-@pytest.mark.parametrize("name", fixture_names(AREA, "request"))
-def test_request_fixtures_replay_exactly(name: str) -> None:
-    body = load(AREA, name)
-    assert json_equal(r.encode_request(r.decode_request(body)), _request_part(body))
-
-
-@pytest.mark.parametrize("name", fixture_names(AREA, "response"))
-def test_response_fixtures_replay_exactly(name: str) -> None:
-    body = load(AREA, name)
-    assert json_equal(r.encode_response(r.decode_response(body)), body)
 
 
 def test_reference_example_decodes_to_the_expected_turns() -> None:
@@ -219,10 +203,14 @@ def test_user_built_conversation() -> None:
                 "role": "user",
                 "content": [
                     {"type": "input_text", "text": "Weather?"},
-                    {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+                    {
+                        "type": "input_image",
+                        "image_url": "data:image/png;base64,iVBORw0KGgo=",
+                        "detail": "auto",
+                    },
                 ],
             },
-            {"role": "assistant", "content": [{"type": "output_text", "text": "Checking."}]},
+            {"role": "assistant", "content": "Checking."},
             {
                 "type": "function_call",
                 "call_id": "call_1",
@@ -245,7 +233,7 @@ def test_flat_messages_are_grouped_into_turns() -> None:
     body = r.encode_request(flat)
     assert body["input"] == [
         {"role": "user", "content": [{"type": "input_text", "text": "Look up Paris."}]},
-        {"role": "assistant", "content": [{"type": "output_text", "text": "On it."}]},
+        {"role": "assistant", "content": "On it."},
         {
             "type": "function_call",
             "call_id": "call_1",
@@ -306,70 +294,6 @@ def test_foreign_extra_keys_are_not_written() -> None:
 
 # ----------------------------------------------------------------------- unsupported policy
 
-AUDIO = AudioBlock(data="UklGRg==", media_type="audio/wav")
-FOREIGN_THINKING = ThinkingBlock("Hmm.", signature="EqQB", provider="anthropic")
-UNKNOWN_OPENAI_THINKING = ThinkingBlock("Hmm.", signature="gAAA", provider="openai")
-FOREIGN_RAW = RawBlock({"type": "document", "source": {"type": "text", "data": "x"}})
-
-
-@pytest.mark.parametrize(
-    ("message", "path", "reason"),
-    [
-        (
-            UserMessage((TextBlock("hi"), AUDIO)),
-            "$[0].content[1]",
-            "OpenAI Responses has no audio input part",
-        ),
-        (
-            AssistantMessage((FOREIGN_THINKING,)),
-            "$[0].content[0]",
-            "OpenAI Responses replays only reasoning items OpenAI produced (with id)",
-        ),
-        (
-            AssistantMessage((UNKNOWN_OPENAI_THINKING,)),
-            "$[0].content[0]",
-            "OpenAI Responses replays only reasoning items OpenAI produced (with id)",
-        ),
-        (
-            UserMessage((FOREIGN_RAW,)),
-            "$[0].content[0]",
-            "this raw block is not an OpenAI Responses part",
-        ),
-        (
-            AssistantMessage((ImageBlock(url="https://x/y.png"),)),
-            "$[0].content[0]",
-            "OpenAI Responses assistant messages cannot carry image",
-        ),
-        (
-            ToolMessage((ToolResultBlock("call_1", "boom", is_error=True),)),
-            "$[0].content[0].is_error",
-            "OpenAI Responses cannot mark a tool output as an error",
-        ),
-        (
-            ToolMessage((ToolResultBlock("c", (AUDIO,)),)),
-            "$[0].content[0].content[0]",
-            "OpenAI Responses has no audio input part",
-        ),
-        (
-            AssistantMessage(
-                (TextBlock("cited", citations=({"type": "char_location", "cited_text": "x"},)),)
-            ),
-            "$[0].content[0].citations",
-            "these citations cannot become OpenAI annotations",
-        ),
-        (
-            ToolMessage("plain text"),
-            "$[0].content",
-            "a tool message needs ToolResultBlocks naming their calls",
-        ),
-    ],
-)
-def test_unsupported_content_raises_with_a_path(message: Any, path: str, reason: str) -> None:
-    with pytest.raises(UnsupportedContentError) as info:
-        r.encode_request([message])
-    assert info.value.path == path
-    assert str(info.value) == f"openai_responses: {path}: {reason} {HINT}"
-
 
 def test_drop_and_text_policies() -> None:
     conversation = [
@@ -380,7 +304,7 @@ def test_drop_and_text_policies() -> None:
     dropped = r.encode_request(conversation, unsupported="drop")
     assert dropped["input"] == [
         {"role": "user", "content": [{"type": "input_text", "text": "hear this"}]},
-        {"role": "assistant", "content": [{"type": "output_text", "text": "Done."}]},
+        {"role": "assistant", "content": "Done."},
         {"type": "function_call_output", "call_id": "call_1", "output": "boom"},
     ]
     texted = r.encode_request(conversation, unsupported="text")
@@ -392,20 +316,15 @@ def test_drop_and_text_policies() -> None:
                 {"type": "input_text", "text": "[audio: audio/wav, 4 bytes]"},
             ],
         },
+        # assistant history is string content: one item a text
+        {"role": "assistant", "content": "[thinking: Hmm.]"},
+        {"role": "assistant", "content": "Done."},
         {
-            "role": "assistant",
-            "content": [
-                {"type": "output_text", "text": "[thinking: Hmm.]"},
-                {"type": "output_text", "text": "Done."},
-            ],
+            "type": "function_call_output",
+            "call_id": "call_1",
+            "output": "[tool result call_1 (error): boom]",
         },
-        {"type": "function_call_output", "call_id": "call_1", "output": "[tool error] boom"},
     ]
-
-
-def test_an_unknown_policy_is_an_error() -> None:
-    with pytest.raises(EncodeError, match="expected unsupported='raise', 'drop' or 'text'"):
-        r.encode_request([], unsupported="ignore")  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------------------- responses
@@ -426,6 +345,8 @@ def test_response_fields() -> None:
     assert "usage" not in message.extra and message.extra["object"] == "response"
 
 
+# Same shape as the Gemini file's test_stop_reasons and test_user_built_response, on purpose:
+# the facts are each format's own.
 @pytest.mark.parametrize(
     ("name", "stop_reason", "stop", "error"),
     [
@@ -482,20 +403,6 @@ def test_encoded_bodies_are_fresh_copies() -> None:
 # ------------------------------------------------------------------------------- streaming
 
 
-@pytest.mark.parametrize("name", ["stream_tool_call.jsonl", "stream_text.jsonl"])
-def test_streams_reassemble_to_the_unstreamed_response(name: str) -> None:
-    events = load(AREA, name)
-    final = r.decode_response(
-        load(AREA, name.replace("stream_", "response_").replace(".jsonl", ".json"))
-    )
-    acc = r.accumulator()
-    for event in events:
-        acc.feed(event)
-        snapshot = acc.snapshot()
-        assert final.text.startswith(snapshot.text)
-    assert acc.message() == final
-
-
 def test_snapshots_show_progress() -> None:
     events = load(AREA, "stream_tool_call.jsonl")
     acc = r.accumulator()
@@ -509,94 +416,6 @@ def test_snapshots_show_progress() -> None:
     assert "Running the" in texts  # text grows word by word
     assert {"cmd": "pyte"} in seen_partial_args  # arguments parsed as far as they go
     assert acc.events == len(events) and acc.ignored == 1
-
-
-def test_an_error_event_ends_the_stream_with_the_partial_message() -> None:
-    acc = r.accumulator()
-    for event in load(AREA, "stream_error.jsonl"):
-        acc.feed(event)
-    message = acc.message()
-    assert (message.text, message.error, message.stop_reason) == (
-        "Partial ans",
-        "server_error",
-        "failed",
-    )
-
-
-def test_an_unfinished_stream_has_no_message() -> None:
-    acc = r.accumulator()
-    for event in load(AREA, "stream_text.jsonl")[:5]:
-        acc.feed(event)
-    with pytest.raises(DecodeError) as info:
-        acc.message()
-    assert str(info.value) == (
-        "openai_responses: $: the stream has not finished: no response.completed, "
-        "response.incomplete, response.failed or error event"
-    )
-
-
-@pytest.mark.parametrize(
-    ("events", "message"),
-    [
-        ([3], "openai_responses: $: expected an object, found an integer"),
-        (
-            [
-                {
-                    "type": "response.output_text.delta",
-                    "output_index": 0,
-                    "content_index": 0,
-                    "delta": "x",
-                }
-            ],
-            "openai_responses: $.output_index: no output item at index 0 yet",
-        ),
-        (
-            [{"type": "response.output_item.added", "output_index": "0", "item": {}}],
-            "openai_responses: $.output_index: expected a non-negative integer, found a string",
-        ),
-        (
-            [{"type": "response.output_item.added", "output_index": 0, "item": None}],
-            "openai_responses: $.item: expected an object, found null",
-        ),
-        (
-            [
-                {
-                    "type": "response.output_item.added",
-                    "output_index": 0,
-                    "item": {"type": "message", "content": []},
-                },
-                {
-                    "type": "response.content_part.added",
-                    "output_index": 0,
-                    "content_index": 2,
-                    "part": {},
-                },
-            ],
-            "openai_responses: $.content_index: index 2 skips past the 0 known so far",
-        ),
-        (
-            [
-                {
-                    "type": "response.output_item.added",
-                    "output_index": 0,
-                    "item": {"type": "function_call"},
-                },
-                {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": 5},
-            ],
-            "openai_responses: $.delta: expected a string, found an integer",
-        ),
-        (
-            [{"type": "response.created", "response": []}],
-            "openai_responses: $.response: expected an object, found an array",
-        ),
-    ],
-)
-def test_malformed_events(events: list[Any], message: str) -> None:
-    acc = r.accumulator()
-    with pytest.raises(DecodeError) as info:
-        for event in events:
-            acc.feed(event)
-    assert str(info.value) == message
 
 
 def test_snapshot_never_raises_on_odd_items() -> None:
@@ -618,118 +437,39 @@ def test_snapshot_never_raises_on_odd_items() -> None:
 # ---------------------------------------------------------------------------------- errors
 
 
-@pytest.mark.parametrize(
-    ("body", "message"),
-    [
-        ("x", "$: expected an object, found a string"),
-        ({"instructions": 5}, "$.instructions: expected a string, found an integer"),
-        ({"input": 5}, "$.input: expected a string or an array, found an integer"),
-        ({"input": [5]}, "$.input[0]: expected an object, found an integer"),
-        (
-            {"input": [{"role": 5, "content": "x"}]},
-            "$.input[0].role: expected a string, found an integer",
-        ),
-        (
-            {"input": [{"role": "user", "content": 5}]},
-            "$.input[0].content: expected a string or an array, found an integer",
-        ),
-        (
-            {"input": [{"role": "user", "content": [{"type": "input_text", "text": None}]}]},
-            "$.input[0].content[0].text: expected a string, found null",
-        ),
-        (
-            {"input": [{"type": "function_call", "name": "f", "arguments": "{}"}]},
-            "$.input[0].call_id: expected a string, found nothing",
-        ),
-        (
-            {"input": [{"type": "reasoning", "id": "rs", "summary": "x"}]},
-            "$.input[0].summary: expected an array, found a string",
-        ),
-        (
-            {
-                "input": [
-                    {
-                        "role": "assistant",
-                        "content": [{"type": "output_text", "text": "x", "annotations": 3}],
-                    }
-                ]
-            },
-            "$.input[0].content[0].annotations: expected an array, found an integer",
-        ),
-        (
-            {"input": [{"type": "function_call_output", "call_id": "c", "output": 1}]},
-            "$.input[0].output: expected a string or an array, found an integer",
-        ),
-        (
-            {"input": [{"role": "user", "content": "x", "n": float("nan")}]},
-            "$.input[0].n: expected a finite number, found nan",
-        ),
-    ],
-)
-def test_request_decode_errors(body: Any, message: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        r.decode_request(body)
-    assert str(info.value) == f"openai_responses: {message}"
-
-
-@pytest.mark.parametrize(
-    ("body", "message"),
-    [
-        ({}, "$.output: expected an array, found null"),
-        ({"output": [1]}, "$.output[0]: expected an object, found an integer"),
-        ({"output": [], "usage": 5}, "$.usage: expected an object, found an integer"),
-        (
-            {"output": [], "usage": {"input_tokens": "3"}},
-            "$.usage.input_tokens: expected an integer, found a string",
-        ),
-        (
-            {"output": [], "usage": {"input_tokens_details": {"cached_tokens": 1.5}}},
-            "$.usage.input_tokens_details.cached_tokens: expected an integer, found a number",
-        ),
-        ({"output": [], "status": 3}, "$.status: expected a string, found an integer"),
-        ({"output": [], "created_at": {}}, "$.created_at: expected a number, found an object"),
-        (
-            {"output": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": None}]},
-            "$.output[0].arguments: expected a string, found null",
-        ),
-    ],
-)
-def test_response_decode_errors(body: Any, message: str) -> None:
-    with pytest.raises(DecodeError) as info:
-        r.decode_response(body)
-    assert str(info.value) == f"openai_responses: {message}"
-
-
 # ------------------------------------------------------------------------------------ laws
 
 
-def _results_after_calls(entries: list[Any]) -> list[Any]:
-    """The documented normalisation: each result moves up to just after its call (and the
-    results already placed there), as the Responses API requires."""
-    out: list[Any] = []
-    for entry in entries:
-        if entry[0] == "result":
-            calls = [i for i, e in enumerate(out) if e[0] == "call" and e[1] == entry[1]]
-            if calls:
-                at = calls[-1] + 1
-                while at < len(out) and out[at][0] == "result":
-                    at += 1
-                out.insert(at, entry)
-                continue
-        out.append(entry)
-    return out
-
-
 @given(conversations(gemini=False))
+# Issue 18: the text after the call was written between the call and its output.
+@example(
+    [
+        AssistantMessage((ToolUseBlock("call_0", "shell"), TextBlock(""))),
+        UserMessage((ToolResultBlock("call_0"),)),
+    ]
+)
+# A parallel set keeps its calls together, then their outputs (the API's own order).
+@example(
+    [
+        AssistantMessage((ToolUseBlock("call_a", "shell"), ToolUseBlock("call_b", "read"))),
+        UserMessage((ToolResultBlock("call_a"), ToolResultBlock("call_b"))),
+    ]
+)
 def test_what_it_can_carry_round_trips(conversation: list[Any]) -> None:
+    # The contract suite runs this law for every provider; here it is pinned on the draws
+    # that once failed, which Hypothesis found only now and then.
+    spec = SPECS["openai_responses"]
     body = r.encode_request(conversation)
     check_responses(body)
-    expected = _results_after_calls(list(view(conversation, gemini=False)))
-    assert list(view(r.decode_request(body), gemini=False)) == expected
+    assert spec.keeps(r.decode_request(body)) == spec.moves(spec.keeps(conversation))
 
 
 def test_a_late_result_moves_up_to_its_call() -> None:
-    from messages import AssistantMessage, ToolMessage, ToolResultBlock, ToolUseBlock, UserMessage
+    from messages import AssistantMessage
+    from messages import ToolMessage
+    from messages import ToolResultBlock
+    from messages import ToolUseBlock
+    from messages import UserMessage
 
     conversation = [
         UserMessage("go"),
@@ -748,114 +488,10 @@ def test_agent_loops_encode_to_valid_paired_requests(conversation: list[Any]) ->
     assert view(r.decode_request(body), gemini=False) == view(conversation, gemini=False)
 
 
-@given(any_conversation())
-def test_encode_raises_only_unsupported_content(conversation: list[Any]) -> None:
-    try:
-        body = r.encode_request(conversation)
-    except UnsupportedContentError as exc:
-        assert exc.path.startswith("$[") and exc.source == "openai_responses"
-    else:
-        check_responses(body)
-
-
-@given(any_conversation(), st.sampled_from(["drop", "text"]))
-def test_drop_and_text_never_raise_and_reach_a_fixed_point(
-    conversation: list[Any], policy: Any
-) -> None:
-    body = r.encode_request(conversation, unsupported=policy)
-    check_responses(body)
-    decoded = r.decode_request(body)
-    assert json_equal(r.encode_request(decoded), body)
-    assert r.decode_request(r.encode_request(decoded)) == decoded
-
-
-@given(
-    ms.assistant_messages(
-        content=st.one_of(
-            st.builds(TextBlock, st.text(max_size=10)),
-            st.builds(ToolUseBlock, st.just("call_1"), st.just("f"), ms.json_objects()),
-        )
-    )
-)
+@given(simple_responses())
 def test_responses_round_trip(message: AssistantMessage) -> None:
-    back = r.decode_response(r.encode_response(message))
-    assert view([back], gemini=False) == view([message], gemini=False)
-    assert (back.model, back.message_id, back.stop_reason, back.timestamp) == (
-        message.model,
-        message.message_id,
-        message.stop_reason,
-        message.timestamp,
-    )
-    if message.usage is not None:
-        assert back.usage is not None
-        fields = (
-            "input_tokens",
-            "output_tokens",
-            "cache_read_tokens",
-            "cache_write_tokens",
-            "reasoning_tokens",
-        )
-        for field in fields:
-            assert getattr(back.usage, field) == getattr(message.usage, field)
-
-
-json_bodies = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-    lambda children: (
-        st.lists(children, max_size=3)
-        | st.dictionaries(
-            st.sampled_from(
-                [
-                    "type",
-                    "role",
-                    "content",
-                    "text",
-                    "input",
-                    "output",
-                    "summary",
-                    "call_id",
-                    "name",
-                    "arguments",
-                    "id",
-                    "usage",
-                    "status",
-                ]
-            ),
-            children,
-            max_size=4,
-        )
-    ),
-    max_leaves=15,
-)
-
-
-@given(json_bodies)
-def test_decoding_arbitrary_json_returns_or_raises_decode_error(body: Any) -> None:
-    for decode in (r.decode_request, r.decode_response):
-        try:
-            decode(body if not isinstance(body, list) else {"input": body, "output": body})
-        except DecodeError as exc:
-            assert exc.path.startswith("$") and exc.source == "openai_responses"
-
-
-@given(st.lists(json_bodies, max_size=6))
-def test_accumulator_survives_arbitrary_events(events: list[Any]) -> None:
-    acc = r.accumulator()
-    for event in events:
-        try:
-            acc.feed(
-                event
-                if not isinstance(event, dict)
-                else {"type": "response.output_text.delta", **event}
-            )
-        except DecodeError as exc:
-            assert exc.source == "openai_responses"
-        acc.snapshot()
-
-
-def test_json_is_what_the_api_gets() -> None:
-    body = r.encode_request(r.decode_request(load(AREA, "request_agent_loop.json")))
-    assert json.loads(json.dumps(body)) == body
+    usage = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+    check_response_survives("openai_responses", message, (*usage, "reasoning_tokens"))
 
 
 @pytest.mark.parametrize(
@@ -921,3 +557,11 @@ def test_output_items_are_sent_back_as_they_came(name: str) -> None:
     message = r.decode_response(body)
     sent = r.encode_request([UserMessage("go"), message], unsupported="drop")
     assert json_equal(sent["input"][1:], body["output"])
+
+
+def test_a_part_type_that_is_not_a_string_keeps_the_item_whole() -> None:
+    # It raised TypeError (a list is not hashable) before the contract's damaged-body test.
+    item = {"type": "message", "role": "assistant", "content": [{"type": ["output_text"]}]}
+    (message,) = r.decode_request({"input": [item]})
+    assert message.content == (RawBlock(item),)
+    assert r.encode_request([message]) == {"input": [item]}

@@ -83,3 +83,11 @@ def test_importing_messages_is_cheap() -> None:
     code = f"import sys, messages; print(','.join(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("registry", ["messages.adapters", "messages.providers"])
+def test_an_unknown_registry_name_is_a_messages_error(registry: str) -> None:
+    module = importlib.import_module(registry)
+    with pytest.raises(messages.MessagesError) as info:
+        module.get("no such name")
+    assert isinstance(info.value, LookupError)

@@ -9,33 +9,35 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    AudioMessage,
-    ErrorMessage,
-    ImageBlock,
-    InitMessage,
-    InvalidLineMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import AudioMessage
+from messages import ErrorMessage
+from messages import ImageBlock
+from messages import InitMessage
+from messages import InvalidLineMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.convert import flatten_assistant
-from messages.text import has_text, stream_text, summarize, text_of, transcript
+from messages.text import has_text
+from messages.text import stream_text
+from messages.text import summarize
+from messages.text import text_of
+from messages.text import transcript
 
 PNG = ImageBlock.from_bytes(b"\x89PNG\r\n\x1a\n" + bytes(8))
 
@@ -230,7 +232,7 @@ def test_media_is_named_never_dumped() -> None:
     assert text == (
         "User: [Image: 150 bytes]\n[Image: image/gif, 150 bytes]\n"
         "[Image: https://example.com/" + "p" * 59 + "\u2026]\n"
-        "[Image: file file_9]\n[Audio: audio/wav, 3 bytes]\n[Image: no data]"
+        "[Image: file file_9]\n[Audio: audio/wav, 3 characters]\n[Image]"
     )
     xml = transcript(stream, format="xml")
     assert data not in xml
@@ -347,3 +349,20 @@ def test_session_entries_without_details() -> None:
     assert transcript(stream, format="xml", include_events=True) == (
         "<invalid_line>x</invalid_line>\n<event/>\n<result/>"
     )
+
+
+@given(ms.streams(), st.booleans(), st.booleans(), st.none() | st.integers(0, 30))
+def test_the_streaming_markdown_writer_writes_the_markdown_transcript(
+    stream: list[Any], thinking: bool, events: bool, limit: int | None
+) -> None:
+    """One Markdown renderer: fed message by message, it gives the transcript's paragraphs."""
+    from messages.text._render import MarkdownWriter
+    from messages.text._render import Transcriber
+
+    options: dict[str, Any] = {"include_thinking": thinking, "include_events": events}
+    writer = MarkdownWriter(Transcriber(labels={"user": "Human"}, limit=limit, **options))
+    paragraphs = [p for m in stream for p in writer.render(m)]
+    expected = transcript(
+        stream, format="markdown", labels={"user": "Human"}, max_text_length=limit, **options
+    )
+    assert "\n\n".join(paragraphs) == expected

@@ -8,18 +8,36 @@ write them back exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
 from os import PathLike
-from typing import ClassVar, Literal, TypeAlias, final
+from typing import ClassVar
+from typing import Literal
+from typing import Self
+from typing import TypeAlias
+from typing import final
 
-from ._core.fields import compact_repr, freeze_json, freeze_map, freeze_objects, freeze_tuple
-from ._core.frozen import EMPTY, FrozenDict, JsonValue
+from ._core.fields import compact_repr
+from ._core.fields import freeze_json
+from ._core.fields import freeze_map
+from ._core.fields import freeze_objects
+from ._core.fields import freeze_tuple
+from ._core.frozen import EMPTY
+from ._core.frozen import FrozenDict
+from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
+
+# Each class below declares all of its fields, the context fields included, and the duplicate
+# report lists those declarations as repeated. That is deliberate: the data classes do not
+# inherit from each other (a field-holding base would put its fields first, break the
+# positional match patterns and the fast makers' field order, and hide fields from type
+# checkers); behaviour they share lives once, in field-less slotted mixins.
 
 __all__ = [
     "AudioBlock",
     "Block",
     "ImageBlock",
+    "MediaReads",
     "RawBlock",
     "TextBlock",
     "ThinkingBlock",
@@ -156,51 +174,89 @@ class ToolResultBlock:
     __repr__ = compact_repr
 
 
-def _media_repr(self: ImageBlock | AudioBlock) -> str:
-    parts = []
-    if self.media_type is not None:
-        parts.append(f"media_type={self.media_type!r}")
-    if self.data is not None:
-        parts.append(f"data=<{len(self.data) * 3 // 4 - self.data[-2:].count('=')} bytes>")
-    if self.url is not None:
-        url = self.url if len(self.url) <= 80 else f"{self.url[:40]}...<{len(self.url)} chars>"
-        parts.append(f"url={url!r}")
-    if self.file_id is not None:
-        parts.append(f"file_id={self.file_id!r}")
-    if self.extra:
-        parts.append(f"extra={self.extra!r}")
-    return f"{type(self).__name__}({', '.join(parts)})"
+class MediaReads:
+    """What image and audio blocks share, written once.
 
+    Building from bytes or a file, reading the bytes back, the best-known MIME type, and a
+    repr that never dumps base64.
 
-def _media_bytes(self: ImageBlock | AudioBlock) -> bytes | None:
-    from .media import b64decode, parse_data_uri  # lazy: media helpers cost import time
+    A slotted mixin with no fields of its own (see :class:`messages.roles.ContentReads`).
+    """
 
-    if self.data is not None:
-        return b64decode(self.data, path="$.data")
-    if self.url is not None:
-        uri = parse_data_uri(self.url)
-        if uri is not None and uri.is_base64:
-            return b64decode(uri.data, path="$.url")
-    return None
+    __slots__ = ()
 
+    data: str | None
+    url: str | None
+    file_id: str | None
+    media_type: str | None
+    extra: Mapping[str, JsonValue]
 
-def _media_type(self: ImageBlock | AudioBlock) -> str | None:
-    from .media import b64decode, parse_data_uri, sniff_media_type
+    @classmethod
+    def from_bytes(cls, data: bytes, media_type: str | None = None) -> Self:
+        """A block from raw bytes; the MIME type is sniffed when not given."""
+        from .media import b64encode  # lazy: media helpers cost import time
+        from .media import sniff_media_type  # lazy: media helpers cost import time
 
-    if self.media_type is not None:
-        return self.media_type
-    if self.url is not None:
-        uri = parse_data_uri(self.url)
-        if uri is not None:
-            return uri.media_type
-    if self.data is not None:
-        return sniff_media_type(b64decode(self.data[:24], path="$.data"))
-    return None
+        media_type = media_type or sniff_media_type(data)
+        return cls(data=b64encode(data), media_type=media_type)  # type: ignore[call-arg]
+
+    @classmethod
+    def from_file(cls, path: str | PathLike[str], media_type: str | None = None) -> Self:
+        """Read a media file (the only way this library reads a file for you)."""
+        with open(path, "rb") as fp:
+            return cls.from_bytes(fp.read(), media_type)
+
+    def to_bytes(self) -> bytes | None:
+        """The decoded bytes of ``data`` or of a base64 ``data:`` URL; ``None`` otherwise."""
+        from .media import b64decode
+        from .media import parse_data_uri
+
+        if self.data is not None:
+            return b64decode(self.data, path="$.data")
+        if self.url is not None:
+            uri = parse_data_uri(self.url)
+            if uri is not None and uri.is_base64:
+                return b64decode(uri.data, path="$.url")
+        return None
+
+    @property
+    def resolved_media_type(self) -> str | None:
+        """``media_type``, else the type of a ``data:`` URL, else sniffed from the data."""
+        from .media import b64decode
+        from .media import parse_data_uri
+        from .media import sniff_media_type
+
+        if self.media_type is not None:
+            return self.media_type
+        if self.url is not None:
+            uri = parse_data_uri(self.url)
+            if uri is not None:
+                return uri.media_type
+        if self.data is not None:
+            return sniff_media_type(b64decode(self.data[:24], path="$.data"))
+        return None
+
+    def __repr__(self) -> str:
+        from .media import base64_size
+
+        parts = []
+        if self.media_type is not None:
+            parts.append(f"media_type={self.media_type!r}")
+        if self.data is not None:
+            parts.append(f"data=<{base64_size(self.data)} bytes>")
+        if self.url is not None:
+            url = self.url if len(self.url) <= 80 else f"{self.url[:40]}...<{len(self.url)} chars>"
+            parts.append(f"url={url!r}")
+        if self.file_id is not None:
+            parts.append(f"file_id={self.file_id!r}")
+        if self.extra:
+            parts.append(f"extra={self.extra!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
 
 
 @final
 @dataclass(frozen=True, slots=True, repr=False)
-class ImageBlock:
+class ImageBlock(MediaReads):
     r"""An image: base64 data, a URL (``data:`` URIs included), or a provider file id.
 
     Build one from bytes with :meth:`from_bytes` (the MIME type is sniffed) or from a file
@@ -226,34 +282,10 @@ class ImageBlock:
     def __post_init__(self) -> None:
         freeze_map(self, "extra")
 
-    __repr__ = _media_repr
-
-    @classmethod
-    def from_bytes(cls, data: bytes, media_type: str | None = None) -> ImageBlock:
-        """An image from raw bytes; the MIME type is sniffed when not given."""
-        from .media import b64encode, sniff_media_type
-
-        return cls(data=b64encode(data), media_type=media_type or sniff_media_type(data))
-
-    @classmethod
-    def from_file(cls, path: str | PathLike[str], media_type: str | None = None) -> ImageBlock:
-        """Read an image file (the only way this library reads a file for you)."""
-        with open(path, "rb") as fp:
-            return cls.from_bytes(fp.read(), media_type)
-
-    def to_bytes(self) -> bytes | None:
-        """The decoded bytes of ``data`` or of a base64 ``data:`` URL; ``None`` otherwise."""
-        return _media_bytes(self)
-
-    @property
-    def resolved_media_type(self) -> str | None:
-        """``media_type``, else the type of a ``data:`` URL, else sniffed from the data."""
-        return _media_type(self)
-
 
 @final
 @dataclass(frozen=True, slots=True, repr=False)
-class AudioBlock:
+class AudioBlock(MediaReads):
     """Audio: base64 data, a URL (``data:`` URIs included), or a provider file id.
 
     >>> AudioBlock.from_bytes(b"fLaC" + bytes(12)).media_type
@@ -275,30 +307,6 @@ class AudioBlock:
 
     def __post_init__(self) -> None:
         freeze_map(self, "extra")
-
-    __repr__ = _media_repr
-
-    @classmethod
-    def from_bytes(cls, data: bytes, media_type: str | None = None) -> AudioBlock:
-        """Audio from raw bytes; the MIME type is sniffed when not given."""
-        from .media import b64encode, sniff_media_type
-
-        return cls(data=b64encode(data), media_type=media_type or sniff_media_type(data))
-
-    @classmethod
-    def from_file(cls, path: str | PathLike[str], media_type: str | None = None) -> AudioBlock:
-        """Read an audio file (the only way this library reads a file for you)."""
-        with open(path, "rb") as fp:
-            return cls.from_bytes(fp.read(), media_type)
-
-    def to_bytes(self) -> bytes | None:
-        """The decoded bytes of ``data`` or of a base64 ``data:`` URL; ``None`` otherwise."""
-        return _media_bytes(self)
-
-    @property
-    def resolved_media_type(self) -> str | None:
-        """``media_type``, else the type of a ``data:`` URL, else sniffed from the data."""
-        return _media_type(self)
 
 
 @final

@@ -13,34 +13,51 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, Unpack, assert_never
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Unpack
+from typing import assert_never
+from typing import cast
 
 from ._core import anthropic_blocks
-from ._core.frozen import EMPTY, FrozenDict, depth_limit, thaw
-from ._core.make import copy_json, maker, wrap_owned
+from ._core.fields import CONTEXT_FIELDS
+from ._core.frozen import EMPTY
+from ._core.frozen import FrozenDict
+from ._core.frozen import depth_limit
+from ._core.frozen import thaw
+from ._core.make import copy_json
+from ._core.make import maker
+from ._core.make import wrap_owned
 from ._core.wire import type_name
-from .blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .blocks import AudioBlock
+from .blocks import Block
+from .blocks import ImageBlock
+from .blocks import RawBlock
+from .blocks import TextBlock
+from .blocks import ThinkingBlock
+from .blocks import ToolResultBlock
+from .blocks import ToolUseBlock
 from .errors import DecodeError
-from .flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
-from .message import FLAT_TYPES, MESSAGE_TYPES, ROLE_TYPES, SESSION_TYPES, Context, Message
+from .flat import AudioMessage
+from .flat import FlatMessage
+from .flat import ImageMessage
+from .flat import RawMessage
+from .flat import TextMessage
+from .flat import ThinkingMessage
+from .flat import ToolResultMessage
+from .flat import ToolUseMessage
+from .message import FLAT_TYPES
+from .message import MESSAGE_TYPES
+from .message import ROLE_TYPES
+from .message import SESSION_TYPES
+from .message import Context
+from .message import Message
+from .roles import AssistantMessage
+from .roles import RoleMessage
+from .roles import SystemMessage
+from .roles import ToolMessage
+from .roles import UserMessage
 
 __all__ = [
     "block_to_message",
@@ -49,6 +66,7 @@ __all__ = [
     "flatten_assistant",
     "message_to_block",
     "messages_to_blocks",
+    "messages_to_turn",
     "normalize_messages",
     "parse_blocks",
 ]
@@ -290,23 +308,15 @@ def context_of(message: Message) -> Context:
 
     ``block_to_message(message_to_block(m), **context_of(m)) == m`` for every flat message.
     """
-    context: Context = {}
+    context: dict[str, Any] = {}
     role = getattr(message, "role", None)
     if role is not None:
         context["role"] = role
-    if message.uuid is not None:
-        context["uuid"] = message.uuid
-    if message.session_id is not None:
-        context["session_id"] = message.session_id
-    if message.parent_tool_use_id is not None:
-        context["parent_tool_use_id"] = message.parent_tool_use_id
-    if message.model is not None:
-        context["model"] = message.model
-    if message.message_id is not None:
-        context["message_id"] = message.message_id
-    if message.timestamp is not None:
-        context["timestamp"] = message.timestamp
-    return context
+    for name in CONTEXT_FIELDS:
+        value = getattr(message, name)
+        if value is not None:
+            context[name] = value
+    return cast("Context", context)
 
 
 def _children(message: Any) -> list[Message]:
@@ -351,6 +361,39 @@ def messages_to_blocks(messages: Iterable[Message]) -> tuple[Block, ...]:
     return tuple([message_to_block(m) for m in messages])
 
 
+def messages_to_turn(messages: Iterable[FlatMessage]) -> RoleMessage:
+    """Flat content messages of one role as one role message, with the first one's context.
+
+    The role is the first message's (``developer`` stays apart from ``system``); the
+    context fields (uuid, session id, model...) are the first message's too, as flattening
+    copied them from the parent. This is how request encoders and the interop bridges turn a
+    flat run back into a turn.
+
+    >>> from messages import AssistantMessage, TextBlock, ToolUseBlock
+    >>> turn = AssistantMessage((TextBlock("Looking."), ToolUseBlock("t1", "ls", {})), uuid="u1")
+    >>> messages_to_turn(flatten_assistant(turn)) == turn
+    True
+    """
+    run = list(messages)
+    if not run or not isinstance(run[0], FLAT_TYPES):
+        found = type_name(run[0]) if run else "nothing"
+        raise DecodeError(f"expected a flat content message, found {found}", path="$[0]")
+    first = run[0]
+    blocks = messages_to_blocks(run)
+    role = first.role
+    context: dict[str, Any] = {k: v for k, v in context_of(first).items() if k != "role"}
+    turn: RoleMessage
+    if role == "assistant":
+        turn = AssistantMessage(blocks, **context)
+    elif role == "tool":
+        turn = ToolMessage(blocks, **context)
+    elif role in ("system", "developer"):
+        turn = SystemMessage(blocks, role=role, **context)
+    else:
+        turn = UserMessage(blocks, **context)
+    return turn
+
+
 def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
     """Turn a stream from any source into the flat view, lazily and in order.
 
@@ -388,6 +431,10 @@ def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
             model = m.model
             mid = m.message_id
             ts = m.timestamp
+            # Unrolled on purpose (the duplicate report lists these branches): one positional
+            # maker call per common kind, with the context held in locals, is the hot loop of
+            # normalize_messages; a shared helper or *context unpacking costs a call or a
+            # tuple per block (docs/performance.md). Rarer kinds take _flat below.
             for b in content:
                 bcls = type(b)
                 if bcls is text:

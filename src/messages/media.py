@@ -1,4 +1,7 @@
-"""Media helpers: MIME sniffing from magic bytes, data URIs, strict base64.
+"""Media helpers: MIME sniffing, data URIs, strict base64, and the one media describer.
+
+:func:`describe_media` gives the words every renderer and codec uses for an image or audio
+value; :func:`base64_size` is the one count of the bytes base64 text stands for.
 
 Pure functions; nothing here touches the filesystem or the network.
 """
@@ -8,13 +11,18 @@ from __future__ import annotations
 import base64
 import binascii
 from typing import NamedTuple
+from typing import Protocol
 
 from .errors import DecodeError
 
 __all__ = [
     "DataURI",
+    "Medium",
     "b64decode",
     "b64encode",
+    "base64_size",
+    "describe_media",
+    "media_facts",
     "parse_data_uri",
     "sniff_media_type",
     "to_data_uri",
@@ -118,3 +126,110 @@ def to_data_uri(media_type: str, data: str) -> str:
     'data:image/png;base64,iVBORw0KGgo='
     """
     return f"data:{media_type};base64,{data}"
+
+
+def base64_size(text: str) -> int:
+    """How many bytes base64 ``text`` stands for, counted without decoding it.
+
+    Whitespace is ignored and trailing ``=`` padding is taken off; text that is not valid
+    base64 still gets an estimate (never negative).
+
+    >>> base64_size("iVBORw0KGgo="), base64_size("aGk"), base64_size("")
+    (8, 2, 0)
+    """
+    body = "".join(text.split())
+    padding = len(body) - len(body.rstrip("="))
+    return max(0, len(body) * 3 // 4 - padding)
+
+
+class Medium(Protocol):
+    """What :func:`describe_media` reads: an image or audio block, or a flat media message."""
+
+    @property
+    def data(self) -> str | None:
+        """Base64 text, if the medium is carried inline."""
+        ...
+
+    @property
+    def url(self) -> str | None:
+        """A URL or ``data:`` URI."""
+        ...
+
+    @property
+    def file_id(self) -> str | None:
+        """A provider file id."""
+        ...
+
+    @property
+    def media_type(self) -> str | None:
+        """The MIME type as given."""
+        ...
+
+
+def _sniffed(data: str) -> str | None:
+    try:
+        return sniff_media_type(b64decode(data[:24], path="$.data"))
+    except DecodeError:
+        return None
+
+
+def media_facts(medium: Medium) -> tuple[tuple[str, str], ...]:
+    """What can be said of an image or audio value without showing its data, in order.
+
+    ``("media_type", ...)`` (as given, else from a ``data:`` URI, else sniffed from the
+    data), then where it is (``("url", ...)`` or ``("file_id", ...)``), then its size
+    (``("bytes", ...)`` for base64, ``("characters", ...)`` for a percent-encoded ``data:``
+    URI). Only what is known is listed.
+
+    >>> from messages import ImageBlock
+    >>> media_facts(ImageBlock(data="iVBORw0KGgo="))
+    (('media_type', 'image/png'), ('bytes', '8'))
+    """
+    media_type = medium.media_type
+    where: tuple[str, str] | None = None
+    size: tuple[str, str] | None = None
+    if medium.data is not None:
+        media_type = media_type or _sniffed(medium.data)
+        size = ("bytes", str(base64_size(medium.data)))
+    elif medium.url is not None:
+        uri = parse_data_uri(medium.url)
+        if uri is None:
+            where = ("url", medium.url)
+        else:
+            media_type = media_type or uri.media_type
+            if uri.is_base64:
+                size = ("bytes", str(base64_size(uri.data)))
+            else:
+                size = ("characters", str(len(uri.data)))
+    elif medium.file_id is not None:
+        where = ("file_id", medium.file_id)
+    facts = [] if media_type is None else [("media_type", media_type)]
+    return tuple(facts + [fact for fact in (where, size) if fact is not None])
+
+
+def describe_media(medium: Medium, *, url_width: int | None = None) -> str:
+    """The words for an image or audio value: its :func:`media_facts`, never its data.
+
+    Every renderer and every codec's ``unsupported="text"`` uses these words; ``""`` when
+    nothing is known. ``url_width`` cuts a long URL (the last character an ellipsis).
+
+    >>> from messages import AudioMessage, ImageBlock
+    >>> describe_media(ImageBlock(data="iVBORw0KGgo="))
+    'image/png, 8 bytes'
+    >>> describe_media(AudioMessage(url="https://x/a.wav", media_type="audio/wav"))
+    'audio/wav, https://x/a.wav'
+    >>> describe_media(ImageBlock(file_id="file_1"))
+    'file file_1'
+    """
+    words = []
+    for key, value in media_facts(medium):
+        if key == "url":
+            cut = url_width is not None and len(value) > url_width
+            words.append(value[: max(0, (url_width or 0) - 1)] + "\u2026" if cut else value)
+        elif key == "file_id":
+            words.append(f"file {value}")
+        elif key in ("bytes", "characters"):
+            words.append(f"{value} {key}")
+        else:
+            words.append(value)
+    return ", ".join(words)

@@ -22,21 +22,27 @@ messages.errors.UnsupportedContentError: acp: $[0]: no urls (pass unsupported='d
 from __future__ import annotations
 
 import json
-from typing import Any, Final, Literal, TypeAlias, assert_never
+from typing import Any
+from typing import Final
+from typing import Literal
+from typing import TypeAlias
+from typing import assert_never
 
-from ._core.frozen import FrozenDict, JsonValue, raw
-from .blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
-from .errors import HINT, EncodeError, UnsupportedContentError
-from .media import parse_data_uri
+from ._core.frozen import FrozenDict
+from ._core.frozen import JsonValue
+from ._core.frozen import raw
+from .blocks import AudioBlock
+from .blocks import Block
+from .blocks import ImageBlock
+from .blocks import RawBlock
+from .blocks import TextBlock
+from .blocks import ThinkingBlock
+from .blocks import ToolResultBlock
+from .blocks import ToolUseBlock
+from .errors import HINT
+from .errors import EncodeError
+from .errors import UnsupportedContentError
+from .media import describe_media
 
 __all__ = ["HINT", "MODES", "Policy", "Unsupported", "check_mode", "describe", "has_context"]
 
@@ -112,24 +118,8 @@ def _clip(text: str) -> str:
     return text if len(text) <= _SNIPPET else text[: _SNIPPET - 3] + "..."
 
 
-def _size(data: str) -> str:
-    return f"{len(data) * 3 // 4 - data[-2:].count('=')} bytes"
-
-
 def _media(label: str, block: ImageBlock | AudioBlock) -> str:
-    details: list[str] = []
-    if block.data is not None:
-        details += [block.media_type or block.resolved_media_type or "", _size(block.data)]
-    elif block.url is not None:
-        uri = parse_data_uri(block.url)
-        if uri is None:
-            details += [block.media_type or "", block.url]
-        else:
-            amount = _size(uri.data) if uri.is_base64 else f"{len(uri.data)} characters"
-            details += [uri.media_type, amount]
-    elif block.file_id is not None:
-        details += [block.media_type or "", f"file {block.file_id}"]
-    shown = ", ".join(d for d in details if d)
+    shown = describe_media(block)
     return f"[{label}: {shown}]" if shown else f"[{label}]"
 
 
@@ -189,7 +179,7 @@ def describe(block: Block) -> str:
         case ToolResultBlock():
             label = f"tool result {block.tool_use_id}" if block.tool_use_id else "tool result"
             status = " (error)" if block.is_error else ""
-            return f"[{label}{status}: {block.text}]"
+            return f"[{label}{status}: {block.text}]" if block.text else f"[{label}{status}]"
         case ImageBlock():
             return _media("image", block)
         case AudioBlock():

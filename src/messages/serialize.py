@@ -14,17 +14,31 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any, Final, TypeAlias
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import IO
+from typing import Any
+from typing import Final
+from typing import TypeAlias
 
 from ._core.fields import ROLES
-from ._core.frozen import FrozenDict, depth_limit, thaw
-from ._core.jsontext import dump_compact, load_strict
-from ._core.make import copy_json, expose_owned, maker, wrap_owned
+from ._core.frozen import FrozenDict
+from ._core.frozen import depth_limit
+from ._core.frozen import thaw
+from ._core.jsontext import dump_compact
+from ._core.jsontext import load_strict
+from ._core.make import copy_json
+from ._core.make import expose_owned
+from ._core.make import maker
+from ._core.make import wrap_owned
 from ._core.wire import type_name
-from .blocks import BLOCK_TYPES, Block
-from .errors import DecodeError, EncodeError
-from .message import MESSAGE_TYPES, Message
+from .blocks import BLOCK_TYPES
+from .blocks import Block
+from .errors import DecodeError
+from .errors import EncodeError
+from .message import MESSAGE_TYPES
+from .message import Message
 from .usage import Usage
 
 __all__ = [

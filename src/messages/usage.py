@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import KW_ONLY, dataclass
+from collections.abc import Iterable
+from collections.abc import Mapping
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
+from typing import TypeVar
 from typing import final
 
-from ._core.fields import compact_repr, freeze_map
-from ._core.frozen import EMPTY, JsonValue
+from ._core.fields import compact_repr
+from ._core.fields import freeze_map
+from ._core.frozen import EMPTY
+from ._core.frozen import JsonValue
 
 __all__ = ["Usage"]
 
 
-def _add(a: int | None, b: int | None) -> int | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a + b
+N = TypeVar("N", int, float)
 
 
-def _add_cost(a: float | None, b: float | None) -> float | None:
+def _add(a: N | None, b: N | None) -> N | None:
+    """A sum where ``None`` means "not reported": it adds nothing, and two give ``None``."""
     if a is None:
         return b
     if b is None:
@@ -71,7 +72,7 @@ class Usage:
             _add(self.cache_read_tokens, other.cache_read_tokens),
             _add(self.cache_write_tokens, other.cache_write_tokens),
             reasoning_tokens=_add(self.reasoning_tokens, other.reasoning_tokens),
-            cost_usd=_add_cost(self.cost_usd, other.cost_usd),
+            cost_usd=_add(self.cost_usd, other.cost_usd),
         )
 
     def __radd__(self, other: object) -> Usage:

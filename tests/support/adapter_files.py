@@ -1,4 +1,8 @@
-"""Helpers shared by the event-stream adapter tests (Gemini CLI, OpenCode, Copilot, ACP)."""
+"""Agent-log fixtures for the adapter tests: where they are, how to read them, exact trips.
+
+Every adapter in ``messages.adapters.NAMES`` has hand-made fixtures (:func:`hand_made`);
+the real captures under ../shared/fixtures are listed by :func:`captures`.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +12,89 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from conftest import LOCAL_FIXTURES, json_equal
+import pytest
+
+from conftest import EXAMPLES
+from conftest import FIXTURES
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from messages import AudioBlock
+from messages import DecodeError
+from messages import ImageBlock
 from messages import Message
+from messages import RawBlock
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
 from messages.convert import normalize_messages
+
+CAPTURE_FOLDERS: dict[str, tuple[str, ...]] = {
+    "claude_code": ("claude_code",),
+    "codex": ("codex_exec", "codex_app_server"),
+    "gemini_cli": ("gemini_cli",),
+    "acp": ("acp",),
+}
+"""The folders of ../shared/fixtures that hold real captures of each adapter's format."""
+
+_CAPTURE_SUFFIXES = (".jsonl", ".ndjson", ".json")
+
+MIXED_RESULT = (
+    TextBlock("see"),
+    ImageBlock(url="https://x/a.png", media_type="image/png"),
+    AudioBlock(file_id="file_1"),
+    ThinkingBlock("hm"),
+    ToolUseBlock("t", "ls", {"a": 1}),
+    ToolResultBlock("t", "inner"),
+    RawBlock({"type": "document", "id": 1}),
+)
+"""Tool-result content with one block of every kind after a text: what the policy meets."""
+
+
+def local(*parts: str) -> Path:
+    """A hand-made fixture under tests/fixtures."""
+    return LOCAL_FIXTURES.joinpath(*parts)
+
+
+def hand_made(name: str) -> list[Path]:
+    """The hand-made fixtures of one adapter, the same-conversation recordings included."""
+    if name == "native":
+        return [EXAMPLES / "conversation.jsonl"]
+    paths = sorted(local(name).glob("*.jsonl"))
+    paths += sorted(local("same_conversation").glob(f"{name}*.jsonl"))
+    paths += sorted(local(name).glob("*.json"))  # one pretty-printed object each
+    return paths
+
+
+def captures() -> list[tuple[str, Path]]:
+    """``(adapter name, path)`` of every real capture; empty when ../shared is absent."""
+    out = []
+    for name, folders in CAPTURE_FOLDERS.items():
+        for folder in folders:
+            root = FIXTURES / folder
+            if root.is_dir():
+                found = (p for p in root.rglob("*") if p.suffix in _CAPTURE_SUFFIXES)
+                out += [(name, p) for p in sorted(found)]
+    return out
+
+
+def _unwrapped(obj: Any) -> Any:
+    """The CLI's line inside a caic v2/v3 evidence envelope ``{"t": ..., "msg": {...}}``."""
+    if isinstance(obj, dict) and "t" in obj and isinstance(obj.get("msg"), dict):
+        return obj["msg"]
+    return obj
 
 
 def wire_objects(path: Path) -> Iterator[tuple[int, Any]]:
     """``(line number, parsed JSON)`` for every JSON line of a capture.
 
-    A caic v2/v3 evidence envelope ``{"t": ..., "msg": {...}}`` gives its inner ``msg`` (the
-    CLI's line); envelope lines without one (header, result) are given whole. Blank lines and
-    lines that are not JSON are skipped.
+    A ``.json`` file is one pretty-printed object (line number 1). An evidence envelope gives
+    its inner ``msg`` (the CLI's line); envelope lines without one (header, result) are given
+    whole. Blank lines and lines that are not JSON are skipped.
     """
+    if path.suffix == ".json":
+        yield 1, json.loads(path.read_text("utf-8"))
+        return
     with path.open(encoding="utf-8") as fp:
         for number, line in enumerate(fp, 1):
             if not line.strip():
@@ -28,16 +103,35 @@ def wire_objects(path: Path) -> Iterator[tuple[int, Any]]:
                 obj = json.loads(line)
             except ValueError:
                 continue
-            if isinstance(obj, dict) and "t" in obj and isinstance(obj.get("msg"), dict):
-                obj = obj["msg"]
-            yield number, obj
+            yield number, _unwrapped(obj)
+
+
+def stream_lines(path: Path) -> list[str]:
+    """The non-blank lines of a capture as the CLI wrote them: envelopes give their ``msg``."""
+    if path.suffix == ".json":
+        return [json.dumps(json.loads(path.read_text("utf-8")))]
+    out = []
+    for line in path.read_text("utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            out.append(line)
+            continue
+        inner = _unwrapped(obj)
+        out.append(line if inner is obj else json.dumps(inner))
+    return out
 
 
 def assert_round_trips(adapter: ModuleType, path: Path) -> int:
-    """Every JSON line of ``path`` decodes and encodes back JSON-equal; returns the count."""
+    """Every JSON line of ``path`` decodes and encodes back JSON-equal; returns the count.
+
+    The decoder gets a fresh copy, so the comparison is against the line as read.
+    """
     count = 0
     for number, obj in wire_objects(path):
-        message = adapter.decode(obj)
+        message = adapter.decode(json.loads(json.dumps(obj)))
         back = adapter.encode(message)
         assert json_equal(back, obj), f"{path.name}:{number}: {obj!r}\n!= {back!r}"
         count += 1
@@ -48,8 +142,7 @@ def assert_round_trips(adapter: ModuleType, path: Path) -> int:
 def assert_stream_round_trips(adapter: ModuleType, path: Path) -> None:
     """``iter_encode(iter_decode(lines))`` gives every non-blank line back, JSON-equal (or as
     written, for lines that are not JSON)."""
-    lines = [line.rstrip("\r\n") for line in path.read_text("utf-8").splitlines()]
-    lines = [line for line in lines if line.strip()]
+    lines = stream_lines(path)
     out = list(adapter.iter_encode(adapter.iter_decode(lines)))
     assert len(out) == len(lines)
     for original, written in zip(lines, out, strict=True):
@@ -59,11 +152,6 @@ def assert_stream_round_trips(adapter: ModuleType, path: Path) -> None:
             assert written == original
             continue
         assert json_equal(json.loads(written), expected), f"{original}\n!= {written}"
-
-
-def local(*parts: str) -> Path:
-    """A hand-made fixture under tests/fixtures."""
-    return LOCAL_FIXTURES.joinpath(*parts)
 
 
 def flat_kinds(messages: list[Message]) -> list[str]:
@@ -81,3 +169,12 @@ def read(adapter: ModuleType, path: Path) -> list[Message]:
     """Decode a whole file strictly."""
     with path.open(encoding="utf-8") as fp:
         return list(adapter.iter_decode(fp, strict=True))
+
+
+def assert_decode_error(adapter: ModuleType, obj: Any, expected: str) -> None:
+    """``adapter.decode(obj)`` raises a DecodeError that reads ``expected`` and names the
+    adapter as its source."""
+    with pytest.raises(DecodeError) as info:
+        adapter.decode(obj)
+    assert str(info.value) == expected
+    assert info.value.source == adapter.NAME

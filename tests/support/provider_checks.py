@@ -7,7 +7,9 @@ is answered and every result answers a call; with ``known=True`` also that every
 type is one the API documents (the names the fixtures invent for "a field of the future"
 aside, see ``INVENTED``). The views reduce a conversation to what a codec must preserve, so
 "decode(encode(x)) equals x modulo the documented normalisations" can be stated as
-``view(decode(encode(x))) == view(x)``. Strategies live in ``provider_strategies``.
+``view(decode(encode(x))) == view(x)``. ``check_unsupported`` and ``check_response_survives``
+state the policy and response laws once for the tests that apply them. Strategies live in
+``provider_strategies``.
 """
 
 from __future__ import annotations
@@ -15,24 +17,28 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    Block,
-    ImageBlock,
-    Message,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    thaw,
-)
+import pytest
+
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import Block
+from messages import ImageBlock
+from messages import Message
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import thaw
+from messages.errors import HINT
 from messages.media import parse_data_uri
+from messages.providers import get
 from messages.providers._carry import as_turns
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -100,8 +106,9 @@ def view(conversation: list[Message] | tuple[Message, ...], *, gemini: bool) -> 
         if isinstance(turn, SystemMessage):
             if gemini:
                 out.extend(("system", b.text) for b in turn.blocks if isinstance(b, TextBlock))
-            else:
-                out.append(("system", turn.role, turn.text))
+            else:  # text blocks joined by newlines, empty ones left out (they carry nothing)
+                said = [b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text]
+                out.append(("system", turn.role, "\n".join(said)))
             continue
         if gemini:
             side = "model" if isinstance(turn, AssistantMessage) else "user"
@@ -109,6 +116,62 @@ def view(conversation: list[Message] | tuple[Message, ...], *, gemini: bool) -> 
             side = "assistant" if isinstance(turn, AssistantMessage) else "user"
         out.extend(_summary(b, side, gemini=gemini) for b in turn.blocks)
     return out
+
+
+def texts_in(value: Any) -> Iterator[str]:
+    """Every string in a wire body, and every ``text`` of a part in it."""
+    if isinstance(value, dict):
+        if value.get("type") == "text":
+            yield value["text"]
+        for inner in value.values():
+            yield from texts_in(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from texts_in(inner)
+    elif isinstance(value, str):
+        yield value
+
+
+def check_unsupported(
+    name: str, conversation: list[Message], path: str, reason: str, described: str | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One case of the ``unsupported`` policy, for the provider called ``name``.
+
+    Under ``"raise"``: an UnsupportedContentError at ``path`` saying ``reason`` and the one
+    hint. ``"drop"`` and ``"text"`` do not raise; with ``described``, the words
+    ``describe()`` gives are nowhere in the dropped body and somewhere in the texted one.
+    Returns the two bodies, for the checks a format adds.
+    """
+    codec = get(name)
+    with pytest.raises(UnsupportedContentError) as info:
+        codec.encode_request(conversation)
+    assert info.value.path == path
+    assert str(info.value) == f"{name}: {path}: {reason} {HINT}"
+    dropped = codec.encode_request(conversation, unsupported="drop")
+    texted = codec.encode_request(conversation, unsupported="text")
+    if described is not None:
+        assert described not in texts_in(dropped)
+        assert described in texts_in(texted)
+    return dropped, texted
+
+
+def check_response_survives(name: str, message: AssistantMessage, usage: tuple[str, ...]) -> None:
+    """``decode_response(encode_response(message))`` keeps the content (as :func:`view` sees
+    it), the response fields and the ``usage`` counts named."""
+    codec = get(name)
+    back = codec.decode_response(codec.encode_response(message))
+    gemini = name == "gemini"
+    assert view([back], gemini=gemini) == view([message], gemini=gemini)
+    assert (back.model, back.message_id, back.stop_reason, back.timestamp) == (
+        message.model,
+        message.message_id,
+        message.stop_reason,
+        message.timestamp,
+    )
+    if message.usage is not None:
+        assert back.usage is not None
+        for field in usage:
+            assert getattr(back.usage, field) == getattr(message.usage, field)
 
 
 # ------------------------------------------------------------------------------- validators
@@ -398,8 +461,12 @@ _R_OUTPUT_PARTS = {
 }
 _R_ITEM_KEYS = {
     "message": {"type", "role", "content", "id", "status", "phase"},
-    "function_call": {"type", "id", "call_id", "name", "arguments", "status", "namespace"},
-    "function_call_output": {"type", "id", "call_id", "output", "status"},
+    "function_call": {
+        *("type", "id", "call_id", "name", "arguments", "status", "namespace", "caller"),
+    },
+    "function_call_output": {
+        *("type", "id", "call_id", "output", "status", "caller", "name", "namespace"),
+    },
     "reasoning": {"type", "id", "summary", "encrypted_content", "content", "status"},
 }
 _R_OTHER_ITEMS = {"web_search_call", "file_search_call", "computer_call", "computer_call_output"}

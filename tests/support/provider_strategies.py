@@ -12,29 +12,28 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
 
-from messages import (
-    EMPTY,
-    AssistantMessage,
-    AudioBlock,
-    Block,
-    FrozenDict,
-    ImageBlock,
-    Message,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UserMessage,
-    thaw,
-)
+from messages import EMPTY
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import Block
+from messages import FrozenDict
+from messages import ImageBlock
+from messages import Message
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UserMessage
 from messages import strategies as ms
+from messages import thaw
 
 _B64 = st.binary(min_size=1, max_size=12).map(lambda b: base64.b64encode(b).decode())
 _SIGNATURE = st.text(
@@ -71,13 +70,21 @@ _CITATION = st.fixed_dictionaries(
 _CACHE = {"cache_control": {"type": "ephemeral"}}
 
 
+def _marked(block: TextBlock) -> TextBlock:
+    """An empty text block as Anthropic carries one: marked as decoded from a request (the
+    encoder leaves out unmarked ones, which the API rejects)."""
+    if block.text:
+        return block
+    return replace(block, extra={"type": "text", **block.extra})
+
+
 def anthropic_text() -> st.SearchStrategy[TextBlock]:
     return st.builds(
         TextBlock,
         _TEXT,
         citations=st.none() | st.lists(_CITATION, min_size=1, max_size=2).map(tuple),
         extra=_extras(_CACHE),
-    )
+    ).map(_marked)
 
 
 def anthropic_thinking() -> st.SearchStrategy[ThinkingBlock]:
@@ -124,7 +131,7 @@ def _tool_input() -> st.SearchStrategy[FrozenDict]:
 @st.composite
 def anthropic_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any]:
     """A conversation Anthropic carries exactly; ``plain``: text and tools only (no extras)."""
-    text = st.builds(TextBlock, _TEXT) if plain else anthropic_text()
+    text = st.builds(TextBlock, _TEXT.filter(bool)) if plain else anthropic_text()
     extras = st.just(EMPTY) if plain else _extras({"x_future": 1})
     conversation: list[Any] = []
     if draw(st.booleans()):
@@ -277,6 +284,18 @@ def texts(*, extras: bool = True) -> st.SearchStrategy[TextBlock]:
     return st.builds(TextBlock, _WORDS, extra=extra)
 
 
+def history_texts(*, gemini: bool) -> st.SearchStrategy[TextBlock]:
+    """Assistant text the codec carries exactly.
+
+    Responses writes assistant history as string content, which holds no part fields: a
+    text with some is one decoded from a message item of parts, and carries that item's
+    record (``extra["item"]``, empty for an item of no other fields) to be written back so.
+    """
+    if gemini:
+        return texts()
+    return texts().map(lambda b: replace(b, extra={**b.extra, "item": {}}) if b.extra else b)
+
+
 def responses_images() -> st.SearchStrategy[ImageBlock]:
     """Images Responses carries: data (sent as a data URL), URLs, OpenAI file ids."""
     return st.one_of(
@@ -381,7 +400,13 @@ def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
     )
     assistant = st.builds(
         AssistantMessage,
-        _content(texts() | thinking | calls(gemini=gemini) | raws(gemini=gemini) | assistant_media),
+        _content(
+            history_texts(gemini=gemini)
+            | thinking
+            | calls(gemini=gemini)
+            | raws(gemini=gemini)
+            | assistant_media
+        ),
     )
     tool = st.builds(
         ToolMessage, st.lists(results(gemini=gemini), min_size=1, max_size=2).map(tuple)
@@ -425,7 +450,8 @@ def well_formed(
                 ToolUseBlock(f"call_{r}_{step}_{k}", name, draw(_INPUTS))
                 for k, name in enumerate(names)
             ]
-            lead = draw(st.lists(thinking, max_size=1)) + draw(st.lists(texts(), max_size=1))
+            lead = draw(st.lists(thinking, max_size=1))
+            lead += draw(st.lists(history_texts(gemini=gemini), max_size=1))
             out.append(AssistantMessage((*lead, *tools)))
             answers = tuple(
                 ToolResultBlock(t.id, draw(_WORDS), name=t.name if draw(st.booleans()) else None)
@@ -441,3 +467,13 @@ def well_formed(
 def any_conversation() -> st.SearchStrategy[list[Message]]:
     """Anything the library can build: role, flat and session messages, any content."""
     return ms.streams(max_size=6)
+
+
+def simple_responses() -> st.SearchStrategy[AssistantMessage]:
+    """An assistant message of text and tool calls, with any response fields and usage."""
+    return ms.assistant_messages(
+        content=st.one_of(
+            st.builds(TextBlock, st.text(max_size=10)),
+            st.builds(ToolUseBlock, st.just("call_1"), st.just("f"), ms.json_objects()),
+        )
+    )

@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
-from typing import Any, Final, Union, final, overload
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+from typing import Final
+from typing import Union
+from typing import final
+from typing import overload
 
 from ..errors import DecodeError
 

@@ -1,16 +1,47 @@
-"""Checked reads from decoded JSON, shared by every decoder.
+"""Checked reads from decoded JSON: the one family every decoder uses.
 
-Each helper raises :class:`DecodeError` naming what was expected, what was found and the key,
-so decoders stay short and never leak ``KeyError`` or ``TypeError``.
+Each reader takes the object, the key and, optionally, ``at``: the path of the object itself
+(``"$.data"``), so the error names the full path of the bad value. Every failure is a
+:class:`DecodeError` saying what was expected and what was found (``found nothing`` for an
+absent key), never a ``KeyError`` or ``TypeError``. The names say what absence gives:
+
+- ``need_*``: the key must be there (absent is an error);
+- ``opt_*``: absent or ``null`` gives ``None``;
+- ``*_or``/``*_or_empty``: absent gives a default.
+
+:func:`rest` and :func:`extra` are the one rule for what a decoder keeps of the wire object
+besides what it models; :func:`present` is the encoders' side of it: a ``None`` field is not
+written; :func:`decode_each` gives each item of an array its path.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Callable
+from collections.abc import Collection
+from collections.abc import Iterable
+from typing import Any
+from typing import Final
+from typing import TypeVar
 
 from ..errors import DecodeError
-from .frozen import EMPTY, FrozenDict
+from .frozen import EMPTY
+from .frozen import FrozenDict
 from .make import wrap_owned
+
+T = TypeVar("T")
+
+
+class _Missing:
+    """The type of :data:`MISSING`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Final = _Missing()
+"""Stands for an absent key: ``d.get(key, MISSING)`` tells absent from ``null``."""
 
 _TYPE_NAMES: Final = {
     str: "a string",
@@ -20,96 +51,150 @@ _TYPE_NAMES: Final = {
     dict: "an object",
     list: "an array",
     type(None): "null",
+    _Missing: "nothing",
 }
 
 
 def type_name(value: Any) -> str:
-    """JSON-ish name of a value's type, for error messages."""
+    """JSON-ish name of a value's type, for error messages (``"nothing"`` for MISSING)."""
     return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
-def fail(expected: str, value: Any, key: str | None = None) -> DecodeError:
-    """A DecodeError for ``value`` at ``key`` (relative path ``$.key``)."""
-    path = "$" if key is None else f"$.{key}"
-    return DecodeError(f"expected {expected}, found {type_name(value)}", path=path, value=value)
+def fail(expected: str, value: Any, key: str | None = None, at: str = "$") -> DecodeError:
+    """A DecodeError: ``expected ..., found ...`` at ``at`` (``at.key`` with a key)."""
+    return DecodeError(
+        f"expected {expected}, found {type_name(value)}",
+        path=at if key is None else f"{at}.{key}",
+        value=None if value is MISSING else value,
+    )
 
 
-def req_str(d: dict[str, Any], key: str, default: str = "") -> str:
-    """A required string; absent gives ``default``, anything but a string is an error."""
+def need_str(d: dict[str, Any], key: str, at: str = "$") -> str:
+    """A string that must be there: absent, null or anything else is an error."""
+    v = d.get(key, MISSING)
+    if type(v) is str:
+        return v
+    raise fail("a string", v, key, at)
+
+
+def str_or(d: dict[str, Any], key: str, default: str = "", at: str = "$") -> str:
+    """A string, ``default`` when the key is absent; null or anything else is an error."""
     v = d.get(key, default)
     if type(v) is not str:
-        raise fail("a string", v, key)
+        raise fail("a string", v, key, at)
     return v
 
 
-def opt_str(d: dict[str, Any], key: str) -> str | None:
+req_str: Final = str_or
+"""The former name of :func:`str_or`, kept until providers/_anthropic_stream uses the new one."""
+
+
+def need_obj(d: dict[str, Any], key: str, at: str = "$") -> dict[str, Any]:
+    """An object that must be there: absent, null or anything else is an error."""
+    v = d.get(key, MISSING)
+    if type(v) is dict:
+        return v
+    raise fail("an object", v, key, at)
+
+
+def obj_or_empty(d: dict[str, Any], key: str, at: str = "$") -> dict[str, Any]:
+    """An object, a new empty one when the key is absent; null or anything else is an error."""
+    v = d.get(key, MISSING)
+    if v is MISSING:
+        return {}
+    if type(v) is not dict:
+        raise fail("an object", v, key, at)
+    return v
+
+
+def opt_str(d: dict[str, Any], key: str, at: str = "$") -> str | None:
     """An optional string: absent or null gives ``None``."""
     v = d.get(key)
     if v is None or type(v) is str:
         return v
-    raise fail("a string", v, key)
+    raise fail("a string", v, key, at)
 
 
-def opt_bool(d: dict[str, Any], key: str) -> bool | None:
+def opt_bool(d: dict[str, Any], key: str, at: str = "$") -> bool | None:
     """An optional boolean: absent or null gives ``None``."""
     v = d.get(key)
     if v is None or type(v) is bool:
         return v
-    raise fail("a boolean", v, key)
+    raise fail("a boolean", v, key, at)
 
 
-def opt_int(d: dict[str, Any], key: str) -> int | None:
-    """An optional integer: absent or null gives ``None``."""
+def opt_int(d: dict[str, Any], key: str, at: str = "$") -> int | None:
+    """An optional integer (a boolean is not one): absent or null gives ``None``."""
     v = d.get(key)
     if v is None or type(v) is int:
         return v
-    raise fail("an integer", v, key)
+    raise fail("an integer", v, key, at)
 
 
-def opt_num(d: dict[str, Any], key: str) -> int | float | None:
-    """An optional number: absent or null gives ``None``."""
+def opt_num(d: dict[str, Any], key: str, at: str = "$") -> int | float | None:
+    """An optional number kept as given (an integer stays an integer on the way back)."""
     v = d.get(key)
     if v is None or type(v) is int or type(v) is float:
         return v
-    raise fail("a number", v, key)
+    raise fail("a number", v, key, at)
 
 
-def opt_float(d: dict[str, Any], key: str) -> float | None:
-    """An optional number kept as given (an integer stays an integer on the way back)."""
-    v = d.get(key)
-    if v is None or type(v) is float or type(v) is int:
-        return v
-    raise fail("a number", v, key)
-
-
-def obj(d: dict[str, Any], key: str) -> dict[str, Any]:
-    """A required object; absent gives an empty one."""
-    v = d.get(key)
-    if v is None and key not in d:
-        return {}
-    if type(v) is not dict:
-        raise fail("an object", v, key)
-    return v
-
-
-def opt_obj(d: dict[str, Any], key: str) -> dict[str, Any] | None:
+def opt_obj(d: dict[str, Any], key: str, at: str = "$") -> dict[str, Any] | None:
     """An optional object: absent or null gives ``None``."""
     v = d.get(key)
     if v is None or type(v) is dict:
         return v
-    raise fail("an object", v, key)
+    raise fail("an object", v, key, at)
 
 
-def extra(d: dict[str, Any], known: frozenset[str]) -> FrozenDict:
-    """The keys of ``d`` a class does not model, plus known keys whose value is null.
+def opt_time(d: dict[str, Any], key: str = "timestamp", at: str = "$") -> str | int | float | None:
+    """An optional timestamp exactly as written: ISO text or an epoch number."""
+    v = d.get(key)
+    if v is None or type(v) is str or type(v) is int or type(v) is float:
+        return v
+    raise fail("a string or a number", v, key, at)
 
-    A null optional field decodes as ``None`` (absent); keeping the null here lets the
-    encoder write it back exactly.
+
+def rest(d: dict[str, Any], known: Collection[str]) -> dict[str, Any]:
+    """The keys of ``d`` a decoder does not model, plus modelled keys whose value is null.
+
+    A null optional field decodes as ``None`` (absent); keeping the null lets the encoder
+    write it back exactly. The result is a new dict (empty when there is nothing to keep)
+    whose values are shared with ``d``.
     """
-    out = None
-    for k, v in d.items():
-        if k not in known or v is None:
-            if out is None:
-                out = {}
-            out[k] = v
-    return EMPTY if out is None else wrap_owned(out)
+    if type(known) is frozenset and d.keys() <= known and None not in d.values():
+        return {}  # the common case, without building a dict item by item
+    return {k: v for k, v in d.items() if k not in known or v is None}
+
+
+def extra(d: dict[str, Any], known: Collection[str]) -> FrozenDict:
+    """:func:`rest` of ``d`` as a value's ``extra`` (``EMPTY`` when there is nothing)."""
+    kept = rest(d, known)
+    return wrap_owned(kept) if kept else EMPTY
+
+
+def present(**fields: Any) -> dict[str, Any]:
+    """The fields whose value is not ``None``, in the order given: the encoders' write rule.
+
+    A modelled field that is ``None`` is absent on the wire, so an encoder writes only the
+    ones that are set: ``out.update(present(id=m.message_id, model=m.model))``.
+
+    >>> present(id="msg_1", model=None, created=0)
+    {'id': 'msg_1', 'created': 0}
+    """
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def decode_each(values: Iterable[Any], decode: Callable[[Any], T], key: str = "") -> list[T]:
+    """``decode`` of each value, in order; an error names the item (``key[i]``) in its path.
+
+    ``key`` is the path of the array below the caller's (``".messages"``; ``""`` when the
+    values are the caller's own items).
+    """
+    out = []
+    for i, value in enumerate(values):
+        try:
+            out.append(decode(value))
+        except DecodeError as exc:
+            raise exc.within(f"{key}[{i}]") from None
+    return out

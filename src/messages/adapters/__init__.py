@@ -1,11 +1,11 @@
 """Agent CLI adapters: one module per source, one shared surface, and a registry.
 
-Every adapter module exposes ``NAME``, ``decode(obj) -> Message``,
+Every adapter module satisfies :class:`Adapter`: ``NAME``, ``decode(obj) -> Message``,
 ``encode(message, *, unsupported="raise")`` (``None`` when ``"drop"`` leaves nothing to
 write), ``detect(obj) -> bool``, ``iter_decode(lines, *, strict=False)``,
-``iter_encode(messages, *, unsupported="raise")`` and ``merge(messages)``; see ``_base`` for
-the line-reading rules they share and :class:`~messages.adapters._base.Adapter` for the
-protocol. ``native`` is this library's own JSON Lines behind the same surface.
+``iter_encode(messages, *, unsupported="raise")`` and ``merge(messages)``; ``_base`` holds
+the line-reading rules they share. ``native`` is this library's own JSON Lines behind the
+same surface. See docs/adapters/index.md.
 
 The registry finds an adapter by name or by a sample line; importing this package imports
 no adapter, each one is loaded on first use.
@@ -24,13 +24,22 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from collections.abc import Iterator
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
+from typing import Protocol
+from typing import cast
+
+from ..errors import MessagesError
 
 if TYPE_CHECKING:
-    from ._base import Adapter
+    from ..message import Message
+    from ..policy import Unsupported
 
-__all__ = ["CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get"]
+__all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get", "prepare"]
 
 CLI_NAMES: Final = ("claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp")
 """The agent CLI adapters, in the order :func:`detect` asks them."""
@@ -39,7 +48,58 @@ NAMES: Final = (*CLI_NAMES, "native")
 """Every format name :func:`get` accepts: the agent CLIs, then ``native``."""
 
 
-class UnknownFormatError(LookupError):
+class Adapter(Protocol):
+    """The surface every adapter module has (a module satisfies it structurally).
+
+    One wire line is one JSON value (``obj``); one decoded line is one message, kept whole
+    so that ``encode(decode(obj))`` gives ``obj`` back. Content a format cannot carry goes
+    through the loss policy of :mod:`messages.policy` (``unsupported``).
+    """
+
+    NAME: str
+    """The format name: the key in :data:`NAMES`, and the ``source`` of errors."""
+
+    def decode(self, obj: Any) -> Message:
+        """One wire object (parsed JSON) to one message; bad shapes raise DecodeError."""
+        ...
+
+    def encode(self, message: Message, *, unsupported: Unsupported = "raise") -> Any:
+        """One message to a fresh wire object: ``encode(decode(obj)) == obj``.
+
+        Content the format cannot carry raises :class:`~messages.UnsupportedContentError`
+        unless ``unsupported`` is ``"drop"`` (the result may then be ``None``) or ``"text"``.
+        """
+        ...
+
+    def detect(self, obj: Any) -> bool:
+        """Whether a parsed line looks like this source's output (never raises)."""
+        ...
+
+    def iter_decode(
+        self, lines: Iterable[str | bytes], *, strict: bool = False
+    ) -> Iterator[Message]:
+        """Decode a stream of lines lazily; a bad line becomes an InvalidLineMessage.
+
+        With ``strict`` a bad line raises :class:`~messages.DecodeError` with its ``line``.
+        """
+        ...
+
+    def iter_encode(
+        self, messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+    ) -> Iterator[str]:
+        """Encode messages lazily, one wire line (no line ending) at a time.
+
+        An InvalidLineMessage gives back its text; a role message the format writes as
+        several events is split into one event per block.
+        """
+        ...
+
+    def merge(self, messages: Iterable[Message]) -> Iterator[Message]:
+        """Join the source's fragments (deltas, split records) into whole messages, lazily."""
+        ...
+
+
+class UnknownFormatError(MessagesError, LookupError):
     """:func:`get` was given a name that is not in :data:`NAMES`."""
 
 
@@ -56,17 +116,16 @@ def get(name: str) -> Adapter:
     return cast("Adapter", import_module(f"{__name__}.{name}"))
 
 
-def _is_native(obj: Any) -> bool:
-    return type(obj) is dict and obj.get("v") == 1 and type(obj.get("kind")) is str
-
-
 def detect(obj: Any) -> str | None:
     """The name of the format a parsed line belongs to, or ``None`` if no adapter claims it.
 
-    Native lines (an object with ``"v": 1`` and a ``"kind"``) are recognised without loading
-    any adapter; otherwise each adapter in :data:`CLI_NAMES` is asked in turn.
+    Native lines (an object with ``"v": 1`` and a ``"kind"``) are recognised first; no
+    agent CLI adapter claims them. Otherwise each adapter in :data:`CLI_NAMES` is asked in
+    turn.
     """
-    if _is_native(obj):
+    from ._base import is_native
+
+    if is_native(obj):
         return "native"
     if type(obj) is not dict:
         return None
@@ -74,3 +133,38 @@ def detect(obj: Any) -> str | None:
         if get(name).detect(obj):
             return name
     return None
+
+
+def prepare(
+    messages: Iterable[Message],
+    *,
+    source: str,
+    target: str,
+    unsupported: Unsupported = "raise",
+) -> Iterator[Message]:
+    """Messages decoded from ``source``, made ready for ``get(target).iter_encode``, lazily.
+
+    Between two formats, each message's ``extra`` (the source's wire fields) is left behind,
+    and a record the source kept whole (a role-less raw line, a stream event, a bad line)
+    crosses only when the target's own ``detect`` recognises it; any other follows the loss
+    policy like content the target cannot carry: refused (``"raise"``:
+    :class:`~messages.UnsupportedContentError`), left out (``"drop"``), or, for a raw line,
+    written as assistant text in :func:`messages.policy.describe`'s words (``"text"``). So
+    every line the target writes is one of its own. With ``source == target`` the messages
+    pass through untouched (an exact round trip). The ``messages convert`` command does this.
+
+    >>> summary = {"type": "summary", "summary": "Fix the parser", "leafUuid": "u1"}
+    >>> from messages import RawMessage, TextMessage
+    >>> stream = [RawMessage(summary), TextMessage("Done.", extra={"type": "assistant"})]
+    >>> list(prepare(stream, source="claude_code", target="codex", unsupported="drop"))
+    [TextMessage(text='Done.')]
+    >>> list(prepare(stream, source="claude_code", target="codex", unsupported="text"))[0].text
+    '[summary]'
+    """
+    from ..policy import Policy
+    from ._crossing import prepare as run
+
+    if source == target:
+        return iter(messages)
+    get(source)  # an unknown name is an error here, not later
+    return run(messages, source, get(target), Policy(unsupported, target))

@@ -8,29 +8,43 @@ diffs and terminals are kept raw.
 
 from __future__ import annotations
 
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.frozen import raw
-from .._core.make import expose_owned, wrap_owned
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import need_str
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import ToolResultMessage
-from ..policy import Unsupported
+from ..policy import Policy
 from . import _events as ev
 
-__all__ = ["block", "block_out", "item", "item_out", "prompt_block", "result_items"]
+__all__ = [
+    "NO_FILE_ID",
+    "block",
+    "block_out",
+    "item",
+    "item_out",
+    "prompt_block",
+    "result_items",
+]
 
 _TEXT: Final = frozenset(("type", "text"))
 _MEDIA: Final = frozenset(("type", "data", "mimeType", "uri"))
 _ITEM: Final = {"type", "content"}
+NO_FILE_ID: Final = "ACP content has no place for a provider file id"
+"""Why an image or audio block with a ``file_id`` goes through the loss policy."""
 
 
 def block(b: Any, at: str) -> TextBlock | ImageBlock | AudioBlock | RawBlock:
@@ -39,14 +53,14 @@ def block(b: Any, at: str) -> TextBlock | ImageBlock | AudioBlock | RawBlock:
         return RawBlock(expose_owned(b))
     tag = b.get("type")
     if tag == "text":
-        return TextBlock(ev.req_str(b, "text", at), extra=ev.frozen(ev.rest(b, _TEXT)))
+        return TextBlock(need_str(b, "text", at), extra=ev.frozen(rest(b, _TEXT)))
     if tag in ("image", "audio"):
         cls = ImageBlock if tag == "image" else AudioBlock
         return cls(
-            data=ev.opt_str(b, "data", at),
-            media_type=ev.opt_str(b, "mimeType", at),
-            url=ev.opt_str(b, "uri", at),
-            extra=ev.frozen(ev.rest(b, _MEDIA)),
+            data=opt_str(b, "data", at),
+            media_type=opt_str(b, "mimeType", at),
+            url=opt_str(b, "uri", at),
+            extra=ev.frozen(rest(b, _MEDIA)),
         )
     return RawBlock(wrap_owned(b))
 
@@ -57,6 +71,8 @@ def block_out(b: Block) -> Any:
         case TextBlock():
             return ev.overlay({"type": "text", "text": b.text}, b.extra)
         case ImageBlock() | AudioBlock():
+            if b.file_id is not None:  # callers put such blocks through the policy first
+                raise AssertionError(NO_FILE_ID)
             out: dict[str, Any] = {"type": b.kind}
             if b.data is not None:
                 out["data"] = b.data
@@ -90,11 +106,17 @@ def item_out(b: Block) -> Any:
 
 
 def prompt_block(b: Block) -> bool:
-    """Whether a block can be part of a ``session/prompt`` (a content block)."""
-    return isinstance(b, (TextBlock, ImageBlock, AudioBlock, RawBlock))
+    """Whether a block can be part of a ``session/prompt`` (a content block, whole).
+
+    An image or audio block with a provider ``file_id`` cannot: ACP content has no place for
+    it, so the turn is written block by block and the policy decides about that one.
+    """
+    if isinstance(b, (ImageBlock, AudioBlock)):
+        return b.file_id is None
+    return isinstance(b, (TextBlock, RawBlock))
 
 
-def result_items(m: ToolResultMessage, policy: Unsupported) -> list[Any] | None:
+def result_items(m: ToolResultMessage, policy: Policy) -> list[Any] | None:
     """Tool-call content for a result; ``None`` when there is none to write.
 
     Thinking, tool-use and tool-result blocks are not content: they are refused, or
@@ -103,11 +125,18 @@ def result_items(m: ToolResultMessage, policy: Unsupported) -> list[Any] | None:
     if isinstance(m.content, str):
         return [item_out(TextBlock(m.content))] if m.content else None
     items = []
-    for b in m.content:
-        if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock)):
-            text = ev.content_text((b,), "acp", policy)
-            if policy != "drop":
-                items.append(item_out(TextBlock(text)))
+    for i, b in enumerate(m.content):
+        if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock)) or (
+            isinstance(b, (ImageBlock, AudioBlock)) and b.file_id is not None
+        ):
+            reason = (
+                f"cannot carry {b.kind} blocks in tool results"
+                if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock))
+                else NO_FILE_ID
+            )
+            alt = policy.degrade(b, f"$.content[{i}]", reason)
+            if alt is not None:
+                items.append(item_out(alt))
             continue
         items.append(item_out(b))
     return items

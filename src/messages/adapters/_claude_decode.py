@@ -9,19 +9,31 @@ path for any other shape; both give the same message. Messages are built with
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core.frozen import EMPTY
-from .._core.make import expose_owned, maker, wrap_owned
-from .._core.wire import fail, opt_bool, opt_float, opt_int, opt_num, opt_str
+from .._core.make import expose_owned
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import fail
+from .._core.wire import opt_bool
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
 from ..blocks import Block
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..roles import AssistantMessage, UserMessage
-from ..session import InitMessage, ResultMessage, StreamEventMessage
+from ..roles import AssistantMessage
+from ..roles import UserMessage
+from ..session import InitMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
-from ._common import decode_content, opt_timestamp
+from ._common import decode_content
 
 __all__ = ["decode"]
 
@@ -30,9 +42,7 @@ NAME: Final = "claude_code"
 _CTX: Final = ("uuid", "session_id", "parent_tool_use_id", "timestamp")
 _TIMESTAMP_TYPES: Final = (str, int, float)
 _ASSISTANT: Final = frozenset((*_CTX, "message", "error"))
-_ASSISTANT_INNER: Final = frozenset(("content", "model", "id", "stop_reason", "usage"))
 _USER: Final = frozenset((*_CTX, "message"))
-_USER_INNER: Final = frozenset(("content",))
 _RESULT: Final = frozenset(
     (
         *_CTX,
@@ -48,7 +58,6 @@ _RESULT: Final = frozenset(
     )
 )
 _INIT: Final = frozenset((*_CTX, "cwd", "tools", "model"))
-_STREAM: Final = frozenset((*_CTX, "event"))
 _USAGE: Final = frozenset(
     ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 )
@@ -69,11 +78,6 @@ _Context = tuple[Any, Any, Any, Any]
 """uuid, session_id, parent_tool_use_id, timestamp."""
 
 
-def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
-    """Keys of ``d`` not in ``known``, plus known keys whose value is null (kept for replay)."""
-    return {k: v for k, v in d.items() if k not in known or v is None}
-
-
 def _checked_context(obj: dict[str, Any]) -> _Context:
     """The context with checked reads: raises with the path of an ill-typed field."""
     sid_key = "sessionId" if "sessionId" in obj else "session_id"
@@ -81,7 +85,7 @@ def _checked_context(obj: dict[str, Any]) -> _Context:
         opt_str(obj, "uuid"),
         opt_str(obj, sid_key),
         opt_str(obj, "parent_tool_use_id"),
-        opt_timestamp(obj, "timestamp"),
+        opt_time(obj),
     )
 
 
@@ -288,7 +292,7 @@ def _result(obj: dict[str, Any]) -> Message:
     duration_ms = opt_num(obj, "duration_ms")
     duration_api_ms = opt_num(obj, "duration_api_ms")
     num_turns = opt_int(obj, "num_turns")
-    cost = opt_float(obj, "total_cost_usd")
+    cost = opt_num(obj, "total_cost_usd")
     usage = _opt_usage(obj)
     uuid, sid, parent, ts = _checked_context(obj)
     return _new_result(
@@ -307,7 +311,7 @@ def _result(obj: dict[str, Any]) -> Message:
         None,
         None,
         ts,
-        wrap_owned(_rest(obj, _RESULT)),
+        wrap_owned(rest(obj, _RESULT)),
     )
 
 
@@ -329,7 +333,7 @@ def _system(obj: dict[str, Any]) -> Message:
         model,
         None,
         ts,
-        wrap_owned(_rest(obj, _INIT)),
+        wrap_owned(rest(obj, _INIT)),
     )
 
 

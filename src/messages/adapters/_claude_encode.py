@@ -9,34 +9,40 @@ errors as the synthetic assistant error lines Claude Code itself writes.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core import anthropic_blocks
-from .._core.frozen import EMPTY, raw
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ThinkingBlock
+from .._core.frozen import EMPTY
+from .._core.frozen import raw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
 from ..convert import message_to_block
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..policy import Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..policy import Policy
+from ..policy import describe
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
-from ._common import describe_block, foreign
-from ._common import reject as _reject
+from ._common import foreign
 
 __all__ = ["encode_message"]
 
@@ -45,21 +51,13 @@ _SYNTHETIC_MODEL: Final = "<synthetic>"
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["input_tokens"] = usage.input_tokens
-    if usage.cache_write_tokens is not None:
-        out["cache_creation_input_tokens"] = usage.cache_write_tokens
-    if usage.cache_read_tokens is not None:
-        out["cache_read_input_tokens"] = usage.cache_read_tokens
-    if usage.output_tokens is not None:
-        out["output_tokens"] = usage.output_tokens
+    out = anthropic_blocks.usage_counts(usage)  # Claude Code spells usage as the API does
     if usage.extra:
         out.update(raw(usage.extra))
     return out
 
 
-def _carry(content: str | tuple[Block, ...], policy: Unsupported) -> str | tuple[Block, ...]:
+def _carry(content: str | tuple[Block, ...], policy: Policy) -> str | tuple[Block, ...]:
     """Content from another source, with blocks Claude cannot take rejected, dropped or texted.
 
     Audio has no Anthropic block; a thinking signature issued by another provider would be
@@ -69,17 +67,17 @@ def _carry(content: str | tuple[Block, ...], policy: Unsupported) -> str | tuple
         return content
     out: list[Block] = []
     changed = False
-    for block in content:
+    for i, block in enumerate(content):
         if isinstance(block, AudioBlock) or (
             isinstance(block, ThinkingBlock)
             and block.signature is not None
             and block.provider not in (None, "anthropic")
         ):
             what = "audio" if isinstance(block, AudioBlock) else f"{block.provider} thinking"
-            _reject(f"{what} blocks", block, source=NAME, policy=policy)
+            alt = policy.degrade(block, f"$.content[{i}]", f"{NAME} cannot carry {what} blocks")
             changed = True
-            if policy == "text":
-                out.append(TextBlock(describe_block(block)))
+            if alt is not None:
+                out.append(alt)
             continue
         out.append(block)
     return tuple(out) if changed else content
@@ -104,13 +102,18 @@ def _put_context(out: dict[str, Any], m: Message, extra: dict[str, Any]) -> None
         out["timestamp"] = m.timestamp
 
 
-def _role_line(m: AssistantMessage | UserMessage, tag: str, policy: Unsupported) -> dict[str, Any]:
+def _role_line(
+    m: AssistantMessage | UserMessage, tag: str, policy: Policy
+) -> dict[str, Any] | None:
+    """The line of a role message; ``None`` when the policy left none of its blocks."""
     ex = _own(m.extra, tag)
     inner_ex = ex.get("message")
     inner: dict[str, Any] = {}
     if type(inner_ex) is not dict:
         inner_ex = None
         content = _carry(m.content, policy)
+        if m.content and not content:
+            return None
     else:
         content = m.content
     if isinstance(m, AssistantMessage):
@@ -149,7 +152,7 @@ def _flat(
     | ImageMessage
     | AudioMessage
     | RawMessage,
-    policy: Unsupported,
+    policy: Policy,
 ) -> Any:
     """A flat message as a one-block assistant or user line."""
     if isinstance(m, RawMessage):
@@ -174,13 +177,13 @@ def _flat(
 
 
 def _system_prompt(
-    role: str, content: str | tuple[Block, ...], context: dict[str, Any], policy: Unsupported
+    role: str, content: str | tuple[Block, ...], context: dict[str, Any], policy: Policy
 ) -> Any:
     """Claude Code writes no system prompt lines: reject, drop, or send the text as a user line."""
-    _reject(f"{role} messages", content, source=NAME, policy=policy)
-    if policy == "drop":
+    policy.refuse(f"{NAME} cannot carry {role} messages", "$", content)
+    if policy.mode == "drop":
         return None
-    text = content if isinstance(content, str) else "\n".join(describe_block(b) for b in content)
+    text = content if isinstance(content, str) else "\n".join(describe(b) for b in content)
     return _role_line(UserMessage(text, **context), "user", policy)
 
 
@@ -189,6 +192,8 @@ def _result_line(m: ResultMessage) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "result"}
     if m.subtype is not None:
         out["subtype"] = m.subtype
+    elif m.is_error is None and not ex:  # from elsewhere, with no outcome: as Gemini CLI reads it
+        out["subtype"] = "success"
     if m.is_error is not None:
         out["is_error"] = m.is_error
     if m.duration_ms is not None:
@@ -232,7 +237,7 @@ def _stream_line(m: StreamEventMessage) -> dict[str, Any]:
     return out
 
 
-def encode_message(m: Message, policy: Unsupported) -> Any:
+def encode_message(m: Message, policy: Policy) -> Any:
     """A message to its wire object (sharing nested values with it); ``None`` when dropped."""
     match m:
         case AssistantMessage():
@@ -286,7 +291,8 @@ def encode_message(m: Message, policy: Unsupported) -> Any:
             )
             return _role_line(line, "assistant", policy)
         case InvalidLineMessage():
-            _reject("invalid lines (iter_encode writes their text)", m, source=NAME, policy=policy)
+            why = f"{NAME} cannot carry invalid lines (iter_encode writes their text)"
+            policy.refuse(why, "$", m)
             return None
         case _:
             assert_never(m)

@@ -23,20 +23,33 @@ StreamEventMessage so the flat view says each thing once.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Container
-from typing import Any, Final
+from collections.abc import Container
+from typing import Any
+from typing import Final
 
 from .._core import anthropic_blocks
-from .._core.frozen import FrozenDict, raw
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from .._core.make import wrap_owned
-from .._core.wire import fail, opt_str, req_str
-from ..blocks import Block, TextBlock, ToolResultBlock, ToolUseBlock
+from .._core.wire import fail
+from .._core.wire import need_str
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import Block
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..flat import TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..roles import AssistantMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import UserMessage
 from ..session import ErrorMessage
 from ._common import decode_content
+from ._common import tool_pair
 
 __all__ = [
     "KINDS",
@@ -46,7 +59,6 @@ __all__ = [
     "is_error_of",
     "is_preview",
     "item_id",
-    "rest",
     "result_text",
 ]
 
@@ -79,11 +91,6 @@ _REQUIRED: Final = {
 _ARG_KEY: Final = {"command": "command", "files": "changes", "search": "query"}
 _FAILED: Final = frozenset(("failed", "declined", "error"))
 _TOOL_KINDS: Final = frozenset(("command", "files", "search", "mcp"))
-
-
-def rest(d: dict[str, Any], known: Collection[str]) -> dict[str, Any]:
-    """Keys of ``d`` not in ``known``, plus known keys whose value is null (kept for replay)."""
-    return {k: v for k, v in d.items() if k not in known or v is None}
 
 
 def is_error_of(item: dict[str, Any], exit_key: str) -> bool | None:
@@ -166,12 +173,12 @@ def decode_item(
     extra = wrap_owned(skeleton)
     if kind == "text":
         slot["item"] = rest(item, ("id", "text"))
-        return TextMessage(req_str(item, "text"), message_id=item_id, extra=extra, **context)
+        return TextMessage(need_str(item, "text"), message_id=item_id, extra=extra, **context)
     if kind == "reasoning":
         if not camel and "text" in item:
             slot["item"] = rest(item, ("id", "text"))
             return ThinkingMessage(
-                req_str(item, "text"), message_id=item_id, extra=extra, **context
+                need_str(item, "text"), message_id=item_id, extra=extra, **context
             )
         slot["item"] = rest(item, ("id",))
         return ThinkingMessage(_reasoning_text(item), message_id=item_id, extra=extra, **context)
@@ -187,7 +194,7 @@ def decode_item(
         return UserMessage(blocks, message_id=item_id, extra=extra, **context)
     if kind == "error":
         slot["item"] = rest(item, ("id", "message"))
-        return ErrorMessage(req_str(item, "message"), message_id=item_id, extra=extra, **context)
+        return ErrorMessage(need_str(item, "message"), message_id=item_id, extra=extra, **context)
     return _tool(
         item,
         kind,
@@ -211,12 +218,12 @@ def _tool(
     context: dict[str, Any],
     seen: Container[str],
 ) -> Message | None:
-    tool_id = req_str(item, "id")
+    tool_id = need_str(item, "id")
     known = ["id"]
     # a result whose call was already decoded keeps the call's input in the skeleton
     alone = completed and tool_id in seen
     if kind == "mcp":
-        name = req_str(item, "tool")
+        name = need_str(item, "tool")
         known.append("tool")
         args = item["arguments"]
         if type(args) is dict and not alone:
@@ -330,21 +337,6 @@ def encode_tool_item(
     return out
 
 
-def _tool_pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
-    """The (call, result) pair a completed tool item decodes to, when ``m`` is one."""
-    content = m.content
-    if isinstance(content, str) or len(content) != 2:
-        return None
-    use, result = content
-    if (
-        isinstance(use, ToolUseBlock)
-        and isinstance(result, ToolResultBlock)
-        and use.id == result.tool_use_id
-    ):
-        return use, result
-    return None
-
-
 def encode_item(m: Message, item_rest: dict[str, Any] | None, camel: bool) -> dict[str, Any] | None:
     """A message as a Codex item (``None`` when it is not one an item can hold).
 
@@ -378,7 +370,7 @@ def encode_item(m: Message, item_rest: dict[str, Any] | None, camel: bool) -> di
         result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
         return encode_tool_item(use, result, item_rest, camel)
     elif isinstance(m, AssistantMessage):
-        pair = _tool_pair(m)
+        pair = tool_pair(m)
         if pair is None:
             return None
         return encode_tool_item(pair[0], pair[1], item_rest, camel)

@@ -1,35 +1,52 @@
-"""Helpers shared by the Claude Code and Codex adapters (private).
+"""Helpers the adapters share when writing, and the Claude-shaped block reader (private).
 
-- context reads that never raise for lines kept as :class:`RawMessage`;
+- the loss policy at the level of a message (:func:`refuse`, :func:`as_text`) and of
+  tool-result content (:func:`content_text`), on top of :class:`messages.policy.Policy`:
+  every adapter words what it cannot carry with :func:`messages.policy.describe`;
 - the provenance test an encoder uses before writing a message's ``extra`` back (extras
   from another format are never mixed into this one's wire objects);
-- the unsupported-content policy (raise, drop or degrade to text) in one place;
-- a lossless front end to the Anthropic block codec: a known block that lacks a key the
-  codec would fill in with a default is kept as a :class:`RawBlock`, so it round-trips.
+- a lossless front end to the Anthropic block codec (Claude Code and Codex): a known block
+  that lacks a key the codec would fill in with a default is kept as a :class:`RawBlock`,
+  so it round-trips.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core import anthropic_blocks
-from .._core.frozen import JsonValue, thaw
+from .._core.frozen import JsonValue
+from .._core.frozen import thaw
 from .._core.make import wrap_owned
-from .._core.wire import fail
-from ..blocks import AudioBlock, Block, ImageBlock, RawBlock, TextBlock, ThinkingBlock
-from ..errors import DecodeError, UnsupportedContentError
-from ..policy import Unsupported
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..convert import context_of
+from ..convert import message_to_block
+from ..errors import DecodeError
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..message import Message
+from ..policy import Policy
+from ..policy import describe
+from ..roles import AssistantMessage
 
 __all__ = [
     "REQUIRED_BLOCK_KEYS",
+    "as_text",
+    "content_text",
     "decode_content",
-    "describe_block",
     "foreign",
-    "is_native",
-    "opt_timestamp",
     "plain",
-    "reject",
+    "refuse",
+    "tool_pair",
 ]
 
 REQUIRED_BLOCK_KEYS: Final[dict[Any, frozenset[str]]] = {
@@ -42,11 +59,6 @@ REQUIRED_BLOCK_KEYS: Final[dict[Any, frozenset[str]]] = {
 """Keys the Anthropic block codec would otherwise default (and then write back)."""
 
 _FOREIGN_MARKERS: Final = ("method", "jsonrpc")
-
-
-def is_native(obj: Any) -> bool:
-    """Whether a parsed line is this library's own native JSON (``"v"`` and ``"kind"``)."""
-    return type(obj) is dict and "v" in obj and "kind" in obj
 
 
 def foreign(extra: Mapping[str, JsonValue], expected: str | tuple[str, ...]) -> bool:
@@ -63,17 +75,6 @@ def foreign(extra: Mapping[str, JsonValue], expected: str | tuple[str, ...]) -> 
     if tag is not None and (tag != expected if isinstance(expected, str) else tag not in expected):
         return True
     return any(marker in extra for marker in _FOREIGN_MARKERS)
-
-
-def opt_timestamp(d: dict[str, Any], key: str) -> str | int | float | None:
-    """An optional timestamp exactly as written: text or a number; anything else is an error."""
-    v = d.get(key)
-    if v is None:
-        return None
-    cls = type(v)
-    if cls is str or cls is int or cls is float:
-        return v  # type: ignore[no-any-return]
-    raise fail("a string or a number", v, key)
 
 
 def _complete(values: list[Any], depth: int) -> bool:
@@ -146,28 +147,80 @@ def decode_content(values: list[Any]) -> tuple[Block, ...]:
     return tuple(out)
 
 
-def describe_block(block: Block) -> str:
-    """A short text stand-in for a block a format cannot carry (the ``text`` policy)."""
-    if isinstance(block, (ImageBlock, AudioBlock)):
-        media = block.resolved_media_type or "unknown type"
-        return f"[{block.kind}: {media}]"
-    if isinstance(block, ThinkingBlock):
-        return block.thinking
-    if isinstance(block, TextBlock):
-        return block.text
-    return f"[{block.kind}]"
+def as_text(message: Message) -> TextMessage | None:
+    """What ``unsupported="text"`` turns a message into: a TextMessage with its context.
+
+    Its text is what :func:`messages.policy.describe` says of the message's content (the
+    same words every codec writes); its role is the message's (``assistant`` for a raw line
+    without one). Text is given back as is; session messages (stream events, invalid lines,
+    init...) have no content to describe and give ``None``.
+    """
+    match message:
+        case TextMessage():
+            return message
+        case ThinkingMessage() | ImageMessage() | AudioMessage() | RawMessage():
+            role = message.role or "assistant"
+        case _:
+            return None
+    block = RawBlock(message.data) if isinstance(message, RawMessage) else message_to_block(message)
+    context = context_of(message)
+    context["role"] = role
+    return TextMessage(describe(block), **context)
 
 
-def reject(what: str, value: Any, *, source: str, policy: Unsupported) -> None:
-    """Raise :class:`UnsupportedContentError` under the ``raise`` policy; else return."""
-    if policy == "raise":
-        raise UnsupportedContentError(
-            f"{source} cannot carry {what}",
-            source=source,
-            value=value,
-        )
+def refuse(
+    message: Message, why: str, policy: Policy, *, degrade: bool = True
+) -> TextMessage | None:
+    """Apply the loss policy to a whole message the format cannot carry.
+
+    ``"raise"`` raises :class:`UnsupportedContentError` (``why``, at ``$``); ``"drop"``
+    gives ``None``; ``"text"`` gives :func:`as_text` of it for the caller to encode instead
+    (``None`` when ``degrade`` is false: the format has no text where it would go).
+    """
+    policy.refuse(why, "$", message)
+    if degrade and policy.mode == "text":
+        return as_text(message)
+    return None
+
+
+def content_text(content: str | tuple[Block, ...], policy: Policy, at: str = "$.content") -> str:
+    """The text of tool-result content for a format that only carries a string.
+
+    Text blocks are joined with newlines; any other block goes through the policy: refused,
+    left out, or replaced by :func:`messages.policy.describe`'s words for it.
+    """
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for i, block in enumerate(content):
+        if isinstance(block, TextBlock):
+            parts.append(block.text)
+            continue
+        reason = f"cannot carry {block.kind} blocks in tool results"
+        alt = policy.degrade(block, f"{at}[{i}]", reason)
+        if alt is not None:
+            parts.append(alt.text)
+    return "\n".join(parts)
 
 
 def plain(value: Any) -> Any:
     """A fresh, mutable copy of an encoded wire value (what public ``encode`` returns)."""
     return thaw(value)
+
+
+def tool_pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
+    """The call and its result when ``m`` holds exactly those two blocks, in that order.
+
+    Codex and OpenCode write such a turn as one tool event: the call with its outcome.
+    """
+    content = m.content
+    if isinstance(content, str) or len(content) != 2:
+        return None
+    use, result = content
+    if (
+        isinstance(use, ToolUseBlock)
+        and isinstance(result, ToolResultBlock)
+        and result.tool_use_id == use.id
+    ):
+        return use, result
+    return None

@@ -8,21 +8,47 @@ with a :class:`ThinkingBlock`, a :class:`TextBlock` and a :class:`ToolUseBlock` 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Collection
+from dataclasses import replace
+from typing import Any
+from typing import Final
 
-from .._core.frozen import EMPTY, FrozenDict, raw
-from .._core.make import maker, wrap_owned
-from ..blocks import Block, TextBlock, ThinkingBlock, ToolUseBlock
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
+from ..blocks import Block
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, as_blocks
+from ..roles import AssistantMessage
+from ..roles import as_blocks
 from ..usage import Usage
 from . import _base
 from . import _events as ev
 
-__all__ = ["assistant", "assistant_out", "carried", "event_out", "mirror"]
+__all__ = [
+    "assistant",
+    "assistant_out",
+    "carried",
+    "event_out",
+    "mirror",
+    "request",
+    "without_calls",
+]
 
-# Built positionally from values checked and frozen here (see messages._model.maker).
+# Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_assistant: Final = maker(AssistantMessage)
 _new_usage: Final = maker(Usage)
 _new_text: Final = maker(TextBlock)
@@ -46,11 +72,7 @@ _REQUEST: Final = frozenset(("toolCallId", "name", "arguments"))
 
 def mirror(d: dict[str, Any], data_rest: dict[str, Any] | None) -> FrozenDict:
     """The ``extra`` of an event: envelope keys not modelled, and ``data`` keys under ``data``."""
-    top = ev.rest(d, _EVENT)
-    if data_rest:
-        top = top or {}
-        top["data"] = data_rest
-    return ev.frozen(top)
+    return ev.mirror(d, _EVENT, "data", data_rest)
 
 
 def _arguments(text: str) -> FrozenDict:
@@ -61,13 +83,20 @@ def _arguments(text: str) -> FrozenDict:
         return EMPTY
 
 
-def _request(r: Any, at: str) -> ToolUseBlock:
+def request(
+    r: Any, at: str, *, name_key: str = "name", known: frozenset[str] = _REQUEST
+) -> ToolUseBlock:
+    """A tool call, from a ``toolRequests`` entry or a ``tool.execution_start``'s ``data``.
+
+    The execution event names the tool ``toolName`` (``name_key``); ``arguments`` is an object
+    or JSON text.
+    """
     if type(r) is not dict:
-        raise ev.bad("an object", r, at)
-    call = ev.req_str(r, "toolCallId", at)
-    name = ev.req_str(r, "name", at)
-    extra = ev.rest(r, _REQUEST)
-    args = r.get("arguments", ev.MISSING)
+        raise fail("an object", r, at=at)
+    call = need_str(r, "toolCallId", at)
+    name = need_str(r, name_key, at)
+    extra = rest(r, known)
+    args = r.get("arguments", MISSING)
     text = None
     value = EMPTY
     if type(args) is dict:
@@ -79,24 +108,24 @@ def _request(r: Any, at: str) -> ToolUseBlock:
     elif type(args) is str:
         text = args
         value = _arguments(args)
-    elif args is not ev.MISSING and args is not None:
-        raise ev.bad("an object or a string", args, at + ".arguments")
+    elif args is not MISSING and args is not None:
+        raise fail("an object or a string", args, "arguments", at)
     return _new_use_block(call, name, value, text, ev.frozen(extra))
 
 
 def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
     """An ``assistant.message`` event as one assistant turn."""
     at = "$.data"
-    data_rest = ev.rest(data, _ASSISTANT) or {}
+    data_rest = rest(data, _ASSISTANT) or {}
     blocks: list[Block] = []
     reasoning = data.get("reasoningText")
-    signature = ev.opt_str(data, "reasoningOpaque", at)
+    signature = opt_str(data, "reasoningOpaque", at)
     if reasoning is not None and type(reasoning) is not str:
-        raise ev.bad("a string", reasoning, at + ".reasoningText")
+        raise fail("a string", reasoning, "reasoningText", at)
     if reasoning is not None or signature is not None:
         redacted = reasoning is None
         blocks.append(_new_thinking(reasoning or "", signature, redacted, None, EMPTY))
-    content = ev.opt_str(data, "content", at)
+    content = opt_str(data, "content", at)
     if content:
         blocks.append(_new_text(content, None, EMPTY))
     elif content == "":
@@ -106,15 +135,15 @@ def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
         if not requests:
             data_rest["toolRequests"] = []
         for i, r in enumerate(requests):
-            blocks.append(_request(r, f"{at}.toolRequests[{i}]"))
+            blocks.append(request(r, f"{at}.toolRequests[{i}]"))
     elif requests is not None:
-        raise ev.bad("an array", requests, at + ".toolRequests")
-    output = ev.opt_int(data, "outputTokens", at)
+        raise fail("an array", requests, "toolRequests", at)
+    output = opt_int(data, "outputTokens", at)
     usage = None if output is None else _new_usage(None, output, None, None, None, None, EMPTY)
-    model = ev.opt_str(data, "model", at)
-    message_id = ev.opt_str(data, "messageId", at)
-    uuid = ev.opt_str(d, "id")
-    timestamp = ev.opt_time(d)
+    model = opt_str(data, "model", at)
+    message_id = opt_str(data, "messageId", at)
+    uuid = opt_str(d, "id")
+    timestamp = opt_time(d)
     extra = mirror(d, data_rest)
     return _new_assistant(
         tuple(blocks), usage, None, None, uuid, None, None, model, message_id, timestamp, extra
@@ -172,3 +201,18 @@ def assistant_out(m: AssistantMessage) -> dict[str, Any]:
     if m.usage is not None and m.usage.output_tokens is not None:
         data["outputTokens"] = m.usage.output_tokens
     return event_out("assistant.message", m, data)
+
+
+def without_calls(
+    m: AssistantMessage, announced: Collection[str], requests: list[Any]
+) -> AssistantMessage:
+    """The turn without the tool calls already announced (by a ``tool.execution_start``).
+
+    The wire's ``toolRequests`` list is kept whole in ``extra``, so the event is written back
+    as it came.
+    """
+    blocks = as_blocks(m.content)
+    kept = tuple(b for b in blocks if not (isinstance(b, ToolUseBlock) and b.id in announced))
+    mirror_: dict[str, Any] = thaw(m.extra)
+    mirror_.setdefault("data", {})["toolRequests"] = requests
+    return replace(m, content=kept, extra=wrap_owned(mirror_))

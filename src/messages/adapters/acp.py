@@ -29,40 +29,59 @@ session interleaves the client's requests, the agent's responses and the agent's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import replace
-from typing import Any, Final, assert_never
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.fields import Role
-from .._core.frozen import EMPTY, FrozenDict, raw, thaw
-from .._core.make import maker, wrap_owned
-from ..blocks import AudioBlock, Block, ImageBlock, RawBlock, TextBlock
-from ..errors import UnsupportedContentError
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
-from ..message import SESSION_TYPES, Message
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_obj
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
+from ..message import Message
+from ..policy import Policy
 from ..policy import Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..roles import as_blocks
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _acp_content as cb
 from . import _base
 from . import _events as ev
+from ._common import refuse
 
-# Built positionally from values checked and frozen here (see messages._model.maker).
+# Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_text: Final = maker(TextMessage)
 _new_thinking: Final = maker(ThinkingMessage)
 _new_tool_use: Final = maker(ToolUseMessage)
@@ -109,23 +128,18 @@ _METHOD_PREFIXES: Final = ("session/", "fs/", "terminal/")
 def _mirror(
     d: dict[str, Any], params: dict[str, Any], known: frozenset[str], update: Any = None
 ) -> FrozenDict:
-    top = ev.rest(d, _RPC)
-    params_rest = ev.rest(params, known)
+    params_rest = rest(params, known)
     if update:
-        params_rest = params_rest or {}
         params_rest["update"] = update
-    if params_rest:
-        top = top or {}
-        top["params"] = params_rest
-    return ev.frozen(top)
+    return ev.mirror(d, _RPC, "params", params_rest)
 
 
 def _chunk(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], kind: str) -> Message:
     at = "$.params.update"
-    session = ev.opt_str(params, "sessionId", "$.params")
-    message_id = ev.opt_str(update, "messageId", at)
+    session = opt_str(params, "sessionId", "$.params")
+    message_id = opt_str(update, "messageId", at)
     role: Role = "user" if kind == "user_message_chunk" else "assistant"
-    content = ev.req_obj(update, "content", at)
+    content = need_obj(update, "content", at)
     thought = kind == "agent_thought_chunk"
     if (  # the common case, kept fast: a plain text chunk with nothing else to keep
         content.keys() == _TEXT_ONLY
@@ -157,7 +171,7 @@ def _chunk(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], ki
     block = cb.block(content, at + ".content")
     if isinstance(block, RawBlock) or (thought and not isinstance(block, TextBlock)):
         return RawMessage(wrap_owned(d), role=role, session_id=session, message_id=message_id)
-    update_rest = ev.rest(update, _CHUNK)
+    update_rest = rest(update, _CHUNK)
     if block.extra:
         update_rest = update_rest or {}
         update_rest["content"] = raw(block.extra)
@@ -184,9 +198,9 @@ def _chunk(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], ki
 
 def _call(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], kind: str) -> Message:
     at = "$.params.update"
-    call = ev.req_str(update, "toolCallId", at)
-    title = ev.opt_str(update, "title", at)
-    update_rest = ev.rest(update, _CALL) or {}
+    call = need_str(update, "toolCallId", at)
+    title = opt_str(update, "title", at)
+    update_rest = rest(update, _CALL) or {}
     if kind != "tool_call":  # an update in progress: the encoder writes tool_call by default
         update_rest["sessionUpdate"] = kind
     if title == "":
@@ -197,7 +211,7 @@ def _call(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], kin
         value = wrap_owned(args)
     elif args is not None:  # rawInput may be any JSON value; {} is written back from here
         update_rest["rawInput"] = args
-    session = ev.opt_str(params, "sessionId", "$.params")
+    session = opt_str(params, "sessionId", "$.params")
     extra = _mirror(d, params, _PARAMS, update_rest)
     return _new_tool_use(
         call, title or "", value, None, "assistant", None, session, None, None, None, None, extra
@@ -206,24 +220,24 @@ def _call(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any], kin
 
 def _done(d: dict[str, Any], params: dict[str, Any], update: dict[str, Any]) -> Message:
     at = "$.params.update"
-    call = ev.req_str(update, "toolCallId", at)
+    call = need_str(update, "toolCallId", at)
     items = update.get("content")
     content: str | tuple[Block, ...] = ""
     if type(items) is list:
         content = tuple([cb.item(x, f"{at}.content[{i}]") for i, x in enumerate(items)])
     elif items is not None:
-        raise ev.bad("an array", items, at + ".content")
+        raise fail("an array", items, "content", at)
     is_error = _FINAL[update["status"]]
-    session = ev.opt_str(params, "sessionId", "$.params")
-    extra = _mirror(d, params, _PARAMS, ev.rest(update, _DONE))
+    session = opt_str(params, "sessionId", "$.params")
+    extra = _mirror(d, params, _PARAMS, rest(update, _DONE))
     return _new_tool_result(
         call, content, is_error, None, "tool", None, session, None, None, None, None, extra
     )
 
 
 def _update(d: dict[str, Any]) -> Message:
-    params = ev.req_obj(d, "params")
-    update = ev.req_obj(params, "update", "$.params")
+    params = need_obj(d, "params")
+    update = need_obj(params, "update", "$.params")
     kind = update.get("sessionUpdate")
     if type(kind) is str:
         if kind in _ROLES:
@@ -232,54 +246,54 @@ def _update(d: dict[str, Any]) -> Message:
             return _done(d, params, update)
         if kind in ("tool_call", "tool_call_update"):
             return _call(d, params, update, kind)
-    session = ev.opt_str(params, "sessionId", "$.params")
+    session = opt_str(params, "sessionId", "$.params")
     if kind in _EVENTS:
         return _new_stream(wrap_owned(d), None, session, None, None, None, None, EMPTY)
     return _new_raw(wrap_owned(d), None, None, session, None, None, None, None, EMPTY)
 
 
 def _prompt(d: dict[str, Any]) -> Message:
-    params = ev.req_obj(d, "params")
-    prompt = params.get("prompt", ev.MISSING)
+    params = need_obj(d, "params")
+    prompt = params.get("prompt", MISSING)
     if type(prompt) is not list:
-        raise ev.bad("an array", prompt, "$.params.prompt")
+        raise fail("an array", prompt, at="$.params.prompt")
     blocks = tuple([cb.block(b, f"$.params.prompt[{i}]") for i, b in enumerate(prompt)])
     return UserMessage(
         blocks,
-        session_id=ev.opt_str(params, "sessionId", "$.params"),
+        session_id=opt_str(params, "sessionId", "$.params"),
         extra=_mirror(d, params, _PROMPT),
     )
 
 
 def _response(d: dict[str, Any], result: dict[str, Any]) -> Message:
     usage = None
-    found = ev.opt_obj(result, "usage", "$.result")
+    found = opt_obj(result, "usage", "$.result")
     if found is not None:
         at = "$.result.usage"
         usage = Usage(
-            ev.opt_int(found, "inputTokens", at),
-            ev.opt_int(found, "outputTokens", at),
-            ev.opt_int(found, "cachedReadTokens", at),
-            ev.opt_int(found, "cachedWriteTokens", at),
-            reasoning_tokens=ev.opt_int(found, "thoughtTokens", at),
-            extra=ev.frozen(ev.rest(found, _USAGE)),
+            opt_int(found, "inputTokens", at),
+            opt_int(found, "outputTokens", at),
+            opt_int(found, "cachedReadTokens", at),
+            opt_int(found, "cachedWriteTokens", at),
+            reasoning_tokens=opt_int(found, "thoughtTokens", at),
+            extra=ev.frozen(rest(found, _USAGE)),
         )
-    top = ev.rest(d, frozenset(("jsonrpc", "result")))
-    result_rest = ev.rest(result, _RESULT)
+    top = rest(d, frozenset(("jsonrpc", "result")))
+    result_rest = rest(result, _RESULT)
     if result_rest:
         top = top or {}
         top["result"] = result_rest
     return ResultMessage(
-        subtype=ev.opt_str(result, "stopReason", "$.result"), usage=usage, extra=ev.frozen(top)
+        subtype=opt_str(result, "stopReason", "$.result"), usage=usage, extra=ev.frozen(top)
     )
 
 
 def _error(d: dict[str, Any]) -> Message:
-    err = ev.req_obj(d, "error")
-    message = ev.req_str(err, "message", "$.error")
+    err = need_obj(d, "error")
+    message = need_str(err, "message", "$.error")
     code = err.get("code")
-    top = ev.rest(d, frozenset(("jsonrpc", "error"))) or {}
-    err_rest = ev.rest(err, frozenset(("message",)))
+    top = rest(d, frozenset(("jsonrpc", "error"))) or {}
+    err_rest = rest(err, frozenset(("message",)))
     if err_rest:
         top["error"] = err_rest
     return ErrorMessage(
@@ -296,20 +310,20 @@ def _sid(obj: Any) -> str | None:
 
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
-        raise ev.bad("an object", obj, "$")
+        raise fail("an object", obj)
     if obj.get("jsonrpc") != "2.0":
         return RawMessage(wrap_owned(obj))
-    method = obj.get("method", ev.MISSING)
+    method = obj.get("method", MISSING)
     if method == "session/update":
         return _update(obj)
     if method == "session/prompt":
         return _prompt(obj)
-    if method is not ev.MISSING:
+    if method is not MISSING:
         return StreamEventMessage(wrap_owned(obj), session_id=_sid(obj.get("params")))
-    result = obj.get("result", ev.MISSING)
+    result = obj.get("result", MISSING)
     if type(result) is dict and "stopReason" in result:
         return _response(obj, result)
-    if result is not ev.MISSING:
+    if result is not MISSING:
         return StreamEventMessage(wrap_owned(obj), session_id=_sid(result))
     if "error" in obj:
         return _error(obj)
@@ -366,18 +380,21 @@ def _chunked(m: TextMessage | ImageMessage | AudioMessage | RawMessage) -> bool:
     return m.role in _CHUNK_OF
 
 
-def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     match m:
         case TextMessage() | ImageMessage() | AudioMessage() | RawMessage() if _chunked(m):
             if isinstance(m, TextMessage):
                 if m.citations is not None:
                     why = "ACP text blocks carry no citations"
-                    ev.refuse(m, why, NAME, policy, degrade=False)
+                    refuse(m, why, policy, degrade=False)
                 content = cb.block_out(TextBlock(m.text))
             elif isinstance(m, RawMessage):
                 content = raw(m.data)
             else:
+                if m.file_id is not None:
+                    alt = refuse(m, cb.NO_FILE_ID, policy)
+                    return None if alt is None else _encode(alt, policy)
                 block = (ImageBlock if isinstance(m, ImageMessage) else AudioBlock)(
                     data=m.data, url=m.url, media_type=m.media_type
                 )
@@ -420,11 +437,11 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             return raw(m.event)  # type: ignore[no-any-return]
         case TextMessage() | ImageMessage() | AudioMessage() | RawMessage():
             why = f"ACP has no {m.kind} chunk for the {m.role} role"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case StreamEventMessage() | InvalidLineMessage() | InitMessage():
             why = f"ACP has no message for a {m.kind} message"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
@@ -446,20 +463,17 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     >>> encode(ThinkingMessage("hm", session_id="s1"))["params"]["update"]
     {'sessionUpdate': 'agent_thought_chunk', 'content': {'type': 'text', 'text': 'hm'}}
     """
-    try:
-        return thaw(_encode(message, unsupported))
-    except UnsupportedContentError as exc:
-        exc.source = NAME
-        raise
+    return thaw(_encode(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is an ACP message.
 
     JSON-RPC 2.0 with an ACP method (``session/*``, ``fs/*``, ``terminal/*``, ``initialize``
-    with a ``protocolVersion``), or a response only ACP gives (``stopReason``,
-    ``agentCapabilities``, ``sessionId``). Codex app-server requests use other methods and
-    its responses carry no ``jsonrpc``.
+    with a ``protocolVersion``), a response only ACP gives (``stopReason``,
+    ``agentCapabilities``, ``sessionId``), or an error response (no other format here speaks
+    JSON-RPC 2.0: Codex app-server requests use other methods and its responses carry no
+    ``jsonrpc``).
     """
     if type(obj) is not dict or obj.get("jsonrpc") != "2.0":
         return False
@@ -469,6 +483,8 @@ def detect(obj: Any) -> bool:
             params = obj.get("params")
             return type(params) is dict and type(params.get("protocolVersion")) is int
         return method.startswith(_METHOD_PREFIXES) or method == "authenticate"
+    if type(obj.get("error")) is dict:  # an error response: ACP is the JSON-RPC 2.0 format here
+        return "result" not in obj
     result = obj.get("result")
     return type(result) is dict and bool(
         {"stopReason", "agentCapabilities", "sessionId"} & result.keys()
@@ -494,40 +510,16 @@ def iter_encode(
     A user turn of content blocks becomes the ``session/prompt`` request; other role
     messages are split into one message per block.
     """
+    policy = Policy(unsupported, NAME)
 
     def one(m: Message) -> Any:
-        return encode(m, unsupported=unsupported)
+        return thaw(_encode(m, policy))
 
     return ev.lines(messages, one, native=_native)
 
 
 def _is_delta(m: Message) -> bool:
     return isinstance(m, (TextMessage, ThinkingMessage))
-
-
-def _fold(messages: Iterable[Message]) -> Iterator[Message]:
-    pending: ToolUseMessage | None = None
-    held: list[Message] = []  # session messages between a call and its updates
-    for m in messages:
-        if pending is not None:
-            if isinstance(m, ToolUseMessage) and m.id == pending.id:
-                name = pending.name or m.name
-                pending = replace(pending, name=name, input=m.input or pending.input)
-                continue
-            if isinstance(m, SESSION_TYPES):
-                held.append(m)
-                continue
-            yield pending
-            yield from held
-            pending = None
-            held = []
-        if isinstance(m, ToolUseMessage):
-            pending = m
-        else:
-            yield m
-    if pending is not None:
-        yield pending
-        yield from held
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
@@ -540,4 +532,4 @@ def merge(messages: Iterable[Message]) -> Iterator[Message]:
     messages. The updates' status, locations and progress output are not carried over:
     merging is a view, not a lossless step.
     """
-    return _fold(_base.merge_deltas(messages, is_delta=_is_delta))
+    return ev.fold_calls(_base.merge_deltas(messages, is_delta=_is_delta))

@@ -30,16 +30,20 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
 
+from .._core.jsontext import dump_compact
 from ..message import Message
+from ..policy import Policy
 from ..policy import Unsupported
 from ..session import InvalidLineMessage
 from . import _base
 from ._claude_decode import decode
 from ._claude_encode import encode_message
-from ._common import is_native, plain
+from ._common import plain
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -61,7 +65,7 @@ _LINE_TYPES: Final = frozenset(
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line looks like Claude Code output (stream-json or transcript)."""
-    if type(obj) is not dict or is_native(obj):
+    if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
     if tag in ("assistant", "user"):
@@ -97,22 +101,18 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     ``unsupported`` is ``"drop"`` (the result may then be ``None``: nothing to write) or
     ``"text"``.
     """
-    return plain(encode_message(message, unsupported))
-
-
-def _const(obj: Any) -> Callable[[Message], Any]:
-    """An encoder that returns an already encoded object (for ``_base.encode_line``)."""
-    return lambda _message: obj
+    return plain(encode_message(message, Policy(unsupported, NAME)))
 
 
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages to Claude Code lines (without line endings); dropped messages write nothing."""
+    policy = Policy(unsupported, NAME)
     for message in messages:
         if isinstance(message, InvalidLineMessage):
             yield message.text
             continue
-        obj = encode_message(message, unsupported)
+        obj = encode_message(message, policy)
         if obj is not None:
-            yield _base.encode_line(_const(obj), message)
+            yield dump_compact(obj)

@@ -42,39 +42,59 @@ See docs/adapters/codex.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable, Iterator
-from typing import Any, Final, assert_never
+from collections.abc import Callable
+from collections.abc import Container
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.frozen import raw
-from .._core.make import expose_owned, wrap_owned
-from .._core.wire import fail, opt_int, opt_str
-from ..blocks import ToolResultBlock, ToolUseBlock
-from ..convert import block_to_message, context_of
-from ..errors import DecodeError, EncodeError
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from .._core.jsontext import dump_compact
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..convert import block_to_message
+from ..convert import context_of
+from ..errors import DecodeError
+from ..errors import EncodeError
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
+from ..policy import Policy
 from ..policy import Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..roles import as_blocks
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
-from ._codex_app import decode_app, encode_app
-from ._codex_items import decode_item, encode_item, encode_tool_item, is_preview, item_id, rest
-from ._common import describe_block, is_native, plain, reject
+from ._codex_app import decode_app
+from ._codex_app import encode_app
+from ._codex_items import decode_item
+from ._codex_items import encode_item
+from ._codex_items import encode_tool_item
+from ._codex_items import is_preview
+from ._codex_items import item_id
+from ._common import plain
+from ._common import refuse
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -228,7 +248,7 @@ def decode(obj: Any, *, started: Container[str] = frozenset()) -> Message:
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line looks like Codex output (exec events or app-server JSON-RPC)."""
-    if type(obj) is not dict or is_native(obj):
+    if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
     if tag is not None:
@@ -318,7 +338,7 @@ def _item_event(tag: str, item: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if item is None else {"type": tag, "item": item}
 
 
-def _foreign(m: Message, policy: Unsupported, calls: _Calls = None) -> Any:
+def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
     """A message from another source as the closest exec event.
 
     ``calls`` maps ids to the tool calls already written (by :func:`iter_encode`), so a
@@ -326,6 +346,8 @@ def _foreign(m: Message, policy: Unsupported, calls: _Calls = None) -> Any:
     """
     match m:
         case TextMessage() if m.role == "assistant":
+            if m.citations is not None:  # an agent message has no place for them
+                policy.refuse(f"{NAME} agent messages carry no citations", "$", m)
             return _item_event("item.completed", encode_item(m, None, False))
         case ThinkingMessage() if not m.redacted:
             return _item_event("item.completed", encode_item(m, None, False))
@@ -373,21 +395,16 @@ def _foreign(m: Message, policy: Unsupported, calls: _Calls = None) -> Any:
             assert_never(m)
 
 
-def _degrade(m: Message, policy: Unsupported) -> Any:
+def _degrade(m: Message, policy: Policy) -> Any:
     """Content with no exec event: raise, drop, or (assistant content only) text."""
     role = getattr(m, "role", None)
     what = m.kind if role is None else f"{role} {m.kind}"
-    reject(f"{what} messages", m, source=NAME, policy=policy)
-    if policy == "text" and role == "assistant":
-        from ..convert import message_to_block
-
-        text = describe_block(message_to_block(m))
-        return _foreign(TextMessage(text, **context_of(m)), policy)
-    return None
+    alt = refuse(m, f"{NAME} cannot carry {what} messages", policy, degrade=role == "assistant")
+    return None if alt is None else _foreign(alt, policy)
 
 
 def _foreign_role(
-    m: AssistantMessage | UserMessage | ToolMessage | SystemMessage, policy: Unsupported
+    m: AssistantMessage | UserMessage | ToolMessage | SystemMessage, policy: Policy
 ) -> Any:
     if isinstance(m, SystemMessage):
         return _degrade(m, policy)
@@ -408,7 +425,7 @@ def _foreign_role(
     return _foreign(block_to_message(blocks[0], **context_of(m)), policy)
 
 
-def _encode(m: Message, policy: Unsupported, calls: _Calls = None) -> Any:
+def _encode(m: Message, policy: Policy, calls: _Calls = None) -> Any:
     ex = m.extra
     if ex and "kind" not in ex:
         plain_ex: dict[str, Any] = raw(ex)
@@ -431,12 +448,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     ``unsupported`` is ``"drop"`` (the result is then ``None``) or ``"text"``. A role
     message with several blocks needs :func:`iter_encode` (one event per block).
     """
-    return plain(_encode(message, unsupported))
-
-
-def _const(obj: Any) -> Callable[[Message], Any]:
-    """An encoder that returns an already encoded object (for ``_base.encode_line``)."""
-    return lambda _message: obj
+    return plain(_encode(message, Policy(unsupported, NAME)))
 
 
 def _split(m: Message) -> Iterator[Message]:
@@ -461,6 +473,7 @@ def iter_encode(
     A tool result from another source is written as a completed item that repeats the name
     and input of its call, when the call came earlier in ``messages``.
     """
+    policy = Policy(unsupported, NAME)
     calls: dict[str, ToolUseMessage] = {}
     for message in messages:
         for part in _split(message):
@@ -469,6 +482,6 @@ def iter_encode(
                 continue
             if isinstance(part, ToolUseMessage):
                 calls[part.id] = part
-            obj = _encode(part, unsupported, calls)
+            obj = _encode(part, policy, calls)
             if obj is not None:
-                yield _base.encode_line(_const(obj), part)
+                yield dump_compact(obj)

@@ -13,10 +13,15 @@ with ``{"type": "result", "sessionId", "exitCode", "usage"}``. The mapping (see
 - ``session.start`` -> :class:`InitMessage`; ``session.error`` -> :class:`ErrorMessage`;
 - ``assistant.usage`` -> :class:`ResultMessage` with the call's :class:`Usage`; the final
   ``result`` line -> :class:`ResultMessage` (``exitCode`` gives ``is_error``);
+- ``tool.execution_start`` -> :class:`ToolUseMessage` (``toolCallId``, ``toolName``,
+  ``arguments``) when the stream has not announced the call before: Copilot CLI 1.0.x runs
+  announce some calls (``task_complete``) only there. When the call came first in an
+  ``assistant.message``'s ``toolRequests``, :func:`iter_decode` keeps this event as a
+  :class:`StreamEventMessage`, so each call reads once (and the other way round);
 - every other session event -> :class:`StreamEventMessage`, verbatim. That includes the
-  ephemeral ``assistant.message_delta``, ``assistant.reasoning(_delta)`` and
-  ``tool.execution_start`` events: they preview what the ``assistant.message`` that follows
-  holds in full, so the flat view does not repeat them;
+  ephemeral ``assistant.message_delta`` and ``assistant.reasoning(_delta)`` events: they
+  preview what the ``assistant.message`` that follows holds in full, so the flat view does
+  not repeat them;
 - any other line -> :class:`RawMessage`.
 
 >>> m = decode({"type": "user.message", "data": {"content": "hi"}, "id": "e1"})
@@ -26,36 +31,56 @@ with ``{"type": "result", "sessionId", "exitCode", "usage"}``. The mapping (see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, assert_never
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import EMPTY, FrozenDict, raw, thaw
-from .._core.make import maker, wrap_owned
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_str
+from .._core.wire import opt_bool
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
+from ..blocks import ToolUseBlock
 from ..convert import message_to_block
-from ..errors import UnsupportedContentError
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
+from ..policy import Policy
 from ..policy import Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
 from . import _copilot_turn as ct
 from . import _events as ev
+from ._common import content_text
+from ._common import refuse
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -80,47 +105,50 @@ _CWD: Final = frozenset(("cwd",))
 _SESSION_ERROR: Final = frozenset(("message", "errorType"))
 _RESULT: Final = frozenset(("type", "timestamp", "sessionId", "exitCode", "usage"))
 _RUN: Final = frozenset(("sessionDurationMs", "totalApiDurationMs"))
+_EXEC_START: Final = frozenset(("toolCallId", "toolName", "arguments", "model"))
+_START_ENVELOPE: Final = frozenset(("type", "data", "id", "timestamp"))
+_EXEC: Final = "tool.execution_start"
 
-# Built positionally from values checked and frozen here (see messages._model.maker).
+# Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_text: Final = maker(TextMessage)
 _new_tool_result: Final = maker(ToolResultMessage)
 _new_stream: Final = maker(StreamEventMessage)
 
 
 def _user(d: dict[str, Any], data: dict[str, Any]) -> Message:
-    text = ev.req_str(data, "content", "$.data")
-    uuid = ev.opt_str(d, "id")
-    timestamp = ev.opt_time(d)
-    extra = ct.mirror(d, ev.rest(data, _USER))
+    text = need_str(data, "content", "$.data")
+    uuid = opt_str(d, "id")
+    timestamp = opt_time(d)
+    extra = ct.mirror(d, rest(data, _USER))
     return _new_text(text, None, "user", uuid, None, None, None, None, timestamp, extra)
 
 
 def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
     at = "$.data"
-    success = ev.opt_bool(data, "success", at)
-    data_rest = ev.rest(data, _COMPLETE) or {}
+    success = opt_bool(data, "success", at)
+    data_rest = rest(data, _COMPLETE) or {}
     # a failure's text is error.message, any other outcome's result.content
     key, field = ("error", "message") if success is False else ("result", "content")
     other = "result" if key == "error" else "error"
     if other in data:
         data_rest[other] = data[other]
     content = ""
-    holder = data.get(key, ev.MISSING)
+    holder = data.get(key, MISSING)
     if type(holder) is dict:
-        text = ev.opt_str(holder, field, f"{at}.{key}")
+        text = opt_str(holder, field, f"{at}.{key}")
         content = text or ""
-        sub = ev.rest(holder, frozenset((field,)))
+        sub = rest(holder, frozenset((field,)))
         if text == "":
             sub = sub or {}
             sub[field] = ""
         if sub or not content:
             data_rest[key] = sub or {}
-    elif holder is not ev.MISSING:
+    elif holder is not MISSING:
         data_rest[key] = holder
-    call = ev.req_str(data, "toolCallId", at)
-    model = ev.opt_str(data, "model", at)
-    uuid = ev.opt_str(d, "id")
-    timestamp = ev.opt_time(d)
+    call = need_str(data, "toolCallId", at)
+    model = opt_str(data, "model", at)
+    uuid = opt_str(d, "id")
+    timestamp = opt_time(d)
     extra = ct.mirror(d, data_rest)
     is_error = None if success is None else not success
     return _new_tool_result(
@@ -131,64 +159,64 @@ def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
 def _usage(d: dict[str, Any], data: dict[str, Any]) -> Message:
     at = "$.data"
     usage = Usage(
-        ev.opt_int(data, "inputTokens", at),
-        ev.opt_int(data, "outputTokens", at),
-        ev.opt_int(data, "cacheReadTokens", at),
-        ev.opt_int(data, "cacheWriteTokens", at),
-        reasoning_tokens=ev.opt_int(data, "reasoningTokens", at),
+        opt_int(data, "inputTokens", at),
+        opt_int(data, "outputTokens", at),
+        opt_int(data, "cacheReadTokens", at),
+        opt_int(data, "cacheWriteTokens", at),
+        reasoning_tokens=opt_int(data, "reasoningTokens", at),
     )
     return ResultMessage(
         usage=usage,
-        duration_api_ms=ev.opt_num(data, "duration", at),
-        model=ev.opt_str(data, "model", at),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
-        extra=ct.mirror(d, ev.rest(data, _USAGE)),
+        duration_api_ms=opt_num(data, "duration", at),
+        model=opt_str(data, "model", at),
+        uuid=opt_str(d, "id"),
+        timestamp=opt_time(d),
+        extra=ct.mirror(d, rest(data, _USAGE)),
     )
 
 
 def _start(d: dict[str, Any], data: dict[str, Any]) -> Message:
-    data_rest = ev.rest(data, _START)
-    context = ev.opt_obj(data, "context", "$.data")
+    data_rest = rest(data, _START)
+    context = opt_obj(data, "context", "$.data")
     cwd = None
     if context is not None:
-        cwd = ev.opt_str(context, "cwd", "$.data.context")
-        sub = ev.rest(context, _CWD)
+        cwd = opt_str(context, "cwd", "$.data.context")
+        sub = rest(context, _CWD)
         if sub or cwd is None:
             data_rest = data_rest or {}
             data_rest["context"] = sub or {}
     return InitMessage(
         cwd=cwd,
-        session_id=ev.opt_str(data, "sessionId", "$.data"),
-        model=ev.opt_str(data, "model", "$.data"),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
+        session_id=opt_str(data, "sessionId", "$.data"),
+        model=opt_str(data, "model", "$.data"),
+        uuid=opt_str(d, "id"),
+        timestamp=opt_time(d),
         extra=ct.mirror(d, data_rest),
     )
 
 
 def _session_error(d: dict[str, Any], data: dict[str, Any]) -> Message:
     return ErrorMessage(
-        ev.req_str(data, "message", "$.data"),
-        code=ev.opt_str(data, "errorType", "$.data"),
-        uuid=ev.opt_str(d, "id"),
-        timestamp=ev.opt_time(d),
-        extra=ct.mirror(d, ev.rest(data, _SESSION_ERROR)),
+        need_str(data, "message", "$.data"),
+        code=opt_str(data, "errorType", "$.data"),
+        uuid=opt_str(d, "id"),
+        timestamp=opt_time(d),
+        extra=ct.mirror(d, rest(data, _SESSION_ERROR)),
     )
 
 
 def _result(d: dict[str, Any]) -> Message:
-    top = ev.rest(d, _RESULT)
-    code = ev.opt_int(d, "exitCode")
+    top = rest(d, _RESULT)
+    code = opt_int(d, "exitCode")
     if code is not None and code not in (0, 1):  # the encoder writes 0 or 1 from is_error
         top = top or {}
         top["exitCode"] = code
-    usage = ev.opt_obj(d, "usage")
+    usage = opt_obj(d, "usage")
     duration = api = None
     if usage is not None:
-        duration = ev.opt_num(usage, "sessionDurationMs", "$.usage")
-        api = ev.opt_num(usage, "totalApiDurationMs", "$.usage")
-        sub = ev.rest(usage, _RUN)
+        duration = opt_num(usage, "sessionDurationMs", "$.usage")
+        api = opt_num(usage, "totalApiDurationMs", "$.usage")
+        sub = rest(usage, _RUN)
         if sub or (duration is None and api is None):
             top = top or {}
             top["usage"] = sub or {}
@@ -196,9 +224,28 @@ def _result(d: dict[str, Any]) -> Message:
         is_error=None if code is None else code != 0,
         duration_ms=duration,
         duration_api_ms=api,
-        session_id=ev.opt_str(d, "sessionId"),
-        timestamp=ev.opt_time(d),
+        session_id=opt_str(d, "sessionId"),
+        timestamp=opt_time(d),
         extra=ev.frozen(top),
+    )
+
+
+def _start_call(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    """``tool.execution_start``: the call, for a stream that announces it nowhere else."""
+    block = ct.request(data, "$.data", name_key="toolName", known=_EXEC_START)
+    top = rest(d, _START_ENVELOPE)
+    top["type"] = "tool.execution_start"  # the encoder writes this event back, not a turn
+    if block.extra:
+        top["data"] = raw(block.extra)
+    return ToolUseMessage(
+        block.id,
+        block.name,
+        block.input,
+        arguments=block.arguments,
+        model=opt_str(data, "model", "$.data"),
+        uuid=opt_str(d, "id"),
+        timestamp=opt_time(d),
+        extra=wrap_owned(top),
     )
 
 
@@ -221,6 +268,7 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message]]]
     "user.message": _user,
     "assistant.message": ct.assistant,
     "tool.execution_complete": _complete,
+    "tool.execution_start": _start_call,
     "assistant.usage": _usage,
     "session.start": _start,
     "session.error": _session_error,
@@ -229,18 +277,18 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message]]]
 
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
-        raise ev.bad("an object", obj, "$")
+        raise fail("an object", obj)
     tag = obj.get("type")
     if type(tag) is str and "." in tag:
-        data = obj.get("data", ev.MISSING)
+        data = obj.get("data", MISSING)
         decoder = _DECODERS.get(tag)
         if decoder is not None:
             if type(data) is not dict:
-                raise ev.bad("an object", data, "$.data")
+                raise fail("an object", data, "data")
             return decoder(obj, data)
         if type(data) is dict:
             return _event(obj, data)
-    elif tag == "result":
+    elif tag == "result" and "exitCode" in obj:  # without one it is no Copilot line
         return _result(obj)
     return RawMessage(wrap_owned(obj))
 
@@ -290,8 +338,7 @@ def _result_out(m: ResultMessage) -> dict[str, Any]:
         out["timestamp"] = m.timestamp
     if m.session_id is not None:
         out["sessionId"] = m.session_id
-    if m.is_error is not None:
-        out["exitCode"] = int(m.is_error)
+    out["exitCode"] = int(bool(m.is_error))  # a decoded line keeps any other code in extra
     usage: dict[str, Any] = {}
     if m.duration_api_ms is not None:
         usage["totalApiDurationMs"] = m.duration_api_ms
@@ -306,22 +353,34 @@ def _own_event(event: dict[str, Any]) -> bool:
     """Whether a stream event holds a line this decoder keeps as a session event."""
     tag = event.get("type")
     return (
-        type(tag) is str and "." in tag and tag not in _DECODERS and type(event.get("data")) is dict
+        type(tag) is str
+        and "." in tag
+        and (tag not in _DECODERS or tag == _EXEC)  # a start whose call was announced before
+        and type(event.get("data")) is dict
     )
 
 
-def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     match m:
         case TextMessage() if m.role == "user":
             if m.citations is not None:
                 why = "Copilot messages carry no citations"
-                ev.refuse(m, why, NAME, policy, degrade=False)
+                refuse(m, why, policy, degrade=False)
             out = ct.event_out("user.message", m, {"content": m.text})
+        case ToolUseMessage() if m.extra.get("type") == _EXEC:
+            data: dict[str, Any] = {"toolCallId": m.id, "toolName": m.name}
+            if m.arguments is not None:
+                data["arguments"] = m.arguments
+            elif m.input:
+                data["arguments"] = raw(m.input)
+            if m.model is not None:
+                data["model"] = m.model
+            out = ct.event_out(_EXEC, m, data)
         case TextMessage() | ThinkingMessage() | ToolUseMessage() if m.role == "assistant":
             if isinstance(m, TextMessage) and m.citations is not None:
                 why = "Copilot messages carry no citations"
-                ev.refuse(m, why, NAME, policy, degrade=False)
+                refuse(m, why, policy, degrade=False)
             turn = AssistantMessage(
                 (message_to_block(m),),
                 uuid=m.uuid,
@@ -334,17 +393,17 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             out = ct.assistant_out(turn)
         case TextMessage() | ThinkingMessage() | ToolUseMessage():
             why = f"Copilot has no event for {m.kind} from the {m.role} role"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case AssistantMessage() if ct.carried(m):
             out = ct.assistant_out(m)
         case ToolResultMessage():
-            data: dict[str, Any] = {"toolCallId": m.tool_use_id}
+            data = {"toolCallId": m.tool_use_id}
             if m.model is not None:
                 data["model"] = m.model
             if m.is_error is not None:
                 data["success"] = not m.is_error
-            text = ev.content_text(m.content, NAME, policy)
+            text = content_text(m.content, policy)
             if text:
                 data["error" if m.is_error else "result"] = {
                     "message" if m.is_error else "content": text
@@ -371,11 +430,11 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
         case StreamEventMessage() if _own_event(raw(m.event)):
             return raw(m.event)  # type: ignore[no-any-return]
         case RawMessage() | ImageMessage() | AudioMessage():
-            alt = ev.refuse(m, f"Copilot has no event for {m.kind} content", NAME, policy)
+            alt = refuse(m, f"Copilot has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage():
             why = f"Copilot has no event for a {m.kind} message"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
@@ -397,11 +456,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     >>> encode(ToolResultMessage("call_1", "ok", is_error=False))
     {'type': 'tool.execution_complete', 'data': {'toolCallId': 'call_1', 'success': True, 'result': {'content': 'ok'}}}
     """  # noqa: E501
-    try:
-        return thaw(_encode(message, unsupported))
-    except UnsupportedContentError as exc:
-        exc.source = NAME
-        raise
+    return thaw(_encode(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
@@ -410,7 +465,7 @@ def detect(obj: Any) -> bool:
     Codex ``exec --json`` also uses dotted types (``item.completed``) but never a ``data``
     object; Claude Code and Gemini CLI results have no ``exitCode``.
     """
-    if type(obj) is not dict or "v" in obj:
+    if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
     if type(tag) is str and "." in tag:
@@ -418,9 +473,43 @@ def detect(obj: Any) -> bool:
     return tag == "result" and "exitCode" in obj
 
 
+def _reader() -> Callable[[Any], Message]:
+    """A decoder that gives each tool call once, where the stream first announces it.
+
+    A call may be announced in an ``assistant.message``'s ``toolRequests``, in a
+    ``tool.execution_start``, or both. The first announcement gives the call; a later
+    ``tool.execution_start`` of it is kept as a stream event, and a later ``toolRequests``
+    entry for it stays in the turn's ``extra`` (written back where it was).
+    """
+    announced: set[str] = set()
+
+    def read(obj: Any) -> Message:
+        if type(obj) is dict and obj.get("type") == _EXEC:
+            data = obj.get("data")
+            call = data.get("toolCallId") if type(data) is dict else None
+            if type(call) is str and call in announced:
+                return _event(obj, data)  # type: ignore[arg-type]
+        message = _decode(obj)
+        if isinstance(message, ToolUseMessage):
+            announced.add(message.id)
+        elif isinstance(message, AssistantMessage) and not isinstance(message.content, str):
+            uses = [b.id for b in message.content if isinstance(b, ToolUseBlock)]
+            if any(call in announced for call in uses):
+                message = ct.without_calls(message, announced, obj["data"]["toolRequests"])
+            announced.update(uses)
+        return message
+
+    return read
+
+
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage."""
-    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage.
+
+    Each tool call is given once, where the stream first announces it (see
+    :func:`_reader`); a lone :func:`decode` of a ``tool.execution_start`` always gives the
+    call.
+    """
+    return _base.iter_decode(_reader(), lines, source=NAME, strict=strict)
 
 
 def _native(m: Message) -> bool:
@@ -433,9 +522,10 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Encode messages as wire lines; other role messages become one event per block."""
+    policy = Policy(unsupported, NAME)
 
     def one(m: Message) -> Any:
-        return encode(m, unsupported=unsupported)
+        return thaw(_encode(m, policy))
 
     return ev.lines(messages, one, native=_native)
 

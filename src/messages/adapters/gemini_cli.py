@@ -9,7 +9,8 @@ Every event has a ``type`` and an ISO ``timestamp``. The mapping (see
 - ``tool_use`` -> :class:`ToolUseMessage` (``tool_id``, ``tool_name``, ``parameters``);
 - ``tool_result`` -> :class:`ToolResultMessage` (``status`` gives ``is_error``, ``output`` the
   content; the ``error`` object stays in ``extra``);
-- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``);
+- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``; an ``error`` line
+  without one is no Gemini CLI event, and stays a :class:`RawMessage`);
 - ``result`` -> :class:`ResultMessage` (``status`` as ``subtype``, ``stats`` as
   :class:`Usage` and ``duration_ms``);
 - any other type -> :class:`RawMessage`, kept verbatim.
@@ -24,37 +25,65 @@ The CLI also prints non-JSON warnings on stdout: :func:`iter_decode` turns them 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, assert_never
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.fields import ROLES
-from .._core.frozen import FrozenDict, raw, thaw
-from .._core.make import maker, wrap_owned
-from ..errors import UnsupportedContentError
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_obj
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
+from ..policy import Policy
 from ..policy import Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
 from . import _events as ev
+from . import _gemini_document as doc
+from ._common import content_text
+from ._common import refuse
 
-__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+__all__ = [
+    "NAME",
+    "decode",
+    "detect",
+    "encode",
+    "iter_decode",
+    "iter_encode",
+    "merge",
+    "tool_counts",
+]
 
 NAME: Final = "gemini_cli"
 """The source name of this adapter."""
@@ -68,7 +97,7 @@ _RESULT: Final = frozenset(("type", "timestamp", "status", "stats"))
 _STATS: Final = frozenset(("input", "output_tokens", "cached", "duration_ms"))
 _STATUS: Final[dict[str, bool]] = {"success": False, "error": True}
 
-# Built positionally from values checked and frozen here (see messages._model.maker).
+# Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_init: Final = maker(InitMessage)
 _new_text: Final = maker(TextMessage)
 _new_tool_use: Final = maker(ToolUseMessage)
@@ -79,53 +108,53 @@ _new_usage: Final = maker(Usage)
 
 
 def _init(d: dict[str, Any]) -> Message:
-    session_id = ev.opt_str(d, "session_id")
-    model = ev.opt_str(d, "model")
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _INIT))
+    session_id = opt_str(d, "session_id")
+    model = opt_str(d, "model")
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _INIT))
     return _new_init(None, None, None, session_id, None, model, None, timestamp, extra)
 
 
 def _message(d: dict[str, Any]) -> Message:
-    role = ev.req_str(d, "role")
-    text = ev.req_str(d, "content")
+    role = need_str(d, "role")
+    text = need_str(d, "content")
     if role not in ROLES:
         return RawMessage(wrap_owned(d))
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _MESSAGE))
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _MESSAGE))
     return _new_text(text, None, role, None, None, None, None, None, timestamp, extra)
 
 
 def _tool_use(d: dict[str, Any]) -> Message:
-    call_id = ev.req_str(d, "tool_id")
-    name = ev.req_str(d, "tool_name")
-    args = wrap_owned(ev.req_obj(d, "parameters"))
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _TOOL_USE))
+    call_id = need_str(d, "tool_id")
+    name = need_str(d, "tool_name")
+    args = wrap_owned(need_obj(d, "parameters"))
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _TOOL_USE))
     return _new_tool_use(
         call_id, name, args, None, "assistant", None, None, None, None, None, timestamp, extra
     )
 
 
 def _tool_result(d: dict[str, Any]) -> Message:
-    tool_id = ev.req_str(d, "tool_id")
-    status = ev.req_str(d, "status")
-    output = d.get("output", ev.MISSING)
-    if output is ev.MISSING:
+    tool_id = need_str(d, "tool_id")
+    status = need_str(d, "status")
+    output = d.get("output", MISSING)
+    if output is MISSING:
         content = ""
     elif type(output) is str:
         content = output
     else:
-        raise ev.bad("a string", output, "$.output")
+        raise fail("a string", output, "output")
     is_error = _STATUS.get(status)
-    mirror = ev.rest(d, _TOOL_RESULT)
+    mirror = rest(d, _TOOL_RESULT)
     if is_error is None or output == "":  # written back only from the mirror
         mirror = mirror or {}
         if is_error is None:
             mirror["status"] = status
         if output == "":
             mirror["output"] = ""
-    timestamp = ev.opt_time(d)
+    timestamp = opt_time(d)
     return _new_tool_result(
         tool_id,
         content,
@@ -143,24 +172,26 @@ def _tool_result(d: dict[str, Any]) -> Message:
 
 
 def _error(d: dict[str, Any]) -> Message:
-    message = ev.req_str(d, "message")
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _ERROR))
+    if "severity" not in d:  # not a Gemini CLI error event (detect says so): kept whole
+        return RawMessage(wrap_owned(d))
+    message = need_str(d, "message")
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _ERROR))
     return _new_error(message, None, None, None, None, None, None, None, timestamp, extra)
 
 
 def _result(d: dict[str, Any]) -> Message:
-    status = ev.req_str(d, "status")
-    stats = ev.opt_obj(d, "stats")
+    status = need_str(d, "status")
+    stats = opt_obj(d, "stats")
     usage = duration = None
     if stats is not None:
-        duration = ev.opt_num(stats, "duration_ms", "$.stats")
-        inp = ev.opt_int(stats, "input", "$.stats")
-        out = ev.opt_int(stats, "output_tokens", "$.stats")
-        cached = ev.opt_int(stats, "cached", "$.stats")
-        usage = _new_usage(inp, out, cached, None, None, None, ev.frozen(ev.rest(stats, _STATS)))
-    timestamp = ev.opt_time(d)
-    extra = ev.frozen(ev.rest(d, _RESULT))
+        duration = opt_num(stats, "duration_ms", "$.stats")
+        inp = opt_int(stats, "input", "$.stats")
+        out = opt_int(stats, "output_tokens", "$.stats")
+        cached = opt_int(stats, "cached", "$.stats")
+        usage = _new_usage(inp, out, cached, None, None, None, ev.frozen(rest(stats, _STATS)))
+    timestamp = opt_time(d)
+    extra = ev.frozen(rest(d, _RESULT))
     return _new_result(
         status,
         None,
@@ -193,12 +224,21 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
-        raise ev.bad("an object", obj, "$")
+        raise fail("an object", obj)
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
+        if tag is None and doc.is_document(obj):
+            return doc.decode_whole(obj)
         return RawMessage(wrap_owned(obj))
     return decoder(obj)
+
+
+def _read(obj: Any) -> Any:
+    """The stream reader's decoder: a JSON document gives its parts (a tuple)."""
+    if type(obj) is dict and "type" not in obj and doc.is_document(obj):
+        return doc.decode_parts(obj)
+    return _decode(obj)
 
 
 def decode(obj: Any) -> Message:
@@ -245,19 +285,21 @@ def _stats(m: ResultMessage) -> dict[str, Any]:
     return out
 
 
-def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
+    if m.extra and doc.KEY in m.extra and doc.part_of(m) is not None:
+        return doc.encode_parts((m,))
     match m:
         case TextMessage():
             if m.citations is not None:
-                ev.refuse(m, "Gemini CLI messages carry no citations", NAME, policy, degrade=False)
+                refuse(m, "Gemini CLI messages carry no citations", policy, degrade=False)
             out = _head("message", m.timestamp)
             out["role"] = m.role
             out["content"] = m.text
         case ToolUseMessage():
             if m.invalid_arguments:
                 why = "tool arguments that are not a JSON object cannot be carried"
-                ev.refuse(m, why, NAME, policy, degrade=False)
+                refuse(m, why, policy, degrade=False)
             out = _head("tool_use", m.timestamp)
             out["tool_name"] = m.name
             out["tool_id"] = m.id
@@ -266,7 +308,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             out = _head("tool_result", m.timestamp)
             out["tool_id"] = m.tool_use_id
             out["status"] = "error" if m.is_error else "success"
-            text = ev.content_text(m.content, NAME, policy)
+            text = content_text(m.content, policy)
             if text:
                 out["output"] = text
         case InitMessage():
@@ -277,6 +319,7 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
                 out["model"] = m.model
         case ErrorMessage():
             out = _head("error", m.timestamp)
+            out["severity"] = "error"  # a decoded event keeps its own in extra
             out["message"] = m.message
         case ResultMessage():
             out = _head("result", m.timestamp)
@@ -286,14 +329,14 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
         case RawMessage():
             if m.role is None and isinstance(m.data, FrozenDict):
                 return raw(m.data)  # type: ignore[no-any-return]
-            alt = ev.refuse(m, "Gemini CLI has no event for raw content", NAME, policy)
+            alt = refuse(m, "Gemini CLI has no event for raw content", policy)
             return None if alt is None else _encode(alt, policy)
         case ThinkingMessage() | ImageMessage() | AudioMessage():
-            alt = ev.refuse(m, f"Gemini CLI has no event for {m.kind} content", NAME, policy)
+            alt = refuse(m, f"Gemini CLI has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage():
             why = f"Gemini CLI has no event for a {m.kind} message"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
@@ -314,11 +357,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     >>> encode(TextMessage("hi", role="user"))
     {'type': 'message', 'role': 'user', 'content': 'hi'}
     """
-    try:
-        return thaw(_encode(message, unsupported))
-    except UnsupportedContentError as exc:
-        exc.source = NAME
-        raise
+    return thaw(_encode(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
@@ -327,9 +366,11 @@ def detect(obj: Any) -> bool:
     Precise on purpose: Claude Code, Codex, OpenCode and Copilot lines share some type names
     (``result``, ``error``, ``tool_use``) but not the keys checked here.
     """
-    if type(obj) is not dict or "v" in obj:
+    if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
+    if tag is None:
+        return doc.is_document(obj)
     if tag == "init":
         return "subtype" not in obj
     if tag == "message":
@@ -344,19 +385,65 @@ def detect(obj: Any) -> bool:
 
 
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode a stream lazily; non-JSON lines (CLI warnings) become InvalidLineMessage."""
-    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+    """Decode a stream lazily; non-JSON lines (CLI warnings) become InvalidLineMessage.
+
+    A JSON document (``--output-format json``, one object, often over many lines) gives its
+    parts: the answer, a result per model, the error, the run (see the module docstring).
+    """
+    return _base.iter_decode(_read, lines, source=NAME, strict=strict)
+
+
+def _joined(messages: Iterable[Message]) -> Iterator[Message | dict[str, Any]]:
+    """Messages, with each run of JSON-document parts put back together as one object."""
+    held: list[Message] = []
+    for m in messages:
+        found = doc.part_of(m) if m.extra and doc.KEY in m.extra else None
+        if found is not None and found[0] in ("response", "model", "error"):
+            held.append(m)
+            continue
+        if found is not None and found[0] == "run":
+            held.append(m)
+            yield doc.encode_parts(held)
+            held = []
+            continue
+        if held:  # parts without their run: the document they make on their own
+            yield doc.encode_parts(held)
+            held = []
+        yield m
+    if held:
+        yield doc.encode_parts(held)
 
 
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
-    """Encode messages as wire lines; a role message becomes one event per block."""
+    """Encode messages as wire lines; a role message becomes one event per block.
 
-    def one(m: Message) -> Any:
-        return encode(m, unsupported=unsupported)
+    The parts of a JSON document (as :func:`iter_decode` gives them) are written back as
+    that one object, on one line.
+    """
+    policy = Policy(unsupported, NAME)
 
-    return ev.lines(messages, one, native=lambda m: False)
+    def one(m: Any) -> Any:
+        return m if isinstance(m, dict) else thaw(_encode(m, policy))
+
+    def native(m: Any) -> bool:
+        return isinstance(m, dict)
+
+    return ev.lines(_joined(messages), one, native)  # type: ignore[arg-type]
+
+
+def tool_counts(message: Message) -> dict[str, tuple[int, int]] | None:
+    """The ``(calls, failed calls)`` per tool that a JSON document reports, else ``None``.
+
+    Only the run of a ``--output-format json`` document (or the whole document, from a lone
+    :func:`decode`) has them: that output holds no tool events, just these counts.
+
+    >>> run = decode({"response": "ok", "stats": {"tools": {"byName": {"ls": {"count": 2, "fail": 1}}}}})
+    >>> tool_counts(run)
+    {'ls': (2, 1)}
+    """  # noqa: E501
+    return doc.tool_counts(message)
 
 
 def _is_delta(m: Message) -> bool:

@@ -14,14 +14,20 @@ Every message kind can be written, so nothing is ever unsupported here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, Final
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
 
 from .._core.wire import type_name
 from ..errors import DecodeError
-from ..message import MESSAGE_TYPES, Message
+from ..message import MESSAGE_TYPES
+from ..message import Message
 from ..policy import Unsupported
-from ..serialize import dumps, from_dict, to_dict
+from ..policy import check_mode
+from ..serialize import dumps
+from ..serialize import from_dict
+from ..serialize import to_dict
 from ..session import InvalidLineMessage
 from . import _base
 
@@ -33,7 +39,12 @@ NAME: Final = "native"
 
 def decode(obj: Any) -> Message:
     """One parsed native line to its message; a block, usage or bad value is a DecodeError."""
-    value = from_dict(obj)
+    try:
+        value = from_dict(obj)
+    except DecodeError as exc:
+        if exc.source is None:
+            exc.source = NAME
+        raise
     if not isinstance(value, MESSAGE_TYPES):
         raise DecodeError(f"expected a message, found {type_name(value)}", source=NAME, value=obj)
     return value
@@ -42,14 +53,16 @@ def decode(obj: Any) -> Message:
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     """One message to a fresh native dict.
 
-    ``unsupported`` is accepted for the shared surface: every message can be written natively.
+    ``unsupported`` is accepted for the shared surface (and checked): every message can be
+    written natively.
     """
+    check_mode(unsupported, NAME)
     return to_dict(message)
 
 
 def detect(obj: Any) -> bool:
-    """Whether a parsed line is native: an object with a ``"v"`` version and a ``"kind"``."""
-    return type(obj) is dict and obj.get("v") == 1 and type(obj.get("kind")) is str
+    """Whether a parsed line is native: an object with ``"v": 1`` and a ``"kind"``."""
+    return _base.is_native(obj)
 
 
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
@@ -61,6 +74,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages to native lines; an :class:`InvalidLineMessage` gives back its text."""
+    check_mode(unsupported, NAME)
     for message in messages:
         yield message.text if isinstance(message, InvalidLineMessage) else dumps(message)
 

@@ -27,35 +27,60 @@ The run does not echo the user's prompt.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, assert_never
+from collections import deque
+from collections.abc import Callable
+from collections.abc import Container
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import EMPTY, FrozenDict, raw, thaw
-from .._core.make import maker, wrap_owned
-from ..blocks import ToolResultBlock, ToolUseBlock
-from ..errors import DecodeError, UnsupportedContentError
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_obj
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
+from .._core.wire import type_name
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..errors import DecodeError
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
+from ..policy import Policy
 from ..policy import Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
 from . import _events as ev
+from ._common import content_text
+from ._common import refuse
+from ._common import tool_pair
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -81,10 +106,10 @@ _PART_EVENTS: Final = frozenset(("step_start", "step_finish", "text", "reasoning
 
 
 def _part(d: dict[str, Any], tag: str) -> dict[str, Any]:
-    part = ev.req_obj(d, "part")
-    found = part.get("type", ev.MISSING)
+    part = need_obj(d, "part")
+    found = part.get("type", MISSING)
     if found != tag:
-        what = repr(found) if type(found) is str else ev.found(found)
+        what = repr(found) if type(found) is str else type_name(found)
         raise DecodeError(f"expected {tag!r}, found {what}", path="$.part.type", value=found)
     return part
 
@@ -92,63 +117,60 @@ def _part(d: dict[str, Any], tag: str) -> dict[str, Any]:
 def _context(d: dict[str, Any], part: dict[str, Any]) -> tuple[Any, Any, Any, Any]:
     """The context of an event: uuid, session_id, message_id and timestamp, checked."""
     return (
-        ev.opt_str(part, "id", "$.part"),
-        ev.opt_str(d, "sessionID"),
-        ev.opt_str(part, "messageID", "$.part"),
-        ev.opt_time(d),
+        opt_str(part, "id", "$.part"),
+        opt_str(d, "sessionID"),
+        opt_str(part, "messageID", "$.part"),
+        opt_time(d),
     )
 
 
-# Built positionally from values checked and frozen here (see messages._model.maker).
+# Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_text: Final = maker(TextMessage)
 _new_thinking: Final = maker(ThinkingMessage)
 _new_tool_use: Final = maker(ToolUseMessage)
 _new_assistant: Final = maker(AssistantMessage)
 _new_stream: Final = maker(StreamEventMessage)
 _new_use_block: Final = maker(ToolUseBlock)
+_new_tool_result: Final = maker(ToolResultMessage)
 _new_result_block: Final = maker(ToolResultBlock)
 
 
 def _mirror(d: dict[str, Any], part_rest: dict[str, Any] | None) -> FrozenDict:
-    top = ev.rest(d, _TOP)
-    if part_rest:
-        top = top or {}
-        top["part"] = part_rest
-    return ev.frozen(top)
+    return ev.mirror(d, _TOP, "part", part_rest)
 
 
 def _text(d: dict[str, Any]) -> Message:
     part = _part(d, "text")
-    text = ev.req_str(part, "text", "$.part")
+    text = need_str(part, "text", "$.part")
     uuid, sid, mid, ts = _context(d, part)
-    extra = _mirror(d, ev.rest(part, _TEXT))
+    extra = _mirror(d, rest(part, _TEXT))
     return _new_text(text, None, "assistant", uuid, sid, None, None, mid, ts, extra)
 
 
 def _reasoning(d: dict[str, Any]) -> Message:
     part = _part(d, "reasoning")
-    text = ev.req_str(part, "text", "$.part")
+    text = need_str(part, "text", "$.part")
     uuid, sid, mid, ts = _context(d, part)
-    extra = _mirror(d, ev.rest(part, _TEXT))
+    extra = _mirror(d, rest(part, _TEXT))
     return _new_thinking(
         text, None, False, None, "assistant", uuid, sid, None, None, mid, ts, extra
     )
 
 
-def _tool(d: dict[str, Any]) -> Message:
+def _tool(d: dict[str, Any], seen: Container[str] = frozenset()) -> Message:
     part = _part(d, "tool")
-    call = ev.req_str(part, "callID", "$.part")
-    tool = ev.req_str(part, "tool", "$.part")
-    state = ev.req_obj(part, "state", "$.part")
-    status = ev.req_str(state, "status", "$.part.state")
-    args = wrap_owned(ev.req_obj(state, "input", "$.part.state"))
+    call = need_str(part, "callID", "$.part")
+    tool = need_str(part, "tool", "$.part")
+    state = need_obj(part, "state", "$.part")
+    status = need_str(state, "status", "$.part.state")
+    args = wrap_owned(need_obj(state, "input", "$.part.state"))
     uuid, sid, mid, ts = _context(d, part)
-    part_rest = ev.rest(part, _TOOL)
+    part_rest = rest(part, _TOOL)
     finished = status in ("completed", "error")
     key = "output" if status == "completed" else "error"
     # the encoder writes "running" for an unfinished call; any other status is kept
     known = _FINISHED[key] if finished else _RUNNING if status == "running" else _UNFINISHED
-    state_rest = ev.rest(state, known)
+    state_rest = rest(state, known)
     if state_rest:
         part_rest = part_rest or {}
         part_rest["state"] = state_rest
@@ -157,7 +179,14 @@ def _tool(d: dict[str, Any]) -> Message:
         return _new_tool_use(
             call, tool, args, None, "assistant", uuid, sid, None, None, mid, ts, extra
         )
-    body = ev.req_str(state, key, "$.part.state")
+    body = need_str(state, key, "$.part.state")
+    if call in seen:  # the call was given already (a running part): its result alone
+        part_rest = part_rest or {}
+        part_rest.setdefault("state", {})["input"] = state["input"]
+        extra = _mirror(d, part_rest)
+        return _new_tool_result(
+            call, body, status == "error", tool, "tool", uuid, sid, None, None, mid, ts, extra
+        )
     blocks = (
         _new_use_block(call, tool, args, None, EMPTY),
         _new_result_block(call, body, status == "error", tool, EMPTY),
@@ -167,27 +196,27 @@ def _tool(d: dict[str, Any]) -> Message:
 
 
 def _usage(part: dict[str, Any], part_rest: dict[str, Any] | None) -> Usage | None:
-    tokens = ev.opt_obj(part, "tokens", "$.part")
-    cost = ev.opt_num(part, "cost", "$.part")
+    tokens = opt_obj(part, "tokens", "$.part")
+    cost = opt_num(part, "cost", "$.part")
     if tokens is None:
         return None if cost is None else Usage(cost_usd=cost)
     at = "$.part.tokens"
-    extra = ev.rest(tokens, _TOKENS)
+    extra = rest(tokens, _TOKENS)
     read = write = None
-    cache = ev.opt_obj(tokens, "cache", at)
+    cache = opt_obj(tokens, "cache", at)
     if cache is not None:
-        read = ev.opt_int(cache, "read", at + ".cache")
-        write = ev.opt_int(cache, "write", at + ".cache")
-        cache_rest = ev.rest(cache, _CACHE)
+        read = opt_int(cache, "read", at + ".cache")
+        write = opt_int(cache, "write", at + ".cache")
+        cache_rest = rest(cache, _CACHE)
         if cache_rest or (read is None and write is None):
             extra = extra or {}
             extra["cache"] = cache_rest or {}
     usage = Usage(
-        ev.opt_int(tokens, "input", at),
-        ev.opt_int(tokens, "output", at),
+        opt_int(tokens, "input", at),
+        opt_int(tokens, "output", at),
         read,
         write,
-        reasoning_tokens=ev.opt_int(tokens, "reasoning", at),
+        reasoning_tokens=opt_int(tokens, "reasoning", at),
         cost_usd=cost,
         extra=ev.frozen(extra),
     )
@@ -199,9 +228,9 @@ def _usage(part: dict[str, Any], part_rest: dict[str, Any] | None) -> Usage | No
 
 def _finish(d: dict[str, Any]) -> Message:
     part = _part(d, "step-finish")
-    part_rest = ev.rest(part, _FINISH) or {}
+    part_rest = rest(part, _FINISH) or {}
     usage = _usage(part, part_rest)
-    reason = ev.opt_str(part, "reason", "$.part")
+    reason = opt_str(part, "reason", "$.part")
     uuid, sid, mid, ts = _context(d, part)
     return ResultMessage(
         subtype=reason,
@@ -215,33 +244,33 @@ def _finish(d: dict[str, Any]) -> Message:
 
 
 def _error(d: dict[str, Any]) -> Message:
-    err = ev.req_obj(d, "error")
-    code = ev.opt_str(err, "name", "$.error")
-    data = ev.opt_obj(err, "data", "$.error")
-    err_rest = ev.rest(err, frozenset(("name", "data")))
+    err = need_obj(d, "error")
+    code = opt_str(err, "name", "$.error")
+    data = opt_obj(err, "data", "$.error")
+    err_rest = rest(err, frozenset(("name", "data")))
     message = ""
     if data is not None:
         found = data.get("message")
         if type(found) is str:
             message = found
         elif found is not None:
-            raise ev.bad("a string", found, "$.error.data.message")
-        data_rest = ev.rest(data, frozenset(("message",)))
+            raise fail("a string", found, at="$.error.data.message")
+        data_rest = rest(data, frozenset(("message",)))
         if found == "":
             data_rest = data_rest or {}
             data_rest["message"] = ""
         if data_rest or not message:
             err_rest = err_rest or {}
             err_rest["data"] = data_rest or {}
-    top = ev.rest(d, _ERROR_TOP)
+    top = rest(d, _ERROR_TOP)
     if err_rest:
         top = top or {}
         top["error"] = err_rest
     return ErrorMessage(
         message,
         code=code,
-        session_id=ev.opt_str(d, "sessionID"),
-        timestamp=ev.opt_time(d),
+        session_id=opt_str(d, "sessionID"),
+        timestamp=opt_time(d),
         extra=ev.frozen(top),
     )
 
@@ -252,7 +281,7 @@ def _event(d: dict[str, Any]) -> Message:
         uuid, sid, mid, ts = _context(d, part)
         return _new_stream(wrap_owned(d), uuid, sid, None, None, mid, ts, EMPTY)
     return StreamEventMessage(
-        wrap_owned(d), session_id=ev.opt_str(d, "sessionID"), timestamp=ev.opt_time(d)
+        wrap_owned(d), session_id=opt_str(d, "sessionID"), timestamp=opt_time(d)
     )
 
 
@@ -269,7 +298,7 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
-        raise ev.bad("an object", obj, "$")
+        raise fail("an object", obj)
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
@@ -326,7 +355,9 @@ def _tokens(u: Usage) -> dict[str, Any]:
     return out
 
 
-def _tool_event(m: Message, use: ToolUseBlock, result: ToolResultBlock | None, policy: Any) -> Any:
+def _tool_event(
+    m: Message, use: ToolUseBlock, result: ToolResultBlock | None, policy: Policy
+) -> Any:
     out = _envelope("tool_use", m)
     part = _part_out(out, "tool", m)
     part["callID"] = use.id
@@ -338,36 +369,23 @@ def _tool_event(m: Message, use: ToolUseBlock, result: ToolResultBlock | None, p
         part["state"] = {
             "status": "error" if result.is_error else "completed",
             "input": raw(use.input),
-            key: ev.content_text(result.content, NAME, policy),
+            key: content_text(result.content, policy),
         }
     return out
 
 
-def _pair(m: AssistantMessage) -> tuple[ToolUseBlock, ToolResultBlock] | None:
-    blocks = as_blocks(m.content)
-    if len(blocks) == 2:
-        use, result = blocks
-        if (
-            isinstance(use, ToolUseBlock)
-            and isinstance(result, ToolResultBlock)
-            and result.tool_use_id == use.id
-        ):
-            return use, result
-    return None
-
-
-def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
+def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     match m:
         case TextMessage() | ThinkingMessage():
             if m.role != "assistant":
                 why = f"OpenCode run output has no {m.role} {m.kind} event"
-                ev.refuse(m, why, NAME, policy, degrade=False)
+                refuse(m, why, policy, degrade=False)
                 return None
             if isinstance(m, TextMessage):
                 if m.citations is not None:
                     why = "OpenCode text parts carry no citations"
-                    ev.refuse(m, why, NAME, policy, degrade=False)
+                    refuse(m, why, policy, degrade=False)
                 out = _envelope("text", m)
                 _part_out(out, "text", m)["text"] = m.text
             else:
@@ -380,8 +398,8 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
             use = ToolUseBlock(m.tool_use_id, m.name or "")
             result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
             out = _tool_event(m, use, result, policy)
-        case AssistantMessage() if _pair(m) is not None:
-            use, result = _pair(m)  # type: ignore[misc]
+        case AssistantMessage() if tool_pair(m) is not None:
+            use, result = tool_pair(m)  # type: ignore[misc]
             out = _tool_event(m, use, result, policy)
         case ResultMessage():
             out = _envelope("step_finish", m)
@@ -408,11 +426,11 @@ def _encode(m: Message, policy: Unsupported) -> dict[str, Any] | None:
         case StreamEventMessage() if raw(m.event).get("type") in _EVENTS:
             return raw(m.event)  # type: ignore[no-any-return]
         case RawMessage() | ImageMessage() | AudioMessage():
-            alt = ev.refuse(m, f"OpenCode has no event for {m.kind} content", NAME, policy)
+            alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage() | InitMessage():
             why = f"OpenCode run output has no event for a {m.kind} message"
-            ev.refuse(m, why, NAME, policy, degrade=False)
+            refuse(m, why, policy, degrade=False)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
@@ -434,16 +452,12 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     >>> encode(ToolUseMessage("call_1", "bash", {"command": "ls"}))["part"]["state"]
     {'status': 'running', 'input': {'command': 'ls'}}
     """
-    try:
-        return thaw(_encode(message, unsupported))
-    except UnsupportedContentError as exc:
-        exc.source = NAME
-        raise
+    return thaw(_encode(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is an ``opencode run --format json`` event."""
-    if type(obj) is not dict or "v" in obj:
+    if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
     if type(tag) is not str:  # a list or object type is unhashable
@@ -458,31 +472,80 @@ def detect(obj: Any) -> bool:
     return False
 
 
+def _reader() -> Callable[[Any], Message]:
+    """A decoder that gives a tool call once.
+
+    A finished part of a call already given (by a pending or running part) gives its result
+    alone.
+    """
+    seen: set[str] = set()
+
+    def read(obj: Any) -> Message:
+        if type(obj) is dict and obj.get("type") == "tool_use" and seen:
+            message = _tool(obj, seen)
+        else:
+            message = _decode(obj)
+        if isinstance(message, ToolUseMessage):
+            seen.add(message.id)
+        return message
+
+    return read
+
+
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage."""
-    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage.
+
+    ``opencode run`` writes a tool part once it has finished; a stream that also has the
+    call's earlier states gives the call at its first state and, when it finishes, the
+    :class:`ToolResultMessage` alone.
+    """
+    return _base.iter_decode(_reader(), lines, source=NAME, strict=strict)
 
 
 def _native(m: Message) -> bool:
     return not isinstance(m, (SystemMessage, UserMessage, AssistantMessage, ToolMessage)) or (
-        isinstance(m, AssistantMessage) and _pair(m) is not None
+        isinstance(m, AssistantMessage) and tool_pair(m) is not None
     )
 
 
+_WAIT: Final = 10_000
+"""How many messages may wait behind a tool call for its result before the call is written
+as ``running`` in its place."""
+
+
 def _paired(messages: Iterable[Message]) -> Iterator[Message]:
-    """Flatten role messages, and join each tool call with its result into one tool part."""
-    pending: dict[str, ToolUseMessage] = {}
+    """Flatten role messages, and join each tool call with its result into one tool part.
+
+    OpenCode writes a tool part once, when the call has finished: a call waits for its
+    result however many other messages come between (up to :data:`_WAIT`), and the finished
+    part, with the call's name and input, is written in the call's place. A call that gets no
+    result (a second state of it comes, the stream ends, or too many messages wait behind it)
+    is written in its place as it is: a ``running`` part. Nothing changes order otherwise, and
+    a result decoded from OpenCode's own finished part is written as that part, so OpenCode's
+    lines are written back as they came.
+    """
+    queue: deque[list[Any]] = deque()  # [message, ready]: a call waiting is not ready
+    waiting: dict[str, list[Any]] = {}
     for message in messages:
         for m in (message,) if _native(message) else ev.children(message):
             if isinstance(m, ToolUseMessage):
-                if m.id in pending:  # a second state of one call: keep both, in order
-                    yield from pending.values()
-                    pending.clear()
-                pending[m.id] = m
-                continue
-            if isinstance(m, ToolResultMessage) and m.tool_use_id in pending:
-                use = pending.pop(m.tool_use_id)
-                yield AssistantMessage(
+                earlier = waiting.pop(m.id, None)
+                if earlier is not None:  # a second state of one call: keep both, in order
+                    earlier[1] = True
+                slot: list[Any] = [m, False]
+                waiting[m.id] = slot
+                queue.append(slot)
+            elif (
+                isinstance(m, ToolResultMessage)
+                and m.tool_use_id in waiting
+                and "part" in m.extra  # decoded from a finished part: a line of its own
+            ):
+                waiting.pop(m.tool_use_id)[1] = True
+                queue.append([m, True])
+            elif isinstance(m, ToolResultMessage) and m.tool_use_id in waiting:
+                slot = waiting.pop(m.tool_use_id)
+                use: ToolUseMessage = slot[0]
+                slot[0] = AssistantMessage(
                     (
                         ToolUseBlock(use.id, use.name, use.input),
                         ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error),
@@ -492,11 +555,16 @@ def _paired(messages: Iterable[Message]) -> Iterator[Message]:
                     uuid=use.uuid,
                     timestamp=m.timestamp if m.timestamp is not None else use.timestamp,
                 )
-                continue
-            yield from pending.values()
-            pending.clear()
-            yield m
-    yield from pending.values()
+                slot[1] = True
+            else:
+                queue.append([m, True])
+            while queue and (queue[0][1] or len(queue) > _WAIT):
+                item, ready = queue.popleft()
+                if not ready:
+                    del waiting[item.id]
+                yield item
+    for item, _ in queue:
+        yield item
 
 
 def iter_encode(
@@ -507,13 +575,17 @@ def iter_encode(
     Role messages become one event per block, and a tool call followed by its result becomes
     one finished tool part, as OpenCode writes them.
     """
+    policy = Policy(unsupported, NAME)
 
     def one(m: Message) -> Any:
-        return encode(m, unsupported=unsupported)
+        return thaw(_encode(m, policy))
 
     return ev.lines(_paired(messages), one, native=lambda m: True)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """OpenCode writes whole text parts, so there are no deltas: messages pass through."""
-    return _base.merge_deltas(messages, is_delta=lambda m: False)
+    """Fold the states of one tool call (pending, running) into one call.
+
+    OpenCode writes whole text parts, so there are no deltas to join.
+    """
+    return ev.fold_calls(_base.merge_deltas(messages, is_delta=lambda m: False))

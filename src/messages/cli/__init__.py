@@ -2,7 +2,8 @@
 
 The entry point is :func:`main`; ``main.py`` parses arguments and runs the inputs,
 ``commands.py`` does one input, ``io.py`` reads lines and detects formats, ``render.py``
-writes readable transcripts and ``stats.py`` counts. See ``docs/cli.md``.
+writes the one-line text view (Markdown is the transcript writer of :mod:`messages.text`)
+and ``stats.py`` counts. See ``docs/cli.md``.
 """
 
 from .main import main

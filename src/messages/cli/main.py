@@ -21,13 +21,23 @@ import sys
 import tempfile
 from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import IO, Final
+from concurrent.futures import Future
+from concurrent.futures import ProcessPoolExecutor
+from typing import IO
+from typing import Final
 
 from ..adapters import NAMES
-from .commands import Outcome, process, work
-from .io import EXAMPLES, Input, Options, Progress, Reporter
-from .stats import render_json, render_table, sessions
+from .commands import Outcome
+from .commands import process
+from .commands import work
+from .io import EXAMPLES
+from .io import Input
+from .io import Options
+from .io import Progress
+from .io import Reporter
+from .stats import render_json
+from .stats import render_table
+from .stats import sessions
 
 __all__ = ["EXIT_DATA", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -39,8 +49,13 @@ EXIT_USAGE: Final = 2
 """The command line itself was wrong."""
 
 
-def _common(p: argparse.ArgumentParser, *, files_help: str) -> None:
-    p.add_argument("files", nargs="*", metavar="FILE", help=files_help)
+def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
+    """The inputs and reading flags every command has (and ``--merge`` where it applies)."""
+    p.add_argument(
+        "files", nargs="*", metavar="FILE", help="input files ('-' or none: standard input)"
+    )
+    if merge:
+        p.add_argument("--merge", action="store_true", help="join streamed deltas first")
     p.add_argument(
         "--from",
         dest="source",
@@ -56,6 +71,12 @@ def _common(p: argparse.ArgumentParser, *, files_help: str) -> None:
         help="read a bundled example instead of files (default: claude_code)",
     )
     p.add_argument("--strict", action="store_true", help="stop at the first bad line")
+    p.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="say on stderr which format each input is read as",
+    )
     p.add_argument(
         "--jobs",
         "-j",
@@ -93,35 +114,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the flat view of a stream",
         description="Write the flat view (one message per content kind) of each input.",
     )
-    _common(norm, files_help="input files ('-' or none: standard input)")
+    _common(norm, merge=True)
     norm.add_argument(
         "--format",
         choices=("jsonl", "text", "markdown"),
         default="jsonl",
         help="native JSON Lines (default), one line per message, or Markdown",
     )
-    norm.add_argument("--merge", action="store_true", help="join streamed deltas first")
 
     conv = sub.add_parser(
         "convert",
         help="rewrite a stream in another format",
         description="Decode each input and write it again in the --to format, line by line.",
     )
-    _common(conv, files_help="input files ('-' or none: standard input)")
+    _common(conv, merge=True)
     conv.add_argument("--to", dest="target", required=True, choices=NAMES, metavar="NAME")
     conv.add_argument(
         "--lossy",
         choices=("drop", "text"),
         help="content the target cannot carry: drop it, or write it as text (default: error)",
     )
-    conv.add_argument("--merge", action="store_true", help="join streamed deltas first")
 
     stats = sub.add_parser(
         "stats",
         help="turns, tool calls, errors, tokens and cost per session",
         description="Count turns, tool calls, errors, tokens and cost for each session.",
     )
-    _common(stats, files_help="input files ('-' or none: standard input)")
+    _common(stats, merge=False)
     stats.add_argument("--json", action="store_true", help="write JSON instead of a table")
     return parser
 
@@ -143,6 +162,7 @@ def _options(args: argparse.Namespace) -> Options:
         merge=getattr(args, "merge", False),
         strict=args.strict,
         lossy=getattr(args, "lossy", None),
+        verbose=args.verbose,
     )
 
 

@@ -1,74 +1,41 @@
-"""Readable transcripts of the flat view: one line per message, or Markdown.
+"""The ``--format text`` view of a flat stream: one line per message.
 
-Images and audio are named with their type and size, never dumped as base64; raw records
-are shown as short compact JSON.
+Content a line cannot show whole is worded as everywhere else: images and audio with
+:func:`messages.media.describe_media` (type and size, never the base64), the blocks of a
+tool result with :func:`messages.policy.describe`; raw records are short compact JSON.
+The Markdown view is :class:`messages.text._render.MarkdownWriter`, the transcript's own.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core.frozen import thaw
-from ..blocks import AudioBlock, Block, ImageBlock, TextBlock, ThinkingBlock, ToolUseBlock
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
-from ..media import parse_data_uri
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
+from ..media import describe_media
 from ..message import Message
-from ..session import ErrorMessage, InitMessage, ResultMessage, StreamEventMessage
+from ..policy import describe
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 
-__all__ = ["MarkdownWriter", "describe_media", "one_line", "summary"]
+__all__ = ["one_line", "summary"]
 
 RAW_WIDTH: Final = 160
 """Longest compact JSON shown for a raw record in a transcript."""
 
 
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} bytes"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KiB"
-    return f"{n / (1024 * 1024):.1f} MiB"
-
-
-def _b64_size(text: str) -> int:
-    body = "".join(text.split())
-    return max(0, len(body) * 3 // 4 - (len(body) - len(body.rstrip("="))))
-
-
-def describe_media(block: ImageBlock | AudioBlock) -> str:
-    """``image/png, 1.2 KiB`` for data, the URL for a link, ``file ID`` for a file id."""
-    media = block.resolved_media_type
-    if block.data is not None:
-        return f"{media or block.kind}, {_size(_b64_size(block.data))}"
-    if block.url is not None:
-        uri = parse_data_uri(block.url)
-        if uri is None:
-            return f"{media + ' ' if media else ''}{block.url}"
-        size = _b64_size(uri.data) if uri.is_base64 else len(uri.data)
-        return f"{uri.media_type}, {_size(size)}"
-    if block.file_id is not None:
-        return f"{media + ', ' if media else ''}file {block.file_id}"
-    return media or "no data"
-
-
-def _media_block(m: ImageMessage | AudioMessage) -> ImageBlock | AudioBlock:
-    cls = ImageBlock if isinstance(m, ImageMessage) else AudioBlock
-    return cls(data=m.data, url=m.url, file_id=m.file_id, media_type=m.media_type)
-
-
-def _json(value: Any, *, indent: int | None = None) -> str:
-    separators = None if indent is not None else (", ", ": ")
-    return json.dumps(thaw(value), ensure_ascii=False, indent=indent, separators=separators)
+def _json(value: Any) -> str:
+    return json.dumps(thaw(value), ensure_ascii=False)
 
 
 def _short(value: Any) -> str:
@@ -76,24 +43,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= RAW_WIDTH else text[: RAW_WIDTH - 1] + "…"
 
 
-def _block_text(block: Block) -> str:
-    match block:
-        case TextBlock():
-            return block.text
-        case ThinkingBlock():
-            return block.thinking
-        case ImageBlock() | AudioBlock():
-            return f"[{block.kind}: {describe_media(block)}]"
-        case ToolUseBlock():
-            return f"[tool_use: {block.name} {_json(block.input)}]"
-        case _:
-            return f"[{block.kind}]"
-
-
 def _result_text(m: ToolResultMessage) -> str:
     if isinstance(m.content, str):
         return m.content
-    return "\n".join(_block_text(b) for b in m.content)
+    return "\n".join(describe(b) for b in m.content)
 
 
 def _number(value: float) -> str:
@@ -158,7 +111,7 @@ def _body(m: Message) -> str:
             flag = " (error)" if m.is_error else ""
             return f"{m.tool_use_id}{flag}: {_result_text(m)}"
         case ImageMessage() | AudioMessage():
-            return describe_media(_media_block(m))
+            return describe_media(m)
         case RawMessage():
             return _short(m.data)
         case _:
@@ -173,53 +126,3 @@ def one_line(m: Message) -> str:
     """
     body = _body(m).replace("\r", "").replace("\n", "\\n")
     return f"{_head(m)} {body}".rstrip()
-
-
-_FENCE = re.compile(r"`{3,}")
-
-
-def _fenced(text: str, lang: str = "") -> str:
-    longest = max((len(run) for run in _FENCE.findall(text)), default=2)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{lang}\n{text.rstrip(chr(10))}\n{fence}"
-
-
-class MarkdownWriter:
-    """Markdown for a flat stream, written message by message.
-
-    A heading each time the speaker changes, fenced code for tool input and output, session
-    messages as italic notes.
-    """
-
-    __slots__ = ("_role",)
-
-    def __init__(self) -> None:
-        self._role: str | None = None
-
-    def render(self, m: Message) -> Iterator[str]:
-        """The Markdown paragraphs for one message (each without a trailing blank line)."""
-        role = getattr(m, "role", None)
-        if role is not None and role != self._role and not isinstance(m, RawMessage):
-            self._role = role
-            yield f"## {role}"
-        match m:
-            case TextMessage():
-                yield m.text
-            case ThinkingMessage():
-                text = "[redacted]" if m.redacted and not m.thinking else m.thinking
-                yield "\n".join(f"> {line}".rstrip() for line in f"*thinking:* {text}".split("\n"))
-            case ToolUseMessage():
-                yield f"**Tool call** `{m.name}` (`{m.id}`)"
-                yield _fenced(_json(m.input, indent=2), "json")
-            case ToolResultMessage():
-                flag = ", error" if m.is_error else ""
-                yield f"**Tool result** (`{m.tool_use_id}`{flag})"
-                yield _fenced(_result_text(m))
-            case ImageMessage() | AudioMessage():
-                yield f"*[{m.kind}: {describe_media(_media_block(m))}]*"
-            case RawMessage():
-                text = _short(m.data)
-                yield f"*raw:* `` {text} ``" if "`" in text else f"*raw:* `{text}`"
-            case _:
-                text = summary(m, answer=False).replace("\n", " ")
-                yield f"*{m.kind}: {text}*" if text else f"*{m.kind}*"

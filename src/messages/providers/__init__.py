@@ -2,11 +2,13 @@
 
 Every provider module exposes ``NAME``, ``encode_request(conversation, *, unsupported=...)``,
 ``decode_request(body)``, ``decode_response(body)``, ``encode_response(message)`` and
-``accumulator()``; :class:`~messages.providers._base.Provider` names that surface and
-``docs/providers/index.md`` describes it, with the rules every encoder follows when a
-conversation came from another provider or from an agent log.
+``accumulator()``; the :class:`Provider` protocol names that surface and
+:class:`Accumulator` the stream reassembler. ``docs/providers/index.md`` describes them,
+with the rules every encoder follows when a conversation came from another provider or from
+an agent log.
 
-Importing this package imports no codec: :func:`get` loads each one on first use.
+Importing this package imports no codec: :func:`get` loads each one on first use, and the
+two protocols load when first named.
 
 >>> NAMES
 ('anthropic', 'openai_chat', 'openai_responses', 'gemini')
@@ -17,18 +19,24 @@ Importing this package imports no codec: :func:`get` loads each one on first use
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
+from typing import cast
+
+from ..errors import MessagesError
 
 if TYPE_CHECKING:
+    from ._protocols import Accumulator
     from ._protocols import Provider
 
-__all__ = ["NAMES", "UnknownProviderError", "get"]
+__all__ = ["Accumulator", "NAMES", "Provider", "UnknownProviderError", "get"]
 
 NAMES: Final = ("anthropic", "openai_chat", "openai_responses", "gemini")
 """Every provider name :func:`get` accepts."""
 
 
-class UnknownProviderError(LookupError):
+class UnknownProviderError(MessagesError, LookupError):
     """:func:`get` was given a name that is not in :data:`NAMES`."""
 
 
@@ -45,3 +53,17 @@ def get(name: str) -> Provider:
             f"unknown provider {name!r}; expected one of: {', '.join(NAMES)}"
         )
     return cast("Provider", import_module(f"{__name__}.{name}"))
+
+
+def __getattr__(name: str) -> Any:
+    """The protocols, loaded on first use (importing the package stays free of codecs)."""
+    if name in ("Accumulator", "Provider"):
+        from . import _protocols
+
+        return getattr(_protocols, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names and the codec modules."""
+    return sorted({*__all__, *NAMES})

@@ -1,206 +1,67 @@
-"""Encoding blocks and arranging turns for Anthropic Messages requests.
+"""Encoding conversations as Anthropic Messages requests, and messages as responses.
 
-:func:`encode_blocks` writes blocks in the Anthropic wire shape for one kind of turn, handing
-what that turn cannot carry to the caller's :class:`Policy`. :func:`arrange` groups the wire
-messages into runs of one role (the server merges them) and puts every tool result in the
-user turn right after the assistant turn that made the call, ahead of its other content.
+Turns are written one by one (their blocks by :mod:`._anthropic_parts`), then
+:func:`arrange` groups the wire messages into runs of one role (the server merges them) and
+puts every tool result in the user turn right after the assistant turn that made the call,
+ahead of its other content.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Final, assert_never
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
-from ..media import parse_data_uri
+from .._core.anthropic_blocks import usage_counts
+from .._core.frozen import thaw
+from ..flat import RawMessage
+from ..message import Message
 from ..policy import Policy
-from ._carry import put_extra, refusal_text
-from ._formats import ANTHROPIC, foreign_citations, raw_is_own
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..stop import StopReason
+from ..usage import Usage
+from ._anthropic_parts import carries
+from ._anthropic_parts import encode_blocks
+from ._anthropic_parts import text_block
+from ._carry import carried
+from ._carry import each_turn
+from ._carry import put_extra
+from ._carry import raw_turn
+from ._carry import start_request
+from ._common import put_details
+from ._common import spelled_stop
+from ._formats import ANTHROPIC as NAME
+from ._formats import response_extra
 
-__all__ = [
-    "NAME",
-    "Item",
-    "arrange",
-    "carries",
-    "encode_blocks",
-    "text_block",
-]
+__all__ = ["arrange", "encode_request", "encode_response"]
 
-NAME: Final = ANTHROPIC
-
-
-def carries(block: RawBlock) -> bool:
-    """Whether a raw block is an Anthropic block (see ``_formats.raw_is_own``)."""
-    return raw_is_own(block.data, NAME)
-
-
-_IMAGE_TYPES: Final = frozenset(("image/jpeg", "image/png", "image/gif", "image/webp"))
-
-
-def _base64(
-    block: ImageBlock, media_type: str | None, data: str, policy: Policy, path: str
-) -> dict[str, Any] | TextBlock | None:
-    if media_type is None:
-        return policy.degrade(block, path, "cannot carry image data without a media type")
-    if media_type not in _IMAGE_TYPES:
-        reason = f"cannot carry a {media_type} image (JPEG, PNG, GIF or WebP only)"
-        return policy.degrade(block, path, reason)
-    return {"type": "base64", "media_type": media_type, "data": data}
-
-
-def _source(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:
-    if block.data is not None:
-        media_type = block.media_type or block.resolved_media_type
-        return _base64(block, media_type, block.data, policy, path)
-    if block.url is not None:
-        uri = parse_data_uri(block.url)
-        if uri is None:
-            return {"type": "url", "url": block.url}
-        if uri.is_base64:
-            return _base64(block, uri.media_type, uri.data, policy, path)
-        return policy.degrade(block, path, "cannot carry an image in a data URL that is not base64")
-    if block.file_id is not None:
-        return {"type": "file", "file_id": block.file_id}
-    return policy.degrade(block, path, "cannot carry an image without data, URL or file id")
-
-
-def text_block(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
-    """A text block; citations of another provider's shape follow the policy."""
-    out: dict[str, Any] = {"type": "text", "text": block.text}
-    if block.citations is not None:
-        if foreign_citations(block.citations, NAME):
-            policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
-        else:
-            out["citations"] = [thaw(c) for c in block.citations]
-    put_extra(out, block.extra, policy, path, "text")
-    return out
-
-
-def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[str, Any] | None:
-    """One block in a ``where`` turn (user, assistant, system, tool_result); ``None``: dropped.
-
-    Tool calls and results are written whatever turn holds them (not in the system prompt,
-    nor inside a result): ``encode_request`` moves them to the side of the conversation
-    where they belong.
-    """
-    replacement: TextBlock | None
-    match block:
-        case TextBlock():
-            return text_block(block, policy, path)
-        case ThinkingBlock():
-            if where != "assistant":
-                replacement = policy.degrade(
-                    block, path, f"cannot carry thinking in a {where} turn"
-                )
-            elif block.provider != NAME:
-                what = (
-                    f"thinking signed by {block.provider!r}"
-                    if block.provider
-                    else "thinking not signed by anthropic"
-                )
-                replacement = policy.degrade(block, path, f"cannot carry {what}")
-            else:
-                if block.redacted:
-                    out: dict[str, Any] = {
-                        "type": "redacted_thinking",
-                        "data": block.signature or "",
-                    }
-                else:
-                    out = {"type": "thinking", "thinking": block.thinking}
-                    if block.signature is not None:
-                        out["signature"] = block.signature
-                put_extra(out, block.extra, policy, path, "thinking")
-                return out
-        case ToolUseBlock():
-            if where in ("system", "tool_result"):
-                replacement = policy.degrade(block, path, f"cannot carry a tool call in a {where}")
-            else:
-                if block.invalid_arguments:
-                    policy.refuse(
-                        "cannot carry tool arguments that are not a JSON object",
-                        f"{path}.arguments",
-                        block.arguments,
-                    )
-                out = {
-                    "type": "tool_use",
-                    "id": block.id,
-                    "name": block.name,
-                    "input": thaw(block.input),
-                }
-                put_extra(out, block.extra, policy, path, "tool_use")
-                return out
-        case ToolResultBlock():
-            if where in ("system", "tool_result"):
-                reason = f"cannot carry a tool result in a {where}"
-                replacement = policy.degrade(block, path, reason)
-            elif block.tool_use_id in policy.lost:
-                reason = "cannot carry a result for a call it cannot carry"
-                replacement = policy.degrade(block, path, reason)
-            else:
-                return _tool_result(block, policy, path)
-        case ImageBlock():
-            if where not in ("user", "tool_result"):
-                replacement = policy.degrade(
-                    block, path, f"cannot carry an image in a {where} turn"
-                )
-            else:
-                source = _source(block, policy, path)
-                if not isinstance(source, dict):
-                    replacement = source
-                else:
-                    out = {"type": "image", "source": source}
-                    put_extra(out, block.extra, policy, path, "image")
-                    return out
-        case AudioBlock():
-            replacement = policy.degrade(block, path, "cannot carry audio")
-        case RawBlock() if refusal_text(block) is not None and where != "system":
-            return text_block(TextBlock(str(refusal_text(block))), policy, path)
-        case RawBlock():
-            data = block.data
-            if where != "system" and carries(block):
-                return thaw(data)  # type: ignore[no-any-return]
-            kind = data.get("type") if isinstance(data, FrozenDict) else None
-            what = f"a {kind!r} block" if isinstance(kind, str) else "content without a type"
-            if where == "system":
-                what = f"{what} in the system prompt (text only)"
-            replacement = policy.degrade(block, path, f"cannot carry {what}")
-        case _:
-            assert_never(block)
-    return None if replacement is None else text_block(replacement, policy, path)
-
-
-def _tool_result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": block.tool_use_id}
-    if isinstance(block.content, str):
-        out["content"] = block.content
-    else:
-        out["content"] = encode_blocks(block.content, "tool_result", policy, f"{path}.content")
-    if block.is_error is not None:
-        out["is_error"] = block.is_error
-    put_extra(out, block.extra, policy, path, "tool_result")
-    return out
-
-
-def encode_blocks(
-    blocks: tuple[Block, ...], where: str, policy: Policy, path: str
-) -> list[dict[str, Any]]:
-    """Blocks of a ``where`` turn in the wire shape; what the policy dropped is left out."""
-    out = []
-    for j, block in enumerate(blocks):
-        encoded = _encode_block(block, where, policy, f"{path}[{j}]")
-        if encoded is not None:
-            out.append(encoded)
-    return out
+_STOP_REASONS: Final = frozenset(
+    (
+        "end_turn",
+        "max_tokens",
+        "stop_sequence",
+        "tool_use",
+        "pause_turn",
+        "refusal",
+        "model_context_window_exceeded",
+        "compaction",
+    )
+)
+_STOP_FROM: Final = {
+    StopReason.END_TURN: "end_turn",
+    StopReason.MAX_TOKENS: "max_tokens",
+    StopReason.STOP_SEQUENCE: "stop_sequence",
+    StopReason.TOOL_USE: "tool_use",
+    StopReason.PAUSE: "pause_turn",
+    StopReason.REFUSAL: "refusal",
+    StopReason.CONTEXT_EXCEEDED: "model_context_window_exceeded",
+}
 
 
 @dataclass
@@ -320,4 +181,192 @@ def arrange(items: list[Item]) -> list[Item]:
                 out.append(merged)
         else:
             out.extend(item for item in run if not item.placeholder)
+    return out
+
+
+def _content_out(
+    message: UserMessage | AssistantMessage | SystemMessage | ToolMessage,
+    where: str,
+    policy: Policy,
+    path: str,
+) -> str | list[dict[str, Any]] | None:
+    """The wire content of a turn; ``None`` when every block of it was dropped."""
+    if isinstance(message.content, str):
+        return message.content
+    out = encode_blocks(message.content, where, policy, f"{path}.content")
+    if message.content and not out:
+        return None
+    return out
+
+
+def _message_extra(
+    message: UserMessage | AssistantMessage | SystemMessage | ToolMessage,
+    out: dict[str, Any],
+    policy: Policy,
+    path: str,
+) -> dict[str, Any]:
+    put_extra(out, message.extra, policy, path, "message", protected=("role",))
+    return {k: v for k, v in out.items() if k not in ("role", "content")}
+
+
+def _system(hoisted: list[tuple[int, SystemMessage]], policy: Policy) -> Any:
+    if len(hoisted) == 1 and isinstance(hoisted[0][1].content, str):
+        index, message = hoisted[0]
+        _system_extra(message, policy, f"$[{index}]")
+        return message.content
+    blocks: list[dict[str, Any]] = []
+    for index, message in hoisted:
+        path = f"$[{index}]"
+        _system_extra(message, policy, path)
+        if isinstance(message.content, str):
+            if message.content:  # the API takes no empty text block
+                blocks.append({"type": "text", "text": message.content})
+        else:
+            blocks.extend(encode_blocks(message.content, "system", policy, f"{path}.content"))
+    return blocks
+
+
+def _system_extra(message: SystemMessage, policy: Policy, path: str) -> None:
+    """The top-level system prompt has no place for message fields: the policy decides."""
+    policy.turn(message)
+    for key, value in carried(message.extra, policy, path, "message", protected=("role",)).items():
+        policy.refuse(
+            f"cannot carry the field {key!r} on the system prompt", f"{path}.extra.{key}", value
+        )
+
+
+def _in_place(message: SystemMessage, index: int) -> bool:
+    """A system message decoded from inside ``messages`` goes back there.
+
+    The decoder marks it with ``extra["role"]``; the first message of a conversation is the
+    system prompt wherever it came from (OpenAI Responses marks a leading system item the
+    same way), so it is always hoisted.
+    """
+    return index > 0 and message.extra.get("role") == "system"
+
+
+def _split(
+    role: str, content: str | list[dict[str, Any]], extra_: dict[str, Any], *, from_tool: bool
+) -> list[Item]:
+    """One turn's wire content as items, tool calls on the assistant side, results on the user's.
+
+    A call found in a user turn becomes an assistant turn of its own, in place; results in
+    an assistant turn become a user turn right after it (``arrange`` then puts every result
+    where the API wants it). The turn's own fields stay on its first item.
+    """
+    if isinstance(content, str) or role not in ("user", "assistant"):
+        return [Item(role, content, extra_, from_tool=from_tool)]
+    moved = "tool_result" if role == "assistant" else "tool_use"
+    other = "user" if role == "assistant" else "assistant"
+    items: list[Item] = []
+    for block in content:
+        side = other if block.get("type") == moved else role
+        if items and items[-1].role == side:
+            assert isinstance(items[-1].content, list)
+            items[-1].content.append(block)
+        else:
+            moved_here = side != role
+            items.append(
+                Item(side, [block], from_tool=from_tool or (moved_here and side == "user"))
+            )
+    for item in items:
+        if item.role == role:
+            item.extra = extra_
+            break
+    return items or [Item(role, [], extra_, from_tool=from_tool)]
+
+
+def encode_request(
+    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> dict[str, Any]:
+    """The ``system`` and ``messages`` of a request body for a conversation.
+
+    Flat messages are grouped into turns first. System messages at any position become the
+    top-level ``system`` (one string, or text blocks when there are several); a system
+    message decoded from inside ``messages`` goes back there. Tool messages and tool
+    results join the user turn right after the assistant turn that made the call, ahead of
+    its other content. Content Anthropic cannot carry (audio, another provider's thinking,
+    another format's blocks) follows ``unsupported``: ``"raise"`` an
+    :class:`~messages.UnsupportedContentError` with its path (``$[turn].content[block]``),
+    ``"drop"`` it, or replace it with a ``"text"`` describing it.
+
+    >>> from messages import ToolMessage, ToolResultBlock, ToolUseBlock
+    >>> body = encode_request([
+    ...     AssistantMessage((ToolUseBlock("toolu_1", "get_time", {}),)),
+    ...     ToolMessage((ToolResultBlock("toolu_1", "12:00"),)),
+    ... ])
+    >>> body["messages"][1]["content"]
+    [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': '12:00'}]
+    """
+    policy, turns = start_request(conversation, unsupported, NAME, carries)
+    hoisted: list[tuple[int, SystemMessage]] = []
+    items: list[Item] = []
+    for i, path, turn in each_turn(policy, turns):
+        if isinstance(turn, RawMessage):
+            kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
+            if isinstance(kept, dict):
+                items.append(Item(kept["role"], [], raw=kept))
+            elif kept is not None:
+                items.append(Item("user", [text_block(kept, policy, path)]))
+            continue
+        if isinstance(turn, SystemMessage) and not _in_place(turn, i):
+            hoisted.append((i, turn))
+            continue
+        if isinstance(turn, ToolMessage):
+            role = "user"
+        elif isinstance(turn, SystemMessage):
+            role = "system"
+        else:
+            role = turn.role
+        before = policy.left_out
+        content = _content_out(turn, role, policy, path)
+        if content is None:
+            continue
+        extra_ = _message_extra(turn, {"role": role, "content": content}, policy, path)
+        if content == [] and policy.left_out > before:
+            continue  # the policy took everything it had (a Chat function_call, say)
+        items.extend(_split(role, content, extra_, from_tool=isinstance(turn, ToolMessage)))
+    out: dict[str, Any] = {}
+    if hoisted:
+        out["system"] = _system(hoisted, policy)
+    out["messages"] = [item.dump() for item in arrange(items)]
+    return out
+
+
+def _encode_usage(usage: Usage) -> dict[str, Any]:
+    out = usage_counts(usage)
+    put_details(
+        out, usage.extra, "output_tokens_details", {"thinking_tokens": usage.reasoning_tokens}
+    )
+    for key, value in response_extra(usage.extra, NAME, usage=True).items():
+        out.setdefault(key, thaw(value))
+    return out
+
+
+def encode_response(message: AssistantMessage) -> dict[str, Any]:
+    """A response ``Message`` body for an assistant message: the inverse of decode_response.
+
+    Content Anthropic cannot carry raises :class:`~messages.UnsupportedContentError`; another
+    provider's response fields in ``extra`` are left out, and its stop reason is mapped.
+    """
+    policy = Policy("raise", NAME)
+    out: dict[str, Any] = {}
+    if message.message_id is not None:
+        out["id"] = message.message_id
+    out["type"] = "message"
+    out["role"] = "assistant"
+    if message.model is not None:
+        out["model"] = message.model
+    if isinstance(message.content, str):
+        out["content"] = [{"type": "text", "text": message.content}]
+    else:
+        out["content"] = encode_blocks(
+            message.content, "assistant", policy, "$.content", keep_empty=True
+        )
+    if message.stop_reason is not None:
+        out["stop_reason"] = spelled_stop(message.stop_reason, _STOP_REASONS, _STOP_FROM)
+    if message.usage is not None:
+        out["usage"] = _encode_usage(message.usage)
+    for key, value in response_extra(message.extra, NAME).items():
+        out.setdefault(key, thaw(value))
     return out

@@ -17,20 +17,24 @@ what the non-streamed response would. Rules (from the API reference):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
 from .._core import anthropic_blocks
-from .._core.frozen import thaw
-from .._core.make import copy_json
-from .._core.wire import fail, opt_obj, req_str, type_name
+from .._core.jsontext import parse_arguments
+from .._core.wire import fail
+from .._core.wire import opt_obj
+from .._core.wire import req_str
+from .._core.wire import type_name
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..roles import AssistantMessage, as_blocks
-from ._partial import loads_object, parse_partial
-from .anthropic import NAME, decode_response
+from ..roles import AssistantMessage
+from ..roles import as_blocks
+from ._anthropic_decode import decode_response
+from ._common import owned_event
+from ._formats import ANTHROPIC as NAME
+from ._partial import parse_partial
 
 __all__ = ["AnthropicAccumulator"]
 
@@ -53,12 +57,8 @@ class AnthropicAccumulator:
 
     def feed(self, event: Any) -> None:
         """Take the next event; a malformed one raises DecodeError (path within the event)."""
-        if not isinstance(event, Mapping):
-            raise DecodeError(
-                f"expected an event object, found {type_name(event)}", value=event, source=NAME
-            )
         try:
-            self._apply(thaw(copy_json(event, "$", 0, 256)))
+            self._apply(owned_event(event, NAME, "an event object"))
         except DecodeError as exc:
             exc.source = NAME
             raise
@@ -165,7 +165,7 @@ class AnthropicAccumulator:
         if not text.strip():
             self._blocks[index]["input"] = {}
             return
-        parsed = loads_object(text)
+        parsed = parse_arguments(text)
         if parsed is None:
             self._bad[index] = text
             partial = parse_partial(text)

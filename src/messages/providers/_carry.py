@@ -6,32 +6,58 @@ out otherwise: a field has no text of its own.
 
 :func:`put_extra` and :func:`carried` decide which ``extra`` fields an encoder writes back,
 by the table in ``_formats`` (see its docstring for the rule); :func:`request_turns` gives
-the turns of a conversation that a request carries.
+the turns of a conversation that a request carries, :func:`start_request` the policy every
+``encode_request`` starts with and :func:`each_turn` the walk over the turns
+(:func:`encode_each` the walk over a turn's blocks);
+:func:`raw_turn` writes a whole raw message back or hands it to the policy;
+:func:`failed_output` gives a failed tool result's words where the target has no error flag.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import Any
 
-from .._core.frozen import FrozenDict, JsonValue, raw, thaw
-from ..blocks import Block, RawBlock, TextBlock, ToolUseBlock
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import RawMessage
-from ..message import FLAT_TYPES, ROLE_TYPES, Message
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import Message
 from ..policy import Policy
-from ..roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
-from ._formats import Place, fits, owner
+from ..policy import Unsupported
+from ..policy import describe
+from ..roles import AssistantMessage
+from ..roles import RoleMessage
+from ._formats import Place
+from ._formats import fits
+from ._formats import owner
+from ._formats import role_is_own
 
 __all__ = [
     "carried",
+    "each_turn",
+    "encode_each",
+    "failed_output",
     "is_empty",
     "lost_calls",
     "non_null",
     "passthrough_role",
     "put_extra",
+    "raw_turn",
     "refusal_text",
     "request_turns",
+    "start_request",
 ]
 
 
@@ -57,6 +83,20 @@ def refusal_text(block: Block) -> str | None:
 
 
 # --------------------------------------------------------------------------------- extras
+
+
+def failed_output(call_id: str, output: Any, part_type: str) -> Any:
+    """A failed tool result's output, for a target with no error flag, under ``"text"``.
+
+    The words are those :func:`~messages.policy.describe` gives for the failed result, the
+    same for every target: a string output becomes ``[tool result <id> (error): <output>]``;
+    a list of parts (or a kept null) gets ``[tool result <id> (error)]`` as a first part of
+    type ``part_type``, and keeps its parts.
+    """
+    if isinstance(output, str):
+        return describe(ToolResultBlock(call_id, output, is_error=True))
+    words = describe(ToolResultBlock(call_id, "", is_error=True))
+    return [{"type": part_type, "text": words}, *(output or [])]
 
 
 def is_empty(value: Any) -> bool:
@@ -180,6 +220,72 @@ def passthrough_role(message: object) -> str | None:
     return None
 
 
+def start_request(
+    conversation: Iterable[Message],
+    unsupported: Unsupported,
+    source: str,
+    carries: Callable[[RawBlock], bool],
+) -> tuple[Policy, list[RoleMessage | RawMessage]]:
+    """The policy of one ``encode_request`` call and the turns it encodes.
+
+    The policy knows from the start which calls the target cannot carry (``carries``
+    tells a raw block the target keeps), so their results follow them (see :func:`lost_calls`).
+    """
+    policy = Policy(unsupported, source)
+    turns = request_turns(conversation)
+    policy.lost = lost_calls(turns, carries)
+    return policy, turns
+
+
+def each_turn(
+    policy: Policy, turns: list[RoleMessage | RawMessage], start: int = 0
+) -> Iterator[tuple[int, str, RoleMessage | RawMessage]]:
+    """Each turn from ``start`` on, with its index and path; the policy is told of it first.
+
+    Every ``encode_request`` walks its turns this way, so paths in errors and the policy's
+    view of what it is encoding (see :meth:`~messages.policy.Policy.turn`) agree.
+    """
+    for i in range(start, len(turns)):
+        turn = turns[i]
+        policy.turn(turn)
+        yield i, f"$[{i}]", turn
+
+
+def encode_each(
+    indexed: Iterable[tuple[int, Block]], encode: Callable[[Block, str], Any], path: str
+) -> list[Any]:
+    """``encode(block, f"{path}[i]")`` of each ``(i, block)``, leaving out what was dropped.
+
+    ``i`` is the block's index in its message (``enumerate(blocks)``, or a selection of
+    them); an encoder that hands a block to the policy returns ``None`` for one it drops.
+    """
+    out = []
+    for i, block in indexed:
+        part = encode(block, f"{path}[{i}]")
+        if part is not None:
+            out.append(part)
+    return out
+
+
+def raw_turn(
+    turn: RawMessage,
+    policy: Policy,
+    path: str,
+    reason: str,
+    carried_as_is: Callable[[Any], bool] = lambda data: True,
+) -> dict[str, Any] | TextBlock | None:
+    """A whole raw message in a request (see :func:`passthrough_role`).
+
+    Its wire form when its role is the target's (and ``carried_as_is`` accepts its data);
+    else what the policy gives for it: an error, ``None`` (dropped), or the TextBlock that
+    describes it. ``reason`` names the role as ``{role}``.
+    """
+    role = str(passthrough_role(turn))
+    if role_is_own(role, policy.source) and carried_as_is(turn.data):
+        return thaw(turn.data)  # type: ignore[no-any-return]
+    return policy.degrade(RawBlock(turn.data), path, reason.format(role=repr(role)))
+
+
 def request_turns(conversation: Iterable[Message]) -> list[RoleMessage | RawMessage]:
     """The conversation as role turns (see ``as_turns``), keeping whole raw messages apart.
 
@@ -254,43 +360,22 @@ def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
     kept apart by ``_policy.request_turns`` first). Anything that is not a message raises
     :class:`DecodeError`.
     """
-    from ..convert import message_to_block
+    from ..convert import messages_to_turn
     from ..errors import DecodeError
+    from ..flat import FlatMessage
     from ..flat import RawMessage
-    from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES
+    from ..message import FLAT_TYPES
+    from ..message import ROLE_TYPES
+    from ..message import SESSION_TYPES
 
     turns: list[RoleMessage] = []
-    run: list[Message] = []
+    run: list[FlatMessage] = []
     run_role: str | None = None
 
     def close() -> None:
-        if not run:
-            return
-        first = run[0]
-        blocks = tuple(message_to_block(m) for m in run)
-        turn: RoleMessage
-        if run_role == "assistant":
-            turn = AssistantMessage(blocks)
-        elif run_role == "tool":
-            turn = ToolMessage(blocks)
-        elif run_role == "system":
-            turn = SystemMessage(blocks)
-        elif run_role == "developer":
-            turn = SystemMessage(blocks, role="developer")
-        else:
-            turn = UserMessage(blocks)
-        turns.append(
-            replace(
-                turn,
-                uuid=first.uuid,
-                session_id=first.session_id,
-                parent_tool_use_id=first.parent_tool_use_id,
-                model=first.model,
-                message_id=first.message_id,
-                timestamp=first.timestamp,
-            )
-        )
-        run.clear()
+        if run:
+            turns.append(messages_to_turn(run))
+            run.clear()
 
     for i, message in enumerate(messages):
         if isinstance(message, ROLE_TYPES):

@@ -1,5 +1,6 @@
-"""Encoding role messages for OpenAI Chat Completions requests and responses.
+"""Encoding conversations as OpenAI Chat Completions requests, and messages as responses.
 
+Content parts and ``tool_calls`` entries are written by :mod:`._chat_parts`.
 :func:`encode_turn` writes one turn as wire messages: a system/developer, user or assistant
 message, one ``tool`` message per tool result, and an assistant message for tool calls
 found outside an assistant turn. :func:`arrange` then moves every tool message right after
@@ -8,20 +9,61 @@ the assistant message whose ``tool_calls`` hold its id.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Iterable
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from .._core.wire import present
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..flat import RawMessage
+from ..message import Message
 from ..policy import Policy
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ._carry import carried, put_extra, refusal_text
-from ._chat_parts import NAME, encode_part, encode_tool_call, is_tool_call, text_part
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..stop import StopReason
+from ..usage import Usage
+from ._carry import carried
+from ._carry import each_turn
+from ._carry import encode_each
+from ._carry import failed_output
+from ._carry import put_extra
+from ._carry import raw_turn
+from ._carry import refusal_text
+from ._carry import start_request
+from ._chat_decode import ENVELOPE
+from ._chat_parts import NAME
+from ._chat_parts import carries
+from ._chat_parts import encode_part
+from ._chat_parts import encode_tool_call
+from ._chat_parts import is_tool_call
+from ._chat_parts import text_part
+from ._common import put_details
+from ._common import spelled_stop
 from ._formats import foreign_citations
+from ._formats import response_extra
 
-__all__ = ["ENVELOPE", "Wire", "arrange", "encode_assistant", "encode_turn"]
+__all__ = ["encode_request", "encode_response", "encode_usage"]
 
-ENVELOPE: Final = "completion"
-"""The ``extra`` key under which decode_response keeps the ChatCompletion around the message."""
+_FINISH_REASONS: Final = frozenset(
+    ("stop", "length", "tool_calls", "content_filter", "function_call")
+)
+_FINISH_FROM: Final = {
+    StopReason.END_TURN: "stop",
+    StopReason.STOP_SEQUENCE: "stop",
+    StopReason.MAX_TOKENS: "length",
+    StopReason.TOOL_USE: "tool_calls",
+    StopReason.REFUSAL: "content_filter",
+}
 _REQUEST_FIELDS: Final = frozenset(("name", "refusal", "function_call"))
 """The message fields a request knows, written for messages decoded from responses or logs."""
 
@@ -78,12 +120,7 @@ def _empty_content(message: Any) -> Any:
 def _parts(
     blocks: tuple[tuple[int, Block], ...], where: str, policy: Policy, path: str
 ) -> list[dict[str, Any]]:
-    out = []
-    for j, block in blocks:
-        part = encode_part(block, where, policy, f"{path}.content[{j}]")
-        if part is not None:
-            out.append(part)
-    return out
+    return encode_each(blocks, lambda b, at: encode_part(b, where, policy, at), f"{path}.content")
 
 
 def encode_assistant(
@@ -147,10 +184,13 @@ def encode_assistant(
                 parts.append((j, replacement))
     single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and _plain(parts[0][1], policy)
     if not parts:
-        if "content" in message.extra or calls or audio:
-            pass  # a kept null or [] is written back below; with tool calls it may be left out
+        if "content" in message.extra or calls or audio or refusal is not None or response:
+            # A kept null or [] is written back below. With tool calls, audio or a refusal
+            # the content may be left out, and a response message need not have it: one
+            # decoded without a ``content`` key goes back without one.
+            pass
         else:
-            out["content"] = None if refusal is not None else ""
+            out["content"] = ""
     elif single and (calls or audio or refusal is not None or response or _cited(parts[0][1])):
         j, text = parts[0]
         assert isinstance(text, TextBlock)
@@ -206,10 +246,7 @@ def _tool_message(
     if block.is_error:
         policy.refuse("cannot carry is_error on a tool result", f"{path}.is_error", True)
         if policy.mode == "text":
-            if isinstance(content, str):
-                content = f"[error] {content}"
-            else:
-                content = [{"type": "text", "text": "[error]"}, *(content or [])]
+            content = failed_output(block.tool_use_id, content, "text")
     out["content"] = content
     put_extra(out, block.extra, policy, path, "tool_result")
     return out
@@ -232,7 +269,11 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         return [(out, None)]
     if isinstance(turn, AssistantMessage):
         results: list[Wire] = []
-        return [(encode_assistant(turn, policy, path, results=results), None), *results]
+        before = policy.left_out
+        message = encode_assistant(turn, policy, path, results=results)
+        if policy.left_out > before and _says_nothing(message):
+            return results  # the policy took all it had (reasoning only): no empty message
+        return [(message, None), *results]
     if isinstance(turn, UserMessage) and isinstance(turn.content, str):
         out = {"role": "user", "content": turn.content}
         _message_extra(turn, out, policy, path)
@@ -242,6 +283,16 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         _message_extra(turn, out, policy, path)
         return [(out, None)]
     return _user_side(turn, policy, path)
+
+
+def _says_nothing(message: dict[str, Any]) -> bool:
+    """An assistant message with no content, refusal, tool calls, audio or function call.
+
+    The API rejects one; a turn the policy emptied is left out rather than written so (a
+    turn that came empty is written as it came).
+    """
+    keys = ("content", "refusal", "tool_calls", "audio", "function_call")
+    return all(message.get(k) in (None, "", []) for k in keys)
 
 
 def _user_side(turn: UserMessage | ToolMessage, policy: Policy, path: str) -> list[Wire]:
@@ -324,3 +375,86 @@ def arrange(wires: list[Wire]) -> list[dict[str, Any]]:
                 continue
         out.append((message, call_id))
     return [message for message, _ in out]
+
+
+def encode_usage(usage: Usage) -> dict[str, Any]:
+    """The inverse of :func:`decode_usage` (another provider's usage fields are left out)."""
+    # Chat's prompt tokens count the cached ones (read and written) too.
+    cached = (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+    prompt = None if usage.input_tokens is None else usage.input_tokens + cached
+    out = present(prompt_tokens=prompt, completion_tokens=usage.output_tokens)
+    cache = {"cached_tokens": usage.cache_read_tokens}
+    cache["cache_write_tokens"] = usage.cache_write_tokens
+    put_details(out, usage.extra, "prompt_tokens_details", cache)
+    reasoning = {"reasoning_tokens": usage.reasoning_tokens}
+    put_details(out, usage.extra, "completion_tokens_details", reasoning)
+    for key, value in response_extra(usage.extra, NAME, usage=True).items():
+        out.setdefault(key, thaw(value))
+    return out
+
+
+def encode_request(
+    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> dict[str, Any]:
+    """The ``messages`` of a request body for a conversation.
+
+    Flat messages are grouped into turns first. ``system``/``developer`` roles are kept.
+    Every tool result (a :class:`ToolMessage`, or a :class:`ToolResultBlock` in a user turn)
+    becomes one ``tool`` message, placed right after the assistant message whose
+    ``tool_calls`` hold its id. Tool calls keep their raw ``arguments`` string when they
+    have one. Content Chat cannot carry (thinking, images in tool results, ``is_error``,
+    another format's blocks) follows ``unsupported``: ``"raise"`` an
+    :class:`~messages.UnsupportedContentError` with its path, ``"drop"`` it, or replace it
+    with a ``"text"`` describing it.
+
+    >>> from messages import ToolResultBlock, ToolUseBlock
+    >>> body = encode_request([
+    ...     AssistantMessage((ToolUseBlock("call_1", "get_time", {}, arguments="{}"),)),
+    ...     UserMessage((ToolResultBlock("call_1", "12:00"),)),
+    ... ])
+    >>> body["messages"][1]
+    {'role': 'tool', 'tool_call_id': 'call_1', 'content': '12:00'}
+    """
+    policy, turns = start_request(conversation, unsupported, NAME, carries)
+    wires: list[Wire] = []
+    for _, path, turn in each_turn(policy, turns):
+        if isinstance(turn, RawMessage):
+            kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
+            if isinstance(kept, dict):
+                wires.append((kept, None))
+            elif kept is not None:
+                wires.append(({"role": "user", "content": kept.text}, None))
+            continue
+        wires.extend(encode_turn(turn, policy, path))
+    return {"messages": arrange(wires)}
+
+
+def encode_response(message: AssistantMessage) -> dict[str, Any]:
+    """A ``ChatCompletion`` body for an assistant message: the inverse of decode_response.
+
+    Content Chat cannot carry raises :class:`~messages.UnsupportedContentError`. A message
+    from another provider gets ``object``, one choice and a mapped ``finish_reason``; its
+    response fields in ``extra`` are left out.
+    """
+    policy = Policy("raise", NAME)
+    envelope_value = message.extra.get(ENVELOPE)
+    envelope = thaw(envelope_value) if isinstance(envelope_value, FrozenDict) else None
+    out = present(id=message.message_id)
+    if envelope is None:
+        out["object"] = "chat.completion"
+    out.update(present(created=message.timestamp, model=message.model))
+    choices = envelope.pop("choices", None) if envelope is not None else None
+    if type(choices) is list and choices and type(choices[0]) is dict:
+        choice, others = choices[0], choices[1:]
+    else:
+        choice, others = {"index": 0}, []
+    choice["message"] = encode_assistant(message, policy, "$", response=True)
+    if message.stop_reason is not None:
+        choice["finish_reason"] = spelled_stop(message.stop_reason, _FINISH_REASONS, _FINISH_FROM)
+    out["choices"] = [choice, *others]
+    if message.usage is not None:
+        out["usage"] = encode_usage(message.usage)
+    if envelope is not None:
+        for key, value in envelope.items():
+            out.setdefault(key, value)
+    return out

@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions pieces: content parts, tool calls and usage, both ways.
+"""OpenAI Chat Completions content parts and ``tool_calls`` entries, both ways.
 
 Decoders take owned JSON (fresh from a copy of the caller's body) and never mutate it.
 Encoders return fresh plain values and apply the caller's :class:`Policy` to what Chat
@@ -9,38 +9,42 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import EMPTY, FrozenDict, JsonValue, raw, thaw
-from .._core.make import expose_owned, wrap_owned
-from .._core.wire import extra, opt_int, opt_obj
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.jsontext import parse_arguments
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import extra
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..media import parse_data_uri, to_data_uri
+from ..media import parse_data_uri
+from ..media import to_data_uri
 from ..policy import Policy
-from ..usage import Usage
 from ._carry import put_extra
-from ._formats import CHAT, raw_is_own, response_extra
-from ._partial import loads_object
+from ._formats import CHAT
+from ._formats import raw_is_own
 
 __all__ = [
     "NAME",
     "carries",
     "decode_part",
     "decode_tool_call",
-    "decode_usage",
     "encode_part",
     "encode_tool_call",
-    "encode_usage",
     "is_tool_call",
     "text_part",
 ]
@@ -108,7 +112,7 @@ def decode_tool_call(tc: Any) -> Block:
             and type(fn.get("arguments")) is str
         ):
             arguments = fn["arguments"]
-            parsed = loads_object(arguments)
+            parsed = parse_arguments(arguments)
             args: Mapping[str, JsonValue] = EMPTY
             if parsed is not None:
                 try:
@@ -121,84 +125,7 @@ def decode_tool_call(tc: Any) -> Block:
     return RawBlock(expose_owned(tc))
 
 
-def decode_usage(u: dict[str, Any]) -> Usage:
-    """``usage``: prompt tokens less cached (and cache-written) ones are the input tokens."""
-    prompt = opt_int(u, "prompt_tokens")
-    prompt_details = opt_obj(u, "prompt_tokens_details")
-    completion_details = opt_obj(u, "completion_tokens_details")
-    rest = dict(
-        raw(
-            extra(
-                u,
-                frozenset(
-                    (
-                        "prompt_tokens",
-                        "completion_tokens",
-                        "prompt_tokens_details",
-                        "completion_tokens_details",
-                    )
-                ),
-            )
-        )
-    )
-    cached = written = reasoning = None
-    try:
-        if prompt_details is not None:
-            cached = opt_int(prompt_details, "cached_tokens")
-            written = opt_int(prompt_details, "cache_write_tokens")
-            nested = raw(extra(prompt_details, frozenset(("cached_tokens", "cache_write_tokens"))))
-            if nested or (cached is None and written is None):
-                rest["prompt_tokens_details"] = nested  # else rebuilt from the counts
-    except DecodeError as exc:
-        raise exc.within(".prompt_tokens_details") from None
-    try:
-        if completion_details is not None:
-            reasoning = opt_int(completion_details, "reasoning_tokens")
-            nested = raw(extra(completion_details, frozenset(("reasoning_tokens",))))
-            if nested or reasoning is None:
-                rest["completion_tokens_details"] = nested
-    except DecodeError as exc:
-        raise exc.within(".completion_tokens_details") from None
-    return Usage(
-        None if prompt is None else prompt - (cached or 0) - (written or 0),
-        opt_int(u, "completion_tokens"),
-        cached,
-        written,
-        reasoning_tokens=reasoning,
-        extra=wrap_owned(rest) if rest else EMPTY,
-    )
-
-
 # ---------------------------------------------------------------------------- encoding
-
-
-def encode_usage(usage: Usage) -> dict[str, Any]:
-    """The inverse of :func:`decode_usage` (another provider's usage fields are left out)."""
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["prompt_tokens"] = (
-            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
-        )
-    if usage.output_tokens is not None:
-        out["completion_tokens"] = usage.output_tokens
-    details = usage.extra.get("prompt_tokens_details")
-    cached = usage.cache_read_tokens is not None or usage.cache_write_tokens is not None
-    if isinstance(details, FrozenDict) or cached:
-        prompt_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.cache_read_tokens is not None:
-            prompt_details["cached_tokens"] = usage.cache_read_tokens
-        if usage.cache_write_tokens is not None:
-            prompt_details["cache_write_tokens"] = usage.cache_write_tokens
-        out["prompt_tokens_details"] = prompt_details
-    details = usage.extra.get("completion_tokens_details")
-    if isinstance(details, FrozenDict) or usage.reasoning_tokens is not None:
-        completion_details = thaw(details) if isinstance(details, FrozenDict) else {}
-        if usage.reasoning_tokens is not None:
-            completion_details["reasoning_tokens"] = usage.reasoning_tokens
-        out["completion_tokens_details"] = completion_details
-    for key, value in response_extra(usage.extra, NAME, usage=True).items():
-        out.setdefault(key, thaw(value))
-    return out
 
 
 def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:

@@ -25,19 +25,21 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
-from .._core.make import copy_json
-from .._core.wire import fail, type_name
+from .._core.frozen import FrozenDict
+from .._core.wire import fail
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..roles import AssistantMessage, as_blocks
+from ..roles import AssistantMessage
+from ..roles import as_blocks
+from ._chat_decode import decode_response
+from ._common import owned_event
+from ._formats import CHAT as NAME
 from ._partial import parse_partial
-from .openai_chat import NAME, decode_response
 
 __all__ = ["ChatAccumulator"]
 
@@ -84,12 +86,8 @@ class ChatAccumulator:
         if isinstance(chunk, str) and chunk.strip() == "[DONE]":
             self._done = True
             return
-        if not isinstance(chunk, Mapping):
-            raise DecodeError(
-                f"expected a chunk object, found {type_name(chunk)}", value=chunk, source=NAME
-            )
         try:
-            self._apply(thaw(copy_json(chunk, "$", 0, 256)))
+            self._apply(owned_event(chunk, NAME, "a chunk object"))
         except DecodeError as exc:
             exc.source = NAME
             raise

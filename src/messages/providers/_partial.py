@@ -23,12 +23,15 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-__all__ = ["MAX_DEPTH", "loads_object", "parse_partial"]
+from .._core.jsontext import load_strict
+from ..errors import DecodeError
+
+__all__ = ["MAX_DEPTH", "parse_partial"]
 
 MAX_DEPTH: Final = 200
 """Nesting deeper than this is treated as the end of the valid prefix."""
@@ -226,28 +229,8 @@ def parse_partial(text: str) -> Any:
     ``None``, so callers that need an object check ``isinstance(value, dict)``.
     """
     try:
-        return json.loads(text, parse_constant=_reject, parse_float=_finite)
-    except (ValueError, RecursionError):
+        return load_strict(text)  # the one strict rule (see _core/jsontext)
+    except DecodeError:
         pass
     value = _Parser(text).value(0)
     return None if value is _MISSING else value
-
-
-def _reject(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text} is too large for a float")
-    return value
-
-
-def loads_object(text: str) -> dict[str, Any] | None:
-    """``text`` parsed as a JSON object, or ``None`` when it is not exactly one valid object."""
-    try:
-        value = json.loads(text, parse_constant=_reject, parse_float=_finite)
-    except (ValueError, RecursionError):
-        return None
-    return value if type(value) is dict else None

@@ -1,9 +1,16 @@
-"""The protocols every provider codec module and its stream accumulator satisfy."""
+"""The protocols every provider codec module and its stream accumulator satisfy.
+
+Both are public as :class:`messages.providers.Provider` and
+:class:`messages.providers.Accumulator`; a module satisfies :class:`Provider` structurally
+(mypy checks the four codecs in ``tests/typing/check_providers.py``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import Any
+from typing import Protocol
 
 from ..message import Message
 from ..policy import Unsupported
@@ -13,7 +20,18 @@ __all__ = ["Accumulator", "Provider"]
 
 
 class Accumulator(Protocol):
-    """Reassembles a provider's stream events into one message."""
+    """Reassembles a provider's stream events into one message.
+
+    Feed it every event of one streamed response, in order; ask for a :meth:`snapshot`
+    at any time and for the :meth:`message` once the stream has ended. A finished stream
+    gives what ``decode_response`` gives for the same response sent whole.
+
+    >>> from messages.providers import get
+    >>> acc = get("openai_chat").accumulator()
+    >>> acc.feed({"choices": [{"index": 0, "delta": {"content": "Hi"}}]})
+    >>> acc.snapshot().text
+    'Hi'
+    """
 
     def feed(self, event: Any) -> None:
         """Take the next stream event (a parsed JSON object), in order."""
@@ -29,7 +47,17 @@ class Accumulator(Protocol):
 
 
 class Provider(Protocol):
-    """The surface of every provider codec module (a module satisfies it structurally)."""
+    """The surface of every provider codec module (a module satisfies it structurally).
+
+    :func:`messages.providers.get` returns one by name, so code written against this
+    protocol works for every provider API.
+
+    >>> from messages import UserMessage
+    >>> from messages.providers import NAMES, get
+    >>> [get(name).decode_request(get(name).encode_request([UserMessage("Hi")]))[0].text
+    ...  for name in NAMES]
+    ['Hi', 'Hi', 'Hi', 'Hi']
+    """
 
     NAME: str
 

@@ -9,42 +9,51 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Final, Literal, assert_never
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Final
+from typing import Literal
+from typing import assert_never
 
 from .._core.frozen import raw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..convert import message_to_block
 from ..flat import RawMessage
-from ..media import parse_data_uri
-from ..message import FLAT_TYPES, ROLE_TYPES, Message, role_of
+from ..media import describe_media
+from ..media import media_facts
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..message import role_of
 from ..roles import as_blocks
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 
 __all__ = [
     "Entry",
     "LABELS",
+    "MarkdownWriter",
     "Part",
+    "Transcriber",
     "clip",
+    "code_span",
     "entries",
-    "media_label",
+    "fence",
     "parts_of",
+    "raw_note",
     "write",
 ]
 
@@ -74,6 +83,13 @@ class Part:
     flag: bool = False
     """Redacted thinking, an error result, or an image (vs audio) medium."""
 
+    def attr(self, name: str) -> str:
+        """The detail called ``name``, ``""`` when the part has none: every style reads them so."""
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        return ""
+
 
 @dataclass(slots=True)
 class Entry:
@@ -87,49 +103,15 @@ class Entry:
     """The role of the flat messages gathered here (consecutive ones share an entry)."""
 
 
+_URL_WIDTH: Final = 80
+"""Longest URL a text or Markdown transcript shows for an image or audio link."""
+
+
 def clip(text: str, limit: int | None) -> str:
     """``text`` cut to ``limit`` characters, the last being an ellipsis when cut."""
     if limit is None or len(text) <= limit:
         return text
     return text[: limit - 1] + "\u2026" if limit > 0 else ""
-
-
-def _size(b64: str) -> int:
-    body = "".join(b64.split())
-    return max(0, len(body) * 3 // 4 - (len(body) - len(body.rstrip("="))))
-
-
-def media_label(block: ImageBlock | AudioBlock) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A short description of an image or audio block and its attributes; never the data."""
-    attrs: list[tuple[str, str]] = []
-    media_type = block.media_type
-    size: int | None = None
-    if block.data is not None:
-        size = _size(block.data)
-    elif block.url is not None:
-        uri = parse_data_uri(block.url)
-        if uri is not None:
-            media_type = media_type or uri.media_type
-            size = _size(uri.data) if uri.is_base64 else len(uri.data)
-        else:
-            attrs.append(("url", block.url))
-    elif block.file_id is not None:
-        attrs.append(("file_id", block.file_id))
-    if media_type is not None:
-        attrs.insert(0, ("media_type", media_type))
-    if size is not None:
-        attrs.append(("bytes", str(size)))
-    words = []
-    for key, value in attrs:
-        if key == "bytes":
-            words.append(f"{value} bytes")
-        elif key == "file_id":
-            words.append(f"file {value}")
-        elif key == "url":
-            words.append(clip(value, 80))
-        else:
-            words.append(value)
-    return ", ".join(words) or "no data", tuple(attrs)
 
 
 def _json(value: object) -> str:
@@ -164,8 +146,8 @@ def _block(block: Block, limit: int | None) -> Part:
                 flag=bool(block.is_error),
             )
         case ImageBlock() | AudioBlock():
-            text, attrs_ = media_label(block)
-            return Part("media", text, attrs_, flag=isinstance(block, ImageBlock))
+            text = describe_media(block, url_width=_URL_WIDTH)
+            return Part("media", text, media_facts(block), flag=isinstance(block, ImageBlock))
         case RawBlock():
             return Part("raw", block.type or "", (("type", block.type),) if block.type else ())
         case _:
@@ -220,6 +202,58 @@ def _session_entry(message: Message) -> Entry:
     return Entry("Event", "event", attrs)
 
 
+class Transcriber:
+    """Builds transcript entries one message at a time (the one grouping rule).
+
+    Consecutive flat messages of one role share an entry; a role message gets its own, and
+    so does a session message (stream events only with ``include_events``).
+    """
+
+    __slots__ = ("_include_events", "_include_thinking", "_last", "_limit", "_names")
+
+    def __init__(
+        self,
+        *,
+        labels: Mapping[str, str] | None = None,
+        include_thinking: bool = True,
+        include_events: bool = False,
+        limit: int | None = None,
+    ) -> None:
+        self._names = {**LABELS, **(labels or {})}
+        self._include_thinking = include_thinking
+        self._include_events = include_events
+        self._limit = limit
+        self._last: Entry | None = None
+
+    def add(self, message: Message) -> tuple[Entry, list[Part], bool] | None:
+        """Place ``message``: its entry, the parts it added, and whether the entry is new.
+
+        ``None`` for a message left out (a stream event without ``include_events``).
+        """
+        if isinstance(message, StreamEventMessage) and not self._include_events:
+            return None
+        parts = [
+            p
+            for p in parts_of(message, self._limit)
+            if self._include_thinking or p.kind != "thinking"
+        ]
+        role = role_of(message)
+        if isinstance(message, FLAT_TYPES):
+            key = role or "raw"
+            last = self._last
+            if last is not None and last.flat_role == key:
+                last.parts.extend(parts)
+                return last, parts, False
+            entry = Entry(self._names.get(key, key.capitalize()), key, flat_role=key)
+        elif role is not None:
+            entry = Entry(self._names.get(role, role.capitalize()), role)
+        else:
+            entry = _session_entry(message)
+        entry.parts.extend(parts)
+        self._last = entry
+        return entry, parts, True
+
+
 def entries(
     messages: Iterable[Message],
     *,
@@ -229,25 +263,17 @@ def entries(
     limit: int | None,
 ) -> list[Entry]:
     """Transcript entries; consecutive flat messages of one role share an entry."""
-    names = {**LABELS, **(labels or {})}
+    builder = Transcriber(
+        labels=labels,
+        include_thinking=include_thinking,
+        include_events=include_events,
+        limit=limit,
+    )
     out: list[Entry] = []
     for message in messages:
-        if isinstance(message, StreamEventMessage) and not include_events:
-            continue
-        parts = [p for p in parts_of(message, limit) if include_thinking or p.kind != "thinking"]
-        role = role_of(message)
-        if isinstance(message, FLAT_TYPES):
-            key = role or "raw"
-            if out and out[-1].flat_role == key:
-                out[-1].parts.extend(parts)
-                continue
-            entry = Entry(names.get(key, key.capitalize()), key, flat_role=key)
-        elif role is not None:
-            entry = Entry(names.get(role, role.capitalize()), role)
-        else:
-            entry = _session_entry(message)
-        entry.parts.extend(parts)
-        out.append(entry)
+        placed = builder.add(message)
+        if placed is not None and placed[2]:
+            out.append(placed[0])
     return out
 
 
@@ -255,25 +281,34 @@ def entries(
 
 
 def _text_part(part: Part) -> str:
-    attrs = dict(part.attrs)
     match part.kind:
         case "text":
             return part.text
         case "thinking":
             return "[Thinking: redacted]" if part.flag else f"[Thinking] {part.text}"
         case "tool_use":
-            return f"[Tool: {attrs['name']}] {part.text}".rstrip()
+            return f"[Tool: {part.attr('name')}] {part.text}".rstrip()
         case "tool_result":
             head = "Tool error" if part.flag else "Tool result"
-            lines = [f"[{head}: {attrs['tool_use_id']}] {part.text}".rstrip()]
+            lines = [f"[{head}: {part.attr('tool_use_id')}] {part.text}".rstrip()]
             lines += [_text_part(child) for child in part.children]
             return "\n".join(lines)
         case "media":
-            return f"[{'Image' if part.flag else 'Audio'}: {part.text}]"
+            return _media_note(part)
         case "raw":
-            return f"[Raw: {part.text}]" if part.text else "[Raw]"
+            return raw_note(part)
         case _:
             assert_never(part.kind)
+
+
+def raw_note(part: Part) -> str:
+    """The note for a raw part, in every style: ``[Raw: <what it is>]``, or ``[Raw]``."""
+    return f"[Raw: {part.text}]" if part.text else "[Raw]"
+
+
+def _media_note(part: Part) -> str:
+    word = "Image" if part.flag else "Audio"
+    return f"[{word}: {part.text}]" if part.text else f"[{word}]"
 
 
 def _heading(entry: Entry) -> str:
@@ -303,21 +338,33 @@ def _write_text(items: list[Entry]) -> str:
 # -- Markdown -----------------------------------------------------------------------------
 
 
-def _fence(text: str, info: str = "") -> str:
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * max(3, longest + 1)
+def _longest_backticks(text: str) -> int:
+    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+
+
+_BACKTICKS: Final = re.compile(r"`+")
+
+
+def fence(text: str, info: str = "") -> str:
+    """``text`` as a fenced Markdown code block, the fence longer than any backtick run in it.
+
+    >>> print(fence("a ``` b", "md"))
+    ````md
+    a ``` b
+    ````
+    """
+    ticks = "`" * max(3, _longest_backticks(text) + 1)
     return f"{ticks}{info}\n{text}\n{ticks}"
 
 
-def _code(text: str) -> str:
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * (longest + 1)
+def code_span(text: str) -> str:
+    """``text`` as inline Markdown code that no backtick inside it can close early."""
+    ticks = "`" * (_longest_backticks(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 def _md_part(part: Part) -> str:
-    attrs = dict(part.attrs)
     match part.kind:
         case "text":
             return part.text
@@ -327,19 +374,19 @@ def _md_part(part: Part) -> str:
             lines = f"**Thinking:** {part.text}".split("\n")
             return "\n".join(f"> {line}".rstrip() for line in lines)
         case "tool_use":
-            head = f"**Tool call:** {_code(attrs['name'])} ({_code(attrs['id'])})"
-            return f"{head}\n\n{_fence(part.text, 'json')}"
+            head = f"**Tool call:** {code_span(part.attr('name'))} ({code_span(part.attr('id'))})"
+            return f"{head}\n\n{fence(part.text, 'json')}"
         case "tool_result":
             word = "Tool error" if part.flag else "Tool result"
-            chunks = [f"**{word}** ({_code(attrs['tool_use_id'])}):"]
+            chunks = [f"**{word}** ({code_span(part.attr('tool_use_id'))}):"]
             if part.text or not part.children:
-                chunks.append(_fence(part.text))
+                chunks.append(fence(part.text))
             chunks += [_md_part(child) for child in part.children]
             return "\n\n".join(chunks)
         case "media":
-            return f"*[{'Image' if part.flag else 'Audio'}: {part.text}]*"
+            return f"*{_media_note(part)}*"
         case "raw":
-            return f"*[Raw: {part.text}]*" if part.text else "*[Raw]*"
+            return f"*{raw_note(part)}*"
         case _:
             assert_never(part.kind)
 
@@ -347,9 +394,34 @@ def _md_part(part: Part) -> str:
 def _write_markdown(items: list[Entry]) -> str:
     out = []
     for entry in items:
-        head = f"### {_heading(entry)}"
-        out.append("\n\n".join([head, *(_md_part(p) for p in entry.parts)]))
+        out.append(f"### {_heading(entry)}")
+        out += [_md_part(p) for p in entry.parts]
     return "\n\n".join(out)
+
+
+class MarkdownWriter:
+    """The Markdown transcript written message by message, for a stream of any length.
+
+    The same paragraphs as ``transcript(format="markdown")``, given as they become known:
+    ``### Label`` when a new entry starts, then one paragraph per part. Join them with a
+    blank line. ``builder`` says what to show (by default what ``transcript`` shows).
+    """
+
+    __slots__ = ("_builder",)
+
+    def __init__(self, builder: Transcriber | None = None) -> None:
+        self._builder = builder or Transcriber()
+
+    def render(self, message: Message) -> Iterator[str]:
+        """The Markdown paragraphs ``message`` adds (none for a message left out)."""
+        placed = self._builder.add(message)
+        if placed is None:
+            return
+        entry, parts, new = placed
+        if new:
+            yield f"### {_heading(entry)}"
+        for part in parts:
+            yield _md_part(part)
 
 
 # -- XML-ish tags -------------------------------------------------------------------------

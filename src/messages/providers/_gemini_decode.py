@@ -1,0 +1,194 @@
+"""Decoding Gemini ``generateContent`` request and response bodies into messages.
+
+Parts are read by :mod:`._gemini_parts`; this module reads the contents around them, the
+candidates of a response and its usage metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from typing import Final
+
+from .._core import gemini_counts
+from .._core.wire import decode_each
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from ..blocks import Block
+from ..blocks import ToolResultBlock
+from ..errors import DecodeError
+from ..message import Message
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..usage import Usage
+from ._common import owned_body
+from ._common import with_source
+from ._formats import GEMINI as NAME
+from ._gemini_parts import CallIds
+from ._gemini_parts import camel
+from ._gemini_parts import decode_part
+
+__all__ = ["CONTENT_KEYS", "MODEL_KEYS", "decode_request", "decode_response"]
+
+CONTENT_KEYS: Final = frozenset(("parts",))
+"""The keys of a user-side content that the role message models."""
+MODEL_KEYS: Final = frozenset(("parts", "role"))
+"""The keys of a ``model`` content that the assistant message models."""
+_MODELLED: Final = frozenset(
+    ("candidates", "usageMetadata", "modelVersion", "responseId", "createTime")
+)
+
+
+def _parts(content: dict[str, Any], ids: CallIds) -> tuple[Block, ...]:
+    parts = content.get("parts")
+    if type(parts) is not list:
+        raise fail("an array", parts, "parts")
+    return tuple(decode_each(parts, lambda part: decode_part(part, ids), ".parts"))
+
+
+def _content(c: Any, ids: CallIds) -> Message:
+    if type(c) is not dict:
+        raise fail("an object", c)
+    c = camel(c)
+    blocks = _parts(c, ids)
+    if c.get("role") == "model":
+        return AssistantMessage(blocks, extra={k: v for k, v in c.items() if k not in MODEL_KEYS})
+    ex = {k: v for k, v in c.items() if k not in CONTENT_KEYS}
+    if blocks and all(isinstance(b, ToolResultBlock) for b in blocks):
+        return ToolMessage(blocks, extra=ex)
+    return UserMessage(blocks, extra=ex)
+
+
+def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
+    """The conversation in a request body: ``systemInstruction`` and ``contents``.
+
+    A ``user`` content made only of function responses comes back as a :class:`ToolMessage`,
+    any other as a :class:`UserMessage`; ``model`` contents as :class:`AssistantMessage` s.
+    Calls and responses without ``id`` get synthetic ids (``gemini_call_<n>``), matched by
+    name and order.
+    """
+    d = camel(owned_body(body, NAME))
+    try:
+        out: list[Message] = []
+        ids = CallIds()
+        system = d.get("systemInstruction")
+        if system is not None:
+            if type(system) is not dict:
+                raise fail("an object", system, "systemInstruction")
+            system = camel(system)
+            try:
+                blocks = _parts(system, ids)
+            except DecodeError as exc:
+                raise exc.within(".systemInstruction") from None
+            out.append(
+                SystemMessage(
+                    blocks, extra={k: v for k, v in system.items() if k not in CONTENT_KEYS}
+                )
+            )
+        contents = d.get("contents")
+        if contents is not None:
+            if type(contents) is not list:
+                raise fail("an array", contents, "contents")
+            out.extend(decode_each(contents, lambda c: _content(c, ids), ".contents"))
+        return tuple(out)
+    except DecodeError as exc:
+        raise with_source(exc, NAME) from None
+
+
+def decode_response(body: Mapping[str, Any]) -> AssistantMessage:
+    """A ``GenerateContentResponse`` as one assistant message (its first candidate).
+
+    ``finishReason`` is kept raw in ``stop_reason``; the other candidates and every
+    unmodelled field stay in ``extra``.
+    """
+    d = camel(owned_body(body, NAME))
+    try:
+        response_id = opt_str(d, "responseId")
+        ex = {k: v for k, v in d.items() if k not in _MODELLED}
+        for key in ("modelVersion", "responseId", "createTime", "usageMetadata"):
+            if key in d and d[key] is None:
+                ex[key] = None
+        blocks: tuple[Block, ...] = ()
+        stop_reason = None
+        candidates = d.get("candidates")
+        if candidates is not None:
+            if type(candidates) is not list:
+                raise fail("an array", candidates, "candidates")
+            kept = list(candidates)
+            if kept:
+                try:
+                    blocks, stop_reason, kept[0] = _candidate(kept[0], CallIds(_tag(response_id)))
+                except DecodeError as exc:
+                    raise exc.within(".candidates[0]") from None
+            ex["candidates"] = kept
+        elif "candidates" in d:
+            ex["candidates"] = None
+        usage = d.get("usageMetadata")
+        created = d.get("createTime")
+        if created is not None and type(created) not in (str, int, float):
+            raise fail("a string", created, "createTime")
+        return AssistantMessage(
+            blocks,
+            usage=None if usage is None else _decode_usage(usage),
+            stop_reason=stop_reason,
+            model=opt_str(d, "modelVersion"),
+            message_id=response_id,
+            timestamp=created,
+            extra=ex,
+        )
+    except DecodeError as exc:
+        raise with_source(exc, NAME) from None
+
+
+def _tag(response_id: str | None) -> str:
+    return "" if not response_id else f"{response_id}_"
+
+
+def _candidate(c: Any, ids: CallIds) -> tuple[tuple[Block, ...], str | None, dict[str, Any]]:
+    if type(c) is not dict:
+        raise fail("an object", c)
+    c = camel(c)
+    rest = dict(c)
+    stop_reason = opt_str(c, "finishReason")
+    if stop_reason is not None:
+        del rest["finishReason"]
+    blocks: tuple[Block, ...] = ()
+    content = c.get("content")
+    if content is not None:
+        if type(content) is not dict:
+            raise fail("an object", content, "content")
+        content = camel(content)
+        parts = content.get("parts")
+        if type(parts) is list and parts:
+            try:
+                blocks = _parts(content, ids)
+            except DecodeError as exc:
+                raise exc.within(".content") from None
+            rest["content"] = {k: v for k, v in content.items() if k != "parts"}
+        elif parts is not None and type(parts) is not list:
+            raise fail("an array", parts, "content.parts")
+    return blocks, stop_reason, rest
+
+
+USAGE_KEYS: Final = (
+    "promptTokenCount",
+    "candidatesTokenCount",
+    "cachedContentTokenCount",
+    "thoughtsTokenCount",
+)
+"""Gemini's four counts, in the order :mod:`messages._core.gemini_counts` takes them."""
+
+
+def _decode_usage(u: Any) -> Usage:
+    if type(u) is not dict:
+        raise fail("an object", u, "usageMetadata")
+    u = camel(u)
+    try:
+        prompt, candidates, cached, thoughts = (opt_int(u, k) for k in USAGE_KEYS)
+    except DecodeError as exc:
+        raise exc.within(".usageMetadata") from None
+    kept = {k: v for k, v in u.items() if k not in USAGE_KEYS or v is None}
+    return gemini_counts.usage_of(prompt, candidates, cached, thoughts, kept)
