@@ -36,11 +36,12 @@ from messages.adapters import claude_code as cc
 sdk = pytest.importorskip("claude_agent_sdk")
 parser = pytest.importorskip("claude_agent_sdk._internal.message_parser")
 
+from conftest import EXAMPLES  # noqa: E402
 from conftest import FIXTURES  # noqa: E402
 from conftest import ROOT  # noqa: E402
 from messages.interop import claude_agent_sdk as bridge  # noqa: E402
 
-EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
+EXAMPLE = EXAMPLES / "claude_code.jsonl"
 LOCAL = ROOT / "tests" / "fixtures" / "claude_code"
 
 
