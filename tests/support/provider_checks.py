@@ -89,14 +89,21 @@ def _summary(block: Block, side: str, *, gemini: bool) -> tuple[Any, ...]:
                 return ("call", block.id, block.name, thaw(block.input))
             return ("call", block.id, block.name, _args(block))
         case ToolResultBlock():
-            if gemini:
-                return ("result", block.tool_use_id, block.text, bool(block.is_error))
+            if gemini:  # one output string: empty text blocks carry nothing (no "\n" for them)
+                return ("result", block.tool_use_id, _said(block), bool(block.is_error))
             return ("result", block.tool_use_id, block.text)
         case ImageBlock() | AudioBlock():
             return _media(block)
         case RawBlock():
             return ("raw", thaw(block.data))
     raise AssertionError(block)
+
+
+def _said(result: ToolResultBlock) -> str:
+    """A result's text as one string, its empty text blocks left out."""
+    if isinstance(result.content, str):
+        return result.content
+    return "\n".join(b.text for b in result.content if isinstance(b, TextBlock) and b.text)
 
 
 def view(conversation: list[Message] | tuple[Message, ...], *, gemini: bool) -> list[Any]:
