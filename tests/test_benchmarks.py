@@ -52,6 +52,7 @@ def test_the_harness_prints_every_measure() -> None:
     for row in (
         "json.loads per line (floor)",
         "decode line -> typed messages",
+        "the same, kept in a list",
         "normalize_messages, best pass",
         "normalize_messages, first pass",
         "to_dict+from_dict (native)",
