@@ -114,6 +114,9 @@ class Shape:
     """Whether user lines carry the tool's structured ``tool_use_result`` too."""
     control: float
     """Share of sessions with a permission round trip (``control_request``/``_response``)."""
+    partial: bool = True
+    """Whether the CLI ran with ``--include-partial-messages`` (``stream_event`` lines and
+    ``thinking_tokens`` progress); without it each content block arrives as one line."""
     thinking_chunk: tuple[int, int] = (15, 115)
     """Characters per ``thinking_delta`` (captures: 0 to 134, mean 58)."""
     text_chunk: tuple[int, int] = (15, 75)
@@ -151,11 +154,11 @@ LIGHT = Shape(
     errors=1 / 9,
     tool_use_result=False,
     control=0.0,
-    text_chunk=(4, 24),
-    json_chunk=(4, 24),
+    partial=False,
 )
-"""Light lines: no thinking, answers streamed a few words a delta, short tool inputs and
-results without the structured ``tool_use_result``: lines of a few hundred bytes."""
+"""Light lines: the CLI's default output (no partial messages), no thinking, short answers,
+small tool inputs and results without the structured ``tool_use_result``. Every line is a
+whole message of a few hundred bytes, so what it measures is our fixed cost per message."""
 
 
 def _uuid(rng: random.Random) -> str:
@@ -498,16 +501,7 @@ usage insights goal
 SLASH_COMMANDS = [*_SLASH_COMMANDS_TEXT.split(), "team-onboarding"]
 
 
-def claude_code_session(rng: random.Random, shape: Shape = REAL) -> Iterator[dict[str, Any]]:
-    """One Claude Code ``stream-json`` session (``--include-partial-messages``) as wire objects.
-
-    The order of the captures: the prompt sent on stdin, ``system/init``, then per API call a
-    ``status`` line, ``message_start``, each content block as ``content_block_start``, its
-    deltas (thinking deltas each after a ``thinking_tokens`` line), the ``assistant`` line and
-    ``content_block_stop``, then ``message_delta``, ``message_stop`` and the tool results; a
-    ``rate_limit_event`` and a ``result`` per session. Every call but the last calls tools;
-    the last answers in text.
-    """
+def _session(rng: random.Random, shape: Shape) -> Iterator[dict[str, Any]]:
     s = _Session(rng, shape)
     yield {
         "type": "user",
@@ -645,6 +639,25 @@ def claude_code_session(rng: random.Random, shape: Shape = REAL) -> Iterator[dic
         "fast_mode_state": "off",
         "uuid": _uuid(rng),
     }
+
+
+def claude_code_session(rng: random.Random, shape: Shape = REAL) -> Iterator[dict[str, Any]]:
+    """One Claude Code ``stream-json`` session as wire objects.
+
+    The order of the captures (run with ``--include-partial-messages``; without it, as in
+    ``shape.partial=False``, the ``stream_event`` and ``thinking_tokens`` lines are left out):
+    the prompt sent on stdin, ``system/init``, then per API call a
+    ``status`` line, ``message_start``, each content block as ``content_block_start``, its
+    deltas (thinking deltas each after a ``thinking_tokens`` line), the ``assistant`` line and
+    ``content_block_stop``, then ``message_delta``, ``message_stop`` and the tool results; a
+    ``rate_limit_event`` and a ``result`` per session. Every call but the last calls tools;
+    the last answers in text.
+    """
+    for obj in _session(rng, shape):
+        if shape.partial or not (
+            obj["type"] == "stream_event" or obj.get("subtype") == "thinking_tokens"
+        ):
+            yield obj
 
 
 def _dump(obj: Any) -> str:
