@@ -4,6 +4,7 @@
 ``corpus.real_claude_code_lines``) and for the generated corpora beside them, the share of
 each line kind, the size percentiles of each kind, and the size percentiles of all lines.
 ``benchmarks/corpus.py`` takes its weights from the real table; docs/performance.md says how.
+With ``--time`` it also times ``json.loads`` and our decode on each kind of line alone.
 
 Sizes are measured with caic's sanitised ids put back to their real length: caic writes every
 ``uuid`` as ``"test-uuid"`` and every ``session_id`` as ``"test-session"`` (PROVENANCE.md),
@@ -14,9 +15,11 @@ bytes per ``uuid`` and 24 per ``session_id``. ``--raw`` measures the bytes as st
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
-from collections import defaultdict
+import time
+from collections import defaultdict, deque
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -95,10 +98,53 @@ def table(title: str, sizes: dict[str, list[int]]) -> str:
     return "\n".join(out)
 
 
+def timed(lines: list[str], *, passes: int = 7, per_kind: int = 3000) -> str:
+    """A Markdown table: per kind, ``json.loads`` and our decode per line, streamed (CPU time).
+
+    Each kind's lines are repeated to ``per_kind`` and timed alone, floor and decode
+    interleaved, best of ``passes``; kinds with fewer than 50 lines are left out.
+    """
+    sys.path.insert(0, str(HERE.parent / "src"))
+    from messages.adapters import claude_code
+
+    groups: dict[str, list[str]] = defaultdict(list)
+    for line in lines:
+        groups[kind(json.loads(line))].append(line)
+    rows = []
+    gc.collect()
+    for name, group in groups.items():
+        if len(group) < 50:
+            continue
+        sample = (group * (per_kind // len(group) + 1))[:per_kind]
+        best = [float("inf"), float("inf")]
+        for _ in range(passes):
+            for i, work in enumerate((map(json.loads, sample), claude_code.iter_decode(sample))):
+                gc.disable()
+                start = time.process_time()
+                deque(work, maxlen=0)
+                best[i] = min(best[i], time.process_time() - start)
+                gc.enable()
+        size = sum(len(line.encode()) for line in sample) / len(sample)
+        rows.append((name, size, best[0] / len(sample) * 1e6, best[1] / len(sample) * 1e6))
+    out = [
+        "| kind | bytes | json.loads | decode | ratio | ours over the floor |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, size, floor, ours in sorted(rows, key=lambda r: -r[3] / r[2]):
+        out.append(
+            f"| {name} | {size:.0f} | {floor:.2f} µs | {ours:.2f} µs | {ours / floor:.2f}x "
+            f"| {ours - floor:+.2f} µs |"
+        )
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--lines", type=int, default=20_000, help="generated lines to measure")
     parser.add_argument("--raw", action="store_true", help="keep caic's short placeholder ids")
+    parser.add_argument(
+        "--time", action="store_true", help="also time json.loads and decode per kind"
+    )
     args = parser.parse_args(argv)
     real = corpus.real_claude_code_lines()
     if real is None:
@@ -107,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         print(table("real captures", measure(real, raw=args.raw)) + "\n")
     print(table("generated (real-shaped)", measure(corpus.claude_code_lines(args.lines))) + "\n")
     print(table("generated (light lines)", measure(corpus.light_lines(args.lines))))
+    if args.time:
+        shaped, light = corpus.claude_code_lines(args.lines), corpus.light_lines(args.lines)
+        print("\ndecode per kind, real-shaped corpus:\n\n" + timed(shaped))
+        print("\ndecode per kind, light corpus:\n\n" + timed(light))
     return 0
 
 
