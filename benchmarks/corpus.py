@@ -26,7 +26,8 @@ import json
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -731,7 +732,8 @@ def provider_bodies(
     except ImportError:
         return None
     from messages.adapters import claude_code
-    from messages.roles import AssistantMessage, UserMessage
+    from messages.roles import AssistantMessage
+    from messages.roles import UserMessage
 
     conversation = [
         m

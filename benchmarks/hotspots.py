@@ -19,7 +19,8 @@ import pstats
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any

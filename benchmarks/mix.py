@@ -19,7 +19,8 @@ import gc
 import json
 import sys
 import time
-from collections import defaultdict, deque
+from collections import defaultdict
+from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any

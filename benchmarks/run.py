@@ -34,7 +34,8 @@ import tempfile
 import time
 import tracemalloc
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,8 @@ sys.path.insert(0, str(SRC))
 
 import corpus  # noqa: E402
 
-from messages import from_dict, to_dict  # noqa: E402
+from messages import from_dict  # noqa: E402
+from messages import to_dict  # noqa: E402
 from messages.adapters import claude_code  # noqa: E402
 from messages.convert import normalize_messages  # noqa: E402
 
@@ -245,9 +247,7 @@ def peers(bench: Bench, key: str, lines: list[str]) -> list[str]:
     """
     names = []
     try:
-        from claude_agent_sdk._internal.message_parser import (  # type: ignore[import-not-found]
-            parse_message,
-        )
+        from claude_agent_sdk._internal.message_parser import parse_message  # type: ignore[import-not-found]
     except ImportError:
         pass
     else:
@@ -263,9 +263,7 @@ def peers(bench: Bench, key: str, lines: list[str]) -> list[str]:
         bench.add(f"{key} kept peer claude-agent-sdk", lambda: list(map(sdk, lines)))
         names.append("claude-agent-sdk")
     try:
-        from langchain_core.messages import (  # type: ignore[import-not-found]
-            convert_to_messages,
-        )
+        from langchain_core.messages import convert_to_messages  # type: ignore[import-not-found]
     except ImportError:
         pass
     else:

@@ -15,8 +15,10 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from messages import ResultMessage, Usage
-from messages.adapters import detect, get
+from messages import ResultMessage
+from messages import Usage
+from messages.adapters import detect
+from messages.adapters import get
 
 
 def format_of(path: Path) -> str | None:

@@ -16,7 +16,8 @@ from importlib import resources
 from pathlib import Path
 
 from messages import ToolUseMessage
-from messages.adapters import detect, get
+from messages.adapters import detect
+from messages.adapters import get
 from messages.convert import normalize_messages
 
 SHELL_TOOLS = {

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
+from hypothesis import settings
 
 import messages
 
@@ -27,8 +28,8 @@ settings.register_profile("thorough", parent=settings.get_profile("ci"), max_exa
 """Ten times the default, for a change to a codec or a strategy: ``HYPOTHESIS_PROFILE=thorough``."""
 settings.register_profile("long", parent=settings.get_profile("ci"), max_examples=5000)
 """Fifty times the default, for a long run by hand."""
-settings.register_profile("dev", max_examples=25, deadline=None)
-"""A quick local pass while editing."""
+settings.register_profile("dev", max_examples=100, deadline=None)
+"""Without the too_slow suppression; tools/mutation.py runs its mutants under it."""
 settings.register_profile("wheel", parent=settings.get_profile("ci"), max_examples=25)
 """CI's second run, against the installed wheel: it checks what was shipped, not the laws again."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -9,41 +9,38 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    AudioMessage,
-    DecodeError,
-    ErrorMessage,
-    ImageBlock,
-    ImageMessage,
-    InitMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import AudioMessage
+from messages import DecodeError
+from messages import ErrorMessage
+from messages import ImageBlock
+from messages import ImageMessage
+from messages import InitMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import acp
-from support.adapter_files import (
-    MIXED_RESULT,
-    assert_decode_error,
-    flat_kinds,
-    local,
-    read,
-    wire_objects,
-)
+from support.adapter_files import MIXED_RESULT
+from support.adapter_files import assert_decode_error
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
+from support.adapter_files import wire_objects
 
 REAL = [
     "caic-opencode-read-edit-bash.jsonl",
@@ -508,12 +505,14 @@ def test_tool_results_keep_media_and_raw_items() -> None:
     result = ToolResultMessage("t", MIXED_RESULT, is_error=False)
     with pytest.raises(UnsupportedContentError) as info:
         acp.encode(result)
-    assert info.value.path == "$.content[3]"  # the thinking block: not content
+    # the audio has only a provider file id, which ACP content has no place for
+    assert info.value.path == "$.content[2]"
+    assert "file id" in str(info.value)
     back = acp.decode(acp.encode(result, unsupported="text"))
     assert [b.kind for b in back.content] == [  # type: ignore[union-attr]
         "text",
         "image",
-        "audio",
+        "text",  # [audio: file file_1]
         "text",
         "text",
         "text",
@@ -543,3 +542,17 @@ def test_corner_cases() -> None:
     }
     tail = [ToolUseMessage("c", "read"), acp.decode({"jsonrpc": "2.0", "id": 1, "result": {}})]
     assert [m.kind for m in acp.merge(tail)] == ["tool_use", "stream_event"]
+
+
+def test_a_media_file_id_is_never_dropped_silently() -> None:
+    image = ImageMessage(file_id="file_9", media_type="image/png", role="user", session_id="s")
+    with pytest.raises(UnsupportedContentError, match="no place for a provider file id"):
+        acp.encode(image)
+    assert acp.encode(image, unsupported="drop") is None
+    texted = acp.decode(acp.encode(image, unsupported="text"))
+    assert isinstance(texted, TextMessage) and texted.text == "[image: image/png, file file_9]"
+    turn = UserMessage((TextBlock("look"), ImageBlock(file_id="file_9")), session_id="s")
+    with pytest.raises(UnsupportedContentError):
+        list(acp.iter_encode([turn]))
+    kinds = [acp.decode(json.loads(x)).kind for x in acp.iter_encode([turn], unsupported="text")]
+    assert kinds == ["text", "text"]  # one chunk per block, the image described

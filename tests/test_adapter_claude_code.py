@@ -10,34 +10,36 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
-from messages import (
-    EMPTY,
-    AssistantMessage,
-    AudioBlock,
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import EMPTY
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import ErrorMessage
+from messages import ImageBlock
+from messages import InitMessage
+from messages import InvalidLineMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import claude_code as cc
 from messages.adapters import codex as cx
 from messages.convert import normalize_messages
-from support.adapter_files import assert_decode_error, wire_objects
+from support.adapter_files import assert_decode_error
+from support.adapter_files import wire_objects
 
 LOCAL = LOCAL_FIXTURES / "claude_code"
 UNDETECTED = ("queue-operation", "file-history-snapshot", "future_event")
@@ -608,6 +610,8 @@ def normalised(m: Any) -> Any:
         changes["content"] = tuple(_norm_block(b) for b in m.content)
     if isinstance(m, (AssistantMessage, ResultMessage)):
         changes["usage"] = _norm_usage(m.usage)
+    if isinstance(m, ResultMessage) and m.subtype is None and m.is_error is None:
+        changes["subtype"] = "success"  # a result line always says how the run ended
     if isinstance(m, (UserMessage, ResultMessage, InitMessage, StreamEventMessage)):
         changes["model"] = m.model if isinstance(m, InitMessage) else None
     changes["message_id"] = m.message_id if isinstance(m, AssistantMessage) else None
@@ -633,3 +637,16 @@ def test_decode_of_encode_is_identity_up_to_documented_losses(m: Any) -> None:
 def test_encode_is_stable_after_one_trip(m: Any) -> None:
     once = cc.encode(m)
     assert json_equal(cc.encode(cc.decode(once)), once)
+
+
+def test_a_url_image_keeps_its_media_type_and_every_other_field() -> None:
+    image = ImageBlock(url="https://x/a.png", media_type="image/png")
+    line = cc.encode(UserMessage((image,)))
+    assert line["message"]["content"][0]["source"] == {
+        "type": "url",
+        "url": "https://x/a.png",
+        "media_type": "image/png",
+    }
+    assert cc.decode(line).content == (image,)
+    both = ImageBlock(data="iVBORw0KGgo=", url="https://x/a.png", file_id="f1")
+    assert cc.decode(cc.encode(UserMessage((both,)))).content == (both,)

@@ -9,34 +9,35 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    EncodeError,
-    ErrorMessage,
-    ImageMessage,
-    InitMessage,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ErrorMessage
+from messages import ImageMessage
+from messages import InitMessage
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import claude_code as cc
 from messages.adapters import codex as cx
 from messages.convert import normalize_messages
-from support.adapter_files import assert_decode_error, wire_objects
+from support.adapter_files import assert_decode_error
+from support.adapter_files import wire_objects
 
 LOCAL = LOCAL_FIXTURES / "codex"
 

@@ -10,33 +10,30 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    ErrorMessage,
-    ImageMessage,
-    InitMessage,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-)
+from messages import AssistantMessage
+from messages import ErrorMessage
+from messages import ImageMessage
+from messages import InitMessage
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
 from messages import strategies as ms
 from messages.adapters import copilot as cp
-from support.adapter_files import (
-    assert_decode_error,
-    flat_kinds,
-    local,
-    read,
-)
+from messages.convert import normalize_messages
+from support.adapter_files import assert_decode_error
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
 
 
 def ev(kind: str, data: dict[str, Any], **top: Any) -> dict[str, Any]:
@@ -142,7 +139,6 @@ def test_opaque_reasoning_alone_is_a_redacted_thinking_block() -> None:
         "assistant.message_delta",
         "assistant.reasoning_delta",
         "assistant.reasoning",
-        "tool.execution_start",
         "assistant.turn_start",
         "session.idle",
         "subagent.started",
@@ -255,7 +251,7 @@ def test_unknown_lines_are_kept_raw() -> None:
             "copilot: $.exitCode: expected an integer, found a boolean",
         ),
         (
-            {"type": "result", "usage": {"sessionDurationMs": "5"}},
+            {"type": "result", "exitCode": 0, "usage": {"sessionDurationMs": "5"}},
             "copilot: $.usage.sessionDurationMs: expected a number, found a string",
         ),
         (ev("session.error", {}), "copilot: $.data.message: expected a string, found nothing"),
@@ -431,3 +427,69 @@ def test_an_empty_turn_is_an_empty_assistant_message() -> None:
     assert list(cp.iter_encode([AssistantMessage(())])) == [
         '{"type":"assistant.message","data":{}}'
     ]
+
+
+# --- a tool call is given once, wherever the stream first announces it --------------------
+
+START = ev(
+    "tool.execution_start",
+    {
+        "toolCallId": "call_E1",
+        "toolName": "task_complete",
+        "arguments": {"summary": "Replied with ok."},
+        "turnId": "0",
+        "model": "gpt-5-mini",
+        "toolTitle": "Task complete",
+    },
+)
+DONE = ev(
+    "tool.execution_complete",
+    {"toolCallId": "call_E1", "success": True, "result": {"content": "Replied with ok."}},
+)
+
+
+def _reply(requests: list[Any]) -> dict[str, Any]:
+    return ev("assistant.message", {"messageId": "m1", "content": "ok", "toolRequests": requests})
+
+
+REQUEST = {"toolCallId": "call_E1", "name": "task_complete", "arguments": {"summary": "x"}}
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [_reply([]), START, DONE],  # Copilot CLI 1.0.x: only the execution event names it
+        [_reply([REQUEST]), START, DONE],  # both: the request first
+        [START, _reply([REQUEST]), DONE],  # both: the execution event first
+        [_reply([REQUEST]), DONE],  # only the request
+    ],
+    ids=["start-only", "both", "start-first", "request-only"],
+)
+def test_a_call_is_given_once_wherever_it_is_announced(lines: list[Any]) -> None:
+    wire = [json.dumps(x) for x in lines]
+    decoded = list(cp.iter_decode(wire, strict=True))
+    flat = list(normalize_messages(decoded))
+    calls = [m for m in flat if isinstance(m, ToolUseMessage)]
+    assert [(c.id, c.name) for c in calls] == [("call_E1", "task_complete")]
+    results = [m for m in flat if isinstance(m, ToolResultMessage)]
+    assert [r.tool_use_id for r in results] == ["call_E1"]
+    assert flat.index(calls[0]) < flat.index(results[0])
+    written = list(cp.iter_encode(decoded))
+    assert [json.loads(x) for x in written] == lines
+
+
+def test_an_execution_start_alone_is_the_call() -> None:
+    m = cp.decode(START)
+    assert isinstance(m, ToolUseMessage)
+    assert (m.id, m.name, dict(m.input), m.model, m.uuid) == (
+        "call_E1",
+        "task_complete",
+        {"summary": "Replied with ok."},
+        "gpt-5-mini",
+        "e1",
+    )
+    assert json_equal(cp.encode(m), START)
+    # from another format, a call is written as the model's turn
+    assert cp.encode(ToolUseMessage("c", "ls"))["type"] == "assistant.message"
+    text_args = ev("tool.execution_start", {"toolCallId": "c", "toolName": "ls", "arguments": "{}"})
+    assert json_equal(cp.encode(cp.decode(text_args)), text_args)

@@ -9,33 +9,33 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    EncodeError,
-    ErrorMessage,
-    ImageMessage,
-    InitMessage,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-)
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ErrorMessage
+from messages import ImageMessage
+from messages import InitMessage
+from messages import InvalidLineMessage
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingMessage
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
 from messages import strategies as ms
 from messages.adapters import gemini_cli as g
-from support.adapter_files import (
-    assert_decode_error,
-    flat_kinds,
-    read,
-    wire_objects,
-)
+from support.adapter_files import assert_decode_error
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
+from support.adapter_files import wire_objects
 
 REAL = ["gemicord-log.jsonl", "synthetic/caic-gemini-unit-test-lines.jsonl"]
 
@@ -196,7 +196,10 @@ def test_null_fields_are_kept() -> None:
             {"type": "tool_result", "tool_id": "t"},
             "gemini_cli: $.status: expected a string, found nothing",
         ),
-        ({"type": "error"}, "gemini_cli: $.message: expected a string, found nothing"),
+        (
+            {"type": "error", "severity": "error"},
+            "gemini_cli: $.message: expected a string, found nothing",
+        ),
         (
             {"type": "result", "status": "success", "stats": "x"},
             "gemini_cli: $.stats: expected an object, found a string",
@@ -392,3 +395,133 @@ def test_arguments_that_are_not_an_object_are_refused_or_left_out() -> None:
     with pytest.raises(UnsupportedContentError):
         g.encode(call)
     assert g.encode(call, unsupported="drop")["parameters"] == {}
+
+
+# --- --output-format json: one document for the whole run --------------------------------
+
+RUN_DOC = local("gemini_cli", "output-json-run.json")
+ERROR_DOC = local("gemini_cli", "output-json-error.json")
+NOISY_DOC = local("gemini_cli", "output-json-noisy.txt")
+
+
+def test_a_pretty_printed_document_is_read_as_one_record_of_parts() -> None:
+    lines = RUN_DOC.read_text("utf-8").splitlines()
+    assert len(lines) > 60
+    parts = list(g.iter_decode(lines, strict=True))
+    assert [m.kind for m in parts] == ["text", "result", "result", "result"]
+    answer, lite, pro, run = parts
+    session = "9c2f4e71-5a0d-4b8e-a613-7d1e0b94c2a8"
+    assert isinstance(answer, TextMessage) and answer.role == "assistant"
+    assert answer.text == '`notes.txt` has 3 lines; the last one reads "ship it".'
+    assert {m.session_id for m in parts} == {session}
+    assert answer.model == "gemini-2.5-flash-lite"  # the first model named, as wrappers read it
+    # prompt counts cached tokens and candidates leave thoughts out; Usage does the opposite
+    assert pro.model == "gemini-2.5-pro" and pro.num_turns == 2 and pro.duration_api_ms == 6230
+    assert pro.usage is not None and pro.usage.extra == {"total": 15187, "tool": 0}
+    assert pro.usage == Usage(
+        14877 - 9120, 64 + 246, 9120, reasoning_tokens=246, extra=pro.usage.extra
+    )
+    assert lite.usage is not None and (lite.usage.input_tokens, lite.num_turns) == (2210, 1)
+    assert run.is_error is False and run.usage is None and run.model == "gemini-2.5-flash-lite"
+    assert g.tool_counts(run) == {"read_file": (1, 0), "run_shell_command": (1, 1)}
+    assert g.tool_counts(pro) is None and g.tool_counts(answer) is None
+
+
+def test_a_document_is_written_back_json_equal_from_its_parts() -> None:
+    for path in (RUN_DOC, ERROR_DOC):
+        wire = json.loads(path.read_text("utf-8"))
+        parts = list(g.iter_decode(path.read_text("utf-8").splitlines(), strict=True))
+        (line,) = g.iter_encode(parts)
+        assert json_equal(json.loads(line), wire)
+        assert g.detect(wire)
+
+
+def test_a_failed_run_gives_its_error_typed() -> None:
+    parts = list(g.iter_decode(ERROR_DOC.read_text("utf-8").splitlines(), strict=True))
+    assert [m.kind for m in parts] == ["result", "error", "result"]
+    error = parts[1]
+    assert isinstance(error, ErrorMessage) and error.code == "FatalTurnLimitedError"
+    assert error.message.startswith("Reached max session turns")
+    assert error.extra == {"document": {"error": {"code": 53}}}
+    assert parts[-1].is_error is True
+    assert g.tool_counts(parts[-1]) == {}
+
+
+def test_a_lone_decode_gives_the_whole_document_as_one_result() -> None:
+    wire = json.loads(RUN_DOC.read_text("utf-8"))
+    whole = g.decode(wire)
+    assert isinstance(whole, ResultMessage)
+    assert whole.result == wire["response"] and whole.session_id == wire["session_id"]
+    assert json_equal(g.encode(whole), wire)
+    assert g.tool_counts(whole) == {"read_file": (1, 0), "run_shell_command": (1, 1)}
+
+
+def test_each_part_alone_writes_the_document_it_holds() -> None:
+    parts = list(g.iter_decode([RUN_DOC.read_text("utf-8")]))
+    assert g.encode(parts[0]) == {
+        "session_id": "9c2f4e71-5a0d-4b8e-a613-7d1e0b94c2a8",
+        "response": parts[0].text,
+    }
+    assert list(g.encode(parts[2])["stats"]["models"]) == ["gemini-2.5-pro"]
+    # parts that lose their run still make one document, never stream events
+    assert [json.loads(x).keys() >= {"session_id"} for x in g.iter_encode(parts[:2])] == [True]
+
+
+def test_noise_around_a_document_is_reported_by_line() -> None:
+    lines = NOISY_DOC.read_text("utf-8").splitlines()
+    out = list(g.iter_decode(lines))
+    bad = [m for m in out if isinstance(m, InvalidLineMessage)]
+    assert [(m.line, m.text) for m in bad] == [
+        (1, "Loaded cached credentials."),
+        (len(lines), "[WARN] Skipping unreadable directory: /proc/1/fdinfo"),
+    ]
+    assert [m.kind for m in out if m not in bad] == ["text", "result", "result", "result"]
+
+
+def test_a_broken_document_is_one_error_naming_the_file_line() -> None:
+    lines = RUN_DOC.read_text("utf-8").splitlines()
+    lines[7] = lines[7].replace('"totalRequests": 1,', '"totalRequests": 1,,')
+    out = list(g.iter_decode(["noise", *lines, '{"type":"init","session_id":"s","model":"m"}']))
+    assert [m.kind for m in out] == ["invalid_line", "invalid_line", "init"]
+    assert out[1].line == 2  # type: ignore[union-attr]
+    reason = out[1].reason  # type: ignore[union-attr]
+    assert reason == (
+        "$: invalid JSON (expecting property name enclosed in double quotes at line 9, column 30)"
+    )
+    assert "line 1 column" not in reason
+    with pytest.raises(DecodeError) as info:
+        list(g.iter_decode(lines, strict=True))
+    assert info.value.line == 1
+
+
+def test_lines_that_open_no_document_are_read_one_by_one() -> None:
+    good = '{"type":"init","session_id":"s","model":"m"}'
+    # a cut line, then whole records: the reader looks ahead, then gives the lines back
+    out = list(g.iter_decode(['{"type":"message","role":"user",', good, good]))
+    assert [m.kind for m in out] == ["invalid_line", "init", "init"]
+    assert out[0].line == 1  # type: ignore[union-attr]
+    out = list(g.iter_decode(['{"a": [', '  "b"', "oops", good]))
+    assert [m.kind for m in out] == ["invalid_line", "invalid_line", "invalid_line", "init"]
+
+
+@given(st.lists(st.sampled_from(["init", "doc", "noise", "blank"]), max_size=8))
+def test_documents_and_lines_mix_and_keep_their_line_numbers(kinds: list[str]) -> None:
+    doc_lines = json.dumps({"response": "x", "stats": {}}, indent=1).splitlines()
+    lines: list[str] = []
+    starts = []
+    for kind in kinds:
+        starts.append((kind, len(lines) + 1))
+        lines += {
+            "init": ['{"type":"init","session_id":"s"}'],
+            "doc": doc_lines,
+            "noise": ["warning: x"],
+            "blank": [""],
+        }[kind]
+    out = list(g.iter_decode(lines))
+    expected = []
+    for kind, start in starts:
+        expected += {"init": ["init"], "doc": ["text", "result"], "noise": [f"bad:{start}"]}.get(
+            kind, []
+        )
+    got = [f"bad:{m.line}" if isinstance(m, InvalidLineMessage) else m.kind for m in out]
+    assert got == expected

@@ -10,35 +10,31 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    ErrorMessage,
-    ImageMessage,
-    InitMessage,
-    InvalidLineMessage,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import ErrorMessage
+from messages import ImageMessage
+from messages import InitMessage
+from messages import InvalidLineMessage
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import opencode as oc
-from support.adapter_files import (
-    assert_decode_error,
-    flat_kinds,
-    local,
-    read,
-)
+from support.adapter_files import assert_decode_error
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
 
 SID = "ses_1"
 
@@ -324,14 +320,26 @@ def test_iter_encode_pairs_a_call_with_its_result() -> None:
     assert flat_kinds(back) == ["text(assistant)", "tool_use", "tool_result", "text(assistant)"]
 
 
-def test_unpaired_calls_are_written_before_the_next_message() -> None:
-    stream = [ToolUseMessage("a", "x"), ToolUseMessage("b", "y"), TextMessage("done")]
+def test_a_call_waits_for_its_result_however_far_and_an_unanswered_one_stays_in_place() -> None:
+    stream = [
+        ToolUseMessage("a", "x", {"n": 1}),
+        ToolUseMessage("b", "y"),
+        TextMessage("working"),
+        RawMessage({"type": "step_start", "part": {"type": "step-start"}}),
+        ToolResultMessage("a", "out"),
+        TextMessage("done"),
+    ]
     lines = [json.loads(x) for x in oc.iter_encode(stream)]
     assert [(x["type"], x["part"].get("callID")) for x in lines] == [
         ("tool_use", "a"),
         ("tool_use", "b"),
         ("text", None),
+        ("step_start", None),
+        ("text", None),
     ]
+    assert lines[0]["part"]["tool"] == "x"
+    assert lines[0]["part"]["state"] == {"status": "completed", "input": {"n": 1}, "output": "out"}
+    assert lines[1]["part"]["state"] == {"status": "running", "input": {}}
 
 
 def test_results_and_errors_from_elsewhere() -> None:
@@ -414,3 +422,37 @@ def test_carried_messages_survive_a_round_trip(m: Any) -> None:
     wire = oc.encode(m)
     assert oc.detect(wire)
     assert oc.decode(wire) == m
+
+
+def test_a_call_seen_running_then_finished_is_given_once_with_its_result_alone() -> None:
+    def part(status: str, **state: Any) -> dict[str, Any]:
+        return {
+            "type": "tool_use",
+            "sessionID": "ses_1",
+            "part": {
+                "id": "prt_1",
+                "messageID": "msg_1",
+                "type": "tool",
+                "callID": "call_1",
+                "tool": "bash",
+                "state": {"status": status, "input": {"command": "ls"}, **state},
+            },
+        }
+
+    lines = [part("running"), part("completed", output="a.txt", title="ls")]
+    decoded = list(oc.iter_decode([json.dumps(x) for x in lines], strict=True))
+    assert [m.kind for m in decoded] == ["tool_use", "tool_result"]
+    result = decoded[1]
+    assert isinstance(result, ToolResultMessage)
+    assert (result.tool_use_id, result.content, result.name, result.is_error) == (
+        "call_1",
+        "a.txt",
+        "bash",
+        False,
+    )
+    assert [json.loads(x) for x in oc.iter_encode(decoded)] == lines
+    # alone, the finished part is the call with its outcome, as opencode run writes it
+    assert flat_kinds([oc.decode(lines[1])]) == ["tool_use", "tool_result"]
+    pending = [part("pending"), part("running"), part("running")]
+    merged = list(oc.merge(oc.iter_decode([json.dumps(x) for x in pending])))
+    assert [(m.kind, m.id) for m in merged] == [("tool_use", "call_1")]  # type: ignore[union-attr]

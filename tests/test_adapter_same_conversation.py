@@ -31,14 +31,20 @@ from types import ModuleType
 import pytest
 
 from conftest import shared_fixtures
-from messages import Message, TextMessage, ToolResultMessage, ToolUseMessage
-from messages.adapters import acp, claude_code, codex, copilot, gemini_cli, opencode
+from messages import Message
+from messages import TextMessage
+from messages import ToolResultMessage
+from messages import ToolUseMessage
+from messages.adapters import acp
+from messages.adapters import claude_code
+from messages.adapters import codex
+from messages.adapters import copilot
+from messages.adapters import gemini_cli
+from messages.adapters import opencode
 from messages.convert import normalize_messages
-from support.adapter_files import (
-    flat_kinds,
-    local,
-    read,
-)
+from support.adapter_files import flat_kinds
+from support.adapter_files import local
+from support.adapter_files import read
 
 SOURCES: dict[str, ModuleType] = {
     "acp": acp,

@@ -17,12 +17,19 @@ from typing import Any
 
 import pytest
 
-from conftest import EXAMPLES, FIXTURES, ROOT, shared_fixtures
-from messages import ImageMessage, TextMessage, ToolUseMessage, __version__
+from conftest import EXAMPLES
+from conftest import FIXTURES
+from conftest import ROOT
+from conftest import shared_fixtures
+from messages import ImageMessage
+from messages import TextMessage
+from messages import ToolUseMessage
+from messages import __version__
 from messages.adapters import get
 from messages.cli import main
 from messages.convert import normalize_messages
-from messages.serialize import dumps, read_jsonl
+from messages.serialize import dumps
+from messages.serialize import read_jsonl
 from support.adapter_files import local
 
 SRC = str(ROOT / "src")
@@ -223,8 +230,8 @@ def test_recorder_envelopes_are_not_guessed(capsys: pytest.CaptureFixture[str]) 
     code, out, err = run(capsys, "normalize", str(path))
     assert (code, out) == (1, "")
     assert err == (
-        f"messages: {path}: cannot tell the format (no line recognised in the first 256);"
-        " pass --from NAME\n"
+        f"messages: {path}: cannot tell the format: no record in the first 256 is one a known"
+        " format writes; pass --from NAME if you know it\n"
     )
     code, out, err = run(capsys, "normalize", "--from", "claude_code", str(path))
     assert (code, err) == (0, "") and len(out.splitlines()) == 4
@@ -406,7 +413,8 @@ def test_no_progress_when_stderr_is_not_a_terminal(
 
 
 def test_progress_redraws_a_line_count_at_most_every_interval() -> None:
-    from messages.cli.io import Progress, Reporter
+    from messages.cli.io import Progress
+    from messages.cli.io import Reporter
 
     now = [0.0]
     stream = io.StringIO()

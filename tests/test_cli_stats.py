@@ -8,9 +8,15 @@ from typing import Any
 
 import pytest
 
-from conftest import EXAMPLES, shared_fixtures
-from messages import AssistantMessage, ResultMessage, TextBlock, TextMessage, Usage
-from messages.cli.stats import FileStats, sessions
+from conftest import EXAMPLES
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import ResultMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import Usage
+from messages.cli.stats import FileStats
+from messages.cli.stats import sessions
 from messages.serialize import dumps
 from support.adapter_files import local
 from test_cli import run
@@ -37,7 +43,13 @@ def test_the_example_session(capsys: pytest.CaptureFixture[str]) -> None:
             "tool_calls": {"Bash": 1},
             "tool_errors": 0,
             "errors": 0,
-            "tokens": {"input": 14, "output": 246, "cache_read": 33540, "cache_write": 5530},
+            "tokens": {
+                "input": 14,
+                "output": 246,
+                "cache_read": 33540,
+                "cache_write": 5530,
+                "reasoning": None,  # Claude Code does not report it
+            },
             "cost_usd": 0.0345315,
         }
     ]
@@ -53,11 +65,24 @@ def test_results_win_and_per_turn_usage_is_counted_once(
     a, b = doc["sessions"]
     assert (a["session_id"], a["turns"], a["tool_calls"]) == ("stats-a", 4, {"Bash": 1, "Read": 1})
     assert (a["tool_errors"], a["errors"]) == (1, 1)
-    assert a["tokens"] == {"input": 20, "output": 45, "cache_read": 200, "cache_write": 50}
+    assert a["tokens"] == {
+        "input": 20,
+        "output": 45,
+        "cache_read": 200,
+        "cache_write": 50,
+        "reasoning": None,
+    }
     assert a["cost_usd"] == 0.015
     assert (b["session_id"], b["turns"], b["tool_calls"]) == ("stats-b", 2, {"Bash": 1})
     assert (b["tool_errors"], b["errors"]) == (0, 0)
-    assert b["tokens"] == {"input": 3, "output": 12, "cache_read": 10, "cache_write": 0}
+    # no line of session b says how many tokens were written to the cache: not 0, unknown
+    assert b["tokens"] == {
+        "input": 3,
+        "output": 12,
+        "cache_read": 10,
+        "cache_write": None,
+        "reasoning": None,
+    }
     assert b["cost_usd"] is None
     total = doc["total"]
     assert (total["sessions"], total["turns"], total["tool_errors"], total["errors"]) == (
@@ -67,14 +92,26 @@ def test_results_win_and_per_turn_usage_is_counted_once(
         1,
     )
     assert total["tool_calls"] == {"Bash": 2, "Read": 1}
-    assert total["tokens"] == {"input": 23, "output": 57, "cache_read": 210, "cache_write": 50}
+    assert total["tokens"] == {
+        "input": 23,
+        "output": 57,
+        "cache_read": 210,
+        "cache_write": 50,
+        "reasoning": None,
+    }
     assert total["cost_usd"] == 0.015
 
 
 def test_step_results_add_up(capsys: pytest.CaptureFixture[str]) -> None:
     """OpenCode reports each step's usage and cost in its own result: they are summed."""
     (s,) = stats(capsys, str(local("opencode", "run-read-edit.jsonl")))["sessions"]
-    assert s["tokens"] == {"input": 13, "output": 395, "cache_read": 36159, "cache_write": 12422}
+    assert s["tokens"] == {
+        "input": 13,
+        "output": 395,
+        "cache_read": 36159,
+        "cache_write": 12422,
+        "reasoning": 0,  # OpenCode reports it (as 0 here)
+    }
     assert s["cost_usd"] == pytest.approx(0.004218 + 0.00391 + 0.003867)
     assert s["tool_calls"] == {"edit": 2, "read": 1}
     assert s["turns"] == 4
@@ -144,7 +181,7 @@ def test_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     tails = [
         "cache read  cache write     cost",
         "       200           50  $0.0150",
-        "        10            0        -",
+        "        10            -        -",
         "       210           50  $0.0150",
     ]
     table = [
@@ -215,3 +252,83 @@ def test_from_and_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert json.loads(out)["sessions"] == []  # stopped: nothing is summed from a broken run
     code, out, _ = run(capsys, "stats", "--json", str(path))
     assert code == 1 and len(json.loads(out)["sessions"]) == 3
+
+
+# -- counting once, saying what is unknown, meaning the same everywhere ------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        EXAMPLE,
+        local("claude_code", "transcript.jsonl"),
+        local("codex", "exec.jsonl"),
+        local("gemini_cli", "run-with-warnings.jsonl"),
+        local("opencode", "run-read-edit.jsonl"),
+        local("copilot", "run-read-edit.jsonl"),
+        local("acp", "session-edit-plan.jsonl"),
+    ],
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_records_that_two_inputs_hold_are_counted_once(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A transcript read with a fragment of itself (and twice over) gives its own figures."""
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    head, tail = tmp_path / "head.jsonl", tmp_path / "tail.jsonl"
+    head.write_text("".join(lines[: len(lines) // 2 + 1]))
+    tail.write_text("".join(lines[len(lines) // 3 :]))
+    _, alone, _ = run(capsys, "stats", "--json", str(path))
+    _, again, _ = run(capsys, "stats", "--json", str(path), str(head), str(tail), str(path))
+
+    def figures(out: str) -> list[Any]:
+        return [
+            (
+                s["session_id"],
+                s["turns"],
+                s["tool_calls"],
+                s["tool_errors"],
+                s["errors"],
+                s["tokens"],
+            )
+            for s in json.loads(out)["sessions"]
+        ]
+
+    assert figures(again) == figures(alone)
+
+
+def test_a_figure_no_record_reports_is_unknown_not_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    copilot = local("copilot", "run-task-complete.jsonl")
+    (s,) = stats(capsys, str(copilot))["sessions"]
+    assert s["tokens"] == dict.fromkeys(
+        ("input", "output", "cache_read", "cache_write", "reasoning")
+    )
+    assert s["cost_usd"] is None
+    _, out, _ = run(capsys, "stats", str(copilot))
+    header, row = out.splitlines()[:2]
+    assert header.split()[-7:] == ["input", "output", "cache", "read", "cache", "write", "cost"]
+    assert row.split()[-5:] == ["-"] * 5
+
+
+def test_reasoning_tokens_get_a_column_when_an_input_reports_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gemini = local("gemini_cli", "output-json-run.json")
+    code, out, _ = run(capsys, "stats", str(EXAMPLE), str(gemini))
+    assert code == 0
+    header, claude, doc = out.splitlines()[:3]
+    assert "reasoning" in header
+    reasoning = header.index("reasoning") + len("reasoning")
+    assert claude[:reasoning].rstrip().endswith("-")
+    assert doc[:reasoning].rstrip().endswith(str(56 + 246))
+    _, out, _ = run(capsys, "stats", str(EXAMPLE))
+    assert "reasoning" not in out
+
+
+def test_turns_mean_the_same_in_every_format(capsys: pytest.CaptureFixture[str]) -> None:
+    """One conversation recorded by every CLI: the same turns (model responses) and calls."""
+    found = {}
+    for path in sorted(local("same_conversation").glob("*.jsonl")):
+        (s,) = stats(capsys, str(path))["sessions"]
+        found[path.stem] = (s["turns"], sum(s["tool_calls"].values()), s["tool_errors"])
+    assert set(found.values()) == {(2, 1, 0)}, found

@@ -12,43 +12,41 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    Block,
-    DecodeError,
-    ImageBlock,
-    ImageMessage,
-    InitMessage,
-    Message,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import Block
+from messages import DecodeError
+from messages import ImageBlock
+from messages import ImageMessage
+from messages import InitMessage
+from messages import Message
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UserMessage
 from messages import strategies as ms
-from messages.convert import (
-    block_to_message,
-    context_of,
-    dump_blocks,
-    flatten_assistant,
-    message_to_block,
-    messages_to_blocks,
-    messages_to_turn,
-    normalize_messages,
-    parse_blocks,
-)
-from messages.message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES
+from messages.convert import block_to_message
+from messages.convert import context_of
+from messages.convert import dump_blocks
+from messages.convert import flatten_assistant
+from messages.convert import message_to_block
+from messages.convert import messages_to_blocks
+from messages.convert import messages_to_turn
+from messages.convert import normalize_messages
+from messages.convert import parse_blocks
+from messages.message import FLAT_TYPES
+from messages.message import ROLE_TYPES
+from messages.message import SESSION_TYPES
 
 # ---------------------------------------------------------------- parse_blocks rules
 

@@ -12,28 +12,28 @@ from hypothesis import given
 from messages import strategies as ms
 from messages._core.make import maker
 from messages.adapters._base import load_line
-from messages.blocks import (
-    BLOCK_TYPES,
-    AudioBlock,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
-from messages.convert import _native_message, block_to_message, context_of, normalize_messages
+from messages.blocks import BLOCK_TYPES
+from messages.blocks import AudioBlock
+from messages.blocks import ImageBlock
+from messages.blocks import RawBlock
+from messages.blocks import TextBlock
+from messages.blocks import ThinkingBlock
+from messages.blocks import ToolResultBlock
+from messages.blocks import ToolUseBlock
+from messages.convert import _native_message
+from messages.convert import block_to_message
+from messages.convert import context_of
+from messages.convert import normalize_messages
 from messages.errors import DecodeError
-from messages.flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
-from messages.message import MESSAGE_TYPES, ROLE_TYPES
+from messages.flat import AudioMessage
+from messages.flat import ImageMessage
+from messages.flat import RawMessage
+from messages.flat import TextMessage
+from messages.flat import ThinkingMessage
+from messages.flat import ToolResultMessage
+from messages.flat import ToolUseMessage
+from messages.message import MESSAGE_TYPES
+from messages.message import ROLE_TYPES
 from messages.roles import as_blocks
 from messages.usage import Usage
 

@@ -16,7 +16,8 @@ import json
 import os
 import pkgutil
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -26,9 +27,13 @@ from hypothesis import strategies as st
 
 import messages.adapters
 import messages.providers
-from messages import DecodeError, FrozenDict, from_dict, read_jsonl
+from messages import DecodeError
+from messages import FrozenDict
+from messages import from_dict
+from messages import read_jsonl
 from messages import strategies as ms
-from messages.convert import normalize_messages, parse_blocks
+from messages.convert import normalize_messages
+from messages.convert import parse_blocks
 from support.mutation import scribble
 
 

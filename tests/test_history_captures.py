@@ -14,9 +14,15 @@ from typing import Any
 import pytest
 
 from conftest import shared_fixtures
-from messages import Message, ToolUseBlock
-from messages.history import coerce, filter_messages, merge_runs, repair, trim
-from messages.text import summarize, transcript
+from messages import Message
+from messages import ToolUseBlock
+from messages.history import coerce
+from messages.history import filter_messages
+from messages.history import merge_runs
+from messages.history import repair
+from messages.history import trim
+from messages.text import summarize
+from messages.text import transcript
 from support.history_checks import pairing
 
 CAPTURES = [

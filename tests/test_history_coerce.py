@@ -10,27 +10,25 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import LOCAL_FIXTURES
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    DecodeError,
-    FrozenDict,
-    ImageBlock,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UserMessage,
-    from_dict,
-    history,
-    thaw,
-    to_dict,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import DecodeError
+from messages import FrozenDict
+from messages import ImageBlock
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UserMessage
+from messages import from_dict
+from messages import history
 from messages import strategies as ms
+from messages import thaw
+from messages import to_dict
 
 FIXTURES = LOCAL_FIXTURES / "history"
 

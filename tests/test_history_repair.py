@@ -8,24 +8,26 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    ResultMessage,
-    StreamEventMessage,
-    TextBlock,
-    TextMessage,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UserMessage,
-    history,
-)
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UserMessage
+from messages import history
 from messages import strategies as ms
-from messages.history import SYNTHETIC_TEXT, Change, is_synthetic, repair
-from support.history_checks import pairing, tool_free
+from messages.history import SYNTHETIC_TEXT
+from messages.history import Change
+from messages.history import is_synthetic
+from messages.history import repair
+from support.history_checks import pairing
+from support.history_checks import tool_free
 
 CALL = AssistantMessage((TextBlock("Running."), ToolUseBlock("t1", "Bash", {"command": "ls"})))
 

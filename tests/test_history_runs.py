@@ -10,27 +10,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    ImageMessage,
-    ResultMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    Usage,
-    UserMessage,
-    history,
-)
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import ImageMessage
+from messages import ResultMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import Usage
+from messages import UserMessage
+from messages import history
 from messages import strategies as ms
-from messages.history import filter_messages, merge_runs
+from messages.history import filter_messages
+from messages.history import merge_runs
 from messages.text import stream_text
-from support.history_checks import pairing, pairs, tool_free
+from support.history_checks import pairing
+from support.history_checks import pairs
+from support.history_checks import tool_free
 
 # -- merge_runs ---------------------------------------------------------------------------
 

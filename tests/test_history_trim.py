@@ -9,27 +9,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    ImageBlock,
-    ImageMessage,
-    RawBlock,
-    ResultMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import ImageBlock
+from messages import ImageMessage
+from messages import RawBlock
+from messages import ResultMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UserMessage
 from messages import strategies as ms
-from messages.history import count_tokens_approximately, per_message, trim
-from messages.history._pairs import carries_results, is_system
+from messages.history import count_tokens_approximately
+from messages.history import per_message
+from messages.history import trim
+from messages.history._pairs import carries_results
+from messages.history._pairs import is_system
 from support.history_checks import pairing
 
 ONE_EACH = per_message(lambda m: 1)

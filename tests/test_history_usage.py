@@ -7,9 +7,14 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import AssistantMessage, ResultMessage, TextMessage, Usage, UserMessage
+from messages import AssistantMessage
+from messages import ResultMessage
+from messages import TextMessage
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
-from messages.history import total_usage, usage_by_session
+from messages.history import total_usage
+from messages.history import usage_by_session
 
 
 def turn(i: int, o: int, **kw: Any) -> AssistantMessage:

@@ -9,8 +9,11 @@ import pickle
 import pytest
 from hypothesis import given
 
-from messages import DecodeError, FrozenDict, freeze, thaw
+from messages import DecodeError
+from messages import FrozenDict
+from messages import freeze
 from messages import strategies as ms
+from messages import thaw
 
 
 def test_nested_values_come_out_frozen() -> None:

@@ -9,12 +9,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import DecodeError, EncodeError, ToolUseBlock, ToolUseMessage, from_dict, to_dict
-from messages._core.jsontext import dump_compact, load_strict, parse_arguments
+from messages import DecodeError
+from messages import EncodeError
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import from_dict
+from messages import to_dict
+from messages._core.jsontext import dump_compact
+from messages._core.jsontext import load_strict
+from messages._core.jsontext import parse_arguments
 from messages._core.make import wrap_owned
 from messages.adapters import claude_code
 from messages.history import coerce_message
-from messages.serialize import dumps, loads
+from messages.serialize import dumps
+from messages.serialize import loads
 
 NOT_JSON = ['{"a": NaN}', '{"a": Infinity}', '{"a": -Infinity}', '{"a": 1e999}', '{"a": -1e400}']
 
@@ -109,7 +117,8 @@ def test_native_round_trip_through_text(value: Any) -> None:
 def test_every_provider_reads_non_json_arguments_the_same_way(arguments: str) -> None:
     # The issue: Responses gave input={'a': inf} where Chat gave {}, and serializing the
     # Responses message then raised a bare ValueError.
-    from messages.providers import openai_chat, openai_responses
+    from messages.providers import openai_chat
+    from messages.providers import openai_responses
 
     responses = openai_responses.decode_response(
         {

@@ -7,9 +7,13 @@ from typing import Any
 
 import pytest
 
-from messages import DecodeError, FrozenDict, freeze
+from messages import DecodeError
+from messages import FrozenDict
+from messages import freeze
 from messages.convert import parse_blocks
-from messages.limits import Limits, current_limits, limits
+from messages.limits import Limits
+from messages.limits import current_limits
+from messages.limits import limits
 
 
 def _nested(depth: int) -> Any:

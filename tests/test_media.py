@@ -10,17 +10,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import AudioBlock, AudioMessage, DecodeError, ImageBlock, ImageMessage
-from messages.media import (
-    b64decode,
-    b64encode,
-    base64_size,
-    describe_media,
-    media_facts,
-    parse_data_uri,
-    sniff_media_type,
-    to_data_uri,
-)
+from messages import AudioBlock
+from messages import AudioMessage
+from messages import DecodeError
+from messages import ImageBlock
+from messages import ImageMessage
+from messages.media import b64decode
+from messages.media import b64encode
+from messages.media import base64_size
+from messages.media import describe_media
+from messages.media import media_facts
+from messages.media import parse_data_uri
+from messages.media import sniff_media_type
+from messages.media import to_data_uri
 
 MAGIC = {
     "image/png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",

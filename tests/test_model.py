@@ -7,31 +7,29 @@ import dataclasses
 import pytest
 from hypothesis import given
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    DecodeError,
-    ErrorMessage,
-    FrozenDict,
-    ImageBlock,
-    InitMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StopReason,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import DecodeError
+from messages import ErrorMessage
+from messages import FrozenDict
+from messages import ImageBlock
+from messages import InitMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StopReason
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.blocks import BLOCK_TYPES
 from messages.message import MESSAGE_TYPES

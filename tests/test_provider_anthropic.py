@@ -12,34 +12,37 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    ImageBlock,
-    RawBlock,
-    RawMessage,
-    StopReason,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import ImageBlock
+from messages import RawBlock
+from messages import RawMessage
+from messages import StopReason
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.convert import normalize_messages
 from messages.providers import anthropic
 from messages.providers._carry import as_turns
 from support.provider_cases import UNSUPPORTED
-from support.provider_checks import check_anthropic, check_unsupported, load
-from support.provider_strategies import anthropic_conversations, anthropic_response_blocks, split
+from support.provider_checks import check_anthropic
+from support.provider_checks import check_unsupported
+from support.provider_checks import load
+from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import anthropic_response_blocks
+from support.provider_strategies import split
 
 AREA = "anthropic"
 

@@ -9,22 +9,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    ImageBlock,
-    Message,
-    SystemMessage,
-    TextBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UserMessage,
-    thaw,
-)
+from messages import AssistantMessage
+from messages import ImageBlock
+from messages import Message
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UserMessage
+from messages import thaw
 from messages.providers import gemini as g
 from messages.providers import openai_responses as r
 from messages.providers._carry import as_turns
-from support.provider_checks import check_gemini, check_responses, load
+from support.provider_checks import check_gemini
+from support.provider_checks import check_responses
+from support.provider_checks import load
 from support.provider_strategies import well_formed
 
 PORTABLE_IMAGES = st.one_of(

@@ -8,32 +8,30 @@ import pytest
 from hypothesis import given
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    ImageBlock,
-    RawBlock,
-    StopReason,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import ImageBlock
+from messages import RawBlock
+from messages import StopReason
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages.convert import normalize_messages
 from messages.providers import gemini as g
-from support.provider_checks import (
-    check_gemini,
-    check_response_survives,
-    fixture_names,
-    load,
-    view,
-)
-from support.provider_strategies import conversations, simple_responses, well_formed
+from support.provider_checks import check_gemini
+from support.provider_checks import check_response_survives
+from support.provider_checks import fixture_names
+from support.provider_checks import load
+from support.provider_checks import view
+from support.provider_strategies import conversations
+from support.provider_strategies import simple_responses
+from support.provider_strategies import well_formed
 
 AREA = "gemini"
 
@@ -579,3 +577,56 @@ def test_candidate_parts_are_sent_back_as_they_came(name: str) -> None:
         assert json_equal(sent["contents"][1], {"role": "model", "parts": parts})
     else:
         assert len(sent["contents"]) == 1  # nothing to send back
+
+
+# ------------------------------------------------------------------- Gemini 3 signatures
+
+
+def test_the_sentinel_goes_on_the_first_unsigned_call_of_each_model_content() -> None:
+    from messages import AssistantMessage
+    from messages import ToolResultBlock
+    from messages import ToolUseBlock
+    from messages import UserMessage
+
+    conversation = [
+        UserMessage("Weather and time?"),
+        AssistantMessage((ToolUseBlock("c1", "weather", {}), ToolUseBlock("c2", "time", {}))),
+        UserMessage((ToolResultBlock("c1", "18C"), ToolResultBlock("c2", "noon"))),
+        AssistantMessage((ToolUseBlock("c3", "f", {}, extra={"thoughtSignature": "cmVhbA=="}),)),
+    ]
+    body = g.encode_request(conversation, unsigned_calls="sentinel")
+    first, second = body["contents"][1]["parts"]
+    assert first["thoughtSignature"] == g.SKIP_SIGNATURE == "skip_thought_signature_validator"
+    assert "thoughtSignature" not in second
+    assert body["contents"][3]["parts"][0]["thoughtSignature"] == "cmVhbA=="
+    assert "thoughtSignature" not in g.encode_request(conversation)["contents"][1]["parts"][0]
+
+
+def test_an_unknown_unsigned_calls_choice_is_an_error_with_its_value() -> None:
+    from messages import EncodeError
+
+    with pytest.raises(EncodeError, match="expected unsigned_calls='leave' or 'sentinel'") as info:
+        g.encode_request([], unsigned_calls="fill")  # type: ignore[arg-type]
+    assert info.value.value == "fill"
+    assert info.value.source == "gemini"
+
+
+def test_empty_text_blocks_in_a_tool_result_add_no_newlines() -> None:
+    # Found by the matrix law: two empty text blocks were joined into "\n", which came
+    # back as a result saying "\n" where the source said nothing.
+    conversation = [
+        AssistantMessage((ToolUseBlock("c1", "f", {}),)),
+        ToolMessage(
+            (ToolResultBlock("c1", (TextBlock(""), TextBlock("a"), TextBlock(""), TextBlock("b"))),)
+        ),
+        AssistantMessage((ToolUseBlock("c2", "f", {}),)),
+        ToolMessage((ToolResultBlock("c2", (TextBlock(""), TextBlock(""))),)),
+    ]
+    body = g.encode_request(conversation)
+    outputs = [
+        part["functionResponse"]["response"]["output"]
+        for content in body["contents"]
+        for part in content["parts"]
+        if "functionResponse" in part
+    ]
+    assert outputs == ["a\nb", ""]

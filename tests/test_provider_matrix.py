@@ -22,33 +22,34 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import LOCAL_FIXTURES, json_equal, shared_fixtures
-from messages import (
-    AssistantMessage,
-    ImageBlock,
-    Message,
-    SystemMessage,
-    TextBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    UserMessage,
-    thaw,
-)
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import ImageBlock
+from messages import Message
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import strategies as ms
+from messages import thaw
 from messages.adapters import CLI_NAMES
 from messages.adapters import get as adapter
-from messages.providers import NAMES, get
-from messages.providers._carry import refusal_text, request_turns
+from messages.providers import NAMES
+from messages.providers import get
+from messages.providers._carry import refusal_text
+from messages.providers._carry import request_turns
 from support.provider_checks import is_paired
-from support.provider_specs import CHECKS, SPECS
-from support.provider_strategies import (
-    anthropic_conversations,
-    chat_conversations,
-    conversations,
-    well_formed,
-)
+from support.provider_specs import CHECKS
+from support.provider_specs import SPECS
+from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import chat_conversations
+from support.provider_strategies import conversations
+from support.provider_strategies import well_formed
 
 REQUESTS = [
     (source, path.name)
@@ -88,7 +89,9 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
     """What must survive a trip through ``target``: text, calls, and results by their call.
 
     Text is (side, text) in order, refusals included (a target without refusals carries
-    them as text); an empty text carries nothing and is left out. Calls are (name,
+    them as text); an empty text carries nothing and is left out (from the system prompt
+    too, with text of only whitespace: Anthropic writes no empty text block, Responses joins
+    system blocks with newlines). Calls are (name,
     arguments parsed). Results are (index of the call they answer, text); a result
     answering no call, and ``is_error``, are left out. System text is compared as one
     string: Anthropic moves every system message to the front, Gemini keeps only the
@@ -103,7 +106,9 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
     for turn in request_turns(conversation):
         if isinstance(turn, SystemMessage):
             if leading or target != "gemini":
-                system.extend(b.text for b in turn.blocks if isinstance(b, TextBlock))
+                system.extend(
+                    b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text.strip()
+                )
             continue
         if not isinstance(turn, UserMessage | AssistantMessage | ToolMessage):
             continue
@@ -120,13 +125,20 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
                 index.setdefault(block.id, len(calls))
                 calls.append((block.name, thaw(block.input)))
             elif isinstance(block, ToolResultBlock) and block.tool_use_id in index:
-                results.append((index[block.tool_use_id], block.text))
+                results.append((index[block.tool_use_id], _said(block)))
     return {
         "system": "\n".join(system),
         "texts": texts,
         "calls": calls,
         "results": sorted(results),
     }
+
+
+def _said(result: ToolResultBlock) -> str:
+    """A result's text, its empty text blocks left out (they carry nothing)."""
+    if isinstance(result.content, str):
+        return result.content
+    return "\n".join(b.text for b in result.content if isinstance(b, TextBlock) and b.text)
 
 
 def trip(conversation: tuple[Message, ...], source: str, target: str) -> tuple[Message, ...]:

@@ -13,30 +13,32 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    DecodeError,
-    ImageBlock,
-    RawBlock,
-    RawMessage,
-    StopReason,
-    SystemMessage,
-    TextBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-    thaw,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import DecodeError
+from messages import ImageBlock
+from messages import RawBlock
+from messages import RawMessage
+from messages import StopReason
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
+from messages import thaw
 from messages.convert import normalize_messages
-from messages.providers import anthropic, openai_chat
+from messages.providers import anthropic
+from messages.providers import openai_chat
 from messages.providers._carry import as_turns
-from support.provider_checks import check_chat, load
-from support.provider_strategies import anthropic_conversations, chat_conversations, split
+from support.provider_checks import check_chat
+from support.provider_checks import load
+from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import chat_conversations
+from support.provider_strategies import split
 
 AREA = "openai_chat"
 

@@ -5,36 +5,37 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import example
 from hypothesis import given
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    ImageBlock,
-    RawBlock,
-    StopReason,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import ImageBlock
+from messages import RawBlock
+from messages import StopReason
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages.providers import openai_responses as r
-from support.provider_cases import AUDIO, FOREIGN_THINKING
-from support.provider_checks import (
-    check_response_survives,
-    check_responses,
-    fixture_names,
-    load,
-    view,
-)
-from support.provider_strategies import simple_responses, well_formed
+from support.provider_cases import AUDIO
+from support.provider_cases import FOREIGN_THINKING
+from support.provider_checks import check_response_survives
+from support.provider_checks import check_responses
+from support.provider_checks import fixture_names
+from support.provider_checks import load
+from support.provider_checks import view
+from support.provider_specs import SPECS
+from support.provider_strategies import conversations
+from support.provider_strategies import simple_responses
+from support.provider_strategies import well_formed
 
 AREA = "openai_responses"
 
@@ -202,10 +203,14 @@ def test_user_built_conversation() -> None:
                 "role": "user",
                 "content": [
                     {"type": "input_text", "text": "Weather?"},
-                    {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="},
+                    {
+                        "type": "input_image",
+                        "image_url": "data:image/png;base64,iVBORw0KGgo=",
+                        "detail": "auto",
+                    },
                 ],
             },
-            {"role": "assistant", "content": [{"type": "output_text", "text": "Checking."}]},
+            {"role": "assistant", "content": "Checking."},
             {
                 "type": "function_call",
                 "call_id": "call_1",
@@ -228,7 +233,7 @@ def test_flat_messages_are_grouped_into_turns() -> None:
     body = r.encode_request(flat)
     assert body["input"] == [
         {"role": "user", "content": [{"type": "input_text", "text": "Look up Paris."}]},
-        {"role": "assistant", "content": [{"type": "output_text", "text": "On it."}]},
+        {"role": "assistant", "content": "On it."},
         {
             "type": "function_call",
             "call_id": "call_1",
@@ -299,7 +304,7 @@ def test_drop_and_text_policies() -> None:
     dropped = r.encode_request(conversation, unsupported="drop")
     assert dropped["input"] == [
         {"role": "user", "content": [{"type": "input_text", "text": "hear this"}]},
-        {"role": "assistant", "content": [{"type": "output_text", "text": "Done."}]},
+        {"role": "assistant", "content": "Done."},
         {"type": "function_call_output", "call_id": "call_1", "output": "boom"},
     ]
     texted = r.encode_request(conversation, unsupported="text")
@@ -311,13 +316,9 @@ def test_drop_and_text_policies() -> None:
                 {"type": "input_text", "text": "[audio: audio/wav, 4 bytes]"},
             ],
         },
-        {
-            "role": "assistant",
-            "content": [
-                {"type": "output_text", "text": "[thinking: Hmm.]"},
-                {"type": "output_text", "text": "Done."},
-            ],
-        },
+        # assistant history is string content: one item a text
+        {"role": "assistant", "content": "[thinking: Hmm.]"},
+        {"role": "assistant", "content": "Done."},
         {
             "type": "function_call_output",
             "call_id": "call_1",
@@ -439,8 +440,36 @@ def test_snapshot_never_raises_on_odd_items() -> None:
 # ------------------------------------------------------------------------------------ laws
 
 
+@given(conversations(gemini=False))
+# Issue 18: the text after the call was written between the call and its output.
+@example(
+    [
+        AssistantMessage((ToolUseBlock("call_0", "shell"), TextBlock(""))),
+        UserMessage((ToolResultBlock("call_0"),)),
+    ]
+)
+# A parallel set keeps its calls together, then their outputs (the API's own order).
+@example(
+    [
+        AssistantMessage((ToolUseBlock("call_a", "shell"), ToolUseBlock("call_b", "read"))),
+        UserMessage((ToolResultBlock("call_a"), ToolResultBlock("call_b"))),
+    ]
+)
+def test_what_it_can_carry_round_trips(conversation: list[Any]) -> None:
+    # The contract suite runs this law for every provider; here it is pinned on the draws
+    # that once failed, which Hypothesis found only now and then.
+    spec = SPECS["openai_responses"]
+    body = r.encode_request(conversation)
+    check_responses(body)
+    assert spec.keeps(r.decode_request(body)) == spec.moves(spec.keeps(conversation))
+
+
 def test_a_late_result_moves_up_to_its_call() -> None:
-    from messages import AssistantMessage, ToolMessage, ToolResultBlock, ToolUseBlock, UserMessage
+    from messages import AssistantMessage
+    from messages import ToolMessage
+    from messages import ToolResultBlock
+    from messages import ToolUseBlock
+    from messages import UserMessage
 
     conversation = [
         UserMessage("go"),

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from messages import strategies as ms
 from messages import thaw
 from messages._core.jsontext import parse_arguments as loads_object
-from messages.providers._partial import MAX_DEPTH, parse_partial
+from messages.providers._partial import MAX_DEPTH
+from messages.providers._partial import parse_partial
 
 _JSON = ms.json_values(max_leaves=15).map(thaw)
 _DOCS = st.recursive(

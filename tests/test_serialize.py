@@ -9,23 +9,22 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    EncodeError,
-    ImageBlock,
-    ResultMessage,
-    TextBlock,
-    TextMessage,
-    ToolResultBlock,
-    Usage,
-    from_dict,
-    read_jsonl,
-    to_dict,
-    write_jsonl,
-)
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ImageBlock
+from messages import ResultMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ToolResultBlock
+from messages import Usage
+from messages import from_dict
+from messages import read_jsonl
 from messages import strategies as ms
-from messages.serialize import dumps, loads
+from messages import to_dict
+from messages import write_jsonl
+from messages.serialize import dumps
+from messages.serialize import loads
 
 
 @given(ms.messages())

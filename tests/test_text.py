@@ -9,33 +9,35 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    AudioMessage,
-    ErrorMessage,
-    ImageBlock,
-    InitMessage,
-    InvalidLineMessage,
-    RawBlock,
-    RawMessage,
-    ResultMessage,
-    StreamEventMessage,
-    SystemMessage,
-    TextBlock,
-    TextMessage,
-    ThinkingBlock,
-    ThinkingMessage,
-    ToolMessage,
-    ToolResultBlock,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import AudioMessage
+from messages import ErrorMessage
+from messages import ImageBlock
+from messages import InitMessage
+from messages import InvalidLineMessage
+from messages import RawBlock
+from messages import RawMessage
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import SystemMessage
+from messages import TextBlock
+from messages import TextMessage
+from messages import ThinkingBlock
+from messages import ThinkingMessage
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UserMessage
 from messages import strategies as ms
 from messages.convert import flatten_assistant
-from messages.text import has_text, stream_text, summarize, text_of, transcript
+from messages.text import has_text
+from messages.text import stream_text
+from messages.text import summarize
+from messages.text import text_of
+from messages.text import transcript
 
 PNG = ImageBlock.from_bytes(b"\x89PNG\r\n\x1a\n" + bytes(8))
 
@@ -354,7 +356,8 @@ def test_the_streaming_markdown_writer_writes_the_markdown_transcript(
     stream: list[Any], thinking: bool, events: bool, limit: int | None
 ) -> None:
     """One Markdown renderer: fed message by message, it gives the transcript's paragraphs."""
-    from messages.text._render import MarkdownWriter, Transcriber
+    from messages.text._render import MarkdownWriter
+    from messages.text._render import Transcriber
 
     options: dict[str, Any] = {"include_thinking": thinking, "include_events": events}
     writer = MarkdownWriter(Transcriber(labels={"user": "Human"}, limit=limit, **options))

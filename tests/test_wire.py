@@ -10,23 +10,21 @@ import pytest
 
 from messages import DecodeError
 from messages._core.frozen import EMPTY
-from messages._core.wire import (
-    MISSING,
-    extra,
-    fail,
-    need_obj,
-    need_str,
-    obj_or_empty,
-    opt_bool,
-    opt_int,
-    opt_num,
-    opt_obj,
-    opt_str,
-    opt_time,
-    rest,
-    str_or,
-    type_name,
-)
+from messages._core.wire import MISSING
+from messages._core.wire import extra
+from messages._core.wire import fail
+from messages._core.wire import need_obj
+from messages._core.wire import need_str
+from messages._core.wire import obj_or_empty
+from messages._core.wire import opt_bool
+from messages._core.wire import opt_int
+from messages._core.wire import opt_num
+from messages._core.wire import opt_obj
+from messages._core.wire import opt_str
+from messages._core.wire import opt_time
+from messages._core.wire import rest
+from messages._core.wire import str_or
+from messages._core.wire import type_name
 
 
 def test_absent_is_an_error_for_need_a_default_for_or_and_none_for_opt() -> None:

@@ -9,41 +9,52 @@ Importing ``messages`` is cheap: each name is loaded from its module on first us
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing would triple the cost
 if TYPE_CHECKING:
-    from ._core.fields import Role, Timestamp
-    from ._core.frozen import EMPTY, FrozenDict, JsonValue, freeze, thaw
-    from .blocks import (
-        AudioBlock,
-        Block,
-        ImageBlock,
-        RawBlock,
-        TextBlock,
-        ThinkingBlock,
-        ToolResultBlock,
-        ToolUseBlock,
-    )
-    from .errors import DecodeError, EncodeError, MessagesError, UnsupportedContentError
-    from .flat import (
-        AudioMessage,
-        FlatMessage,
-        ImageMessage,
-        RawMessage,
-        TextMessage,
-        ThinkingMessage,
-        ToolResultMessage,
-        ToolUseMessage,
-    )
-    from .message import Context, Message
-    from .roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
-    from .serialize import from_dict, read_jsonl, to_dict, write_jsonl
-    from .session import (
-        ErrorMessage,
-        InitMessage,
-        InvalidLineMessage,
-        ResultMessage,
-        SessionMessage,
-        StreamEventMessage,
-    )
-    from .stop import StopReason, classify_stop_reason
+    from ._core.fields import Role
+    from ._core.fields import Timestamp
+    from ._core.frozen import EMPTY
+    from ._core.frozen import FrozenDict
+    from ._core.frozen import JsonValue
+    from ._core.frozen import freeze
+    from ._core.frozen import thaw
+    from .blocks import AudioBlock
+    from .blocks import Block
+    from .blocks import ImageBlock
+    from .blocks import RawBlock
+    from .blocks import TextBlock
+    from .blocks import ThinkingBlock
+    from .blocks import ToolResultBlock
+    from .blocks import ToolUseBlock
+    from .errors import DecodeError
+    from .errors import EncodeError
+    from .errors import MessagesError
+    from .errors import UnsupportedContentError
+    from .flat import AudioMessage
+    from .flat import FlatMessage
+    from .flat import ImageMessage
+    from .flat import RawMessage
+    from .flat import TextMessage
+    from .flat import ThinkingMessage
+    from .flat import ToolResultMessage
+    from .flat import ToolUseMessage
+    from .message import Context
+    from .message import Message
+    from .roles import AssistantMessage
+    from .roles import RoleMessage
+    from .roles import SystemMessage
+    from .roles import ToolMessage
+    from .roles import UserMessage
+    from .serialize import from_dict
+    from .serialize import read_jsonl
+    from .serialize import to_dict
+    from .serialize import write_jsonl
+    from .session import ErrorMessage
+    from .session import InitMessage
+    from .session import InvalidLineMessage
+    from .session import ResultMessage
+    from .session import SessionMessage
+    from .session import StreamEventMessage
+    from .stop import StopReason
+    from .stop import classify_stop_reason
     from .usage import Usage
 
 __version__ = "0.1.0"

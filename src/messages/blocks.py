@@ -8,12 +8,23 @@ write them back exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
 from os import PathLike
-from typing import ClassVar, Literal, Self, TypeAlias, final
+from typing import ClassVar
+from typing import Literal
+from typing import Self
+from typing import TypeAlias
+from typing import final
 
-from ._core.fields import compact_repr, freeze_json, freeze_map, freeze_objects, freeze_tuple
-from ._core.frozen import EMPTY, FrozenDict, JsonValue
+from ._core.fields import compact_repr
+from ._core.fields import freeze_json
+from ._core.fields import freeze_map
+from ._core.fields import freeze_objects
+from ._core.fields import freeze_tuple
+from ._core.frozen import EMPTY
+from ._core.frozen import FrozenDict
+from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
@@ -183,7 +194,8 @@ class MediaReads:
     @classmethod
     def from_bytes(cls, data: bytes, media_type: str | None = None) -> Self:
         """A block from raw bytes; the MIME type is sniffed when not given."""
-        from .media import b64encode, sniff_media_type  # lazy: media helpers cost import time
+        from .media import b64encode  # lazy: media helpers cost import time
+        from .media import sniff_media_type  # lazy: media helpers cost import time
 
         media_type = media_type or sniff_media_type(data)
         return cls(data=b64encode(data), media_type=media_type)  # type: ignore[call-arg]
@@ -196,7 +208,8 @@ class MediaReads:
 
     def to_bytes(self) -> bytes | None:
         """The decoded bytes of ``data`` or of a base64 ``data:`` URL; ``None`` otherwise."""
-        from .media import b64decode, parse_data_uri
+        from .media import b64decode
+        from .media import parse_data_uri
 
         if self.data is not None:
             return b64decode(self.data, path="$.data")
@@ -209,7 +222,9 @@ class MediaReads:
     @property
     def resolved_media_type(self) -> str | None:
         """``media_type``, else the type of a ``data:`` URL, else sniffed from the data."""
-        from .media import b64decode, parse_data_uri, sniff_media_type
+        from .media import b64decode
+        from .media import parse_data_uri
+        from .media import sniff_media_type
 
         if self.media_type is not None:
             return self.media_type

@@ -13,37 +13,51 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, Unpack, assert_never, cast
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Unpack
+from typing import assert_never
+from typing import cast
 
 from ._core import anthropic_blocks
 from ._core.fields import CONTEXT_FIELDS
-from ._core.frozen import EMPTY, FrozenDict, depth_limit, thaw
-from ._core.make import copy_json, maker, wrap_owned
+from ._core.frozen import EMPTY
+from ._core.frozen import FrozenDict
+from ._core.frozen import depth_limit
+from ._core.frozen import thaw
+from ._core.make import copy_json
+from ._core.make import maker
+from ._core.make import wrap_owned
 from ._core.wire import type_name
-from .blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .blocks import AudioBlock
+from .blocks import Block
+from .blocks import ImageBlock
+from .blocks import RawBlock
+from .blocks import TextBlock
+from .blocks import ThinkingBlock
+from .blocks import ToolResultBlock
+from .blocks import ToolUseBlock
 from .errors import DecodeError
-from .flat import (
-    AudioMessage,
-    FlatMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
-from .message import FLAT_TYPES, MESSAGE_TYPES, ROLE_TYPES, SESSION_TYPES, Context, Message
-from .roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
+from .flat import AudioMessage
+from .flat import FlatMessage
+from .flat import ImageMessage
+from .flat import RawMessage
+from .flat import TextMessage
+from .flat import ThinkingMessage
+from .flat import ToolResultMessage
+from .flat import ToolUseMessage
+from .message import FLAT_TYPES
+from .message import MESSAGE_TYPES
+from .message import ROLE_TYPES
+from .message import SESSION_TYPES
+from .message import Context
+from .message import Message
+from .roles import AssistantMessage
+from .roles import RoleMessage
+from .roles import SystemMessage
+from .roles import ToolMessage
+from .roles import UserMessage
 
 __all__ = [
     "block_to_message",

@@ -6,7 +6,8 @@ Every decoder raises :class:`DecodeError` (a ``ValueError``) with a JSONPath-lik
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 __all__ = [
     "DecodeError",

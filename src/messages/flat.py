@@ -8,21 +8,25 @@ exactly the data of the matching block, plus ``role`` and the context fields.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, dataclass
-from typing import ClassVar, Literal, final
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
+from typing import ClassVar
+from typing import Literal
+from typing import final
 
-from ._core.fields import (
-    Role,
-    Timestamp,
-    compact_repr,
-    freeze_json,
-    freeze_map,
-    freeze_objects,
-    freeze_tuple,
-)
-from ._core.frozen import EMPTY, FrozenDict, JsonValue
+from ._core.fields import Role
+from ._core.fields import Timestamp
+from ._core.fields import compact_repr
+from ._core.fields import freeze_json
+from ._core.fields import freeze_map
+from ._core.fields import freeze_objects
+from ._core.fields import freeze_tuple
+from ._core.frozen import EMPTY
+from ._core.frozen import FrozenDict
+from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
-from .blocks import Block, TextBlock
+from .blocks import Block
+from .blocks import TextBlock
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not

@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from typing import final
 
 __all__ = ["Limits", "current_limits", "limits"]

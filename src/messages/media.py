@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
+from typing import Protocol
 
 from .errors import DecodeError
 

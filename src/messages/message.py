@@ -3,30 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeAlias, TypedDict
+from typing import TypeAlias
+from typing import TypedDict
 
-from ._core.fields import Role, Timestamp
+from ._core.fields import Role
+from ._core.fields import Timestamp
 from ._core.wire import type_name
 from .errors import DecodeError
-from .flat import (
-    AudioMessage,
-    FlatMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
-from .roles import AssistantMessage, RoleMessage, SystemMessage, ToolMessage, UserMessage
-from .session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    SessionMessage,
-    StreamEventMessage,
-)
+from .flat import AudioMessage
+from .flat import FlatMessage
+from .flat import ImageMessage
+from .flat import RawMessage
+from .flat import TextMessage
+from .flat import ThinkingMessage
+from .flat import ToolResultMessage
+from .flat import ToolUseMessage
+from .roles import AssistantMessage
+from .roles import RoleMessage
+from .roles import SystemMessage
+from .roles import ToolMessage
+from .roles import UserMessage
+from .session import ErrorMessage
+from .session import InitMessage
+from .session import InvalidLineMessage
+from .session import ResultMessage
+from .session import SessionMessage
+from .session import StreamEventMessage
 
 __all__ = [
     "Context",

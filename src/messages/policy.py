@@ -22,20 +22,26 @@ messages.errors.UnsupportedContentError: acp: $[0]: no urls (pass unsupported='d
 from __future__ import annotations
 
 import json
-from typing import Any, Final, Literal, TypeAlias, assert_never
+from typing import Any
+from typing import Final
+from typing import Literal
+from typing import TypeAlias
+from typing import assert_never
 
-from ._core.frozen import FrozenDict, JsonValue, raw
-from .blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
-from .errors import HINT, EncodeError, UnsupportedContentError
+from ._core.frozen import FrozenDict
+from ._core.frozen import JsonValue
+from ._core.frozen import raw
+from .blocks import AudioBlock
+from .blocks import Block
+from .blocks import ImageBlock
+from .blocks import RawBlock
+from .blocks import TextBlock
+from .blocks import ThinkingBlock
+from .blocks import ToolResultBlock
+from .blocks import ToolUseBlock
+from .errors import HINT
+from .errors import EncodeError
+from .errors import UnsupportedContentError
 from .media import describe_media
 
 __all__ = ["HINT", "MODES", "Policy", "Unsupported", "check_mode", "describe", "has_context"]

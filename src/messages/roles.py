@@ -8,12 +8,24 @@ every message (uuid, session_id, parent_tool_use_id, model, message_id, timestam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal, final
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from typing import ClassVar
+from typing import Literal
+from typing import final
 
-from ._core.fields import Timestamp, compact_repr, freeze_map, freeze_tuple
-from ._core.frozen import EMPTY, JsonValue
-from .blocks import Block, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from ._core.fields import Timestamp
+from ._core.fields import compact_repr
+from ._core.fields import freeze_map
+from ._core.fields import freeze_tuple
+from ._core.frozen import EMPTY
+from ._core.frozen import JsonValue
+from .blocks import Block
+from .blocks import TextBlock
+from .blocks import ThinkingBlock
+from .blocks import ToolResultBlock
+from .blocks import ToolUseBlock
 from .usage import Usage
 
 if TYPE_CHECKING:

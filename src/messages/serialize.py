@@ -14,17 +14,31 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any, Final, TypeAlias
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import IO
+from typing import Any
+from typing import Final
+from typing import TypeAlias
 
 from ._core.fields import ROLES
-from ._core.frozen import FrozenDict, thaw
-from ._core.jsontext import dump_compact, load_strict
-from ._core.make import copy_json, expose_owned, maker, wrap_owned
+from ._core.frozen import FrozenDict
+from ._core.frozen import depth_limit
+from ._core.frozen import thaw
+from ._core.jsontext import dump_compact
+from ._core.jsontext import load_strict
+from ._core.make import copy_json
+from ._core.make import expose_owned
+from ._core.make import maker
+from ._core.make import wrap_owned
 from ._core.wire import type_name
-from .blocks import BLOCK_TYPES, Block
-from .errors import DecodeError, EncodeError
-from .message import MESSAGE_TYPES, Message
+from .blocks import BLOCK_TYPES
+from .blocks import Block
+from .errors import DecodeError
+from .errors import EncodeError
+from .message import MESSAGE_TYPES
+from .message import Message
 from .usage import Usage
 
 __all__ = [
@@ -57,13 +71,6 @@ def _str(v: Any, path: str) -> Any:
     return v
 
 
-def _opt(check: _In) -> _In:
-    def inner(v: Any, path: str) -> Any:
-        return None if v is None else check(v, path)
-
-    return inner
-
-
 def _bool(v: Any, path: str) -> Any:
     if type(v) is not bool:
         raise _bad("a boolean", v, path)
@@ -91,11 +98,11 @@ def _scalar(v: Any, path: str) -> Any:
 def _map(v: Any, path: str) -> Any:
     if type(v) is not dict:
         raise _bad("an object", v, path)
-    return wrap_owned(copy_json(v, path, 0, 256))
+    return wrap_owned(copy_json(v, path, 0, depth_limit()))
 
 
 def _json(v: Any, path: str) -> Any:
-    return expose_owned(copy_json(v, path, 0, 256))
+    return expose_owned(copy_json(v, path, 0, depth_limit()))
 
 
 def _json_tuple(v: Any, path: str) -> Any:
@@ -123,36 +130,34 @@ def _usage(v: Any, path: str) -> Any:
 
 
 def _role(v: Any, path: str) -> Any:
-    if v not in ROLES:
+    if type(v) is not str or v not in ROLES:
         raise DecodeError(f"expected a role, found {v!r}", path=path, value=v)
     return v
 
 
 def _system_role(v: Any, path: str) -> Any:
-    if v not in {"system", "developer"}:
+    if type(v) is not str or v not in ("system", "developer"):
         raise DecodeError(f"expected 'system' or 'developer', found {v!r}", path=path, value=v)
     return v
 
 
 _BY_ANNOTATION: Final[dict[str, _In]] = {
     "str": _str,
-    "str | None": _opt(_str),
     "bool": _bool,
-    "bool | None": _opt(_bool),
-    "int | None": _opt(_int),
-    "int | float | None": _opt(_num),
-    "float | None": _opt(_num),
-    "Timestamp | None": _opt(_scalar),
+    "int": _int,
+    "int | float": _num,
+    "float": _num,
+    "Timestamp": _scalar,
     "Mapping[str, JsonValue]": _map,
     "JsonValue": _json,
-    "tuple[JsonValue, ...] | None": _opt(_json_tuple),
-    "tuple[FrozenDict, ...] | None": _opt(_objects),
+    "tuple[JsonValue, ...]": _json_tuple,
+    "tuple[FrozenDict, ...]": _objects,
     "str | tuple[Block, ...]": _content,
-    "Usage | None": _opt(_usage),
+    "Usage": _usage,
     "Role": _role,
-    "Role | None": _opt(_role),
     'Literal["system", "developer"]': _system_role,
 }
+"""The reader of each field type; a field typed ``X | None`` reads null as None, else as X."""
 
 
 class _Spec:
@@ -164,12 +169,13 @@ class _Spec:
         self.cls = cls
         self.tag_key = tag_key
         self.tag = tag
-        self.fields: list[tuple[str, Any, _In]] = []
+        self.fields: list[tuple[str, Any, _In, bool]] = []
         for f in dataclasses.fields(cls):
             default = f.default if f.default is not dataclasses.MISSING else _REQUIRED
             annotation = str(f.type).replace("'", '"')
-            self.fields.append((f.name, default, _BY_ANNOTATION[annotation]))
-        self.names = frozenset(name for name, _, _ in self.fields) | {tag_key, "v"}
+            base = annotation.removesuffix(" | None")
+            self.fields.append((f.name, default, _BY_ANNOTATION[base], base != annotation))
+        self.names = frozenset(field[0] for field in self.fields) | {tag_key, "v"}
         self.make: Callable[..., Any] = maker(cls)  # the readers check and freeze every value
 
 
@@ -182,18 +188,31 @@ _SPECS.update({cls: _Spec(cls, "kind", cls.kind) for cls in MESSAGE_TYPES})
 _SPECS[Usage] = _Spec(Usage, "type", "usage")
 
 
-def _out(value: Any, shared: bool = False) -> Any:
+def _out(value: Any, shared: bool) -> Any:
     cls = type(value)
     if cls is str or cls is int or cls is float or cls is bool or value is None:
         return value
     if cls is FrozenDict:
         return value._d if shared else thaw(value)
     if cls is tuple:
-        return [_out(item, shared) for item in value]
+        try:
+            return [_out(item, shared) for item in value]
+        except EncodeError as exc:  # name the item: found again only on this rare path
+            index = next(i for i, item in enumerate(value) if not _encodable(item))
+            raise exc.within(f"[{index}]") from None
     spec = _SPECS.get(cls)
     if spec is not None:
         return _encode(value, spec, nested=True, shared=shared)
+    # Reached only by a value the constructors do not check, such as a datetime timestamp.
     raise EncodeError(f"cannot serialize {cls.__name__}", value=value)
+
+
+def _encodable(value: Any) -> bool:
+    try:
+        _out(value, True)
+    except EncodeError:
+        return False
+    return True
 
 
 def _encode(value: Any, spec: _Spec, *, nested: bool, shared: bool = False) -> dict[str, Any]:
@@ -205,7 +224,7 @@ def _encode(value: Any, spec: _Spec, *, nested: bool, shared: bool = False) -> d
     out: dict[str, Any] = {} if nested else {"v": FORMAT_VERSION}
     if not (nested and spec.cls is Usage):
         out[spec.tag_key] = spec.tag
-    for name, default, _ in spec.fields:
+    for name, default, _, _ in spec.fields:
         v = getattr(value, name)
         if default is not _REQUIRED and (v is default or v == default):
             continue
@@ -213,7 +232,10 @@ def _encode(value: Any, spec: _Spec, *, nested: bool, shared: bool = False) -> d
         if cls is str or cls is int or cls is bool or v is None:
             out[name] = v
         else:
-            out[name] = _out(v, shared)
+            try:
+                out[name] = _out(v, shared)
+            except EncodeError as exc:
+                raise exc.within(f".{name}") from None
     return out
 
 
@@ -237,9 +259,10 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
                 f"unknown field {key!r} for {spec.cls.__name__}", path=f"{path}.{key}", value=value
             )
     values = []
-    for name, default, reader in spec.fields:
+    for name, default, reader, nullable in spec.fields:
         if name in d:
-            values.append(reader(d[name], f"{path}.{name}"))
+            v = d[name]
+            values.append(None if v is None and nullable else reader(v, f"{path}.{name}"))
         elif default is _REQUIRED:
             raise DecodeError(
                 f"missing required field {name!r} for {spec.cls.__name__}", path=f"{path}.{name}"
@@ -249,9 +272,22 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
     return spec.make(*values)
 
 
+def _check_version(d: dict[str, Any], path: str) -> None:
+    """The version tag is optional; when present (a nested value may carry it too) it is 1."""
+    if "v" in d:
+        version = d["v"]
+        if type(version) is not int or version != FORMAT_VERSION:
+            raise DecodeError(
+                f"unsupported format version {version!r} (this library reads {FORMAT_VERSION})",
+                path=f"{path}.v",
+                value=version,
+            )
+
+
 def _nested(d: Any, path: str, table: dict[str, type]) -> Any:
     if type(d) is not dict:
         raise _bad("an object", d, path)
+    _check_version(d, path)
     if table is _BLOCKS or "type" in d:
         tag = d.get("type")
         cls = table.get(tag) if type(tag) is str else None
@@ -272,13 +308,7 @@ def from_dict(data: Any) -> Any:
         data = data.thaw()
     if type(data) is not dict:
         raise _bad("an object", data, "$")
-    version = data.get("v", FORMAT_VERSION)
-    if version != FORMAT_VERSION:
-        raise DecodeError(
-            f"unsupported format version {version!r} (this library reads {FORMAT_VERSION})",
-            path="$.v",
-            value=version,
-        )
+    _check_version(data, "$")
     if "kind" in data:
         tag = data["kind"]
         cls = _MESSAGES.get(tag) if type(tag) is str else None

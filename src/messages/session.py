@@ -6,11 +6,18 @@ The run's result, errors, session start metadata, and raw provider stream events
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import KW_ONLY, dataclass
-from typing import ClassVar, Literal, final
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
+from typing import ClassVar
+from typing import Literal
+from typing import final
 
-from ._core.fields import Timestamp, compact_repr, freeze_json, freeze_map
-from ._core.frozen import EMPTY, JsonValue
+from ._core.fields import Timestamp
+from ._core.fields import compact_repr
+from ._core.fields import freeze_json
+from ._core.fields import freeze_map
+from ._core.frozen import EMPTY
+from ._core.frozen import JsonValue
 from .usage import Usage
 
 # Each class below declares all of its fields, the context fields included, and the duplicate

@@ -16,39 +16,39 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 from hypothesis import strategies as st
 
-from ._core.frozen import FrozenDict, JsonValue, freeze
-from .blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
-from .flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from ._core.frozen import FrozenDict
+from ._core.frozen import JsonValue
+from ._core.frozen import freeze
+from .blocks import AudioBlock
+from .blocks import Block
+from .blocks import ImageBlock
+from .blocks import RawBlock
+from .blocks import TextBlock
+from .blocks import ThinkingBlock
+from .blocks import ToolResultBlock
+from .blocks import ToolUseBlock
+from .flat import AudioMessage
+from .flat import ImageMessage
+from .flat import RawMessage
+from .flat import TextMessage
+from .flat import ThinkingMessage
+from .flat import ToolResultMessage
+from .flat import ToolUseMessage
 from .message import Message
-from .roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from .session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from .roles import AssistantMessage
+from .roles import SystemMessage
+from .roles import ToolMessage
+from .roles import UserMessage
+from .session import ErrorMessage
+from .session import InitMessage
+from .session import InvalidLineMessage
+from .session import ResultMessage
+from .session import StreamEventMessage
 from .usage import Usage
 
 __all__ = [

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import KW_ONLY, dataclass
-from typing import TypeVar, final
+from collections.abc import Iterable
+from collections.abc import Mapping
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
+from typing import TypeVar
+from typing import final
 
-from ._core.fields import compact_repr, freeze_map
-from ._core.frozen import EMPTY, JsonValue
+from ._core.fields import compact_repr
+from ._core.fields import freeze_map
+from ._core.frozen import EMPTY
+from ._core.frozen import JsonValue
 
 __all__ = ["Usage"]
 

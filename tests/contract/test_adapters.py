@@ -20,37 +20,40 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    AudioMessage,
-    DecodeError,
-    EncodeError,
-    InvalidLineMessage,
-    MessagesError,
-    RawBlock,
-    RawMessage,
-    TextMessage,
-    ToolResultMessage,
-    ToolUseBlock,
-    ToolUseMessage,
-    UnsupportedContentError,
-    UserMessage,
-    thaw,
-)
+from messages import AssistantMessage
+from messages import AudioMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ImageMessage
+from messages import InvalidLineMessage
+from messages import MessagesError
+from messages import RawBlock
+from messages import RawMessage
+from messages import TextMessage
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import ToolUseMessage
+from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import strategies as ms
-from messages.adapters import CLI_NAMES, NAMES, UnknownFormatError, detect, get
-from messages.convert import message_to_block, normalize_messages
+from messages import thaw
+from messages.adapters import CLI_NAMES
+from messages.adapters import NAMES
+from messages.adapters import UnknownFormatError
+from messages.adapters import detect
+from messages.adapters import get
+from messages.adapters import prepare
+from messages.convert import message_to_block
+from messages.convert import normalize_messages
 from messages.limits import limits
 from messages.policy import describe
-from support.adapter_files import (
-    MIXED_RESULT,
-    assert_round_trips,
-    assert_stream_round_trips,
-    captures,
-    hand_made,
-    stream_lines,
-    wire_objects,
-)
+from support.adapter_files import MIXED_RESULT
+from support.adapter_files import assert_round_trips
+from support.adapter_files import assert_stream_round_trips
+from support.adapter_files import captures
+from support.adapter_files import hand_made
+from support.adapter_files import stream_lines
+from support.adapter_files import wire_objects
 from support.mutation import scribble
 
 # -- where formats differ ---------------------------------------------------------------------
@@ -71,6 +74,13 @@ WRITES_EMPTY_TURNS = {"claude_code": 1, "copilot": 1, "native": 1, "codex": 0}
 TAKES_OVER_INPUT = frozenset(("claude_code", "codex"))
 """Decoders documented to take over the object they are given (nested values shared: the
 speed of the two busiest formats); every other ``decode`` copies its input first."""
+REPEATS_CALL_STATES = frozenset(("acp", "opencode"))
+"""Formats whose in-progress states of a call (ACP ``tool_call_update``, OpenCode's pending and
+running parts) read as the call again, since they fill in its input: ``merge`` folds them."""
+EXCERPTS = frozenset(
+    ("edge-cases.jsonl", "gleam-user_message.json", "caic-gemini-unit-test-lines.jsonl")
+)
+"""Fixtures and captures cut from longer runs: some of their results answer calls made before."""
 MIN_CAPTURE_LINES = {"gemini_cli": 12, "acp": 3}
 """Each real capture of these formats holds at least this many JSON lines."""
 
@@ -158,7 +168,9 @@ FOREIGN_LINES: list[tuple[Any, str | None]] = [
     ([1], None),
     ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": {}}}, None),
     ({"id": 1, "result": {"userAgent": "codex"}}, None),
-    ({"jsonrpc": "2.0", "id": 3, "error": {"code": -1, "message": "x"}}, None),
+    ({"jsonrpc": "2.0", "id": 3, "error": {"code": -1, "message": "x"}}, "acp"),
+    ({"jsonrpc": "2.0", "error": {"message": "x"}}, "acp"),
+    ({"id": 3, "error": {"code": -1, "message": "x"}}, None),
 ]
 """Lines written by one format (or by none), and who must claim them: that one alone.
 
@@ -284,6 +296,30 @@ def test_a_line_of_one_format_is_claimed_by_that_format_alone(obj: Any, owner: s
     assert detect(obj) == owner
 
 
+@pytest.mark.parametrize(("adapter", "path"), [*_fixtures(), *_captures()])
+def test_each_call_is_given_once_and_before_its_result(
+    adapter: ModuleType | None, path: Path | None
+) -> None:
+    """However a format announces a call (in the model's turn, in an execution event, in
+    both, or only with its outcome), the flat view has it once, before its result."""
+    if adapter is None or path is None:
+        pytest.skip("real captures not available")
+    for merged in (False, True):
+        if not merged and adapter.NAME in REPEATS_CALL_STATES:
+            continue
+        decoded = adapter.iter_decode(stream_lines(path))
+        calls: list[str] = []
+        orphans: list[str] = []
+        for m in normalize_messages(adapter.merge(decoded) if merged else decoded):
+            if isinstance(m, ToolUseMessage):
+                calls.append(m.id)
+            elif isinstance(m, ToolResultMessage) and m.tool_use_id not in calls:
+                orphans.append(m.tool_use_id)
+        assert len(calls) == len(set(calls)), calls
+        if path.name not in EXCERPTS:
+            assert orphans == []
+
+
 @pytest.mark.parametrize("adapter", adapters())
 @pytest.mark.parametrize("tag", [[], {}, ["assistant"], {"a": 1}, 1, None])
 def test_an_unhashable_or_odd_type_is_not_claimed_and_never_crashes(
@@ -315,6 +351,22 @@ def test_a_bad_line_does_not_stop_a_stream_and_strict_reading_names_it(
         list(adapter.iter_decode(lines, strict=True))
     assert (info.value.line, info.value.source) == (2, adapter.NAME)
     assert str(info.value).startswith(f"{adapter.NAME}: line 2: $: invalid JSON")
+
+
+@pytest.mark.parametrize("adapter", adapters())
+def test_a_record_written_over_several_lines_reads_as_one(adapter: ModuleType) -> None:
+    """Pretty-printed JSON (a recorder's, Gemini CLI's ``-o json``) is one record, with noise
+    around it reported by file line."""
+    good = first_line(adapter)
+    pretty = json.dumps(json.loads(good), indent=2).splitlines()
+    assert len(pretty) > 2
+    out = list(adapter.iter_decode(["noise", *pretty, good, "more noise"]))
+    bad = [m for m in out if isinstance(m, InvalidLineMessage)]
+    assert [(m.line, m.text) for m in bad] == [(1, "noise"), (len(pretty) + 3, "more noise")]
+    assert [m for m in out if m not in bad] == list(adapter.iter_decode([good, good]))
+    with pytest.raises(DecodeError) as info:
+        list(adapter.iter_decode([*pretty, "{", "oops"], strict=True))
+    assert info.value.line == len(pretty) + 1
 
 
 @pytest.mark.parametrize("adapter", adapters())
@@ -543,3 +595,74 @@ def test_merge_is_lazy_and_merging_twice_changes_nothing(adapter: ModuleType, pa
 def test_merge_keeps_whole_messages_in_order(adapter: ModuleType, texts: list[str]) -> None:
     stream = [ToolUseMessage(f"t{i}", text or "x") for i, text in enumerate(texts)]
     assert list(adapter.merge(stream)) == stream
+
+
+# -- crossing from one format to another ------------------------------------------------------
+
+
+def _crossings() -> list[Any]:
+    found = [*_fixtures(), *(p for p in _captures() if p.values[0] is not None)]
+    return [
+        pytest.param(source, path, get(target), id=f"{param.id}->{target}")
+        for param in found
+        for source, path in [param.values]
+        for target in NAMES
+        if target != source.NAME
+    ]
+
+
+@pytest.mark.parametrize(("source", "path", "target"), _crossings())
+def test_cross_format_output_holds_only_the_targets_own_lines(
+    source: ModuleType, path: Path, target: ModuleType
+) -> None:
+    """Every line written for a format is one its own ``detect`` recognises, whatever the
+    source held (summaries, recorder headers, another CLI's events), under every policy."""
+    lines = stream_lines(path)
+    for policy in ("raise", "drop", "text"):
+        for merged in (False, True):
+            decoded = source.iter_decode(lines)
+            if merged:
+                decoded = source.merge(decoded)
+            ready = prepare(decoded, source=source.NAME, target=target.NAME, unsupported=policy)
+            written = []
+            try:
+                for line in target.iter_encode(ready, unsupported=policy):
+                    written.append(line)
+            except UnsupportedContentError:
+                assert policy == "raise"
+            for line in written:
+                assert target.detect(json.loads(line)), f"{policy}: {line}"
+
+
+# -- media: every field carried, or the policy says why not ----------------------------------
+
+MEDIA_VARIANTS = [
+    {"data": "iVBORw0KGgo=", "media_type": "image/png"},
+    {"url": "https://example.com/a.png"},
+    {"url": "https://example.com/a.png", "media_type": "image/png"},
+    {"file_id": "file_1"},
+    {"file_id": "file_1", "media_type": "image/png"},
+    {"data": "iVBORw0KGgo=", "url": "https://example.com/a.png", "media_type": "image/png"},
+]
+
+
+@pytest.mark.parametrize("adapter", adapters())
+@pytest.mark.parametrize("kind", [ImageMessage, AudioMessage], ids=["image", "audio"])
+@pytest.mark.parametrize("fields", MEDIA_VARIANTS, ids="+".join)
+def test_media_is_carried_whole_or_refused(
+    adapter: ModuleType, kind: type[Any], fields: dict[str, str]
+) -> None:
+    """No field of an image or audio block is dropped silently: a format either writes it
+    back or refuses the block (and then ``"drop"``/``"text"`` decide)."""
+    message = kind(role="user", **fields)
+    try:
+        wire = adapter.encode(message)
+    except UnsupportedContentError as exc:
+        assert exc.source == adapter.NAME
+        return
+    (block,) = blocks_of(adapter.decode(wire))
+    assert type(block) is type(message_to_block(message))
+    for name, value in fields.items():
+        assert getattr(block, name) == value, name
+    for name in {"data", "url", "file_id", "media_type"} - fields.keys():
+        assert getattr(block, name) is None, name

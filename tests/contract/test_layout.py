@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).parents[2] / "src"
+import messages
+
+# The package under test, wherever it is imported from (the checkout's src/, or the installed
+# wheel in CI's second run), so the layout of what ships is what is checked.
+SRC = Path(messages.__file__).resolve().parents[1]
 PACKAGE = "messages"
 
 

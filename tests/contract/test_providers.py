@@ -21,24 +21,29 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import json_equal
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    EncodeError,
-    FrozenDict,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    freeze,
-    thaw,
-)
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import FrozenDict
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import freeze
 from messages import strategies as ms
+from messages import thaw
 from messages.policy import describe
-from messages.providers import NAMES, Accumulator, Provider, UnknownProviderError, get
-from support.provider_cases import DECODE_ERRORS, STREAM_ERRORS, UNSUPPORTED
+from messages.providers import NAMES
+from messages.providers import Accumulator
+from messages.providers import Provider
+from messages.providers import UnknownProviderError
+from messages.providers import get
+from support.provider_cases import DECODE_ERRORS
+from support.provider_cases import STREAM_ERRORS
+from support.provider_cases import UNSUPPORTED
 from support.provider_checks import check_unsupported
-from support.provider_specs import SPECS, as_json
+from support.provider_specs import SPECS
+from support.provider_specs import as_json
 from support.provider_strategies import any_conversation
 
 SURFACE = ("NAME", "accumulator", "decode_request", "decode_response", "encode_request")

@@ -22,26 +22,26 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from messages import (
-    AudioBlock,
-    DecodeError,
-    EncodeError,
-    ImageBlock,
-    RawMessage,
-    TextBlock,
-    UnsupportedContentError,
-    UserMessage,
-)
+from messages import AudioBlock
+from messages import DecodeError
+from messages import EncodeError
+from messages import ImageBlock
+from messages import RawMessage
+from messages import TextBlock
+from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import claude_code as cc
 
 sdk = pytest.importorskip("claude_agent_sdk")
 parser = pytest.importorskip("claude_agent_sdk._internal.message_parser")
 
-from conftest import FIXTURES, ROOT  # noqa: E402
+from conftest import EXAMPLES  # noqa: E402
+from conftest import FIXTURES  # noqa: E402
+from conftest import ROOT  # noqa: E402
 from messages.interop import claude_agent_sdk as bridge  # noqa: E402
 
-EXAMPLE = ROOT / "src" / "messages" / "examples" / "claude_code.jsonl"
+EXAMPLE = EXAMPLES / "claude_code.jsonl"
 LOCAL = ROOT / "tests" / "fixtures" / "claude_code"
 
 

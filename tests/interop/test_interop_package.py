@@ -35,7 +35,8 @@ def test_every_bridge_has_the_common_surface(name: str) -> None:
 
 @pytest.mark.parametrize("name", interop.MODULES)
 def test_an_unknown_policy_is_refused(name: str) -> None:
-    from messages import EncodeError, UserMessage
+    from messages import EncodeError
+    from messages import UserMessage
 
     pytest.importorskip({"langchain": "langchain_core"}.get(name, name))
     module = importlib.import_module(f"messages.interop.{name}")

@@ -16,21 +16,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import (
-    AssistantMessage,
-    DecodeError,
-    EncodeError,
-    ImageBlock,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import DecodeError
+from messages import EncodeError
+from messages import ImageBlock
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 
 lc = pytest.importorskip("langchain_core.messages")

@@ -16,20 +16,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import (
-    AudioBlock,
-    DecodeError,
-    EncodeError,
-    FrozenDict,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    UserMessage,
-)
+from messages import AudioBlock
+from messages import DecodeError
+from messages import EncodeError
+from messages import FrozenDict
+from messages import ImageBlock
+from messages import RawBlock
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import strategies as ms
 
 types = pytest.importorskip("mcp.types")

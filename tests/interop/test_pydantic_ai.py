@@ -18,24 +18,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    DecodeError,
-    EncodeError,
-    FrozenDict,
-    ImageBlock,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    Usage,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import DecodeError
+from messages import EncodeError
+from messages import FrozenDict
+from messages import ImageBlock
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
 from messages import strategies as ms
 
 pai = pytest.importorskip("pydantic_ai.messages")

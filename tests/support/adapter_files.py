@@ -14,18 +14,19 @@ from typing import Any
 
 import pytest
 
-from conftest import EXAMPLES, FIXTURES, LOCAL_FIXTURES, json_equal
-from messages import (
-    AudioBlock,
-    DecodeError,
-    ImageBlock,
-    Message,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from conftest import EXAMPLES
+from conftest import FIXTURES
+from conftest import LOCAL_FIXTURES
+from conftest import json_equal
+from messages import AudioBlock
+from messages import DecodeError
+from messages import ImageBlock
+from messages import Message
+from messages import RawBlock
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
 from messages.convert import normalize_messages
 
 CAPTURE_FOLDERS: dict[str, tuple[str, ...]] = {
@@ -61,6 +62,7 @@ def hand_made(name: str) -> list[Path]:
         return [EXAMPLES / "conversation.jsonl"]
     paths = sorted(local(name).glob("*.jsonl"))
     paths += sorted(local("same_conversation").glob(f"{name}*.jsonl"))
+    paths += sorted(local(name).glob("*.json"))  # one pretty-printed object each
     return paths
 
 

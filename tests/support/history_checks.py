@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from messages import Message, ToolResultMessage, ToolUseMessage
-from messages.convert import message_to_block, normalize_messages
+from messages import Message
+from messages import ToolResultMessage
+from messages import ToolUseMessage
+from messages.convert import message_to_block
+from messages.convert import normalize_messages
 
 
 @dataclass

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from messages import ToolMessage, ToolResultBlock, UserMessage
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import UserMessage
 
 CONTEXT = ("uuid", "session_id", "parent_tool_use_id", "model", "message_id", "timestamp")
 

@@ -13,19 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    ImageBlock,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UserMessage,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import ImageBlock
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UserMessage
 
 AUDIO = AudioBlock(data="UklGRg==", media_type="audio/wav")
 FOREIGN_THINKING = ThinkingBlock("Hmm.", signature="EqQB", provider="anthropic")

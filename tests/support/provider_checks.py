@@ -23,21 +23,19 @@ from typing import Any
 
 import pytest
 
-from messages import (
-    AssistantMessage,
-    AudioBlock,
-    Block,
-    ImageBlock,
-    Message,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnsupportedContentError,
-    thaw,
-)
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import Block
+from messages import ImageBlock
+from messages import Message
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import thaw
 from messages.errors import HINT
 from messages.media import parse_data_uri
 from messages.providers import get
@@ -108,8 +106,9 @@ def view(conversation: list[Message] | tuple[Message, ...], *, gemini: bool) -> 
         if isinstance(turn, SystemMessage):
             if gemini:
                 out.extend(("system", b.text) for b in turn.blocks if isinstance(b, TextBlock))
-            else:
-                out.append(("system", turn.role, turn.text))
+            else:  # text blocks joined by newlines, empty ones left out (they carry nothing)
+                said = [b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text]
+                out.append(("system", turn.role, "\n".join(said)))
             continue
         if gemini:
             side = "model" if isinstance(turn, AssistantMessage) else "user"
@@ -462,8 +461,12 @@ _R_OUTPUT_PARTS = {
 }
 _R_ITEM_KEYS = {
     "message": {"type", "role", "content", "id", "status", "phase"},
-    "function_call": {"type", "id", "call_id", "name", "arguments", "status", "namespace"},
-    "function_call_output": {"type", "id", "call_id", "output", "status"},
+    "function_call": {
+        *("type", "id", "call_id", "name", "arguments", "status", "namespace", "caller"),
+    },
+    "function_call_output": {
+        *("type", "id", "call_id", "output", "status", "caller", "name", "namespace"),
+    },
     "reasoning": {"type", "id", "summary", "encrypted_content", "content", "status"},
 }
 _R_OTHER_ITEMS = {"web_search_call", "file_search_call", "computer_call", "computer_call_output"}

@@ -11,23 +11,25 @@ suite checks that.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from hypothesis import strategies as st
 
 from messages import Message
-from support.provider_checks import (
-    FIXTURES,
-    check_anthropic,
-    check_chat,
-    check_gemini,
-    check_responses,
-    load,
-    view,
-)
-from support.provider_strategies import anthropic_conversations, chat_conversations, conversations
+from support.provider_checks import FIXTURES
+from support.provider_checks import check_anthropic
+from support.provider_checks import check_chat
+from support.provider_checks import check_gemini
+from support.provider_checks import check_responses
+from support.provider_checks import load
+from support.provider_checks import view
+from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import chat_conversations
+from support.provider_strategies import conversations
 
 Check = Callable[..., None]
 
@@ -37,15 +39,16 @@ def _exactly(conversation: Sequence[Message]) -> Any:
 
 
 def _results_after_calls(entries: list[Any]) -> list[Any]:
-    """Responses' documented normalisation: each result moves up to just after its call (and
-    the results already placed there), as the Responses API requires."""
+    """Responses' documented normalisation: each result moves up to just after its call
+    (past the calls made with it and the results already placed there), as the Responses
+    API requires: text written after a call in the same turn comes after its answer."""
     out: list[Any] = []
     for entry in entries:
         if entry[0] == "result":
             calls = [i for i, e in enumerate(out) if e[0] == "call" and e[1] == entry[1]]
             if calls:
                 at = calls[-1] + 1
-                while at < len(out) and out[at][0] == "result":
+                while at < len(out) and out[at][0] in ("call", "result"):
                     at += 1
                 out.insert(at, entry)
                 continue

@@ -13,29 +13,28 @@ from __future__ import annotations
 import base64
 import functools
 import json
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
 
-from messages import (
-    EMPTY,
-    AssistantMessage,
-    AudioBlock,
-    Block,
-    FrozenDict,
-    ImageBlock,
-    Message,
-    RawBlock,
-    SystemMessage,
-    TextBlock,
-    ThinkingBlock,
-    ToolMessage,
-    ToolResultBlock,
-    ToolUseBlock,
-    UserMessage,
-    thaw,
-)
+from messages import EMPTY
+from messages import AssistantMessage
+from messages import AudioBlock
+from messages import Block
+from messages import FrozenDict
+from messages import ImageBlock
+from messages import Message
+from messages import RawBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UserMessage
 from messages import strategies as ms
+from messages import thaw
 
 _B64 = st.binary(min_size=1, max_size=12).map(lambda b: base64.b64encode(b).decode())
 _SIGNATURE = st.text(
@@ -72,6 +71,14 @@ _CITATION = st.fixed_dictionaries(
 _CACHE = {"cache_control": {"type": "ephemeral"}}
 
 
+def _marked(block: TextBlock) -> TextBlock:
+    """An empty text block as Anthropic carries one: marked as decoded from a request (the
+    encoder leaves out unmarked ones, which the API rejects)."""
+    if block.text:
+        return block
+    return replace(block, extra={"type": "text", **block.extra})
+
+
 @functools.cache
 def anthropic_text() -> st.SearchStrategy[TextBlock]:
     return st.builds(
@@ -79,7 +86,7 @@ def anthropic_text() -> st.SearchStrategy[TextBlock]:
         _TEXT,
         citations=st.none() | st.lists(_CITATION, min_size=1, max_size=2).map(tuple),
         extra=_extras(_CACHE),
-    )
+    ).map(_marked)
 
 
 @functools.cache
@@ -131,7 +138,7 @@ def _tool_input() -> st.SearchStrategy[FrozenDict]:
 def _anthropic_parts(plain: bool) -> dict[str, st.SearchStrategy[Any]]:
     # Built once, not per draw: a strategy built inside a composite is a new object every
     # example, and Hypothesis validates each new object again (most of this test's time).
-    text = st.builds(TextBlock, _TEXT) if plain else anthropic_text()
+    text = st.builds(TextBlock, _TEXT.filter(bool)) if plain else anthropic_text()
     inner = st.lists(text if plain else text | anthropic_image(), max_size=2).map(tuple)
     user_blocks = text if plain else text | anthropic_image() | anthropic_raw()
     blocks = text if plain else text | anthropic_thinking() | anthropic_raw()
@@ -314,6 +321,19 @@ def texts(*, extras: bool = True) -> st.SearchStrategy[TextBlock]:
 
 
 @functools.cache
+def history_texts(*, gemini: bool) -> st.SearchStrategy[TextBlock]:
+    """Assistant text the codec carries exactly.
+
+    Responses writes assistant history as string content, which holds no part fields: a
+    text with some is one decoded from a message item of parts, and carries that item's
+    record (``extra["item"]``, empty for an item of no other fields) to be written back so.
+    """
+    if gemini:
+        return texts()
+    return texts().map(lambda b: replace(b, extra={**b.extra, "item": {}}) if b.extra else b)
+
+
+@functools.cache
 def responses_images() -> st.SearchStrategy[ImageBlock]:
     """Images Responses carries: data (sent as a data URL), URLs, OpenAI file ids."""
     return st.one_of(
@@ -424,7 +444,13 @@ def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
     )
     assistant = st.builds(
         AssistantMessage,
-        _content(texts() | thinking | calls(gemini=gemini) | raws(gemini=gemini) | assistant_media),
+        _content(
+            history_texts(gemini=gemini)
+            | thinking
+            | calls(gemini=gemini)
+            | raws(gemini=gemini)
+            | assistant_media
+        ),
     )
     tool = st.builds(
         ToolMessage, st.lists(results(gemini=gemini), min_size=1, max_size=2).map(tuple)
@@ -461,7 +487,7 @@ def _loop_parts(
         "prompt": st.lists(texts() | media, min_size=1, max_size=2),
         "names": st.lists(st.sampled_from(["shell", "read"]), min_size=1, max_size=3),
         "thinking": st.lists(thinking, max_size=1),
-        "text": st.lists(texts(), max_size=1),
+        "text": st.lists(history_texts(gemini=gemini), max_size=1),
     }
 
 

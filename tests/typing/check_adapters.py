@@ -6,17 +6,15 @@ from collections.abc import Iterator
 from typing import assert_type
 
 from messages import Message
-from messages.adapters import (
-    Adapter,
-    acp,
-    claude_code,
-    codex,
-    copilot,
-    gemini_cli,
-    get,
-    native,
-    opencode,
-)
+from messages.adapters import Adapter
+from messages.adapters import acp
+from messages.adapters import claude_code
+from messages.adapters import codex
+from messages.adapters import copilot
+from messages.adapters import gemini_cli
+from messages.adapters import get
+from messages.adapters import native
+from messages.adapters import opencode
 
 adapters: list[Adapter] = [acp, claude_code, codex, copilot, gemini_cli, native, opencode]
 

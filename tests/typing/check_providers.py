@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, assert_type
+from typing import Any
+from typing import assert_type
 
-from messages import AssistantMessage, Message, UserMessage
-from messages.providers import (
-    Accumulator,
-    Provider,
-    anthropic,
-    gemini,
-    get,
-    openai_chat,
-    openai_responses,
-)
+from messages import AssistantMessage
+from messages import Message
+from messages import UserMessage
+from messages.providers import Accumulator
+from messages.providers import Provider
+from messages.providers import anthropic
+from messages.providers import gemini
+from messages.providers import get
+from messages.providers import openai_chat
+from messages.providers import openai_responses
 
 providers: list[Provider] = [anthropic, openai_chat, openai_responses, gemini]
 

@@ -2,29 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, assert_type
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+from typing import assert_type
 
-from messages import (
-    AssistantMessage,
-    Block,
-    FrozenDict,
-    JsonValue,
-    Message,
-    StopReason,
-    TextBlock,
-    ToolUseBlock,
-    Usage,
-    from_dict,
-    to_dict,
-)
-from messages.convert import (
-    block_to_message,
-    flatten_assistant,
-    message_to_block,
-    normalize_messages,
-    parse_blocks,
-)
+from messages import AssistantMessage
+from messages import Block
+from messages import FrozenDict
+from messages import JsonValue
+from messages import Message
+from messages import StopReason
+from messages import TextBlock
+from messages import ToolUseBlock
+from messages import Usage
+from messages import from_dict
+from messages import to_dict
+from messages.convert import block_to_message
+from messages.convert import flatten_assistant
+from messages.convert import message_to_block
+from messages.convert import normalize_messages
+from messages.convert import parse_blocks
 
 blocks = parse_blocks([{"type": "text", "text": "hi"}])
 assert_type(blocks, tuple[Block, ...])

@@ -9,23 +9,31 @@ result to users thaw it first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..limits import current_limits
-from .frozen import EMPTY, raw
-from .make import expose_owned, maker, wrap_owned
-from .wire import extra, fail, obj_or_empty, str_or
+from ..usage import Usage
+from .frozen import EMPTY
+from .frozen import raw
+from .make import expose_owned
+from .make import maker
+from .make import wrap_owned
+from .wire import extra
+from .wire import fail
+from .wire import obj_or_empty
+from .wire import present
+from .wire import str_or
 
 MAX_BLOCK_DEPTH: Final = 64
 """How deeply tool results may nest blocks inside blocks before decoding refuses."""
@@ -115,23 +123,31 @@ def _tool_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     return _new_tool_result(call_id, content, is_error, None, ex)
 
 
+_SOURCE_FIELDS: Final = ("data", "url", "file_id", "media_type")
+_SOURCE_KEYS: Final = {
+    "base64": ("data", frozenset(("type", "data", "media_type", "url", "file_id"))),
+    "url": ("url", frozenset(("type", "url", "media_type", "file_id"))),
+    "file": ("file_id", frozenset(("type", "file_id", "media_type"))),
+}
+"""For each source kind, the field it stands for and the keys it may hold: the kind is the
+first of data, URL and file id that the block has, and the other fields ride along (so none
+is dropped)."""
+
+
 def _media(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     source = d.get("source")
     if type(source) is not dict:
         return RawBlock(wrap_owned(d))
     kind = source.get("type")
-    data = url = file_id = media_type = None
-    if kind == "base64" and source.keys() <= {"type", "data", "media_type"}:
-        data = source.get("data")
-        media_type = source.get("media_type")
-        if type(data) is not str or (media_type is not None and type(media_type) is not str):
-            return RawBlock(wrap_owned(d))
-    elif kind == "url" and source.keys() == {"type", "url"} and type(source["url"]) is str:
-        url = source["url"]
-    elif kind == "file" and source.keys() == {"type", "file_id"} and type(source["file_id"]) is str:
-        file_id = source["file_id"]
-    else:  # text/content documents, unknown source kinds: keep exactly as they came
+    known = _SOURCE_KEYS.get(kind) if type(kind) is str else None
+    if (
+        known is None
+        or not source.keys() <= known[1]
+        or known[0] not in source  # the field the kind stands for (``base64``: ``data``)
+        or any(type(v) is not str for v in source.values())
+    ):  # text/content documents, unknown source kinds, odd values: kept as they came
         return RawBlock(wrap_owned(d))
+    data, url, file_id, media_type = (source.get(k) for k in _SOURCE_FIELDS)
     cls = ImageBlock if d["type"] == "image" else AudioBlock
     return cls(data=data, url=url, file_id=file_id, media_type=media_type, extra=extra(d, _MEDIA))
 
@@ -177,17 +193,29 @@ def decode_blocks(
 
 
 def _source(block: ImageBlock | AudioBlock) -> dict[str, Any]:
+    """The block's ``source``, with every field the block has.
+
+    The kind comes from the first of data, URL and file id the block has; the other fields
+    ride beside it (a URL image keeps its media type).
+    """
     if block.data is not None:
         source: dict[str, Any] = {"type": "base64"}
         if block.media_type is not None:
             source["media_type"] = block.media_type
         source["data"] = block.data
-        return source
+    elif block.url is not None:
+        source = {"type": "url", "url": block.url}
+    elif block.file_id is not None:
+        source = {"type": "file", "file_id": block.file_id}
+    else:
+        return {"type": "base64", "data": ""}
     if block.url is not None:
-        return {"type": "url", "url": block.url}
+        source["url"] = block.url
     if block.file_id is not None:
-        return {"type": "file", "file_id": block.file_id}
-    return {"type": "base64", "data": ""}
+        source["file_id"] = block.file_id
+    if block.media_type is not None:
+        source["media_type"] = block.media_type
+    return source
 
 
 def _merge(out: dict[str, Any], extra_: Any) -> dict[str, Any]:
@@ -241,3 +269,17 @@ def encode_block(block: Block) -> Any:
 def encode_blocks(blocks: tuple[Block, ...]) -> list[Any]:
     """Blocks to a wire list."""
     return [encode_block(b) for b in blocks]
+
+
+def usage_counts(usage: Usage) -> dict[str, Any]:
+    """The token counts of a usage under Anthropic's names (the ones that are set).
+
+    Claude Code logs and the Anthropic API spell usage the same way; each encoder then adds
+    what it keeps besides (details objects, another provider's fields).
+    """
+    return present(
+        input_tokens=usage.input_tokens,
+        cache_creation_input_tokens=usage.cache_write_tokens,
+        cache_read_input_tokens=usage.cache_read_tokens,
+        output_tokens=usage.output_tokens,
+    )

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, Literal, TypeAlias
+from typing import Any
+from typing import Literal
+from typing import TypeAlias
 
 from ..errors import DecodeError
-from .frozen import EMPTY, FrozenDict, freeze
+from .frozen import EMPTY
+from .frozen import FrozenDict
+from .frozen import freeze
 
 __all__ = [
     "CONTEXT_FIELDS",

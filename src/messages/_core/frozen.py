@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
-from typing import Any, Final, Union, final, overload
+from collections.abc import Iterator
+from collections.abc import Mapping
+from typing import Any
+from typing import Final
+from typing import Union
+from typing import final
+from typing import overload
 
 from ..errors import DecodeError
 
@@ -73,7 +78,7 @@ class FrozenDict(Mapping[str, JsonValue]):
         elif type(data) is FrozenDict:
             d = data._d
         else:
-            d = _copy_object(data, "$", 0, depth_limit())
+            d = _copy_top(data)
         _set(self, "_d", d)
         _set(self, "_h", None)
 
@@ -116,7 +121,7 @@ class FrozenDict(Mapping[str, JsonValue]):
             return _canon(self._d) == _canon(other._d)
         if isinstance(other, Mapping):
             try:
-                return _canon(self._d) == _canon(_copy_object(other, "$", 0, depth_limit()))
+                return _canon(self._d) == _canon(_copy_top(other))
             except DecodeError:
                 return False
         return NotImplemented
@@ -230,14 +235,31 @@ def _plain_copy(value: Any, depth: int, limit: int) -> Any:
 _isfinite = math.isfinite
 
 
+def _too_deep(path: str) -> DecodeError:
+    return DecodeError("JSON nests too deeply for the interpreter's stack", path=path)
+
+
 def copy_json(value: Any, path: str, depth: int, limit: int) -> Any:
-    """A checked deep copy of a JSON value into its stored plain form (errors name the path)."""
+    """A checked deep copy of a JSON value into its stored plain form (errors name the path).
+
+    A depth limit set above what the interpreter's stack can recurse through still gives a
+    :class:`DecodeError`, never a ``RecursionError``.
+    """
     try:
-        return _plain_copy(value, depth, limit)
-    except _Unusual:
-        return _checked_copy(value, path, depth, limit)
+        try:
+            return _plain_copy(value, depth, limit)
+        except _Unusual:
+            return _checked_copy(value, path, depth, limit)
     except RecursionError:
-        return _checked_copy(value, path, depth, limit)
+        raise _too_deep(path) from None
+
+
+def _copy_top(value: Mapping[Any, Any]) -> dict[str, Any]:
+    """The stored copy of a mapping given to FrozenDict: it is level 1 of the depth limit."""
+    try:
+        return _copy_object(value, "$", 1, depth_limit())
+    except RecursionError:
+        raise _too_deep("$") from None
 
 
 def _checked_copy(value: Any, path: str, depth: int, limit: int) -> Any:
@@ -249,36 +271,35 @@ def _checked_copy(value: Any, path: str, depth: int, limit: int) -> Any:
         return value
     if cls is FrozenDict:
         return value._d  # immutable: safe to share
-    if depth >= limit:
-        raise DecodeError(f"JSON nests deeper than {limit} levels", path=path)
-    if isinstance(value, Mapping):
-        return _copy_object(value, path, depth + 1, limit)
-    if cls is list or cls is tuple:
+    is_mapping = isinstance(value, Mapping)
+    if is_mapping or cls is list or cls is tuple:
+        if depth >= limit:  # only containers count: a leaf is never too deep
+            raise DecodeError(f"JSON nests deeper than {limit} levels", path=path)
+        if is_mapping:
+            return _copy_object(value, path, depth + 1, limit)
         return [
             _checked_copy(item, f"{path}[{i}]", depth + 1, limit) for i, item in enumerate(value)
         ]
-    if isinstance(value, (str, int, float)):  # subclasses such as IntEnum: store the base value
-        base = str(value) if isinstance(value, str) else value
-        if isinstance(base, bool):
-            return bool(base)
-        if isinstance(base, int):
-            return int(base)
-        if isinstance(base, float):
-            _check_number(base, path)
-            return float(base)
-        return base
+    # Subclasses (IntEnum, StrEnum...): store the plain base value, read by the base class's
+    # own conversion so that an overridden __str__ cannot change it. (bool has no subclasses.)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        number = float.__float__(value)
+        _check_number(number, path)
+        return number
     raise DecodeError(
         f"expected a JSON value, found {type(value).__name__}", path=path, value=value
     )
 
 
 def _copy_object(value: Mapping[Any, Any], path: str, depth: int, limit: int) -> dict[str, Any]:
-    if type(value) is FrozenDict:
-        return value._d
     if type(value) is dict:
         try:  # the object itself is at depth - 1: its items are at depth
             return _plain_copy(value, depth - 1, limit)  # type: ignore[no-any-return]
-        except (_Unusual, RecursionError):
+        except _Unusual:
             pass
     out: dict[str, Any] = {}
     for key, item in value.items():

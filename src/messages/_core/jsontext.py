@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from ..errors import DecodeError, EncodeError
+from ..errors import DecodeError
+from ..errors import EncodeError
 
 __all__ = ["dump_compact", "load_strict", "parse_arguments", "scan_strict"]
 
@@ -44,8 +46,12 @@ their hot path (no per-call decoder, no whitespace handling) and fall back to
 """
 
 
-def load_strict(text: str | bytes) -> Any:
-    """Parse one JSON text strictly; every failure is a :class:`~messages.DecodeError`.
+def load_strict(text: str | bytes, *, first_line: int | None = None) -> Any:
+    r"""Parse one JSON text strictly; every failure is a :class:`~messages.DecodeError`.
+
+    The error names the character position in ``text``; for a text read from several lines
+    of a file, ``first_line`` (the file line ``text`` starts on) makes it name the file line
+    and column instead (``at line 12, column 5``).
 
     >>> load_strict('{"a": [1, 2.5]}')
     {'a': [1, 2.5]}
@@ -57,6 +63,10 @@ def load_strict(text: str | bytes) -> Any:
     Traceback (most recent call last):
       ...
     messages.errors.DecodeError: $: invalid JSON (expecting value at character 6)
+    >>> load_strict('{\n  "a": }', first_line=7)
+    Traceback (most recent call last):
+      ...
+    messages.errors.DecodeError: $: invalid JSON (expecting value at line 8, column 8)
     """
     try:
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
@@ -65,7 +75,11 @@ def load_strict(text: str | bytes) -> Any:
     except UnicodeDecodeError as exc:
         raise DecodeError(f"invalid UTF-8 ({exc.reason})", value=text[:40]) from None
     except json.JSONDecodeError as exc:
-        reason = f"{exc.msg[:1].lower()}{exc.msg[1:]} at character {exc.pos}"
+        if first_line is None:
+            where = f"character {exc.pos}"
+        else:
+            where = f"line {first_line + exc.lineno - 1}, column {exc.colno}"
+        reason = f"{exc.msg[:1].lower()}{exc.msg[1:]} at {where}"
         raise DecodeError(f"invalid JSON ({reason})", value=text[:40]) from None
     except ValueError as exc:
         raise DecodeError(f"invalid JSON ({exc})", value=text[:40]) from None

@@ -24,9 +24,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from types import FunctionType
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
-from .frozen import copy_json, expose_owned, wrap_owned
+from .frozen import copy_json
+from .frozen import expose_owned
+from .frozen import wrap_owned
 
 __all__ = ["copy_json", "expose_owned", "maker", "wrap_owned"]
 

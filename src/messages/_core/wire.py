@@ -10,17 +10,25 @@ absent key), never a ``KeyError`` or ``TypeError``. The names say what absence g
 - ``*_or``/``*_or_empty``: absent gives a default.
 
 :func:`rest` and :func:`extra` are the one rule for what a decoder keeps of the wire object
-besides what it models.
+besides what it models; :func:`present` is the encoders' side of it: a ``None`` field is not
+written; :func:`decode_each` gives each item of an array its path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Collection
-from typing import Any, Final
+from collections.abc import Iterable
+from typing import Any
+from typing import Final
+from typing import TypeVar
 
 from ..errors import DecodeError
-from .frozen import EMPTY, FrozenDict
+from .frozen import EMPTY
+from .frozen import FrozenDict
 from .make import wrap_owned
+
+T = TypeVar("T")
 
 
 class _Missing:
@@ -163,3 +171,30 @@ def extra(d: dict[str, Any], known: Collection[str]) -> FrozenDict:
     """:func:`rest` of ``d`` as a value's ``extra`` (``EMPTY`` when there is nothing)."""
     kept = rest(d, known)
     return wrap_owned(kept) if kept else EMPTY
+
+
+def present(**fields: Any) -> dict[str, Any]:
+    """The fields whose value is not ``None``, in the order given: the encoders' write rule.
+
+    A modelled field that is ``None`` is absent on the wire, so an encoder writes only the
+    ones that are set: ``out.update(present(id=m.message_id, model=m.model))``.
+
+    >>> present(id="msg_1", model=None, created=0)
+    {'id': 'msg_1', 'created': 0}
+    """
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def decode_each(values: Iterable[Any], decode: Callable[[Any], T], key: str = "") -> list[T]:
+    """``decode`` of each value, in order; an error names the item (``key[i]``) in its path.
+
+    ``key`` is the path of the array below the caller's (``".messages"``; ``""`` when the
+    values are the caller's own items).
+    """
+    out = []
+    for i, value in enumerate(values):
+        try:
+            out.append(decode(value))
+        except DecodeError as exc:
+            raise exc.within(f"{key}[{i}]") from None
+    return out

@@ -24,9 +24,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Final, Protocol, cast
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
+from typing import Protocol
+from typing import cast
 
 from ..errors import MessagesError
 
@@ -34,7 +39,7 @@ if TYPE_CHECKING:
     from ..message import Message
     from ..policy import Unsupported
 
-__all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get"]
+__all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get", "prepare"]
 
 CLI_NAMES: Final = ("claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp")
 """The agent CLI adapters, in the order :func:`detect` asks them."""
@@ -128,3 +133,38 @@ def detect(obj: Any) -> str | None:
         if get(name).detect(obj):
             return name
     return None
+
+
+def prepare(
+    messages: Iterable[Message],
+    *,
+    source: str,
+    target: str,
+    unsupported: Unsupported = "raise",
+) -> Iterator[Message]:
+    """Messages decoded from ``source``, made ready for ``get(target).iter_encode``, lazily.
+
+    Between two formats, each message's ``extra`` (the source's wire fields) is left behind,
+    and a record the source kept whole (a role-less raw line, a stream event, a bad line)
+    crosses only when the target's own ``detect`` recognises it; any other follows the loss
+    policy like content the target cannot carry: refused (``"raise"``:
+    :class:`~messages.UnsupportedContentError`), left out (``"drop"``), or, for a raw line,
+    written as assistant text in :func:`messages.policy.describe`'s words (``"text"``). So
+    every line the target writes is one of its own. With ``source == target`` the messages
+    pass through untouched (an exact round trip). The ``messages convert`` command does this.
+
+    >>> summary = {"type": "summary", "summary": "Fix the parser", "leafUuid": "u1"}
+    >>> from messages import RawMessage, TextMessage
+    >>> stream = [RawMessage(summary), TextMessage("Done.", extra={"type": "assistant"})]
+    >>> list(prepare(stream, source="claude_code", target="codex", unsupported="drop"))
+    [TextMessage(text='Done.')]
+    >>> list(prepare(stream, source="claude_code", target="codex", unsupported="text"))[0].text
+    '[summary]'
+    """
+    from ..policy import Policy
+    from ._crossing import prepare as run
+
+    if source == target:
+        return iter(messages)
+    get(source)  # an unknown name is an error here, not later
+    return run(messages, source, get(target), Policy(unsupported, target))

@@ -8,30 +8,43 @@ diffs and terminals are kept raw.
 
 from __future__ import annotations
 
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.frozen import raw
-from .._core.make import expose_owned, wrap_owned
-from .._core.wire import need_str, opt_str, rest
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import need_str
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import ToolResultMessage
 from ..policy import Policy
 from . import _events as ev
 
-__all__ = ["block", "block_out", "item", "item_out", "prompt_block", "result_items"]
+__all__ = [
+    "NO_FILE_ID",
+    "block",
+    "block_out",
+    "item",
+    "item_out",
+    "prompt_block",
+    "result_items",
+]
 
 _TEXT: Final = frozenset(("type", "text"))
 _MEDIA: Final = frozenset(("type", "data", "mimeType", "uri"))
 _ITEM: Final = {"type", "content"}
+NO_FILE_ID: Final = "ACP content has no place for a provider file id"
+"""Why an image or audio block with a ``file_id`` goes through the loss policy."""
 
 
 def block(b: Any, at: str) -> TextBlock | ImageBlock | AudioBlock | RawBlock:
@@ -58,6 +71,8 @@ def block_out(b: Block) -> Any:
         case TextBlock():
             return ev.overlay({"type": "text", "text": b.text}, b.extra)
         case ImageBlock() | AudioBlock():
+            if b.file_id is not None:  # callers put such blocks through the policy first
+                raise AssertionError(NO_FILE_ID)
             out: dict[str, Any] = {"type": b.kind}
             if b.data is not None:
                 out["data"] = b.data
@@ -91,8 +106,14 @@ def item_out(b: Block) -> Any:
 
 
 def prompt_block(b: Block) -> bool:
-    """Whether a block can be part of a ``session/prompt`` (a content block)."""
-    return isinstance(b, (TextBlock, ImageBlock, AudioBlock, RawBlock))
+    """Whether a block can be part of a ``session/prompt`` (a content block, whole).
+
+    An image or audio block with a provider ``file_id`` cannot: ACP content has no place for
+    it, so the turn is written block by block and the policy decides about that one.
+    """
+    if isinstance(b, (ImageBlock, AudioBlock)):
+        return b.file_id is None
+    return isinstance(b, (TextBlock, RawBlock))
 
 
 def result_items(m: ToolResultMessage, policy: Policy) -> list[Any] | None:
@@ -105,8 +126,14 @@ def result_items(m: ToolResultMessage, policy: Policy) -> list[Any] | None:
         return [item_out(TextBlock(m.content))] if m.content else None
     items = []
     for i, b in enumerate(m.content):
-        if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock)):
-            reason = f"cannot carry {b.kind} blocks in tool results"
+        if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock)) or (
+            isinstance(b, (ImageBlock, AudioBlock)) and b.file_id is not None
+        ):
+            reason = (
+                f"cannot carry {b.kind} blocks in tool results"
+                if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock))
+                else NO_FILE_ID
+            )
             alt = policy.degrade(b, f"$.content[{i}]", reason)
             if alt is not None:
                 items.append(item_out(alt))

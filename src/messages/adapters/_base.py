@@ -1,7 +1,9 @@
 """What every agent CLI adapter shares: reading lines leniently or strictly.
 
 A line is decoded strictly (:mod:`messages._core.jsontext`), then handed, owned, to the
-adapter's decoder. Blank lines are skipped. In lenient mode (the default) a line that is not
+adapter's decoder. Blank lines are skipped. A JSON document written over several lines (a
+pretty-printed object) is read as one record, numbered by its first line (:func:`gather`).
+In lenient mode (the default) a line that is not
 JSON, or that the adapter rejects, becomes an :class:`InvalidLineMessage` carrying the line,
 the reason and the line number, and reading goes on; in strict mode it raises
 :class:`DecodeError` with ``line`` set.
@@ -9,16 +11,31 @@ the reason and the line number, and reading goes on; in strict mode it raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import re
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from itertools import chain
 from typing import Any
+from typing import Final
 
-from .._core.jsontext import load_strict, scan_strict
+from .._core.jsontext import load_strict
+from .._core.jsontext import scan_strict
 from ..errors import DecodeError
 from ..limits import current_limits
 from ..message import Message
 from ..session import InvalidLineMessage
 
-__all__ = ["is_native", "iter_decode", "load_line", "merge_deltas"]
+__all__ = [
+    "MAX_DOCUMENT_LINES",
+    "Document",
+    "gather",
+    "is_native",
+    "iter_decode",
+    "load_line",
+    "merge_deltas",
+    "opens_document",
+]
 
 
 def is_native(obj: Any) -> bool:
@@ -56,8 +73,113 @@ def _text_of(line: str | bytes) -> str:
     return line
 
 
+_TOKENS: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[][{}]|"')
+"""Strings, brackets, and a lone quote (a string that does not end on its line)."""
+_SHIFT: Final = {"{": 1, "[": 1, "}": -1, "]": -1}
+MAX_DOCUMENT_LINES: Final = 1_000_000
+"""Most lines one multi-line JSON document may span (it is also held to ``max_line``)."""
+
+
+def _shift(text: str) -> int | None:
+    """How much a line of JSON text opens (or closes) brackets; ``None`` for a broken string.
+
+    JSON strings never span lines, so a line of a pretty-printed document starts outside
+    any string: counting the brackets outside strings is enough to find the document's end.
+    """
+    depth = 0
+    shift = _SHIFT
+    for token in _TOKENS.findall(text):
+        step = shift.get(token)
+        if step is not None:
+            depth += step
+        elif token == '"':
+            return None
+    return depth
+
+
+def _standalone(text: str) -> bool:
+    """Whether an unindented line holds a whole JSON object by itself (a new JSONL record)."""
+    if not text.startswith("{"):
+        return False
+    try:
+        value, end = scan_strict(text, 0)
+    except (StopIteration, ValueError, RecursionError):
+        return False
+    return end == len(text) and type(value) is dict
+
+
+class Document:
+    """What :func:`gather` found after a line that opens a JSON document but does not end it.
+
+    ``text`` is the document's lines joined (``None`` when the lines after the first are not
+    the rest of one: the first line is then bad on its own); ``lines`` the lines read ahead
+    (to give back when ``text`` is ``None``); ``value`` the parsed document, or ``error``
+    why it is not JSON although its brackets balance (one error for the whole document).
+    """
+
+    __slots__ = ("error", "lines", "text", "value")
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+        self.lines: list[str | bytes] = []
+        self.value: Any = None
+        self.error: DecodeError | None = None
+
+
+def opens_document(first: str) -> bool:
+    """Whether a line that is not JSON by itself may start a multi-line document."""
+    if not first.startswith(("{", "[")):
+        return False
+    shift = _shift(first)
+    return shift is not None and shift > 0
+
+
+def gather(first: str, rest: Iterator[str | bytes], number: int, max_size: int) -> Document:
+    """Read ahead from ``rest`` for the end of a JSON document that ``first`` opens.
+
+    ``first`` (stripped, on file line ``number``) must satisfy :func:`opens_document`. Lines
+    are taken until the brackets balance; the joined text is then parsed strictly (an error
+    names the file line and column). Reading ahead stops, giving the lines back, at a line
+    that cannot belong to a document (a broken string, more closing than opening brackets, an
+    unindented line that is a whole JSON object by itself), at the end of the input, or past
+    ``max_size`` characters or :data:`MAX_DOCUMENT_LINES` lines.
+    """
+    found = Document()
+    texts = [first]
+    depth = _shift(first) or 0
+    size = len(first)
+    for line in rest:
+        found.lines.append(line)
+        try:
+            text = line if type(line) is str else line.decode("utf-8")  # type: ignore[union-attr]
+        except UnicodeDecodeError:
+            return found
+        text = text.rstrip("\r\n")
+        size += len(text) + 1
+        shift = _shift(text)
+        if (
+            shift is None
+            or size > max_size
+            or len(texts) >= MAX_DOCUMENT_LINES
+            or _standalone(text)
+        ):
+            return found
+        texts.append(text)
+        depth += shift
+        if depth < 0:
+            return found
+        if depth == 0:
+            found.text = "\n".join(texts)
+            try:
+                found.value = load_strict(found.text, first_line=number)
+            except DecodeError as exc:
+                found.error = exc
+            return found
+    return found
+
+
 def iter_decode(
-    decode: Callable[[Any], Message],
+    decode: Callable[[Any], Message | tuple[Message, ...]],
     lines: Iterable[str | bytes],
     *,
     source: str,
@@ -66,39 +188,81 @@ def iter_decode(
 ) -> Iterator[Message]:
     """Decode lines with ``decode``; bad lines become InvalidLineMessage (or raise if strict).
 
-    ``max_line`` defaults to the limit in force (:mod:`messages.limits`).
+    A JSON document written over several lines (pretty-printed, as Gemini CLI's
+    ``--output-format json`` and some recorders write) is read as one record, numbered by
+    its first line (see :func:`gather`). ``decode`` may give a tuple of messages for a record
+    that holds several (Gemini CLI's JSON document); they are given in order. ``max_line``
+    (default: the limit in force, see :mod:`messages.limits`) bounds a line and a document
+    alike.
     """
     if max_line is None:
         max_line = current_limits().max_line
     scan = scan_strict
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if not stripped:
-            continue
-        obj: Any = None
-        parsed = False
-        if len(stripped) <= max_line:  # load_line's fast path, inlined: this loop is hot
+    remaining: Iterator[str | bytes] = iter(lines)
+    number = 0
+    while True:
+        for line in remaining:
+            number += 1
+            stripped = line.strip()
+            if not stripped:
+                continue
+            obj: Any = None
+            parsed = False
+            if len(stripped) <= max_line:  # load_line's fast path, inlined: this loop is hot
+                try:
+                    text = stripped if type(stripped) is str else stripped.decode("utf-8")  # type: ignore[union-attr]
+                    obj, end = scan(text, 0)
+                    parsed = end == len(text)
+                except (StopIteration, ValueError, RecursionError):
+                    pass
+            first = number
+            shown = line
+            message: Message | tuple[Message, ...]
+            doc = None if parsed else _document(stripped, remaining, number, max_line)
             try:
-                text = stripped if type(stripped) is str else stripped.decode("utf-8")  # type: ignore[union-attr]
-                obj, end = scan(text, 0)
-                parsed = end == len(text)
-            except (StopIteration, ValueError, RecursionError):
-                pass
-        try:
-            if not parsed:
-                obj = load_line(stripped, max_line=max_line)
-            message = decode(obj)
-        except DecodeError as exc:
-            exc.line = number
-            if exc.source is None:
-                exc.source = source
-            if strict:
-                raise
-            yield InvalidLineMessage(
-                _text_of(line).rstrip("\r\n"), reason=f"{exc.path}: {exc.reason}", line=number
-            )
-            continue
-        yield message
+                if doc is not None and doc.text is not None:  # a multi-line document
+                    number += len(doc.lines)
+                    shown = doc.text
+                    if doc.error is not None:
+                        raise doc.error
+                    obj = doc.value
+                elif not parsed:
+                    obj = load_line(stripped, max_line=max_line)
+                message = decode(obj)
+            except DecodeError as exc:
+                exc.line = first
+                if exc.source is None:
+                    exc.source = source
+                if strict:
+                    raise
+                message = InvalidLineMessage(
+                    _text_of(shown).rstrip("\r\n"), reason=f"{exc.path}: {exc.reason}", line=first
+                )
+            if isinstance(message, tuple):  # a record that holds several messages (see decode)
+                yield from message
+            else:
+                yield message
+            if doc is not None and doc.text is None and doc.lines:
+                # no document after all: read the lines taken ahead again, one by one
+                remaining = chain(doc.lines, remaining)
+                break
+        else:
+            return
+
+
+def _document(
+    stripped: str | bytes, lines: Iterator[str | bytes], number: int, max_line: int
+) -> Document | None:
+    """The document a line that is not JSON by itself opens, or ``None`` if it opens none."""
+    if len(stripped) > max_line:
+        return None
+    try:
+        text = stripped if isinstance(stripped, str) else stripped.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not opens_document(text):
+        return None
+    return gather(text, lines, number, max_line)
 
 
 def _same_stream(a: Message, b: Message) -> bool:
@@ -128,8 +292,10 @@ def merge_deltas(
     """
     from dataclasses import replace
 
-    from ..flat import TextMessage, ThinkingMessage
-    from ..roles import AssistantMessage, as_blocks
+    from ..flat import TextMessage
+    from ..flat import ThinkingMessage
+    from ..roles import AssistantMessage
+    from ..roles import as_blocks
     from ..session import StreamEventMessage
 
     pending: Message | None = None

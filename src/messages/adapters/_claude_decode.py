@@ -9,17 +9,29 @@ path for any other shape; both give the same message. Messages are built with
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core.frozen import EMPTY
-from .._core.make import expose_owned, maker, wrap_owned
-from .._core.wire import fail, opt_bool, opt_int, opt_num, opt_str, opt_time, rest
+from .._core.make import expose_owned
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import fail
+from .._core.wire import opt_bool
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
 from ..blocks import Block
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..roles import AssistantMessage, UserMessage
-from ..session import InitMessage, ResultMessage, StreamEventMessage
+from ..roles import AssistantMessage
+from ..roles import UserMessage
+from ..session import InitMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from ._common import decode_content
 
@@ -110,10 +122,8 @@ def _split(obj: dict[str, Any], more: tuple[str, ...] = ()) -> tuple[dict[str, A
     return rest, (uuid, sid, parent, ts)
 
 
-def _raw(obj: Any) -> RawMessage:
+def _raw(obj: dict[str, Any]) -> RawMessage:
     """A line kept verbatim, with whatever context fields it has that are well typed."""
-    if type(obj) is not dict:
-        return RawMessage(expose_owned(obj))
     try:
         uuid, sid, parent, ts = _checked_context(obj)
     except DecodeError:
@@ -294,7 +304,7 @@ def _result(obj: dict[str, Any]) -> Message:
         num_turns,
         cost,
         usage,
-        None if structured is None else expose_owned(structured),
+        expose_owned(structured),
         uuid,
         sid,
         parent,

@@ -9,31 +9,38 @@ errors as the synthetic assistant error lines Claude Code itself writes.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core import anthropic_blocks
-from .._core.frozen import EMPTY, raw
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ThinkingBlock
+from .._core.frozen import EMPTY
+from .._core.frozen import raw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
 from ..convert import message_to_block
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..policy import Policy, describe
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..policy import Policy
+from ..policy import describe
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from ._common import foreign
 
@@ -44,15 +51,7 @@ _SYNTHETIC_MODEL: Final = "<synthetic>"
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["input_tokens"] = usage.input_tokens
-    if usage.cache_write_tokens is not None:
-        out["cache_creation_input_tokens"] = usage.cache_write_tokens
-    if usage.cache_read_tokens is not None:
-        out["cache_read_input_tokens"] = usage.cache_read_tokens
-    if usage.output_tokens is not None:
-        out["output_tokens"] = usage.output_tokens
+    out = anthropic_blocks.usage_counts(usage)  # Claude Code spells usage as the API does
     if usage.extra:
         out.update(raw(usage.extra))
     return out
@@ -193,6 +192,8 @@ def _result_line(m: ResultMessage) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "result"}
     if m.subtype is not None:
         out["subtype"] = m.subtype
+    elif m.is_error is None and not ex:  # from elsewhere, with no outcome: as Gemini CLI reads it
+        out["subtype"] = "success"
     if m.is_error is not None:
         out["is_error"] = m.is_error
     if m.duration_ms is not None:

@@ -23,16 +23,30 @@ modelled values taken out (``method``, the rest of ``params``, the rest of the i
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core.make import wrap_owned
-from .._core.wire import opt_bool, opt_str, rest
+from .._core.wire import opt_bool
+from .._core.wire import opt_str
+from .._core.wire import rest
 from ..errors import DecodeError
-from ..flat import RawMessage, TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..roles import AssistantMessage, UserMessage
-from ..session import ErrorMessage, InitMessage, ResultMessage, StreamEventMessage
-from ._codex_items import decode_item, encode_item, is_preview, item_id
+from ..roles import AssistantMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
+from ._codex_items import decode_item
+from ._codex_items import encode_item
+from ._codex_items import is_preview
+from ._codex_items import item_id
 
 __all__ = ["decode_app", "encode_app", "raw_line"]
 

@@ -24,19 +24,32 @@ StreamEventMessage so the flat view says each thing once.
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core import anthropic_blocks
-from .._core.frozen import FrozenDict, raw
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from .._core.make import wrap_owned
-from .._core.wire import fail, need_str, opt_str, rest
-from ..blocks import Block, TextBlock, ToolResultBlock, ToolUseBlock
+from .._core.wire import fail
+from .._core.wire import need_str
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import Block
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..flat import TextMessage, ThinkingMessage, ToolResultMessage, ToolUseMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..roles import AssistantMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import UserMessage
 from ..session import ErrorMessage
-from ._common import decode_content, tool_pair
+from ._common import decode_content
+from ._common import tool_pair
 
 __all__ = [
     "KINDS",

@@ -13,17 +13,29 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core import anthropic_blocks
-from .._core.frozen import JsonValue, thaw
+from .._core.frozen import JsonValue
+from .._core.frozen import thaw
 from .._core.make import wrap_owned
-from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
-from ..convert import context_of, message_to_block
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..convert import context_of
+from ..convert import message_to_block
 from ..errors import DecodeError
-from ..flat import AudioMessage, ImageMessage, RawMessage, TextMessage, ThinkingMessage
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
 from ..message import Message
-from ..policy import Policy, describe
+from ..policy import Policy
+from ..policy import describe
 from ..roles import AssistantMessage
 
 __all__ = [

@@ -8,20 +8,45 @@ with a :class:`ThinkingBlock`, a :class:`TextBlock` and a :class:`ToolUseBlock` 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Collection
+from dataclasses import replace
+from typing import Any
+from typing import Final
 
-from .._core.frozen import EMPTY, FrozenDict, raw
-from .._core.make import maker, wrap_owned
-from .._core.wire import MISSING, fail, need_str, opt_int, opt_str, opt_time, rest
-from ..blocks import Block, TextBlock, ThinkingBlock, ToolUseBlock
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
+from ..blocks import Block
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, as_blocks
+from ..roles import AssistantMessage
+from ..roles import as_blocks
 from ..usage import Usage
 from . import _base
 from . import _events as ev
 
-__all__ = ["assistant", "assistant_out", "carried", "event_out", "mirror"]
+__all__ = [
+    "assistant",
+    "assistant_out",
+    "carried",
+    "event_out",
+    "mirror",
+    "request",
+    "without_calls",
+]
 
 # Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_assistant: Final = maker(AssistantMessage)
@@ -58,12 +83,19 @@ def _arguments(text: str) -> FrozenDict:
         return EMPTY
 
 
-def _request(r: Any, at: str) -> ToolUseBlock:
+def request(
+    r: Any, at: str, *, name_key: str = "name", known: frozenset[str] = _REQUEST
+) -> ToolUseBlock:
+    """A tool call, from a ``toolRequests`` entry or a ``tool.execution_start``'s ``data``.
+
+    The execution event names the tool ``toolName`` (``name_key``); ``arguments`` is an object
+    or JSON text.
+    """
     if type(r) is not dict:
         raise fail("an object", r, at=at)
     call = need_str(r, "toolCallId", at)
-    name = need_str(r, "name", at)
-    extra = rest(r, _REQUEST)
+    name = need_str(r, name_key, at)
+    extra = rest(r, known)
     args = r.get("arguments", MISSING)
     text = None
     value = EMPTY
@@ -103,7 +135,7 @@ def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
         if not requests:
             data_rest["toolRequests"] = []
         for i, r in enumerate(requests):
-            blocks.append(_request(r, f"{at}.toolRequests[{i}]"))
+            blocks.append(request(r, f"{at}.toolRequests[{i}]"))
     elif requests is not None:
         raise fail("an array", requests, "toolRequests", at)
     output = opt_int(data, "outputTokens", at)
@@ -169,3 +201,18 @@ def assistant_out(m: AssistantMessage) -> dict[str, Any]:
     if m.usage is not None and m.usage.output_tokens is not None:
         data["outputTokens"] = m.usage.output_tokens
     return event_out("assistant.message", m, data)
+
+
+def without_calls(
+    m: AssistantMessage, announced: Collection[str], requests: list[Any]
+) -> AssistantMessage:
+    """The turn without the tool calls already announced (by a ``tool.execution_start``).
+
+    The wire's ``toolRequests`` list is kept whole in ``extra``, so the event is written back
+    as it came.
+    """
+    blocks = as_blocks(m.content)
+    kept = tuple(b for b in blocks if not (isinstance(b, ToolUseBlock) and b.id in announced))
+    mirror_: dict[str, Any] = thaw(m.extra)
+    mirror_.setdefault("data", {})["toolRequests"] = requests
+    return replace(m, content=kept, extra=wrap_owned(mirror_))

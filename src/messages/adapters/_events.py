@@ -20,21 +20,35 @@ format cannot carry is :mod:`._common`'s, on top of :mod:`messages.policy`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from .._core.frozen import EMPTY, FrozenDict, depth_limit, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import depth_limit
+from .._core.frozen import raw
 from .._core.jsontext import dump_compact
-from .._core.make import copy_json, wrap_owned
+from .._core.make import copy_json
+from .._core.make import wrap_owned
 from .._core.wire import rest
-from ..convert import block_to_message, context_of
-from ..errors import DecodeError, EncodeError
-from ..message import ROLE_TYPES, Message
+from ..convert import block_to_message
+from ..convert import context_of
+from ..errors import DecodeError
+from ..errors import EncodeError
+from ..flat import ToolUseMessage
+from ..message import ROLE_TYPES
+from ..message import SESSION_TYPES
+from ..message import Message
 from ..roles import as_blocks
 from ..session import InvalidLineMessage
 
 __all__ = [
     "children",
+    "fold_calls",
     "decoding",
     "finish",
     "frozen",
@@ -163,3 +177,36 @@ def lines(
             obj = encode(part)
             if obj is not None:
                 yield dump_compact(obj)
+
+
+def fold_calls(messages: Iterable[Message]) -> Iterator[Message]:
+    """Fold a tool call and its later in-progress states (the same id) into one call.
+
+    ACP's ``tool_call_update`` and OpenCode's pending/running tool parts repeat a call as it
+    progresses, often filling in its input only then. A run of them, with only session
+    messages between (a permission request...), becomes one ToolUseMessage with the first
+    non-empty name and the last non-empty input, written before those session messages.
+    Their status and progress are not carried over: folding is a view, not a lossless step.
+    """
+    pending: ToolUseMessage | None = None
+    held: list[Message] = []  # session messages between a call and its updates
+    for m in messages:
+        if pending is not None:
+            if isinstance(m, ToolUseMessage) and m.id == pending.id:
+                name = pending.name or m.name
+                pending = replace(pending, name=name, input=m.input or pending.input)
+                continue
+            if isinstance(m, SESSION_TYPES):
+                held.append(m)
+                continue
+            yield pending
+            yield from held
+            pending = None
+            held = []
+        if isinstance(m, ToolUseMessage):
+            pending = m
+        else:
+            yield m
+    if pending is not None:
+        yield pending
+        yield from held

@@ -29,34 +29,52 @@ session interleaves the client's requests, the agent's responses and the agent's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import replace
-from typing import Any, Final, assert_never
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.fields import Role
-from .._core.frozen import EMPTY, FrozenDict, raw, thaw
-from .._core.make import maker, wrap_owned
-from .._core.wire import MISSING, fail, need_obj, need_str, opt_int, opt_obj, opt_str, rest
-from ..blocks import AudioBlock, Block, ImageBlock, RawBlock, TextBlock
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
-from ..message import SESSION_TYPES, Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_obj
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
+from ..message import Message
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..roles import as_blocks
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _acp_content as cb
 from . import _base
@@ -374,6 +392,9 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             elif isinstance(m, RawMessage):
                 content = raw(m.data)
             else:
+                if m.file_id is not None:
+                    alt = refuse(m, cb.NO_FILE_ID, policy)
+                    return None if alt is None else _encode(alt, policy)
                 block = (ImageBlock if isinstance(m, ImageMessage) else AudioBlock)(
                     data=m.data, url=m.url, media_type=m.media_type
                 )
@@ -449,9 +470,10 @@ def detect(obj: Any) -> bool:
     """Whether a parsed line is an ACP message.
 
     JSON-RPC 2.0 with an ACP method (``session/*``, ``fs/*``, ``terminal/*``, ``initialize``
-    with a ``protocolVersion``), or a response only ACP gives (``stopReason``,
-    ``agentCapabilities``, ``sessionId``). Codex app-server requests use other methods and
-    its responses carry no ``jsonrpc``.
+    with a ``protocolVersion``), a response only ACP gives (``stopReason``,
+    ``agentCapabilities``, ``sessionId``), or an error response (no other format here speaks
+    JSON-RPC 2.0: Codex app-server requests use other methods and its responses carry no
+    ``jsonrpc``).
     """
     if type(obj) is not dict or obj.get("jsonrpc") != "2.0":
         return False
@@ -461,6 +483,8 @@ def detect(obj: Any) -> bool:
             params = obj.get("params")
             return type(params) is dict and type(params.get("protocolVersion")) is int
         return method.startswith(_METHOD_PREFIXES) or method == "authenticate"
+    if type(obj.get("error")) is dict:  # an error response: ACP is the JSON-RPC 2.0 format here
+        return "result" not in obj
     result = obj.get("result")
     return type(result) is dict and bool(
         {"stopReason", "agentCapabilities", "sessionId"} & result.keys()
@@ -498,31 +522,6 @@ def _is_delta(m: Message) -> bool:
     return isinstance(m, (TextMessage, ThinkingMessage))
 
 
-def _fold(messages: Iterable[Message]) -> Iterator[Message]:
-    pending: ToolUseMessage | None = None
-    held: list[Message] = []  # session messages between a call and its updates
-    for m in messages:
-        if pending is not None:
-            if isinstance(m, ToolUseMessage) and m.id == pending.id:
-                name = pending.name or m.name
-                pending = replace(pending, name=name, input=m.input or pending.input)
-                continue
-            if isinstance(m, SESSION_TYPES):
-                held.append(m)
-                continue
-            yield pending
-            yield from held
-            pending = None
-            held = []
-        if isinstance(m, ToolUseMessage):
-            pending = m
-        else:
-            yield m
-    if pending is not None:
-        yield pending
-        yield from held
-
-
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
     """Join consecutive chunks of one message, and fold a tool call with its progress updates.
 
@@ -533,4 +532,4 @@ def merge(messages: Iterable[Message]) -> Iterator[Message]:
     messages. The updates' status, locations and progress output are not carried over:
     merging is a view, not a lossless step.
     """
-    return _fold(_base.merge_deltas(messages, is_delta=_is_delta))
+    return ev.fold_calls(_base.merge_deltas(messages, is_delta=_is_delta))

@@ -30,12 +30,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, Final
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
 
 from .._core.jsontext import dump_compact
 from ..message import Message
-from ..policy import Policy, Unsupported
+from ..policy import Policy
+from ..policy import Unsupported
 from ..session import InvalidLineMessage
 from . import _base
 from ._claude_decode import decode

@@ -42,40 +42,59 @@ See docs/adapters/codex.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable, Iterator
-from typing import Any, Final, assert_never
+from collections.abc import Callable
+from collections.abc import Container
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.frozen import raw
 from .._core.jsontext import dump_compact
-from .._core.make import expose_owned, wrap_owned
-from .._core.wire import fail, opt_int, opt_str, rest
-from ..blocks import ToolResultBlock, ToolUseBlock
-from ..convert import block_to_message, context_of
-from ..errors import DecodeError, EncodeError
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from .._core.wire import rest
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..convert import block_to_message
+from ..convert import context_of
+from ..errors import DecodeError
+from ..errors import EncodeError
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..roles import as_blocks
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
-from ._codex_app import decode_app, encode_app
-from ._codex_items import decode_item, encode_item, encode_tool_item, is_preview, item_id
-from ._common import plain, refuse
+from ._codex_app import decode_app
+from ._codex_app import encode_app
+from ._codex_items import decode_item
+from ._codex_items import encode_item
+from ._codex_items import encode_tool_item
+from ._codex_items import is_preview
+from ._codex_items import item_id
+from ._common import plain
+from ._common import refuse
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 

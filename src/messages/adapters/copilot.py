@@ -13,10 +13,15 @@ with ``{"type": "result", "sessionId", "exitCode", "usage"}``. The mapping (see
 - ``session.start`` -> :class:`InitMessage`; ``session.error`` -> :class:`ErrorMessage`;
 - ``assistant.usage`` -> :class:`ResultMessage` with the call's :class:`Usage`; the final
   ``result`` line -> :class:`ResultMessage` (``exitCode`` gives ``is_error``);
+- ``tool.execution_start`` -> :class:`ToolUseMessage` (``toolCallId``, ``toolName``,
+  ``arguments``) when the stream has not announced the call before: Copilot CLI 1.0.x runs
+  announce some calls (``task_complete``) only there. When the call came first in an
+  ``assistant.message``'s ``toolRequests``, :func:`iter_decode` keeps this event as a
+  :class:`StreamEventMessage`, so each call reads once (and the other way round);
 - every other session event -> :class:`StreamEventMessage`, verbatim. That includes the
-  ephemeral ``assistant.message_delta``, ``assistant.reasoning(_delta)`` and
-  ``tool.execution_start`` events: they preview what the ``assistant.message`` that follows
-  holds in full, so the flat view does not repeat them;
+  ephemeral ``assistant.message_delta`` and ``assistant.reasoning(_delta)`` events: they
+  preview what the ``assistant.message`` that follows holds in full, so the flat view does
+  not repeat them;
 - any other line -> :class:`RawMessage`.
 
 >>> m = decode({"type": "user.message", "data": {"content": "hi"}, "id": "e1"})
@@ -26,48 +31,56 @@ with ``{"type": "result", "sessionId", "exitCode", "usage"}``. The mapping (see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, assert_never
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import EMPTY, FrozenDict, raw, thaw
-from .._core.make import maker, wrap_owned
-from .._core.wire import (
-    MISSING,
-    fail,
-    need_str,
-    opt_bool,
-    opt_int,
-    opt_num,
-    opt_obj,
-    opt_str,
-    opt_time,
-    rest,
-)
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_str
+from .._core.wire import opt_bool
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
+from ..blocks import ToolUseBlock
 from ..convert import message_to_block
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
 from . import _copilot_turn as ct
 from . import _events as ev
-from ._common import content_text, refuse
+from ._common import content_text
+from ._common import refuse
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -92,6 +105,9 @@ _CWD: Final = frozenset(("cwd",))
 _SESSION_ERROR: Final = frozenset(("message", "errorType"))
 _RESULT: Final = frozenset(("type", "timestamp", "sessionId", "exitCode", "usage"))
 _RUN: Final = frozenset(("sessionDurationMs", "totalApiDurationMs"))
+_EXEC_START: Final = frozenset(("toolCallId", "toolName", "arguments", "model"))
+_START_ENVELOPE: Final = frozenset(("type", "data", "id", "timestamp"))
+_EXEC: Final = "tool.execution_start"
 
 # Built positionally from values checked and frozen here (see messages._core.make.maker).
 _new_text: Final = maker(TextMessage)
@@ -214,6 +230,25 @@ def _result(d: dict[str, Any]) -> Message:
     )
 
 
+def _start_call(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    """``tool.execution_start``: the call, for a stream that announces it nowhere else."""
+    block = ct.request(data, "$.data", name_key="toolName", known=_EXEC_START)
+    top = rest(d, _START_ENVELOPE)
+    top["type"] = "tool.execution_start"  # the encoder writes this event back, not a turn
+    if block.extra:
+        top["data"] = raw(block.extra)
+    return ToolUseMessage(
+        block.id,
+        block.name,
+        block.input,
+        arguments=block.arguments,
+        model=opt_str(data, "model", "$.data"),
+        uuid=opt_str(d, "id"),
+        timestamp=opt_time(d),
+        extra=wrap_owned(top),
+    )
+
+
 def _event(d: dict[str, Any], data: dict[str, Any]) -> Message:
     uuid, timestamp = d.get("id"), d.get("timestamp")
     message_id, session_id = data.get("messageId"), data.get("sessionId")
@@ -233,6 +268,7 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message]]]
     "user.message": _user,
     "assistant.message": ct.assistant,
     "tool.execution_complete": _complete,
+    "tool.execution_start": _start_call,
     "assistant.usage": _usage,
     "session.start": _start,
     "session.error": _session_error,
@@ -252,7 +288,7 @@ def _decode(obj: Any) -> Message:
             return decoder(obj, data)
         if type(data) is dict:
             return _event(obj, data)
-    elif tag == "result":
+    elif tag == "result" and "exitCode" in obj:  # without one it is no Copilot line
         return _result(obj)
     return RawMessage(wrap_owned(obj))
 
@@ -302,8 +338,7 @@ def _result_out(m: ResultMessage) -> dict[str, Any]:
         out["timestamp"] = m.timestamp
     if m.session_id is not None:
         out["sessionId"] = m.session_id
-    if m.is_error is not None:
-        out["exitCode"] = int(m.is_error)
+    out["exitCode"] = int(bool(m.is_error))  # a decoded line keeps any other code in extra
     usage: dict[str, Any] = {}
     if m.duration_api_ms is not None:
         usage["totalApiDurationMs"] = m.duration_api_ms
@@ -318,7 +353,10 @@ def _own_event(event: dict[str, Any]) -> bool:
     """Whether a stream event holds a line this decoder keeps as a session event."""
     tag = event.get("type")
     return (
-        type(tag) is str and "." in tag and tag not in _DECODERS and type(event.get("data")) is dict
+        type(tag) is str
+        and "." in tag
+        and (tag not in _DECODERS or tag == _EXEC)  # a start whose call was announced before
+        and type(event.get("data")) is dict
     )
 
 
@@ -330,6 +368,15 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
                 why = "Copilot messages carry no citations"
                 refuse(m, why, policy, degrade=False)
             out = ct.event_out("user.message", m, {"content": m.text})
+        case ToolUseMessage() if m.extra.get("type") == _EXEC:
+            data: dict[str, Any] = {"toolCallId": m.id, "toolName": m.name}
+            if m.arguments is not None:
+                data["arguments"] = m.arguments
+            elif m.input:
+                data["arguments"] = raw(m.input)
+            if m.model is not None:
+                data["model"] = m.model
+            out = ct.event_out(_EXEC, m, data)
         case TextMessage() | ThinkingMessage() | ToolUseMessage() if m.role == "assistant":
             if isinstance(m, TextMessage) and m.citations is not None:
                 why = "Copilot messages carry no citations"
@@ -351,7 +398,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         case AssistantMessage() if ct.carried(m):
             out = ct.assistant_out(m)
         case ToolResultMessage():
-            data: dict[str, Any] = {"toolCallId": m.tool_use_id}
+            data = {"toolCallId": m.tool_use_id}
             if m.model is not None:
                 data["model"] = m.model
             if m.is_error is not None:
@@ -426,9 +473,43 @@ def detect(obj: Any) -> bool:
     return tag == "result" and "exitCode" in obj
 
 
+def _reader() -> Callable[[Any], Message]:
+    """A decoder that gives each tool call once, where the stream first announces it.
+
+    A call may be announced in an ``assistant.message``'s ``toolRequests``, in a
+    ``tool.execution_start``, or both. The first announcement gives the call; a later
+    ``tool.execution_start`` of it is kept as a stream event, and a later ``toolRequests``
+    entry for it stays in the turn's ``extra`` (written back where it was).
+    """
+    announced: set[str] = set()
+
+    def read(obj: Any) -> Message:
+        if type(obj) is dict and obj.get("type") == _EXEC:
+            data = obj.get("data")
+            call = data.get("toolCallId") if type(data) is dict else None
+            if type(call) is str and call in announced:
+                return _event(obj, data)  # type: ignore[arg-type]
+        message = _decode(obj)
+        if isinstance(message, ToolUseMessage):
+            announced.add(message.id)
+        elif isinstance(message, AssistantMessage) and not isinstance(message.content, str):
+            uses = [b.id for b in message.content if isinstance(b, ToolUseBlock)]
+            if any(call in announced for call in uses):
+                message = ct.without_calls(message, announced, obj["data"]["toolRequests"])
+            announced.update(uses)
+        return message
+
+    return read
+
+
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage."""
-    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage.
+
+    Each tool call is given once, where the stream first announces it (see
+    :func:`_reader`); a lone :func:`decode` of a ``tool.execution_start`` always gives the
+    call.
+    """
+    return _base.iter_decode(_reader(), lines, source=NAME, strict=strict)
 
 
 def _native(m: Message) -> bool:

@@ -9,7 +9,8 @@ Every event has a ``type`` and an ISO ``timestamp``. The mapping (see
 - ``tool_use`` -> :class:`ToolUseMessage` (``tool_id``, ``tool_name``, ``parameters``);
 - ``tool_result`` -> :class:`ToolResultMessage` (``status`` gives ``is_error``, ``output`` the
   content; the ``error`` object stays in ``extra``);
-- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``);
+- ``error`` -> :class:`ErrorMessage` (``severity`` stays in ``extra``; an ``error`` line
+  without one is no Gemini CLI event, and stays a :class:`RawMessage`);
 - ``result`` -> :class:`ResultMessage` (``status`` as ``subtype``, ``stats`` as
   :class:`Usage` and ``duration_ms``);
 - any other type -> :class:`RawMessage`, kept verbatim.
@@ -24,49 +25,65 @@ The CLI also prints non-JSON warnings on stdout: :func:`iter_decode` turns them 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, assert_never
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
 from .._core.fields import ROLES
-from .._core.frozen import FrozenDict, raw, thaw
-from .._core.make import maker, wrap_owned
-from .._core.wire import (
-    MISSING,
-    fail,
-    need_obj,
-    need_str,
-    opt_int,
-    opt_num,
-    opt_obj,
-    opt_str,
-    opt_time,
-    rest,
-)
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_obj
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
 from . import _events as ev
-from ._common import content_text, refuse
+from . import _gemini_document as doc
+from ._common import content_text
+from ._common import refuse
 
-__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+__all__ = [
+    "NAME",
+    "decode",
+    "detect",
+    "encode",
+    "iter_decode",
+    "iter_encode",
+    "merge",
+    "tool_counts",
+]
 
 NAME: Final = "gemini_cli"
 """The source name of this adapter."""
@@ -155,6 +172,8 @@ def _tool_result(d: dict[str, Any]) -> Message:
 
 
 def _error(d: dict[str, Any]) -> Message:
+    if "severity" not in d:  # not a Gemini CLI error event (detect says so): kept whole
+        return RawMessage(wrap_owned(d))
     message = need_str(d, "message")
     timestamp = opt_time(d)
     extra = ev.frozen(rest(d, _ERROR))
@@ -209,8 +228,17 @@ def _decode(obj: Any) -> Message:
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
+        if tag is None and doc.is_document(obj):
+            return doc.decode_whole(obj)
         return RawMessage(wrap_owned(obj))
     return decoder(obj)
+
+
+def _read(obj: Any) -> Any:
+    """The stream reader's decoder: a JSON document gives its parts (a tuple)."""
+    if type(obj) is dict and "type" not in obj and doc.is_document(obj):
+        return doc.decode_parts(obj)
+    return _decode(obj)
 
 
 def decode(obj: Any) -> Message:
@@ -259,6 +287,8 @@ def _stats(m: ResultMessage) -> dict[str, Any]:
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
+    if m.extra and doc.KEY in m.extra and doc.part_of(m) is not None:
+        return doc.encode_parts((m,))
     match m:
         case TextMessage():
             if m.citations is not None:
@@ -289,6 +319,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
                 out["model"] = m.model
         case ErrorMessage():
             out = _head("error", m.timestamp)
+            out["severity"] = "error"  # a decoded event keeps its own in extra
             out["message"] = m.message
         case ResultMessage():
             out = _head("result", m.timestamp)
@@ -338,6 +369,8 @@ def detect(obj: Any) -> bool:
     if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
+    if tag is None:
+        return doc.is_document(obj)
     if tag == "init":
         return "subtype" not in obj
     if tag == "message":
@@ -352,20 +385,65 @@ def detect(obj: Any) -> bool:
 
 
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode a stream lazily; non-JSON lines (CLI warnings) become InvalidLineMessage."""
-    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+    """Decode a stream lazily; non-JSON lines (CLI warnings) become InvalidLineMessage.
+
+    A JSON document (``--output-format json``, one object, often over many lines) gives its
+    parts: the answer, a result per model, the error, the run (see the module docstring).
+    """
+    return _base.iter_decode(_read, lines, source=NAME, strict=strict)
+
+
+def _joined(messages: Iterable[Message]) -> Iterator[Message | dict[str, Any]]:
+    """Messages, with each run of JSON-document parts put back together as one object."""
+    held: list[Message] = []
+    for m in messages:
+        found = doc.part_of(m) if m.extra and doc.KEY in m.extra else None
+        if found is not None and found[0] in ("response", "model", "error"):
+            held.append(m)
+            continue
+        if found is not None and found[0] == "run":
+            held.append(m)
+            yield doc.encode_parts(held)
+            held = []
+            continue
+        if held:  # parts without their run: the document they make on their own
+            yield doc.encode_parts(held)
+            held = []
+        yield m
+    if held:
+        yield doc.encode_parts(held)
 
 
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
-    """Encode messages as wire lines; a role message becomes one event per block."""
+    """Encode messages as wire lines; a role message becomes one event per block.
+
+    The parts of a JSON document (as :func:`iter_decode` gives them) are written back as
+    that one object, on one line.
+    """
     policy = Policy(unsupported, NAME)
 
-    def one(m: Message) -> Any:
-        return thaw(_encode(m, policy))
+    def one(m: Any) -> Any:
+        return m if isinstance(m, dict) else thaw(_encode(m, policy))
 
-    return ev.lines(messages, one, native=lambda m: False)
+    def native(m: Any) -> bool:
+        return isinstance(m, dict)
+
+    return ev.lines(_joined(messages), one, native)  # type: ignore[arg-type]
+
+
+def tool_counts(message: Message) -> dict[str, tuple[int, int]] | None:
+    """The ``(calls, failed calls)`` per tool that a JSON document reports, else ``None``.
+
+    Only the run of a ``--output-format json`` document (or the whole document, from a lone
+    :func:`decode`) has them: that output holds no tool events, just these counts.
+
+    >>> run = decode({"response": "ok", "stats": {"tools": {"byName": {"ls": {"count": 2, "fail": 1}}}}})
+    >>> tool_counts(run)
+    {'ls': (2, 1)}
+    """  # noqa: E501
+    return doc.tool_counts(message)
 
 
 def _is_delta(m: Message) -> bool:

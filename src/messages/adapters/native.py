@@ -14,14 +14,20 @@ Every message kind can be written, so nothing is ever unsupported here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, Final
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
 
 from .._core.wire import type_name
 from ..errors import DecodeError
-from ..message import MESSAGE_TYPES, Message
-from ..policy import Unsupported, check_mode
-from ..serialize import dumps, from_dict, to_dict
+from ..message import MESSAGE_TYPES
+from ..message import Message
+from ..policy import Unsupported
+from ..policy import check_mode
+from ..serialize import dumps
+from ..serialize import from_dict
+from ..serialize import to_dict
 from ..session import InvalidLineMessage
 from . import _base
 

@@ -27,49 +27,60 @@ The run does not echo the user's prompt.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, assert_never
+from collections import deque
+from collections.abc import Callable
+from collections.abc import Container
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import EMPTY, FrozenDict, raw, thaw
-from .._core.make import maker, wrap_owned
-from .._core.wire import (
-    MISSING,
-    fail,
-    need_obj,
-    need_str,
-    opt_int,
-    opt_num,
-    opt_obj,
-    opt_str,
-    opt_time,
-    rest,
-    type_name,
-)
-from ..blocks import ToolResultBlock, ToolUseBlock
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.make import maker
+from .._core.make import wrap_owned
+from .._core.wire import MISSING
+from .._core.wire import fail
+from .._core.wire import need_obj
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_num
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import opt_time
+from .._core.wire import rest
+from .._core.wire import type_name
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 from ..usage import Usage
 from . import _base
 from . import _events as ev
-from ._common import content_text, refuse, tool_pair
+from ._common import content_text
+from ._common import refuse
+from ._common import tool_pair
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -120,6 +131,7 @@ _new_tool_use: Final = maker(ToolUseMessage)
 _new_assistant: Final = maker(AssistantMessage)
 _new_stream: Final = maker(StreamEventMessage)
 _new_use_block: Final = maker(ToolUseBlock)
+_new_tool_result: Final = maker(ToolResultMessage)
 _new_result_block: Final = maker(ToolResultBlock)
 
 
@@ -145,7 +157,7 @@ def _reasoning(d: dict[str, Any]) -> Message:
     )
 
 
-def _tool(d: dict[str, Any]) -> Message:
+def _tool(d: dict[str, Any], seen: Container[str] = frozenset()) -> Message:
     part = _part(d, "tool")
     call = need_str(part, "callID", "$.part")
     tool = need_str(part, "tool", "$.part")
@@ -168,6 +180,13 @@ def _tool(d: dict[str, Any]) -> Message:
             call, tool, args, None, "assistant", uuid, sid, None, None, mid, ts, extra
         )
     body = need_str(state, key, "$.part.state")
+    if call in seen:  # the call was given already (a running part): its result alone
+        part_rest = part_rest or {}
+        part_rest.setdefault("state", {})["input"] = state["input"]
+        extra = _mirror(d, part_rest)
+        return _new_tool_result(
+            call, body, status == "error", tool, "tool", uuid, sid, None, None, mid, ts, extra
+        )
     blocks = (
         _new_use_block(call, tool, args, None, EMPTY),
         _new_result_block(call, body, status == "error", tool, EMPTY),
@@ -453,9 +472,34 @@ def detect(obj: Any) -> bool:
     return False
 
 
+def _reader() -> Callable[[Any], Message]:
+    """A decoder that gives a tool call once.
+
+    A finished part of a call already given (by a pending or running part) gives its result
+    alone.
+    """
+    seen: set[str] = set()
+
+    def read(obj: Any) -> Message:
+        if type(obj) is dict and obj.get("type") == "tool_use" and seen:
+            message = _tool(obj, seen)
+        else:
+            message = _decode(obj)
+        if isinstance(message, ToolUseMessage):
+            seen.add(message.id)
+        return message
+
+    return read
+
+
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage."""
-    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+    """Decode a stream lazily; lines that are not JSON become InvalidLineMessage.
+
+    ``opencode run`` writes a tool part once it has finished; a stream that also has the
+    call's earlier states gives the call at its first state and, when it finishes, the
+    :class:`ToolResultMessage` alone.
+    """
+    return _base.iter_decode(_reader(), lines, source=NAME, strict=strict)
 
 
 def _native(m: Message) -> bool:
@@ -464,20 +508,44 @@ def _native(m: Message) -> bool:
     )
 
 
+_WAIT: Final = 10_000
+"""How many messages may wait behind a tool call for its result before the call is written
+as ``running`` in its place."""
+
+
 def _paired(messages: Iterable[Message]) -> Iterator[Message]:
-    """Flatten role messages, and join each tool call with its result into one tool part."""
-    pending: dict[str, ToolUseMessage] = {}
+    """Flatten role messages, and join each tool call with its result into one tool part.
+
+    OpenCode writes a tool part once, when the call has finished: a call waits for its
+    result however many other messages come between (up to :data:`_WAIT`), and the finished
+    part, with the call's name and input, is written in the call's place. A call that gets no
+    result (a second state of it comes, the stream ends, or too many messages wait behind it)
+    is written in its place as it is: a ``running`` part. Nothing changes order otherwise, and
+    a result decoded from OpenCode's own finished part is written as that part, so OpenCode's
+    lines are written back as they came.
+    """
+    queue: deque[list[Any]] = deque()  # [message, ready]: a call waiting is not ready
+    waiting: dict[str, list[Any]] = {}
     for message in messages:
         for m in (message,) if _native(message) else ev.children(message):
             if isinstance(m, ToolUseMessage):
-                if m.id in pending:  # a second state of one call: keep both, in order
-                    yield from pending.values()
-                    pending.clear()
-                pending[m.id] = m
-                continue
-            if isinstance(m, ToolResultMessage) and m.tool_use_id in pending:
-                use = pending.pop(m.tool_use_id)
-                yield AssistantMessage(
+                earlier = waiting.pop(m.id, None)
+                if earlier is not None:  # a second state of one call: keep both, in order
+                    earlier[1] = True
+                slot: list[Any] = [m, False]
+                waiting[m.id] = slot
+                queue.append(slot)
+            elif (
+                isinstance(m, ToolResultMessage)
+                and m.tool_use_id in waiting
+                and "part" in m.extra  # decoded from a finished part: a line of its own
+            ):
+                waiting.pop(m.tool_use_id)[1] = True
+                queue.append([m, True])
+            elif isinstance(m, ToolResultMessage) and m.tool_use_id in waiting:
+                slot = waiting.pop(m.tool_use_id)
+                use: ToolUseMessage = slot[0]
+                slot[0] = AssistantMessage(
                     (
                         ToolUseBlock(use.id, use.name, use.input),
                         ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error),
@@ -487,11 +555,16 @@ def _paired(messages: Iterable[Message]) -> Iterator[Message]:
                     uuid=use.uuid,
                     timestamp=m.timestamp if m.timestamp is not None else use.timestamp,
                 )
-                continue
-            yield from pending.values()
-            pending.clear()
-            yield m
-    yield from pending.values()
+                slot[1] = True
+            else:
+                queue.append([m, True])
+            while queue and (queue[0][1] or len(queue) > _WAIT):
+                item, ready = queue.popleft()
+                if not ready:
+                    del waiting[item.id]
+                yield item
+    for item, _ in queue:
+        yield item
 
 
 def iter_encode(
@@ -511,5 +584,8 @@ def iter_encode(
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """OpenCode writes whole text parts, so there are no deltas: messages pass through."""
-    return _base.merge_deltas(messages, is_delta=lambda m: False)
+    """Fold the states of one tool call (pending, running) into one call.
+
+    OpenCode writes whole text parts, so there are no deltas to join.
+    """
+    return ev.fold_calls(_base.merge_deltas(messages, is_delta=lambda m: False))

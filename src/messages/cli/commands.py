@@ -7,22 +7,32 @@ files that the parent then streams out in input order.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import IO
+from typing import Final
 
-from .._core.frozen import EMPTY
 from ..adapters import get
+from ..adapters import prepare
+from ..adapters._crossing import strip_extra
 from ..convert import normalize_messages
-from ..errors import DecodeError, MessagesError
+from ..errors import DecodeError
+from ..errors import MessagesError
 from ..message import Message
 from ..policy import Unsupported
 from ..serialize import dumps
-from ..text._render import MarkdownWriter, Transcriber
-from .io import Input, LineCounter, Options, Progress, Reporter, decoded, read_lines
+from ..text._render import MarkdownWriter
+from ..text._render import Transcriber
+from .io import Input
+from .io import LineCounter
+from .io import Options
+from .io import Progress
+from .io import Reporter
+from .io import decoded
+from .io import read_lines
 from .render import one_line
 from .stats import FileStats
 
@@ -43,33 +53,6 @@ class Outcome:
     """Lines read."""
     stats: FileStats | None = None
     """The sessions seen, for ``stats``."""
-
-
-def strip_extra(value: Any) -> Any:
-    """A copy of a message (or block, or usage) with every ``extra`` emptied, nested ones too.
-
-    Blocks, tool result content and usage are stripped as well. Extras are format-specific
-    wire fields: they must not travel into another format.
-    """
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
-        return value
-    changes: dict[str, Any] = {}
-    for f in dataclasses.fields(value):
-        if not f.init:
-            continue
-        v = getattr(value, f.name)
-        if f.name == "extra":
-            if v:
-                changes["extra"] = EMPTY
-        elif type(v) is tuple:
-            items = tuple(strip_extra(item) for item in v)
-            if any(new is not old for new, old in zip(items, v, strict=True)):
-                changes[f.name] = items
-        elif dataclasses.is_dataclass(v):
-            new = strip_extra(v)
-            if new is not v:
-                changes[f.name] = new
-    return dataclasses.replace(value, **changes) if changes else value
 
 
 class _Feed:
@@ -126,13 +109,12 @@ def _convert(
     """Write the converted stream; returns whether ``--strict`` stopped it."""
     assert opts.target is not None
     target = get(opts.target)
-    if source != opts.target:
-        messages = (strip_extra(m) for m in messages)
     feed = _Feed(messages, counter)
     policy = _POLICIES[opts.lossy]
     while True:
         try:
-            for line in target.iter_encode(feed, unsupported=policy):
+            ready = prepare(feed, source=source, target=opts.target, unsupported=policy)
+            for line in target.iter_encode(ready, unsupported=policy):
                 out.write(line + "\n")
                 if live:
                     out.flush()
@@ -216,6 +198,7 @@ def _run(
         stats = FileStats(inp.label, name)
         for m in messages:
             stats.feed(m)
+        stats.finish()
         outcome.stats = stats
 
 

@@ -10,20 +10,31 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from dataclasses import field
 from importlib import resources
 from itertools import chain
-from typing import IO, Final
+from typing import IO
+from typing import Any
+from typing import Final
 
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from ..adapters import detect as detect_format
 from ..adapters import get
+from ..adapters._base import iter_decode
 from ..adapters._base import load_line
 from ..errors import DecodeError
+from ..flat import RawMessage
 from ..limits import current_limits
 from ..message import Message
 from ..session import InvalidLineMessage
+from ..session import StreamEventMessage
 
 __all__ = [
     "EXAMPLES",
@@ -32,7 +43,9 @@ __all__ = [
     "Options",
     "Progress",
     "Reporter",
+    "Survey",
     "decoded",
+    "foreign_line",
     "read_lines",
     "sniff",
 ]
@@ -64,6 +77,8 @@ class Options:
     """``--strict``: stop at the first bad line."""
     lossy: str | None = None
     """``--lossy`` (convert): ``drop`` or ``text``; ``None`` makes unsupported content an error."""
+    verbose: bool = False
+    """``--verbose``: say on stderr which format each input is read as."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,33 +164,80 @@ class LineCounter:
             self.progress.add(self.count & 1023)
 
 
-def sniff(lines: Iterable[bytes]) -> tuple[str | None, Iterator[bytes], bool]:
-    """Detect the format from the first line some adapter recognises.
+class _Recorder:
+    """Hands out lines and keeps each one, so that detection can put them all back."""
 
-    Returns the format name (``None`` when no line in the first :data:`SNIFF_LINES` lines, or
-    :data:`SNIFF_BYTES` bytes, is recognised), an iterator over all the lines (the ones read
-    ahead first), and whether any non-blank line was seen.
+    __slots__ = ("kept", "lines", "size")
+
+    def __init__(self, lines: Iterator[bytes]) -> None:
+        self.lines = lines
+        self.kept: list[bytes] = []
+        self.size = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        line = next(self.lines)
+        self.kept.append(line)
+        self.size += len(line)
+        return line
+
+
+def _probe(obj: Any) -> RawMessage:
+    """What detection makes of one record: the name of the format that claims it."""
+    return RawMessage(detect_format(obj))
+
+
+@dataclass(slots=True)
+class Survey:
+    """What :func:`sniff` saw in the first records of an input."""
+
+    first: str | None = None
+    """The format of the first record some format claims (``None``: none claimed)."""
+    counts: Counter[str] = field(default_factory=Counter)
+    """How many of the records read each format claims."""
+    records: int = 0
+    """Records read that are JSON (a line, or a document over several lines)."""
+    seen: bool = False
+    """Whether any non-blank line was read."""
+
+    def rival(self, name: str) -> str | None:
+        """The format these records look like when it is not ``name`` (none, or most, are it)."""
+        if not self.counts:
+            return None
+        best, count = self.counts.most_common(1)[0]
+        if best != name and count > self.counts.get(name, 0):
+            return best
+        return None
+
+
+def sniff(lines: Iterable[bytes], *, expect: str | None = None) -> tuple[Survey, Iterator[bytes]]:
+    """Look at the first records of an input to tell its format.
+
+    Records are lines, or JSON documents written over several lines. Detection stops at the
+    first record some format claims, unless ``expect`` names another format: then it reads on
+    (up to :data:`SNIFF_LINES` records, or :data:`SNIFF_BYTES` bytes) to see which format
+    most records belong to. Returns the survey and an iterator over all the lines (the ones
+    read ahead first).
     """
     it = iter(lines)
-    ahead: list[bytes] = []
-    size = 0
-    seen = False
-    name = None
-    for line in it:
-        ahead.append(line)
-        size += len(line)
-        stripped = line.strip()
-        if stripped:
-            seen = True
-            try:
-                name = detect_format(load_line(stripped))
-            except DecodeError:
-                name = None
-            if name is not None:
-                break
-        if len(ahead) >= SNIFF_LINES or size >= SNIFF_BYTES:
+    recorder = _Recorder(it)
+    survey = Survey()
+    for message in iter_decode(_probe, recorder, source="sniff"):
+        survey.seen = True
+        if isinstance(message, RawMessage):
+            survey.records += 1
+            name = message.data
+            if isinstance(name, str):
+                survey.counts[name] += 1
+                if survey.first is None:
+                    survey.first = name
+                if expect is None or survey.first == expect:
+                    break
+        if len(recorder.kept) >= SNIFF_LINES or recorder.size >= SNIFF_BYTES:
             break
-    return name, chain(ahead, it), seen
+    return survey, chain(recorder.kept, it)
 
 
 class Reporter:
@@ -192,10 +254,14 @@ class Reporter:
     def error(self, label: str, line: int | None, reason: str) -> None:
         """Report one problem in ``label`` (at ``line`` when known)."""
         self.count += 1
+        self.note(label, line, reason)
+
+    def note(self, label: str, line: int | None, text: str) -> None:
+        """Say something about ``label`` that is not a problem (``--verbose``): not counted."""
         if self.progress is not None:
             self.progress.clear()
         where = label if line is None else f"{label}:{line}"
-        self.stream.write(f"messages: {where}: {reason}\n")
+        self.stream.write(f"messages: {where}: {text}\n")
         self.stream.flush()
 
 
@@ -243,35 +309,108 @@ class Progress:
             self._shown = 0
 
 
+MAX_SWITCH_REPORTS: Final = 5
+"""How many places where an input changes format are reported one by one."""
+
+
+def foreign_line(message: Message, name: str) -> str | None:
+    """The known format other than ``name`` that a record kept whole belongs to, if any.
+
+    Records kept whole are role-less raw lines, stream events and bad lines: what an adapter
+    makes of another format's lines.
+    """
+    if name == "native" and not isinstance(message, InvalidLineMessage):
+        return None  # a native record holds any value as a record of its own
+    if isinstance(message, RawMessage) and message.role is None:
+        data: Any = message.data
+    elif isinstance(message, StreamEventMessage):
+        data = message.event
+    elif isinstance(message, InvalidLineMessage):
+        try:
+            data = load_line(message.text)
+        except DecodeError:
+            return None
+    else:
+        return None
+    if isinstance(data, FrozenDict):
+        data = raw(data)
+    found = detect_format(data)
+    return found if found is not None and found != name else None
+
+
+def _a(name: str) -> str:
+    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+
+
+def _cannot_tell(survey: Survey) -> str:
+    if not survey.records:
+        return f"cannot tell the format: no JSON in the first {SNIFF_LINES} lines"
+    return (
+        f"cannot tell the format: no record in the first {SNIFF_LINES} is one a known format"
+        " writes; pass --from NAME if you know it"
+    )
+
+
 def decoded(
     inp: Input, opts: Options, counter: LineCounter, report: Reporter
 ) -> tuple[str | None, Iterator[Message]]:
     """The format of an input and its good messages, lazily; bad lines go to ``report``.
 
     In strict mode the first bad line raises :class:`DecodeError` (with ``line`` set) out of
-    the iterator. When the format cannot be detected the problem is reported once and the
-    iterator is empty (an input with no non-blank line is simply empty).
+    the iterator. When the format cannot be detected, or the input is not in the ``--from``
+    format (none or most of its first records belong to another), the problem is reported
+    once and the iterator is empty (an input with no non-blank line is simply empty). Records
+    of another format further on (the input changes format) are reported where they start.
     """
     name = opts.source
-    if name is None:  # read ahead uncounted, so line numbers stay those of the adapter
-        name, counter.source, seen = sniff(counter.source)
-        if name is None:
-            if seen:
-                report.error(
-                    inp.label,
-                    None,
-                    f"cannot tell the format (no line recognised in the first {SNIFF_LINES});"
-                    " pass --from NAME",
-                )
-            return None, iter(())
-    adapter = get(name)
     label = inp.label
+    # read ahead uncounted, so line numbers stay those of the adapter
+    survey, counter.source = sniff(counter.source, expect=name)
+    if name is None:
+        name = survey.first
+        if name is None:
+            if survey.seen:
+                report.error(label, None, _cannot_tell(survey))
+            return None, iter(())
+        how = "detected"
+    else:
+        rival = survey.rival(name)
+        if rival is not None:
+            share = f"{survey.counts[rival]} of the first {survey.records} records"
+            report.error(
+                label,
+                None,
+                f"not {name}: {share} are {rival} lines, {survey.counts.get(name, 0)} are {name}"
+                f" (pass --from {rival}, or leave --from out to detect the format)",
+            )
+            return None, iter(())
+        how = "--from"
+    if opts.verbose:
+        report.note(label, None, f"read as {name} ({how})")
+    adapter = get(name)
+    read_as = name
 
     def good() -> Iterator[Message]:
+        switches = 0
+        current: str | None = None
+        foreign: Counter[str] = Counter()
         for message in adapter.iter_decode(counter, strict=opts.strict):
+            other = foreign_line(message, read_as)
+            if other is not None:
+                foreign[other] += 1
+                if other != current and switches < MAX_SWITCH_REPORTS:
+                    switches += 1
+                    line = getattr(message, "line", None) or counter.count
+                    report.error(
+                        label, line, f"{_a(other)} line in {read_as} input: the format changes here"
+                    )
+            current = other
             if isinstance(message, InvalidLineMessage):
-                report.error(label, message.line, message.reason)
+                if other is None:
+                    report.error(label, message.line, message.reason)
                 continue
             yield message
+        for other, count in foreign.items():
+            report.error(label, None, f"{count} records are {other} lines, not {read_as}")
 
     return name, good()

@@ -21,13 +21,23 @@ import sys
 import tempfile
 from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import IO, Final
+from concurrent.futures import Future
+from concurrent.futures import ProcessPoolExecutor
+from typing import IO
+from typing import Final
 
 from ..adapters import NAMES
-from .commands import Outcome, process, work
-from .io import EXAMPLES, Input, Options, Progress, Reporter
-from .stats import render_json, render_table, sessions
+from .commands import Outcome
+from .commands import process
+from .commands import work
+from .io import EXAMPLES
+from .io import Input
+from .io import Options
+from .io import Progress
+from .io import Reporter
+from .stats import render_json
+from .stats import render_table
+from .stats import sessions
 
 __all__ = ["EXIT_DATA", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -61,6 +71,12 @@ def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
         help="read a bundled example instead of files (default: claude_code)",
     )
     p.add_argument("--strict", action="store_true", help="stop at the first bad line")
+    p.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="say on stderr which format each input is read as",
+    )
     p.add_argument(
         "--jobs",
         "-j",
@@ -146,6 +162,7 @@ def _options(args: argparse.Namespace) -> Options:
         merge=getattr(args, "merge", False),
         strict=args.strict,
         lossy=getattr(args, "lossy", None),
+        verbose=args.verbose,
     )
 
 

@@ -9,22 +9,24 @@ The Markdown view is :class:`messages.text._render.MarkdownWriter`, the transcri
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core.frozen import thaw
-from ..flat import (
-    AudioMessage,
-    ImageMessage,
-    RawMessage,
-    TextMessage,
-    ThinkingMessage,
-    ToolResultMessage,
-    ToolUseMessage,
-)
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import RawMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
 from ..media import describe_media
 from ..message import Message
 from ..policy import describe
-from ..session import ErrorMessage, InitMessage, ResultMessage, StreamEventMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 
 __all__ = ["one_line", "summary"]
 

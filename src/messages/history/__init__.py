@@ -28,11 +28,23 @@ builtin ``filter``.
 
 from __future__ import annotations
 
-from ._coerce import ROLE_ALIASES, MessageLike, coerce, coerce_message
-from ._repair import SYNTHETIC_TEXT, Change, ChangeKind, is_synthetic, repair
-from ._runs import filter_messages, merge_runs
-from ._totals import total_usage, usage_by_session
-from ._trim import TokenCounter, count_tokens_approximately, per_message, trim
+from ._coerce import ROLE_ALIASES
+from ._coerce import MessageLike
+from ._coerce import coerce
+from ._coerce import coerce_message
+from ._repair import SYNTHETIC_TEXT
+from ._repair import Change
+from ._repair import ChangeKind
+from ._repair import is_synthetic
+from ._repair import repair
+from ._runs import filter_messages
+from ._runs import merge_runs
+from ._totals import total_usage
+from ._totals import usage_by_session
+from ._trim import TokenCounter
+from ._trim import count_tokens_approximately
+from ._trim import per_message
+from ._trim import trim
 
 __all__ = [
     "Change",

@@ -5,27 +5,37 @@ See :func:`coerce` for the accepted shapes and ``docs/history.md`` for examples.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Final, Literal, TypeAlias
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import Any
+from typing import Final
+from typing import Literal
+from typing import TypeAlias
 
 from .._core import anthropic_blocks
-from .._core.frozen import EMPTY, FrozenDict
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
 from .._core.jsontext import parse_arguments
-from .._core.make import copy_json, wrap_owned
+from .._core.make import copy_json
+from .._core.make import wrap_owned
+from .._core.wire import decode_each
+from .._core.wire import fail
 from .._core.wire import type_name
-from ..blocks import (
-    BLOCK_TYPES,
-    AudioBlock,
-    Block,
-    ImageBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from ..blocks import BLOCK_TYPES
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..message import MESSAGE_TYPES, Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..message import MESSAGE_TYPES
+from ..message import Message
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 
 __all__ = [
     "MessageLike",
@@ -100,16 +110,8 @@ def coerce(items: Iterable[MessageLike]) -> tuple[Message, ...]:
     try:
         iterator = iter(items)
     except TypeError:
-        raise DecodeError(
-            f"expected a sequence of message-likes, found {type_name(items)}", value=items
-        ) from None
-    out = []
-    for i, item in enumerate(iterator):
-        try:
-            out.append(coerce_message(item))
-        except DecodeError as exc:
-            raise exc.within(f"[{i}]") from None
-    return tuple(out)
+        raise fail("a sequence of message-likes", items) from None
+    return tuple(decode_each(iterator, coerce_message))
 
 
 def coerce_message(item: MessageLike) -> Message:
@@ -147,9 +149,7 @@ def coerce_message(item: MessageLike) -> Message:
 
 def _role(value: Any, path: str) -> _Role:
     if not isinstance(value, str):
-        raise DecodeError(
-            f"expected a role string, found {type_name(value)}", path=path, value=value
-        )
+        raise fail("a role string", value, at=path)
     role = ROLE_ALIASES.get(value)
     if role is None:
         raise DecodeError(
@@ -166,10 +166,7 @@ def _content(value: Any) -> str | tuple[Block, ...] | None:
         return (value,)
     if isinstance(value, (list, tuple)):
         return tuple(_part(part, f"$[{k}]") for k, part in enumerate(value))
-    raise DecodeError(
-        f"expected a string, null or an array of content parts, found {type_name(value)}",
-        value=value,
-    )
+    raise fail("a string, null or an array of content parts", value)
 
 
 def _part(part: Any, path: str) -> Block:
@@ -179,11 +176,7 @@ def _part(part: Any, path: str) -> Block:
     if isinstance(part, str):
         return TextBlock(part)
     if not isinstance(part, Mapping):
-        raise DecodeError(
-            f"expected a content part (a block, a string or an object), found {type_name(part)}",
-            path=path,
-            value=part,
-        )
+        raise fail("a content part (a block, a string or an object)", part, at=path)
     owned: dict[str, Any] = copy_json(part, path, 0, 256)
     try:
         return _openai_part(owned) or anthropic_blocks.decode_block(owned)
@@ -197,9 +190,7 @@ def _openai_part(d: dict[str, Any]) -> Block | None:
     if kind in ("input_text", "output_text"):
         text = d.get("text")
         if not isinstance(text, str):
-            raise DecodeError(
-                f"expected a string, found {type_name(text)}", path="$.text", value=text
-            )
+            raise fail("a string", text, at="$.text")
         return TextBlock(text, extra=_rest(d, ("text",)))
     if kind == "image_url":
         inner = d.get("image_url")
@@ -208,9 +199,7 @@ def _openai_part(d: dict[str, Any]) -> Block | None:
         if not isinstance(inner, dict) or not isinstance(inner.get("url"), str):
             found = inner.get("url") if isinstance(inner, dict) else inner
             where = "$.image_url.url" if isinstance(inner, dict) else "$.image_url"
-            raise DecodeError(
-                f"expected an image URL string, found {type_name(found)}", path=where, value=found
-            )
+            raise fail("an image URL string", found, at=where)
         extra = _rest(inner, ("url",)) | _rest(d, ("image_url",))
         return ImageBlock(url=inner["url"], extra=extra)
     if kind == "input_image":
@@ -227,9 +216,7 @@ def _openai_part(d: dict[str, Any]) -> Block | None:
         if not isinstance(inner, dict) or not isinstance(inner.get("data"), str):
             found = inner.get("data") if isinstance(inner, dict) else inner
             where = "$.input_audio.data" if isinstance(inner, dict) else "$.input_audio"
-            raise DecodeError(
-                f"expected base64 audio data, found {type_name(found)}", path=where, value=found
-            )
+            raise fail("base64 audio data", found, at=where)
         fmt = inner.get("format")
         media_type = None
         if isinstance(fmt, str):
@@ -334,11 +321,7 @@ def _assistant(
     raw_calls = d.get("tool_calls")
     if raw_calls is not None:
         if not isinstance(raw_calls, (list, tuple)):
-            raise DecodeError(
-                f"expected an array of tool calls, found {type_name(raw_calls)}",
-                path="$.tool_calls",
-                value=raw_calls,
-            )
+            raise fail("an array of tool calls", raw_calls, at="$.tool_calls")
         for k, call in enumerate(raw_calls):
             try:
                 calls.append(_tool_call(call))
@@ -377,14 +360,10 @@ def _assistant(
 def _tool_call(call: Any) -> ToolUseBlock:
     """An OpenAI ``{"id", "type", "function": {...}}`` or langchain ``{"id", "name", "args"}``."""
     if not isinstance(call, Mapping):
-        raise DecodeError(f"expected a tool call object, found {type_name(call)}", value=call)
+        raise fail("a tool call object", call)
     call_id = call.get("id")
     if not isinstance(call_id, str):
-        raise DecodeError(
-            f"expected a tool call id string, found {type_name(call_id)}",
-            path="$.id",
-            value=call_id,
-        )
+        raise fail("a tool call id string", call_id, "id")
     function = call.get("function")
     if isinstance(function, Mapping):
         name = _name(function.get("name"), "$.function.name")
@@ -408,16 +387,14 @@ def _tool_call(call: Any) -> ToolUseBlock:
 
 def _name(value: Any, path: str) -> str:
     if not isinstance(value, str):
-        raise DecodeError(
-            f"expected a tool name string, found {type_name(value)}", path=path, value=value
-        )
+        raise fail("a tool name string", value, at=path)
     return value
 
 
 def _function_call(call: Any) -> ToolUseBlock:
     """A legacy OpenAI ``function_call``: it has no id, so the function name serves as one."""
     if not isinstance(call, Mapping):
-        raise DecodeError(f"expected a function call object, found {type_name(call)}", value=call)
+        raise fail("a function call object", call)
     name = _name(call.get("name"), "$.name")
     extra = {k: v for k, v in call.items() if k not in ("name", "arguments")}
     return _arguments(name, name, call.get("arguments"), extra, "$.arguments")
@@ -443,11 +420,7 @@ def _arguments(
         return ToolUseBlock(call_id, name, value, arguments=args, extra=frozen_extra)
     if isinstance(args, Mapping):
         return ToolUseBlock(call_id, name, _frozen(dict(args), path), extra=frozen_extra)
-    raise DecodeError(
-        f"expected arguments as a JSON string or an object, found {type_name(args)}",
-        path=path,
-        value=args,
-    )
+    raise fail("arguments as a JSON string or an object", args, at=path)
 
 
 def _tool(
@@ -473,11 +446,7 @@ def _tool(
     if call_id is None and alias == "function" and name is not None:
         call_id = name  # legacy function results have no call id: the name pairs them
     if not isinstance(call_id, str):
-        raise DecodeError(
-            f"expected a tool_call_id string, found {type_name(call_id)}",
-            path="$.tool_call_id",
-            value=call_id,
-        )
+        raise fail("a tool_call_id string", call_id, "tool_call_id")
     is_error = d.get("is_error")
     if not isinstance(is_error, bool):
         if "is_error" in d:

@@ -8,12 +8,20 @@ tool pairs calls with results the same way in the block view and the flat view.
 
 from __future__ import annotations
 
-from typing import Final, Literal, NamedTuple
+from typing import Final
+from typing import Literal
+from typing import NamedTuple
 
-from ..blocks import ToolResultBlock, ToolUseBlock
-from ..flat import ToolResultMessage, ToolUseMessage
-from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES, Message
-from ..roles import SystemMessage, as_blocks
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import SESSION_TYPES
+from ..message import Message
+from ..roles import SystemMessage
+from ..roles import as_blocks
 
 __all__ = [
     "SYSTEM_ROLES",

@@ -4,15 +4,33 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Final, Literal, TypeAlias, final
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Final
+from typing import Literal
+from typing import TypeAlias
+from typing import final
 
 from .._core.fields import Role
-from ..blocks import Block, ToolResultBlock, ToolUseBlock
-from ..flat import ToolResultMessage, ToolUseMessage
-from ..message import FLAT_TYPES, ROLE_TYPES, Message, check_messages, role_of
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
-from ._pairs import carries_calls, carries_results, is_session, tool_events
+from ..blocks import Block
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..message import check_messages
+from ..message import role_of
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..roles import as_blocks
+from ._pairs import carries_calls
+from ._pairs import carries_results
+from ._pairs import is_session
+from ._pairs import tool_events
 
 __all__ = [
     "Change",

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Iterable
-from typing import Any, Final
+from collections.abc import Collection
+from collections.abc import Iterable
+from typing import Any
+from typing import Final
 
 from .._core.fields import ROLES
-from ..blocks import Block, ToolResultBlock, ToolUseBlock
-from ..flat import TextMessage, ToolResultMessage, ToolUseMessage
-from ..message import MESSAGE_TYPES, Message, check_messages, role_of
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage, as_blocks
+from ..blocks import Block
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..flat import TextMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
+from ..message import MESSAGE_TYPES
+from ..message import Message
+from ..message import check_messages
+from ..message import role_of
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ..roles import as_blocks
 from ._pairs import tool_events
 
 __all__ = ["filter_messages", "merge_runs"]

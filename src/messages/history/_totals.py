@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 
-from ..message import Message, check_messages
+from ..message import Message
+from ..message import check_messages
 from ..roles import AssistantMessage
 from ..session import ResultMessage
 from ..usage import Usage

@@ -4,25 +4,34 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Literal, TypeAlias, assert_never
+from collections.abc import Callable
+from collections.abc import Collection
+from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import Literal
+from typing import TypeAlias
+from typing import assert_never
 
 from .._core.fields import ROLES
 from .._core.frozen import raw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..convert import message_to_block
-from ..message import ROLE_TYPES, Message, check_messages, role_of
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..message import check_messages
+from ..message import role_of
 from ..roles import as_blocks
-from ._pairs import carries_results, is_session, is_system, tool_events
+from ._pairs import carries_results
+from ._pairs import is_session
+from ._pairs import is_system
+from ._pairs import tool_events
 
 __all__ = ["TokenCounter", "count_tokens_approximately", "per_message", "trim"]
 

@@ -8,13 +8,25 @@ value, never an ``AttributeError`` from deep inside.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import Any
 
-from .._core.frozen import FrozenDict, JsonValue, freeze, thaw
-from ..errors import DecodeError, EncodeError, MessagesError
-from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES, Message
-from ..policy import Policy, Unsupported, describe
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import freeze
+from .._core.frozen import thaw
+from ..errors import DecodeError
+from ..errors import EncodeError
+from ..errors import MessagesError
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import SESSION_TYPES
+from ..message import Message
+from ..policy import Policy
+from ..policy import Unsupported
+from ..policy import describe
 
 __all__ = [
     "Policy",
@@ -31,11 +43,29 @@ __all__ = [
     "reraise",
     "stash",
     "turns",
+    "wrong",
 ]
 
 
 def _type_name(value: Any) -> str:
     return type(value).__name__
+
+
+def wrong(
+    what: str,
+    value: Any,
+    path: str,
+    source: str,
+    error: type[DecodeError] | type[EncodeError] = DecodeError,
+) -> DecodeError | EncodeError:
+    """The error for a value that is not what a bridge expects, to raise.
+
+    Every bridge words it the same way: ``expected <what>, found <its Python type>``, with
+    the path and the value. A :class:`~messages.DecodeError` unless ``error`` says otherwise.
+    """
+    return error(
+        f"expected {what}, found {_type_name(value)}", path=path, source=source, value=value
+    )
 
 
 def attr(obj: Any, name: str, path: str, source: str, *types: type) -> Any:
@@ -56,9 +86,7 @@ def attr(obj: Any, name: str, path: str, source: str, *types: type) -> Any:
         ) from None
     if types and not isinstance(value, types):
         wanted = " or ".join("None" if t is type(None) else t.__name__ for t in types)
-        raise DecodeError(
-            f"expected {wanted}, found {_type_name(value)}", path=where, source=source, value=value
-        )
+        raise wrong(wanted, value, where, source)
     return value
 
 
@@ -70,18 +98,14 @@ def opt_attr(obj: Any, name: str, path: str, source: str, *types: type) -> Any:
 def is_instance(obj: Any, classes: tuple[type, ...], path: str, source: str, what: str) -> None:
     """Raise DecodeError at ``path`` unless ``obj`` is one of ``classes``."""
     if not isinstance(obj, classes):
-        raise DecodeError(
-            f"expected {what}, found {_type_name(obj)}", path=path, source=source, value=obj
-        )
+        raise wrong(what, obj, path, source)
 
 
 def items(value: Any, path: str, source: str) -> list[Any]:
     """A list or tuple, as a list; anything else raises DecodeError."""
     if isinstance(value, list | tuple):
         return list(value)
-    raise DecodeError(
-        f"expected a list, found {_type_name(value)}", path=path, source=source, value=value
-    )
+    raise wrong("a list", value, path, source)
 
 
 def frozen(value: Any, path: str, source: str) -> JsonValue:
@@ -164,12 +188,7 @@ def turns(
             if keep_session:
                 yield f"$[{i}]", message
         else:
-            raise EncodeError(
-                f"expected a message, found {_type_name(message)}",
-                path=f"$[{i}]",
-                source=source,
-                value=message,
-            )
+            raise wrong("a message", message, f"$[{i}]", source, EncodeError)
     if run:
         yield f"$[{start}]", _turn(run)
 

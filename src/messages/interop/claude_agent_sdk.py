@@ -29,14 +29,28 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
 
-from .._core.frozen import raw, thaw
-from ..blocks import Block, TextBlock
-from ..errors import DecodeError, EncodeError
-from ..message import MESSAGE_TYPES, Message
-from ._common import Policy, Unsupported, attr, check_policy, frozen, items, opt_attr
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from ..blocks import Block
+from ..blocks import TextBlock
+from ..errors import DecodeError
+from ..errors import EncodeError
+from ..message import MESSAGE_TYPES
+from ..message import Message
+from ._common import Policy
+from ._common import Unsupported
+from ._common import attr
+from ._common import check_policy
+from ._common import frozen
+from ._common import items
+from ._common import opt_attr
+from ._common import wrong
 
 if TYPE_CHECKING:
     from claude_agent_sdk import Message as SdkMessage
@@ -72,6 +86,16 @@ _RESULT_FIELDS: Final = (
     ("user_message_uuids", "user_message_uuids"),
 )
 """Optional ``ResultMessage`` attributes and their line keys, written when not ``None``."""
+_RATE_LIMIT_FIELDS: Final = (
+    ("status", "status"),
+    ("resets_at", "resetsAt"),
+    ("rate_limit_type", "rateLimitType"),
+    ("utilization", "utilization"),
+    ("overage_status", "overageStatus"),
+    ("overage_resets_at", "overageResetsAt"),
+    ("overage_disabled_reason", "overageDisabledReason"),
+)
+"""``RateLimitInfo`` attributes and their keys in a line's ``rate_limit_info``."""
 
 
 def _sdk() -> Any:
@@ -121,12 +145,7 @@ def _block_line(block: Any, path: str) -> dict[str, Any]:
             "tool_use_id": attr(block, "tool_use_id", path, NAME, str),
             "content": attr(block, "content", path, NAME),
         }
-    raise DecodeError(
-        f"expected a claude_agent_sdk content block, found {type(block).__name__}",
-        path=path,
-        source=NAME,
-        value=block,
-    )
+    raise wrong("a claude_agent_sdk content block", block, path, NAME)
 
 
 def _content_line(obj: Any, path: str, *, text_ok: bool) -> Any:
@@ -218,12 +237,7 @@ def to_line(obj: Any, *, path: str = "$") -> dict[str, Any]:
             "uuid": attr(obj, "uuid", path, NAME, str),
             "session_id": attr(obj, "session_id", path, NAME, str),
         }
-    raise DecodeError(
-        f"expected a claude_agent_sdk message, found {type(obj).__name__}",
-        path=path,
-        source=NAME,
-        value=obj,
-    )
+    raise wrong("a claude_agent_sdk message", obj, path, NAME)
 
 
 def to_messages(objects: Iterable[Any]) -> list[Message]:
@@ -363,14 +377,7 @@ def _sdk_message(line: dict[str, Any], decoded: Message, policy: Policy, path: s
         info = line["rate_limit_info"]
         return sdk.RateLimitEvent(
             rate_limit_info=sdk.RateLimitInfo(
-                status=info.get("status"),
-                resets_at=info.get("resetsAt"),
-                rate_limit_type=info.get("rateLimitType"),
-                utilization=info.get("utilization"),
-                overage_status=info.get("overageStatus"),
-                overage_resets_at=info.get("overageResetsAt"),
-                overage_disabled_reason=info.get("overageDisabledReason"),
-                raw=info,
+                **{name: info.get(key) for name, key in _RATE_LIMIT_FIELDS}, raw=info
             ),
             uuid=line.get("uuid") or "",
             session_id=line.get("session_id") or "",
@@ -382,6 +389,39 @@ def _sdk_message(line: dict[str, Any], decoded: Message, policy: Policy, path: s
             session_id=line.get("session_id") or "",
         )
     return None
+
+
+# The SDK's task messages, by subtype: its class, and each field it reads beyond the ones
+# all of them share. A field the SDK requires is filled with its zero value (``str()``,
+# ``dict()``) when the line lacks it or holds null, as the SDK's own parser does; an
+# optional one (``None`` here) is passed as the line has it.
+_TASKS: Final[dict[str, tuple[str, dict[str, Callable[[], Any] | None]]]] = {
+    "task_started": (
+        "TaskStartedMessage",
+        {"description": str, "uuid": str, "tool_use_id": None, "task_type": None},
+    ),
+    "task_progress": (
+        "TaskProgressMessage",
+        {
+            "description": str,
+            "usage": dict,
+            "uuid": str,
+            "tool_use_id": None,
+            "last_tool_name": None,
+        },
+    ),
+    "task_notification": (
+        "TaskNotificationMessage",
+        {
+            "status": str,
+            "output_file": str,
+            "summary": str,
+            "uuid": str,
+            "tool_use_id": None,
+            "usage": None,
+        },
+    ),
+}
 
 
 def _system(line: dict[str, Any]) -> Any:
@@ -404,33 +444,11 @@ def _system(line: dict[str, Any]) -> Any:
         "task_id": get("task_id") or "",
         "session_id": get("session_id") or "",
     }
-    if subtype == "task_started":
-        return sdk.TaskStartedMessage(
-            **common,
-            description=get("description") or "",
-            uuid=get("uuid") or "",
-            tool_use_id=get("tool_use_id"),
-            task_type=get("task_type"),
-        )
-    if subtype == "task_progress":
-        return sdk.TaskProgressMessage(
-            **common,
-            description=get("description") or "",
-            usage=get("usage") or {},
-            uuid=get("uuid") or "",
-            tool_use_id=get("tool_use_id"),
-            last_tool_name=get("last_tool_name"),
-        )
-    if subtype == "task_notification":
-        return sdk.TaskNotificationMessage(
-            **common,
-            status=get("status") or "",
-            output_file=get("output_file") or "",
-            summary=get("summary") or "",
-            uuid=get("uuid") or "",
-            tool_use_id=get("tool_use_id"),
-            usage=get("usage"),
-        )
+    task = _TASKS.get(subtype)
+    if task is not None:
+        cls, fields = task
+        given = {k: get(k) if zero is None else get(k) or zero() for k, zero in fields.items()}
+        return getattr(sdk, cls)(**common, **given)
     if subtype == "task_updated":
         patch = get("patch")
         patch = patch if isinstance(patch, dict) else {}
@@ -468,12 +486,7 @@ def from_messages(
     for i, message in enumerate(messages):
         path = f"$[{i}]"
         if not isinstance(message, MESSAGE_TYPES):
-            raise EncodeError(
-                f"expected a message, found {type(message).__name__}",
-                path=path,
-                source=NAME,
-                value=message,
-            )
+            raise wrong("a message", message, path, NAME, EncodeError)
         try:
             line = claude_code.encode(message, unsupported=unsupported)
         except EncodeError as exc:

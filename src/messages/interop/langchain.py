@@ -39,35 +39,41 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, JsonValue, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import thaw
+from .._core.wire import present
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._common import (
-    Policy,
-    Unsupported,
-    attr,
-    check_policy,
-    frozen,
-    frozen_object,
-    items,
-    reraise,
-    turns,
-)
+from ._common import Policy
+from ._common import Unsupported
+from ._common import attr
+from ._common import check_policy
+from ._common import frozen
+from ._common import frozen_object
+from ._common import items
+from ._common import reraise
+from ._common import turns
+from ._common import wrong
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -134,12 +140,7 @@ def _opt(data: Mapping[str, Any], key: str, path: str, *types: type) -> Any:
     if value is None or isinstance(value, types):
         return value
     wanted = " or ".join(t.__name__ for t in types)
-    raise DecodeError(
-        f"expected {wanted}, found {type(value).__name__}",
-        path=f"{path}.{key}",
-        source=NAME,
-        value=value,
-    )
+    raise wrong(f"{wanted}", value, f"{path}.{key}", NAME)
 
 
 def _extras(data: Mapping[str, Any], take: Iterable[str], path: str) -> tuple[dict[str, Any], Any]:
@@ -151,12 +152,7 @@ def _extras(data: Mapping[str, Any], take: Iterable[str], path: str) -> tuple[di
     if extras is None:
         return {}, None
     if not isinstance(extras, Mapping):
-        raise DecodeError(
-            f"expected an object, found {type(extras).__name__}",
-            path=f"{path}.extras",
-            source=NAME,
-            value=extras,
-        )
+        raise wrong("an object", extras, f"{path}.extras", NAME)
     taken = {k: extras[k] for k in take if k in extras}
     rest = {k: v for k, v in extras.items() if k not in taken}
     return taken, (rest if rest or not taken else None)
@@ -184,12 +180,7 @@ def _block(data: Any, path: str) -> Block:
     if isinstance(data, str):
         return TextBlock(data)
     if not isinstance(data, Mapping):
-        raise DecodeError(
-            f"expected a content block, found {type(data).__name__}",
-            path=path,
-            source=NAME,
-            value=data,
-        )
+        raise wrong("a content block", data, path, NAME)
     tag = data.get("type")
     if tag == "text" and isinstance(data.get("text"), str):
         notes = data.get("annotations")
@@ -233,12 +224,7 @@ def _call(data: Mapping[str, Any], tag: str, path: str) -> ToolUseBlock:
     if tag == "tool_call":
         args = data.get("args")
         if not isinstance(args, Mapping):
-            raise DecodeError(
-                f"expected an object, found {type(args).__name__}",
-                path=f"{path}.args",
-                source=NAME,
-                value=args,
-            )
+            raise wrong("an object", args, f"{path}.args", NAME)
         taken, rest = _extras(data, ("arguments",), path)
         arguments = taken.get("arguments")
         arguments = arguments if isinstance(arguments, str) else None
@@ -399,11 +385,7 @@ def _usage_out(usage: Usage, policy: Policy, path: str) -> dict[str, Any]:
         "output_tokens": usage.output_tokens or 0,
         "total_tokens": total_in + (usage.output_tokens or 0),
     }
-    details: dict[str, Any] = {}
-    if usage.cache_read_tokens is not None:
-        details["cache_read"] = usage.cache_read_tokens
-    if usage.cache_write_tokens is not None:
-        details["cache_creation"] = usage.cache_write_tokens
+    details = present(cache_read=usage.cache_read_tokens, cache_creation=usage.cache_write_tokens)
     if details:
         out["input_token_details"] = details
     if usage.reasoning_tokens is not None:
@@ -433,9 +415,7 @@ def _int(data: Mapping[str, Any], key: str) -> int | None:
 
 def _usage_in(data: Any, path: str) -> Usage:
     if not isinstance(data, Mapping):
-        raise DecodeError(
-            f"expected an object, found {type(data).__name__}", path=path, source=NAME, value=data
-        )
+        raise wrong("an object", data, path, NAME)
     rest = dict(data)
     total_in = _int(rest, "input_tokens")
     output = _int(rest, "output_tokens")
@@ -502,12 +482,7 @@ def _context(meta: dict[str, Any], names: Iterable[str]) -> dict[str, Any]:
 def _message(obj: Any, path: str) -> list[Message]:
     lc = _lc()
     if not isinstance(obj, lc.BaseMessage):
-        raise DecodeError(
-            f"expected a langchain message, found {type(obj).__name__}",
-            path=path,
-            source=NAME,
-            value=obj,
-        )
+        raise wrong("a langchain message", obj, path, NAME)
     meta = dict(attr(obj, "response_metadata", path, NAME, dict))
     kwargs = dict(attr(obj, "additional_kwargs", path, NAME, dict))
     content = attr(obj, "content", path, NAME, str, list)
@@ -566,12 +541,7 @@ def _message(obj: Any, path: str) -> list[Message]:
         if role == "developer":
             return [SystemMessage(blocks, role="developer", **fields, extra=frozen_extra)]
         return [SystemMessage(blocks, **fields, extra=frozen_extra)]
-    raise DecodeError(
-        f"expected a human, AI, system or tool message, found {type(obj).__name__}",
-        path=path,
-        source=NAME,
-        value=obj,
-    )
+    raise wrong("a human, AI, system or tool message", obj, path, NAME)
 
 
 def _tool(

@@ -31,36 +31,41 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
+from typing import Literal
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
-from ._common import (
-    Policy,
-    Unsupported,
-    attr,
-    check_policy,
-    frozen,
-    frozen_object,
-    items,
-    reraise,
-    turns,
-)
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
+from ._common import Policy
+from ._common import Unsupported
+from ._common import attr
+from ._common import check_policy
+from ._common import frozen
+from ._common import frozen_object
+from ._common import items
+from ._common import reraise
+from ._common import turns
+from ._common import wrong
 
 if TYPE_CHECKING:
-    from mcp.types import CallToolResult, SamplingMessage
+    from mcp.types import CallToolResult
+    from mcp.types import SamplingMessage
 
 __all__ = ["NAME", "VERSIONS", "from_block", "from_messages", "to_block", "to_messages"]
 
@@ -155,12 +160,7 @@ def _content_block(item: Any, path: str) -> Block:
         )
     if isinstance(item, t.ToolResultContent):
         return _result(item, attr(item, "tool_use_id", path, NAME, str), None, path)
-    raise DecodeError(
-        f"expected an MCP content block, found {type(item).__name__}",
-        path=path,
-        source=NAME,
-        value=item,
-    )
+    raise wrong("an MCP content block", item, path, NAME)
 
 
 def _result(obj: Any, tool_use_id: str, name: str | None, path: str) -> ToolResultBlock:
@@ -185,12 +185,7 @@ def to_block(
     """
     t = _types()
     if not isinstance(result, t.CallToolResult):
-        raise DecodeError(
-            f"expected a CallToolResult, found {type(result).__name__}",
-            path="$",
-            source=NAME,
-            value=result,
-        )
+        raise wrong("a CallToolResult", result, "$", NAME)
     return _result(result, tool_use_id, name, "$")
 
 
@@ -212,13 +207,8 @@ def to_messages(objects: Iterable[Any]) -> list[Message]:
             t.CreateMessageResultWithTools,
         )
         if not isinstance(obj, kinds):
-            raise DecodeError(
-                "expected a SamplingMessage, PromptMessage or CreateMessageResult, "
-                f"found {type(obj).__name__}",
-                path=path,
-                source=NAME,
-                value=obj,
-            )
+            what = "a SamplingMessage, PromptMessage or CreateMessageResult"
+            raise wrong(what, obj, path, NAME)
         role = attr(obj, "role", path, NAME, str)
         content = attr(obj, "content", path, NAME)
         listed = isinstance(content, list)

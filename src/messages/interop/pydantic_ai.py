@@ -43,27 +43,40 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
+from collections.abc import Iterable
+from collections.abc import Mapping
+from datetime import UTC
+from datetime import datetime
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._common import Policy, Unsupported, check_policy, frozen, frozen_object, reraise, turns
+from ._common import Policy
+from ._common import Unsupported
+from ._common import check_policy
+from ._common import frozen
+from ._common import frozen_object
+from ._common import reraise
+from ._common import turns
+from ._common import wrong
 
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
@@ -160,13 +173,7 @@ def _checked(
 
     pydantic-ai would silently ignore a key it does not know, so each one is refused here.
     """
-    allowed = _fields(kind)
-    for key, value in extra.items():
-        if key in allowed and key not in data:
-            data[key] = thaw(value)
-        else:
-            policy.refuse(f"pydantic-ai has no {key!r} here", f"{path}.extra.{key}", value)
-    return data
+    return _item_checked(data, extra, _fields(kind), policy, path)
 
 
 def _validate(adapter: str, data: Any, path: str) -> Any:
@@ -404,12 +411,7 @@ def to_messages(objects: Iterable[Any]) -> list[Message]:
     for i, obj in enumerate(objects):
         path = f"$[{i}]"
         if not isinstance(obj, pai.ModelRequest | pai.ModelResponse):
-            raise DecodeError(
-                f"expected a ModelRequest or ModelResponse, found {type(obj).__name__}",
-                path=path,
-                source=NAME,
-                value=obj,
-            )
+            raise wrong("a ModelRequest or ModelResponse", obj, path, NAME)
         try:
             data = _adapter("messages").dump_python([obj], mode="json")[0]
         except Exception as exc:  # a half-built object pydantic cannot dump
@@ -466,6 +468,7 @@ _ITEM_KEYS: Final = {
 def _item_checked(
     data: dict[str, Any], extra: Mapping[str, Any], keys: frozenset[str], policy: Policy, path: str
 ) -> dict[str, Any]:
+    """``data`` with those ``extra`` keys that are in ``keys``; each other one is refused."""
     for key, value in extra.items():
         if key in keys and key not in data:
             data[key] = thaw(value)

@@ -19,12 +19,16 @@ two protocols load when first named.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
+from typing import cast
 
 from ..errors import MessagesError
 
 if TYPE_CHECKING:
-    from ._protocols import Accumulator, Provider
+    from ._protocols import Accumulator
+    from ._protocols import Provider
 
 __all__ = ["Accumulator", "NAMES", "Provider", "UnknownProviderError", "get"]
 

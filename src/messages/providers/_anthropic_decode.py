@@ -7,19 +7,34 @@ Code adapter shares (its log lines hold the same blocks).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from dataclasses import replace
+from typing import Any
+from typing import Final
 
 from .._core import anthropic_blocks
-from .._core.frozen import EMPTY, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import raw
 from .._core.make import wrap_owned
-from .._core.wire import extra, fail, opt_int, opt_obj, opt_str, type_name
+from .._core.wire import decode_each
+from .._core.wire import extra
+from .._core.wire import fail
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import type_name
 from ..blocks import Block
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._common import copy_body, decode_each
+from ._common import copy_body
+from ._common import decode_body
 from ._formats import ANTHROPIC as NAME
 
 __all__ = ["decode_request", "decode_response"]
@@ -36,13 +51,29 @@ _USAGE: Final = frozenset(
 )
 
 
-def _blocks(values: Any, key: str) -> tuple[Block, ...]:
+def _blocks(values: Any, key: str, *, request: bool = True) -> tuple[Block, ...]:
     if type(values) is not list:
         raise fail("an array of blocks", values, key)
     try:
-        return anthropic_blocks.decode_blocks(values, NAME)
+        blocks = anthropic_blocks.decode_blocks(values, NAME)
     except DecodeError as exc:
         raise exc.within(f".{key}") from None
+    if request and any(type(b) is not TextBlock or not b.text for b in blocks):
+        blocks = tuple(_mark_empty(b) for b in blocks)
+    return blocks
+
+
+def _mark_empty(block: Block) -> Block:
+    """An empty text block keeps its ``type`` in extra (nested in results too).
+
+    The encoder leaves out empty text blocks, which the API rejects and which carry
+    nothing; one marked so was in the request as it came and is written back.
+    """
+    if type(block) is TextBlock and not block.text:
+        return replace(block, extra=wrap_owned({"type": "text", **raw(block.extra)}))
+    if type(block) is ToolResultBlock and not isinstance(block.content, str):
+        return replace(block, content=tuple(_mark_empty(b) for b in block.content))
+    return block
 
 
 def _content(d: dict[str, Any]) -> str | tuple[Block, ...]:
@@ -57,9 +88,7 @@ def _content(d: dict[str, Any]) -> str | tuple[Block, ...]:
 def _message(d: Any) -> Message:
     if type(d) is not dict:
         raise fail("an object", d)
-    role = d.get("role")
-    if type(role) is not str:
-        raise fail("a string", role, "role")
+    role = need_str(d, "role")
     if role not in ("user", "assistant", "system"):
         return RawMessage(wrap_owned(d))
     content = _content(d)
@@ -140,7 +169,7 @@ def _check_tag(d: dict[str, Any], key: str, expected: str) -> None:
 def _decode_response(d: dict[str, Any]) -> AssistantMessage:
     _check_tag(d, "type", "message")
     _check_tag(d, "role", "assistant")
-    content = _blocks(d.get("content"), "content")
+    content = _blocks(d.get("content"), "content", request=False)
     usage = opt_obj(d, "usage")
     try:
         decoded_usage = None if usage is None else _decode_usage(usage)
@@ -170,9 +199,4 @@ def decode_response(body: Mapping[str, Any]) -> AssistantMessage:
     >>> m.text, m.stop, m.usage.output_tokens
     ('Hi.', <StopReason.END_TURN: 'end_turn'>, 3)
     """
-    d = copy_body(body, NAME)
-    try:
-        return _decode_response(d)
-    except DecodeError as exc:
-        exc.source = NAME
-        raise
+    return decode_body(body, NAME, _decode_response)

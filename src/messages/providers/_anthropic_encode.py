@@ -9,19 +9,33 @@ ahead of its other content.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Final
 
+from .._core.anthropic_blocks import usage_counts
 from .._core.frozen import thaw
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..stop import StopReason
 from ..usage import Usage
-from ._anthropic_parts import carries, encode_blocks, text_block
-from ._carry import carried, put_extra, raw_turn, start_request
-from ._common import put_details, spelled_stop
+from ._anthropic_parts import carries
+from ._anthropic_parts import encode_blocks
+from ._anthropic_parts import text_block
+from ._carry import carried
+from ._carry import each_turn
+from ._carry import put_extra
+from ._carry import raw_turn
+from ._carry import start_request
+from ._common import put_details
+from ._common import spelled_stop
 from ._formats import ANTHROPIC as NAME
 from ._formats import response_extra
 
@@ -205,7 +219,8 @@ def _system(hoisted: list[tuple[int, SystemMessage]], policy: Policy) -> Any:
         path = f"$[{index}]"
         _system_extra(message, policy, path)
         if isinstance(message.content, str):
-            blocks.append({"type": "text", "text": message.content})
+            if message.content:  # the API takes no empty text block
+                blocks.append({"type": "text", "text": message.content})
         else:
             blocks.extend(encode_blocks(message.content, "system", policy, f"{path}.content"))
     return blocks
@@ -286,9 +301,7 @@ def encode_request(
     policy, turns = start_request(conversation, unsupported, NAME, carries)
     hoisted: list[tuple[int, SystemMessage]] = []
     items: list[Item] = []
-    for i, turn in enumerate(turns):
-        path = f"$[{i}]"
-        policy.turn(turn)
+    for i, path, turn in each_turn(policy, turns):
         if isinstance(turn, RawMessage):
             kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
             if isinstance(kept, dict):
@@ -321,15 +334,7 @@ def encode_request(
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["input_tokens"] = usage.input_tokens
-    if usage.cache_write_tokens is not None:
-        out["cache_creation_input_tokens"] = usage.cache_write_tokens
-    if usage.cache_read_tokens is not None:
-        out["cache_read_input_tokens"] = usage.cache_read_tokens
-    if usage.output_tokens is not None:
-        out["output_tokens"] = usage.output_tokens
+    out = usage_counts(usage)
     put_details(
         out, usage.extra, "output_tokens_details", {"thinking_tokens": usage.reasoning_tokens}
     )
@@ -355,7 +360,9 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     if isinstance(message.content, str):
         out["content"] = [{"type": "text", "text": message.content}]
     else:
-        out["content"] = encode_blocks(message.content, "assistant", policy, "$.content")
+        out["content"] = encode_blocks(
+            message.content, "assistant", policy, "$.content", keep_empty=True
+        )
     if message.stop_reason is not None:
         out["stop_reason"] = spelled_stop(message.stop_reason, _STOP_REASONS, _STOP_FROM)
     if message.usage is not None:

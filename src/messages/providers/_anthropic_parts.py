@@ -7,23 +7,27 @@ what that turn cannot carry to the caller's :class:`Policy`. Reading blocks is
 
 from __future__ import annotations
 
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..media import parse_data_uri
 from ..policy import Policy
-from ._carry import put_extra, refusal_text
-from ._formats import ANTHROPIC, foreign_citations, raw_is_own
+from ._carry import put_extra
+from ._carry import refusal_text
+from ._formats import ANTHROPIC
+from ._formats import foreign_citations
+from ._formats import raw_is_own
 
 __all__ = ["carries", "encode_blocks", "text_block"]
 
@@ -77,7 +81,9 @@ def text_block(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
     return out
 
 
-def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[str, Any] | None:
+def _encode_block(
+    block: Block, where: str, policy: Policy, path: str, *, keep_empty: bool = False
+) -> dict[str, Any] | None:
     """One block in a ``where`` turn (user, assistant, system, tool_result); ``None``: dropped.
 
     Tool calls and results are written whatever turn holds them (not in the system prompt,
@@ -86,6 +92,11 @@ def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[s
     """
     replacement: TextBlock | None
     match block:
+        case TextBlock() if not (block.text or keep_empty or block.extra.get("type") == "text"):
+            # A request takes no empty text block, and one carries nothing: it is left out
+            # (a Gemini signature-only part, say). One decoded from an Anthropic request is
+            # marked with its ``type`` and goes back as it came; a response keeps them all.
+            return None
         case TextBlock():
             return text_block(block, policy, path)
         case ThinkingBlock():
@@ -155,7 +166,8 @@ def _encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[s
         case AudioBlock():
             replacement = policy.degrade(block, path, "cannot carry audio")
         case RawBlock() if refusal_text(block) is not None and where != "system":
-            return text_block(TextBlock(str(refusal_text(block))), policy, path)
+            said = str(refusal_text(block))
+            return text_block(TextBlock(said), policy, path) if said else None
         case RawBlock():
             data = block.data
             if where != "system" and carries(block):
@@ -183,12 +195,15 @@ def _tool_result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str,
 
 
 def encode_blocks(
-    blocks: tuple[Block, ...], where: str, policy: Policy, path: str
+    blocks: tuple[Block, ...], where: str, policy: Policy, path: str, *, keep_empty: bool = False
 ) -> list[dict[str, Any]]:
-    """Blocks of a ``where`` turn in the wire shape; what the policy dropped is left out."""
+    """Blocks of a ``where`` turn in the wire shape; what the policy dropped is left out.
+
+    So are empty text blocks, unless ``keep_empty`` (a response) or marked as decoded.
+    """
     out = []
     for j, block in enumerate(blocks):
-        encoded = _encode_block(block, where, policy, f"{path}[{j}]")
+        encoded = _encode_block(block, where, policy, f"{path}[{j}]", keep_empty=keep_empty)
         if encoded is not None:
             out.append(encoded)
     return out

@@ -22,14 +22,17 @@ from dataclasses import replace
 from typing import Any
 
 from .._core import anthropic_blocks
-from .._core.frozen import thaw
 from .._core.jsontext import parse_arguments
-from .._core.wire import fail, opt_obj, req_str, type_name
+from .._core.wire import fail
+from .._core.wire import opt_obj
+from .._core.wire import req_str
+from .._core.wire import type_name
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..roles import AssistantMessage, as_blocks
+from ..roles import AssistantMessage
+from ..roles import as_blocks
 from ._anthropic_decode import decode_response
-from ._common import copy_body
+from ._common import owned_event
 from ._formats import ANTHROPIC as NAME
 from ._partial import parse_partial
 
@@ -55,7 +58,7 @@ class AnthropicAccumulator:
     def feed(self, event: Any) -> None:
         """Take the next event; a malformed one raises DecodeError (path within the event)."""
         try:
-            self._apply(thaw(copy_body(event, NAME, "an event object")))
+            self._apply(owned_event(event, NAME, "an event object"))
         except DecodeError as exc:
             exc.source = NAME
             raise

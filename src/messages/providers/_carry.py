@@ -6,27 +6,48 @@ out otherwise: a field has no text of its own.
 
 :func:`put_extra` and :func:`carried` decide which ``extra`` fields an encoder writes back,
 by the table in ``_formats`` (see its docstring for the rule); :func:`request_turns` gives
-the turns of a conversation that a request carries, and :func:`start_request` the policy
-every ``encode_request`` starts with; :func:`raw_turn` writes a whole raw message back or
-hands it to the policy; :func:`failed_output` gives a failed tool result's words where the
-target has no error flag.
+the turns of a conversation that a request carries, :func:`start_request` the policy every
+``encode_request`` starts with and :func:`each_turn` the walk over the turns
+(:func:`encode_each` the walk over a turn's blocks);
+:func:`raw_turn` writes a whole raw message back or hands it to the policy;
+:func:`failed_output` gives a failed tool result's words where the target has no error flag.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import Any
 
-from .._core.frozen import FrozenDict, JsonValue, raw, thaw
-from ..blocks import Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import RawMessage
-from ..message import FLAT_TYPES, ROLE_TYPES, Message
-from ..policy import Policy, Unsupported, describe
-from ..roles import AssistantMessage, RoleMessage
-from ._formats import Place, fits, owner, role_is_own
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..policy import Policy
+from ..policy import Unsupported
+from ..policy import describe
+from ..roles import AssistantMessage
+from ..roles import RoleMessage
+from ._formats import Place
+from ._formats import fits
+from ._formats import owner
+from ._formats import role_is_own
 
 __all__ = [
     "carried",
+    "each_turn",
+    "encode_each",
     "failed_output",
     "is_empty",
     "lost_calls",
@@ -216,6 +237,36 @@ def start_request(
     return policy, turns
 
 
+def each_turn(
+    policy: Policy, turns: list[RoleMessage | RawMessage], start: int = 0
+) -> Iterator[tuple[int, str, RoleMessage | RawMessage]]:
+    """Each turn from ``start`` on, with its index and path; the policy is told of it first.
+
+    Every ``encode_request`` walks its turns this way, so paths in errors and the policy's
+    view of what it is encoding (see :meth:`~messages.policy.Policy.turn`) agree.
+    """
+    for i in range(start, len(turns)):
+        turn = turns[i]
+        policy.turn(turn)
+        yield i, f"$[{i}]", turn
+
+
+def encode_each(
+    indexed: Iterable[tuple[int, Block]], encode: Callable[[Block, str], Any], path: str
+) -> list[Any]:
+    """``encode(block, f"{path}[i]")`` of each ``(i, block)``, leaving out what was dropped.
+
+    ``i`` is the block's index in its message (``enumerate(blocks)``, or a selection of
+    them); an encoder that hands a block to the policy returns ``None`` for one it drops.
+    """
+    out = []
+    for i, block in indexed:
+        part = encode(block, f"{path}[{i}]")
+        if part is not None:
+            out.append(part)
+    return out
+
+
 def raw_turn(
     turn: RawMessage,
     policy: Policy,
@@ -311,8 +362,11 @@ def as_turns(messages: Iterable[Message]) -> list[RoleMessage]:
     """
     from ..convert import messages_to_turn
     from ..errors import DecodeError
-    from ..flat import FlatMessage, RawMessage
-    from ..message import FLAT_TYPES, ROLE_TYPES, SESSION_TYPES
+    from ..flat import FlatMessage
+    from ..flat import RawMessage
+    from ..message import FLAT_TYPES
+    from ..message import ROLE_TYPES
+    from ..message import SESSION_TYPES
 
     turns: list[RoleMessage] = []
     run: list[FlatMessage] = []

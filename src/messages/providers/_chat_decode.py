@@ -7,19 +7,40 @@ the messages around them, the completion envelope and the usage.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, Literal
+from typing import Any
+from typing import Final
+from typing import Literal
 
-from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from .._core.make import wrap_owned
-from .._core.wire import extra, fail, opt_int, opt_obj, opt_str, type_name
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock
+from .._core.wire import decode_each
+from .._core.wire import extra
+from .._core.wire import fail
+from .._core.wire import need_str
+from .._core.wire import opt_int
+from .._core.wire import opt_obj
+from .._core.wire import opt_str
+from .._core.wire import type_name
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
 from ..errors import DecodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._chat_parts import NAME, decode_part, decode_tool_call
-from ._common import copy_body, decode_each
+from ._chat_parts import NAME
+from ._chat_parts import decode_part
+from ._chat_parts import decode_tool_call
+from ._common import copy_body
+from ._common import decode_body
 
 __all__ = ["ENVELOPE", "decode_request", "decode_response", "decode_usage"]
 
@@ -57,12 +78,10 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
         blocks.extend(decode_part(p) for p in content)
     elif content is not None and type(content) is not list:
         raise fail("a string or an array of parts", content, "content")
-    refusal = d.get("refusal")
-    if type(refusal) is str:
+    refusal = opt_str(d, "refusal")
+    if refusal is not None:
         known.add("refusal")
         blocks.append(RawBlock(wrap_owned({"refusal": refusal})))
-    elif refusal is not None:
-        raise fail("a string", refusal, "refusal")
     calls = d.get("tool_calls")
     if type(calls) is list and calls:
         known.add("tool_calls")
@@ -87,9 +106,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
 def _message(d: Any) -> Message:
     if type(d) is not dict:
         raise fail("an object", d)
-    role = d.get("role")
-    if type(role) is not str:
-        raise fail("a string", role, "role")
+    role = need_str(d, "role")
     if role in ("system", "developer"):
         kind: Literal["system", "developer"] = "developer" if role == "developer" else "system"
         return SystemMessage(_content(d), role=kind, extra=extra(d, _ROLE_CONTENT))
@@ -207,12 +224,7 @@ def decode_response(body: Mapping[str, Any]) -> AssistantMessage:
     >>> m.text, m.stop, m.usage.input_tokens, m.usage.cache_read_tokens
     ('Hi.', <StopReason.END_TURN: 'end_turn'>, 5, 4)
     """
-    d = copy_body(body, NAME)
-    try:
-        return _decode_response(d)
-    except DecodeError as exc:
-        exc.source = NAME
-        raise
+    return decode_body(body, NAME, _decode_response)
 
 
 def decode_usage(u: dict[str, Any]) -> Usage:

@@ -10,28 +10,47 @@ the assistant message whose ``tool_calls`` hold its id.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
-from ..blocks import AudioBlock, Block, RawBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from .._core.wire import present
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..stop import StopReason
 from ..usage import Usage
-from ._carry import (
-    carried,
-    failed_output,
-    put_extra,
-    raw_turn,
-    refusal_text,
-    start_request,
-)
+from ._carry import carried
+from ._carry import each_turn
+from ._carry import encode_each
+from ._carry import failed_output
+from ._carry import put_extra
+from ._carry import raw_turn
+from ._carry import refusal_text
+from ._carry import start_request
 from ._chat_decode import ENVELOPE
-from ._chat_parts import NAME, carries, encode_part, encode_tool_call, is_tool_call, text_part
-from ._common import put_details, spelled_stop
-from ._formats import foreign_citations, response_extra
+from ._chat_parts import NAME
+from ._chat_parts import carries
+from ._chat_parts import encode_part
+from ._chat_parts import encode_tool_call
+from ._chat_parts import is_tool_call
+from ._chat_parts import text_part
+from ._common import put_details
+from ._common import spelled_stop
+from ._formats import foreign_citations
+from ._formats import response_extra
 
 __all__ = ["encode_request", "encode_response", "encode_usage"]
 
@@ -101,12 +120,7 @@ def _empty_content(message: Any) -> Any:
 def _parts(
     blocks: tuple[tuple[int, Block], ...], where: str, policy: Policy, path: str
 ) -> list[dict[str, Any]]:
-    out = []
-    for j, block in blocks:
-        part = encode_part(block, where, policy, f"{path}.content[{j}]")
-        if part is not None:
-            out.append(part)
-    return out
+    return encode_each(blocks, lambda b, at: encode_part(b, where, policy, at), f"{path}.content")
 
 
 def encode_assistant(
@@ -170,10 +184,13 @@ def encode_assistant(
                 parts.append((j, replacement))
     single = len(parts) == 1 and isinstance(parts[0][1], TextBlock) and _plain(parts[0][1], policy)
     if not parts:
-        if "content" in message.extra or calls or audio:
-            pass  # a kept null or [] is written back below; with tool calls it may be left out
+        if "content" in message.extra or calls or audio or refusal is not None or response:
+            # A kept null or [] is written back below. With tool calls, audio or a refusal
+            # the content may be left out, and a response message need not have it: one
+            # decoded without a ``content`` key goes back without one.
+            pass
         else:
-            out["content"] = None if refusal is not None else ""
+            out["content"] = ""
     elif single and (calls or audio or refusal is not None or response or _cited(parts[0][1])):
         j, text = parts[0]
         assert isinstance(text, TextBlock)
@@ -252,7 +269,11 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         return [(out, None)]
     if isinstance(turn, AssistantMessage):
         results: list[Wire] = []
-        return [(encode_assistant(turn, policy, path, results=results), None), *results]
+        before = policy.left_out
+        message = encode_assistant(turn, policy, path, results=results)
+        if policy.left_out > before and _says_nothing(message):
+            return results  # the policy took all it had (reasoning only): no empty message
+        return [(message, None), *results]
     if isinstance(turn, UserMessage) and isinstance(turn.content, str):
         out = {"role": "user", "content": turn.content}
         _message_extra(turn, out, policy, path)
@@ -262,6 +283,16 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
         _message_extra(turn, out, policy, path)
         return [(out, None)]
     return _user_side(turn, policy, path)
+
+
+def _says_nothing(message: dict[str, Any]) -> bool:
+    """An assistant message with no content, refusal, tool calls, audio or function call.
+
+    The API rejects one; a turn the policy emptied is left out rather than written so (a
+    turn that came empty is written as it came).
+    """
+    keys = ("content", "refusal", "tool_calls", "audio", "function_call")
+    return all(message.get(k) in (None, "", []) for k in keys)
 
 
 def _user_side(turn: UserMessage | ToolMessage, policy: Policy, path: str) -> list[Wire]:
@@ -348,13 +379,10 @@ def arrange(wires: list[Wire]) -> list[dict[str, Any]]:
 
 def encode_usage(usage: Usage) -> dict[str, Any]:
     """The inverse of :func:`decode_usage` (another provider's usage fields are left out)."""
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["prompt_tokens"] = (
-            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
-        )
-    if usage.output_tokens is not None:
-        out["completion_tokens"] = usage.output_tokens
+    # Chat's prompt tokens count the cached ones (read and written) too.
+    cached = (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+    prompt = None if usage.input_tokens is None else usage.input_tokens + cached
+    out = present(prompt_tokens=prompt, completion_tokens=usage.output_tokens)
     cache = {"cached_tokens": usage.cache_read_tokens}
     cache["cache_write_tokens"] = usage.cache_write_tokens
     put_details(out, usage.extra, "prompt_tokens_details", cache)
@@ -389,9 +417,7 @@ def encode_request(
     """
     policy, turns = start_request(conversation, unsupported, NAME, carries)
     wires: list[Wire] = []
-    for i, turn in enumerate(turns):
-        path = f"$[{i}]"
-        policy.turn(turn)
+    for _, path, turn in each_turn(policy, turns):
         if isinstance(turn, RawMessage):
             kept = raw_turn(turn, policy, path, "cannot carry a {role} message")
             if isinstance(kept, dict):
@@ -413,15 +439,10 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     policy = Policy("raise", NAME)
     envelope_value = message.extra.get(ENVELOPE)
     envelope = thaw(envelope_value) if isinstance(envelope_value, FrozenDict) else None
-    out: dict[str, Any] = {}
-    if message.message_id is not None:
-        out["id"] = message.message_id
+    out = present(id=message.message_id)
     if envelope is None:
         out["object"] = "chat.completion"
-    if message.timestamp is not None:
-        out["created"] = message.timestamp
-    if message.model is not None:
-        out["model"] = message.model
+    out.update(present(created=message.timestamp, model=message.model))
     choices = envelope.pop("choices", None) if envelope is not None else None
     if type(choices) is list and choices and type(choices[0]) is dict:
         choice, others = choices[0], choices[1:]

@@ -9,27 +9,34 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import EMPTY, FrozenDict, JsonValue, raw, thaw
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
+from .._core.frozen import raw
+from .._core.frozen import thaw
 from .._core.jsontext import parse_arguments
-from .._core.make import expose_owned, wrap_owned
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
 from .._core.wire import extra
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..media import parse_data_uri, to_data_uri
+from ..media import parse_data_uri
+from ..media import to_data_uri
 from ..policy import Policy
 from ._carry import put_extra
-from ._formats import CHAT, raw_is_own
+from ._formats import CHAT
+from ._formats import raw_is_own
 
 __all__ = [
     "NAME",

@@ -27,15 +27,17 @@ import base64
 import binascii
 from contextlib import suppress
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict, thaw
+from .._core.frozen import FrozenDict
 from .._core.wire import fail
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..roles import AssistantMessage, as_blocks
+from ..roles import AssistantMessage
+from ..roles import as_blocks
 from ._chat_decode import decode_response
-from ._common import copy_body
+from ._common import owned_event
 from ._formats import CHAT as NAME
 from ._partial import parse_partial
 
@@ -85,7 +87,7 @@ class ChatAccumulator:
             self._done = True
             return
         try:
-            self._apply(thaw(copy_body(chunk, NAME, "a chunk object")))
+            self._apply(owned_event(chunk, NAME, "a chunk object"))
         except DecodeError as exc:
             exc.source = NAME
             raise

@@ -1,27 +1,33 @@
 """Small helpers shared by the provider codecs.
 
-Owning a body or event (:func:`copy_body`, :func:`owned_body`), naming the source on an
-error (:func:`with_source`), decoding each item of an array (:func:`decode_each`), and two
-response rules: usage details objects (:func:`put_details`) and stop reasons spelled the
-target's way (:func:`spelled_stop`).
+Owning a body or event (:func:`copy_body`, :func:`owned_body`, :func:`owned_event`,
+:func:`decode_body`), naming the source on an error (:func:`with_source`), and two response
+rules: usage details objects (:func:`put_details`) and stop reasons spelled the target's way
+(:func:`spelled_stop`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable
+from collections.abc import Mapping
+from typing import Any
+from typing import TypeVar
 
-from .._core.frozen import FrozenDict, raw, thaw
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.frozen import thaw
 from .._core.make import copy_json
 from .._core.wire import type_name
 from ..errors import DecodeError
-from ..stop import StopReason, classify_stop_reason
+from ..stop import StopReason
+from ..stop import classify_stop_reason
 
 __all__ = [
     "copy_body",
-    "decode_each",
+    "decode_body",
     "keep_differences",
     "owned_body",
+    "owned_event",
     "put_details",
     "spelled_stop",
     "with_source",
@@ -59,15 +65,22 @@ def copy_body(body: Any, source: str, what: str = "an object") -> dict[str, Any]
     return owned
 
 
-def decode_each(values: list[Any], decode: Callable[[Any], T], key: str) -> list[T]:
-    """``decode`` of each value of the array at ``key``; an error names the item's index."""
-    out = []
-    for i, value in enumerate(values):
-        try:
-            out.append(decode(value))
-        except DecodeError as exc:
-            raise exc.within(f"{key}[{i}]") from None
-    return out
+def decode_body(body: Any, source: str, decode: Callable[[dict[str, Any]], T]) -> T:
+    """``decode`` of a private copy of a body (see :func:`copy_body`); errors name ``source``."""
+    d = copy_body(body, source)
+    try:
+        return decode(d)
+    except DecodeError as exc:
+        exc.source = source
+        raise
+
+
+def owned_event(event: Any, source: str, what: str = "an object") -> dict[str, Any]:
+    """A streamed event or chunk as a fresh plain dict nobody else holds.
+
+    Every accumulator's first step; :func:`copy_body` does the checks, errors name ``source``.
+    """
+    return thaw(copy_body(event, source, what))  # type: ignore[no-any-return]
 
 
 def with_source(exc: DecodeError, source: str) -> DecodeError:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Final, Literal
+from typing import Final
+from typing import Literal
 
 __all__ = [
     "ANTHROPIC",
@@ -102,8 +103,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
         "message": (_NONE, _words("type id status phase role")),
         "text": (_words("annotations prompt_cache_breakpoint"), _words("type item logprobs")),
         "thinking": (_words("summary encrypted_content content"), _words("type id status")),
-        "tool_use": (_words("namespace"), _words("type id status")),
-        "tool_result": (_NONE, _words("type id status")),
+        "tool_use": (_words("namespace caller"), _words("type id status")),
+        "tool_result": (_words("caller namespace"), _words("type id status")),
         "image": (_words("detail image_url file_id prompt_cache_breakpoint"), _words("type")),
         "audio": (_NONE, _NONE),
     },
@@ -310,6 +311,14 @@ _GEMINI_METADATA: Final = _words(
 )
 
 
+_NOT_THERE: Final = {
+    (ANTHROPIC, "compaction"): _words("id"),
+    (RESPONSES, "compaction"): _words("content signature tool_changes cache_control"),
+}
+"""Types two formats share by name but not by shape: the keys only the other's has. A
+Responses ``compaction`` item has an ``id``; Anthropic's block has ``content``."""
+
+
 def raw_is_own(data: object, target: str) -> bool:
     """Whether a raw block's data is a block of the target's format, to be written as it is.
 
@@ -323,6 +332,8 @@ def raw_is_own(data: object, target: str) -> bool:
     >>> raw_is_own({"type": "document", "source": {}}, "anthropic")
     True
     >>> raw_is_own({"type": "web_search_call", "id": "ws_1"}, "anthropic")
+    False
+    >>> raw_is_own({"type": "compaction", "id": "cmp_1", "encrypted_content": "x"}, "anthropic")
     False
     >>> raw_is_own({"type": "resource_link", "uri": "file:///a"}, "openai_chat")
     False
@@ -347,7 +358,7 @@ def raw_is_own(data: object, target: str) -> bool:
     if not isinstance(tag, str):
         return False
     if tag in TYPES[target]:
-        return True
+        return not any(k in data for k in _NOT_THERE.get((target, tag), ()))
     if any(tag in TYPES[name] for name in PROVIDERS if name != target) or tag in _LOG_TYPES:
         return False
     return bool(_SNAKE.fullmatch(tag)) and all(isinstance(k, str) and fits(k, target) for k in keys)

@@ -7,17 +7,29 @@ candidates of a response and its usage metadata.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.wire import fail, opt_int, opt_str
-from ..blocks import Block, ToolResultBlock
+from .._core import gemini_counts
+from .._core.wire import decode_each
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from ..blocks import Block
+from ..blocks import ToolResultBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
-from ._common import decode_each, owned_body, with_source
+from ._common import owned_body
+from ._common import with_source
 from ._formats import GEMINI as NAME
-from ._gemini_parts import CallIds, camel, decode_part
+from ._gemini_parts import CallIds
+from ._gemini_parts import camel
+from ._gemini_parts import decode_part
 
 __all__ = ["CONTENT_KEYS", "MODEL_KEYS", "decode_request", "decode_response"]
 
@@ -161,12 +173,13 @@ def _candidate(c: Any, ids: CallIds) -> tuple[tuple[Block, ...], str | None, dic
     return blocks, stop_reason, rest
 
 
-_USAGE: Final = (
+USAGE_KEYS: Final = (
     "promptTokenCount",
     "candidatesTokenCount",
     "cachedContentTokenCount",
     "thoughtsTokenCount",
 )
+"""Gemini's four counts, in the order :mod:`messages._core.gemini_counts` takes them."""
 
 
 def _decode_usage(u: Any) -> Usage:
@@ -174,13 +187,8 @@ def _decode_usage(u: Any) -> Usage:
         raise fail("an object", u, "usageMetadata")
     u = camel(u)
     try:
-        prompt, candidates, cached, thoughts = (opt_int(u, k) for k in _USAGE)
+        prompt, candidates, cached, thoughts = (opt_int(u, k) for k in USAGE_KEYS)
     except DecodeError as exc:
         raise exc.within(".usageMetadata") from None
-    return Usage(
-        None if prompt is None else prompt - (cached or 0),
-        None if candidates is None else candidates + (thoughts or 0),
-        cached,
-        reasoning_tokens=thoughts,
-        extra={k: v for k, v in u.items() if k not in _USAGE or v is None},
-    )
+    kept = {k: v for k, v in u.items() if k not in USAGE_KEYS or v is None}
+    return gemini_counts.usage_of(prompt, candidates, cached, thoughts, kept)

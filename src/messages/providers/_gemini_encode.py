@@ -8,35 +8,51 @@ writes the response around the first candidate.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
+from typing import Final
+from typing import Literal
+from typing import TypeAlias
 
-from .._core.frozen import raw, thaw
-from ..blocks import Block, RawBlock, TextBlock
+from .._core import gemini_counts
+from .._core.frozen import raw
+from .._core.frozen import thaw
+from .._core.wire import present
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..errors import EncodeError
 from ..flat import RawMessage
 from ..message import Message
-from ..policy import Policy, Unsupported
-from ..roles import AssistantMessage, SystemMessage
+from ..policy import Policy
+from ..policy import Unsupported
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
 from ..usage import Usage
-from ._carry import carried, raw_turn, start_request
+from ._carry import carried
+from ._carry import each_turn
+from ._carry import encode_each
+from ._carry import raw_turn
+from ._carry import start_request
 from ._formats import GEMINI as NAME
-from ._formats import raw_is_own, response_extra
-from ._gemini_decode import CONTENT_KEYS, MODEL_KEYS
+from ._formats import raw_is_own
+from ._formats import response_extra
+from ._gemini_decode import CONTENT_KEYS
+from ._gemini_decode import MODEL_KEYS
+from ._gemini_decode import USAGE_KEYS
 from ._gemini_parts import encode_part
 
-__all__ = ["encode_request", "encode_response"]
+__all__ = ["SKIP_SIGNATURE", "UnsignedCalls", "encode_request", "encode_response"]
 
 
 def _encode_blocks(
     content: str | tuple[Block, ...], names: dict[str, str], policy: Policy, path: str
 ) -> list[Any]:
     blocks = (TextBlock(content),) if isinstance(content, str) else content
-    out = []
-    for i, block in enumerate(blocks):
-        part = encode_part(block, names, policy, f"{path}.content[{i}]")
-        if part is not None:
-            out.append(part)
-    return out
+    return encode_each(
+        enumerate(blocks), lambda b, at: encode_part(b, names, policy, at), f"{path}.content"
+    )
 
 
 def _system_parts(content: str | tuple[Block, ...], policy: Policy, path: str) -> list[Any]:
@@ -54,15 +70,39 @@ def _system_parts(content: str | tuple[Block, ...], policy: Policy, path: str) -
     return out
 
 
+SKIP_SIGNATURE: Final = "skip_thought_signature_validator"
+"""The ``thoughtSignature`` Google documents for a function call with no real signature:
+Gemini 3 models reject a call of the current turn that has none."""
+
+UnsignedCalls: TypeAlias = Literal["leave", "sentinel"]
+"""What :func:`encode_request` does with function calls that have no thought signature."""
+
+
 def encode_request(
-    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    conversation: Iterable[Message],
+    *,
+    unsupported: Unsupported = "raise",
+    unsigned_calls: UnsignedCalls = "leave",
 ) -> dict[str, Any]:
     """The ``systemInstruction`` and ``contents`` of a request for this conversation.
 
     Leading system messages become ``systemInstruction``; consecutive turns that land on
     the same role are merged into one content, as Gemini requires. Content Gemini cannot
     carry follows ``unsupported``: raise :class:`UnsupportedContentError`, drop, or text.
+
+    Gemini 3 models reject a function call of the current turn without a
+    ``thoughtSignature``, which calls from any other source lack. With
+    ``unsigned_calls="sentinel"`` the first call of each model content (a parallel set:
+    only its first call is signed) gets :data:`SKIP_SIGNATURE` when it has no signature of
+    its own; a real signature is never replaced. The default, ``"leave"``, writes only the
+    signatures the conversation has (Gemini 2.5 and earlier need none).
     """
+    if unsigned_calls not in ("leave", "sentinel"):
+        raise EncodeError(
+            f"expected unsigned_calls='leave' or 'sentinel', found {unsigned_calls!r}",
+            source=NAME,
+            value=unsigned_calls,
+        )
     policy, turns = start_request(conversation, unsupported, NAME, _carries)
     names: dict[str, str] = {}
     body: dict[str, Any] = {}
@@ -83,10 +123,7 @@ def encode_request(
     if system is not None and system["parts"]:
         body["systemInstruction"] = system
     contents: list[dict[str, Any]] = []
-    for i in range(start, len(turns)):
-        turn = turns[i]
-        path = f"$[{i}]"
-        policy.turn(turn)
+    for _, path, turn in each_turn(policy, turns, start):
         if isinstance(turn, RawMessage):
             kept = raw_turn(turn, policy, path, "a {role} message is not a content", _is_content)
             if isinstance(kept, dict):
@@ -109,8 +146,20 @@ def encode_request(
             if fields.get("role", "user") not in ("user", "function"):
                 del fields["role"]  # not a role a user-side Gemini content can have
         _add(contents, fields, _encode_blocks(turn.content, names, policy, path))
+    if unsigned_calls == "sentinel":
+        _sign_first_calls(contents)
     body["contents"] = contents
     return thaw(body)  # type: ignore[no-any-return]
+
+
+def _sign_first_calls(contents: list[dict[str, Any]]) -> None:
+    """Give the first function call of each model content the sentinel, where unsigned."""
+    for content in contents:
+        if _role(content) != "model":
+            continue
+        first = next((p for p in content["parts"] if "functionCall" in p), None)
+        if first is not None and "thoughtSignature" not in first:
+            first["thoughtSignature"] = SKIP_SIGNATURE
 
 
 def _carries(block: RawBlock) -> bool:
@@ -152,15 +201,7 @@ def _add(contents: list[dict[str, Any]], fields: dict[str, Any], parts: list[Any
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["promptTokenCount"] = usage.input_tokens + (usage.cache_read_tokens or 0)
-    if usage.output_tokens is not None:
-        out["candidatesTokenCount"] = usage.output_tokens - (usage.reasoning_tokens or 0)
-    if usage.cache_read_tokens is not None:
-        out["cachedContentTokenCount"] = usage.cache_read_tokens
-    if usage.reasoning_tokens is not None:
-        out["thoughtsTokenCount"] = usage.reasoning_tokens
+    out = gemini_counts.counts_of(usage, USAGE_KEYS)
     for k, v in response_extra(raw(usage.extra), NAME, usage=True).items():
         out[k] = v
     return out
@@ -192,11 +233,12 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
         out["candidates"] = candidates
     if message.usage is not None:
         out["usageMetadata"] = _encode_usage(message.usage)
-    if message.model is not None:
-        out["modelVersion"] = message.model
-    if message.message_id is not None:
-        out["responseId"] = message.message_id
-    if message.timestamp is not None:
-        out["createTime"] = message.timestamp
+    out.update(
+        present(
+            modelVersion=message.model,
+            responseId=message.message_id,
+            createTime=message.timestamp,
+        )
+    )
     out.update(ex)
     return thaw(out)  # type: ignore[no-any-return]

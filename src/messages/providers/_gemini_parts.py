@@ -11,26 +11,34 @@ A part this module does not model, or one with no or several data fields, is a R
 from __future__ import annotations
 
 import json
-from typing import Any, Final, assert_never
+from typing import Any
+from typing import Final
+from typing import assert_never
 
-from .._core.frozen import EMPTY, FrozenDict, raw
-from .._core.make import expose_owned, wrap_owned
-from .._core.wire import extra, fail, opt_str
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import extra
+from .._core.wire import fail
+from .._core.wire import opt_str
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..media import parse_data_uri
 from ..policy import Policy
-from ._carry import carried, refusal_text
-from ._formats import GEMINI, Place, raw_is_own
+from ._carry import carried
+from ._carry import refusal_text
+from ._formats import GEMINI
+from ._formats import Place
+from ._formats import raw_is_own
 
 __all__ = [
     "CallIds",
@@ -403,7 +411,8 @@ def _result_part(
         for i, inner in enumerate(content):
             at = f"{path}.content[{i}]"
             if isinstance(inner, TextBlock):
-                texts.append(inner.text)
+                if inner.text:  # an empty block carries nothing; joined it would add "\n"
+                    texts.append(inner.text)
             elif isinstance(inner, ImageBlock | AudioBlock):
                 part = _media_part(inner, policy, at)
                 if part is not None and "text" in part:

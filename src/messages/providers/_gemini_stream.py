@@ -10,15 +10,18 @@ authoritative on the last chunk.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict
-from .._core.wire import fail, type_name
-from ..blocks import Block, RawBlock
+from .._core.wire import fail
+from ..blocks import Block
+from ..blocks import RawBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage
+from ._common import owned_event
 from ._common import with_source
 from ._gemini_parts import camel
 
@@ -102,12 +105,8 @@ class GeminiAccumulator:
 
     def feed(self, event: Any) -> None:
         """Take the next chunk, a parsed ``GenerateContentResponse`` (or an ``error`` object)."""
-        if not isinstance(event, Mapping):
-            raise DecodeError(
-                f"expected an object, found {type_name(event)}", path="$", source=_SOURCE
-            )
         try:
-            chunk = camel(FrozenDict(event).thaw())
+            chunk = camel(owned_event(event, _SOURCE))
             self.events += 1
             if not chunk:
                 self.ignored += 1

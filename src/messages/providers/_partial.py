@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core.jsontext import load_strict
 from ..errors import DecodeError

@@ -7,8 +7,10 @@ Both are public as :class:`messages.providers.Provider` and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import Any
+from typing import Protocol
 
 from ..message import Message
 from ..policy import Unsupported

@@ -10,17 +10,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .._core.make import wrap_owned
-from .._core.wire import extra, fail, opt_int, opt_str
-from ..blocks import Block, RawBlock, TextBlock
+from .._core.wire import extra
+from .._core.wire import fail
+from .._core.wire import opt_int
+from .._core.wire import opt_str
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import TextBlock
 from ..errors import DecodeError
 from ..message import Message
-from ..roles import AssistantMessage, SystemMessage, ToolMessage, UserMessage
+from ..roles import AssistantMessage
+from ..roles import SystemMessage
+from ..roles import ToolMessage
+from ..roles import UserMessage
 from ..usage import Usage
 from . import _responses_parts as items
-from ._common import keep_differences, owned_body, with_source
+from ._common import keep_differences
+from ._common import owned_body
+from ._common import with_source
 from ._formats import RESPONSES as NAME
 
 __all__ = [

@@ -1,7 +1,8 @@
 """OpenAI Responses items and content parts, both ways (private to ``openai_responses``).
 
 Decoders take owned JSON (a fresh copy of the caller's body) and may wrap parts of it
-without copying; encoders return dicts that may share nested values with the blocks.
+without copying; encoders return dicts that may share nested values with the blocks. The
+model-side items (calls, reasoning, assistant text) are written by ``_responses_encode``.
 
 Representation (see ``docs/providers/openai_responses.md`` for the full table):
 
@@ -12,59 +13,77 @@ Representation (see ``docs/providers/openai_responses.md`` for the full table):
 - model-side items (``reasoning``, ``function_call``, assistant ``message`` items, every
   other item type) are blocks of one assistant turn, one block per item, except that an
   assistant message item gives one TextBlock per part; that item's own fields ride on its
-  first TextBlock as ``extra["item"]`` (left out where the default would rebuild them);
+  first TextBlock as ``extra["item"]`` (in a request always, even when empty: text without
+  a record is written as string content; in a response only where ``{"type": "message"}``
+  would not rebuild them);
 - an assistant message item the blocks cannot mirror exactly (an unknown or media part,
   string content with other fields, no parts) is kept whole as a :class:`RawBlock`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final, Literal
+from typing import Any
+from typing import Final
+from typing import Literal
 
-from .._core.frozen import EMPTY, FrozenDict, raw
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import raw
 from .._core.jsontext import parse_arguments
-from .._core.make import expose_owned, wrap_owned
-from .._core.wire import extra, fail, opt_str
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from .._core.make import expose_owned
+from .._core.make import wrap_owned
+from .._core.wire import extra
+from .._core.wire import fail
+from .._core.wire import opt_str
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..media import to_data_uri
 from ..policy import Policy
-from ._carry import carried, failed_output, non_null, refusal_text
-from ._formats import RESPONSES, fits, foreign_citations, raw_is_own, role_is_own
+from ._carry import carried
+from ._carry import encode_each
+from ._carry import failed_output
+from ._carry import non_null
+from ._formats import RESPONSES
+from ._formats import fits
+from ._formats import foreign_citations
+from ._formats import raw_is_own
+from ._formats import role_is_own
 
 __all__ = [
+    "CALLER_KEYS",
+    "CALL_KEYS",
     "ITEM_RECORD",
     "LOST_REASON",
     "Mode",
     "REASONING_REASON",
+    "SIGNED_KEYS",
     "TEXT_TYPES",
+    "TYPE_KEYS",
     "decode_fco",
     "decode_model_item",
     "decode_part",
     "decode_parts",
-    "encode_call",
+    "default_record",
     "encode_fco",
     "encode_input_parts",
-    "encode_model_blocks",
     "encode_part",
-    "encode_reasoning",
     "is_caller_item",
     "item_record",
     "need_str",
     "ours",
     "replayable",
+    "summary_parts",
+    "text_part",
+    "write_caller",
 ]
 
 Mode = Literal["request", "response"]
@@ -80,10 +99,11 @@ _TEXT: Final = frozenset(("type", "text", "annotations"))
 _REFUSAL: Final = frozenset(("type", "refusal"))
 _IMAGE: Final = frozenset(("type", "image_url", "file_id"))
 _REASONING: Final = frozenset(("type", "summary", "encrypted_content"))
-_CALL: Final = frozenset(("type", "call_id", "name", "arguments"))
+CALL_KEYS: Final = frozenset(("type", "call_id", "name", "arguments"))
 _OUTPUT: Final = frozenset(("type", "call_id", "output"))
-_TYPE: Final = frozenset(("type",))
-_SIGNED: Final = frozenset(("type", "encrypted_content"))
+CALLER_KEYS: Final = frozenset(("caller",))
+TYPE_KEYS: Final = frozenset(("type",))
+SIGNED_KEYS: Final = frozenset(("type", "encrypted_content"))
 _ANNOTATIONS: Final = frozenset(("annotations",))
 # Never taken from a text block's extra; other modelled keys only as the null of a wire
 # field decoded as None (``carried`` leaves out a null the encoder wrote a value for).
@@ -178,9 +198,10 @@ def decode_part(d: Any, default: str) -> Block:
     if tag == "refusal":
         return TextBlock(need_str(d, "refusal"), extra=_with_type(extra(d, _REFUSAL), tag, ""))
     if tag == "input_image":
-        return ImageBlock(
-            url=opt_str(d, "image_url"), file_id=opt_str(d, "file_id"), extra=extra(d, _IMAGE)
-        )
+        ex = extra(d, _IMAGE)
+        if "detail" not in d:  # written as it came: without the "auto" the encoder adds
+            ex = wrap_owned({"type": tag, **raw(ex)})
+        return ImageBlock(url=opt_str(d, "image_url"), file_id=opt_str(d, "file_id"), extra=ex)
     return RawBlock(wrap_owned(d))
 
 
@@ -212,14 +233,15 @@ def _reasoning(d: dict[str, Any]) -> Block:
     ]
     thinking = "\n\n".join(texts)
     ex = extra(d, _REASONING)
-    if summary != _summary(thinking):
+    if summary != summary_parts(thinking):
         ex = wrap_owned({**raw(ex), "summary": summary})
     return ThinkingBlock(
         thinking, signature=opt_str(d, "encrypted_content"), provider="openai", extra=ex
     )
 
 
-def _summary(thinking: str) -> list[Any]:
+def summary_parts(thinking: str) -> list[Any]:
+    """The ``summary`` a reasoning item is written with for this thinking text."""
     return [{"type": "summary_text", "text": thinking}] if thinking else []
 
 
@@ -235,7 +257,7 @@ def _function_call(d: dict[str, Any]) -> Block:
         need_str(d, "name"),
         _parse_arguments(arguments),
         arguments=arguments,
-        extra=extra(d, _CALL),
+        extra=extra(d, CALL_KEYS),
     )
 
 
@@ -268,14 +290,17 @@ def _assistant_message(d: dict[str, Any], mode: Mode, after_text: bool) -> list[
     if not blocks:
         return [RawBlock(wrap_owned(d))]
     record = {k: v for k, v in d.items() if k not in ("role", "content")}
-    if after_text or record != _default_record(mode):
+    # In a request, text without a record is written back as string content (the form the
+    # SDK accepts): a list of parts keeps its record, even an empty one, to come back as is.
+    if mode == "request" or after_text or record != default_record(mode):
         first = blocks[0]
         assert isinstance(first, TextBlock)
         blocks[0] = replace(first, extra=wrap_owned({**raw(first.extra), ITEM_RECORD: record}))
     return blocks
 
 
-def _default_record(mode: Mode) -> dict[str, Any]:
+def default_record(mode: Mode) -> dict[str, Any]:
+    """The fields of an assistant message item that need no record to be rebuilt."""
     return {"type": "message"} if mode == "response" else {}
 
 
@@ -293,10 +318,9 @@ def decode_model_item(d: dict[str, Any], mode: Mode, after_text: bool) -> list[B
 
 # ---------------------------------------------------------------------------------- encoding
 
-_Emit = Callable[[dict[str, Any]], None]
 
-
-def _text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dict[str, Any]:
+def text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dict[str, Any]:
+    """A TextBlock as a text part (``default`` type unless it says ``refusal`` or another)."""
     tag = block.extra.get("type")
     if tag not in TEXT_TYPES or (tag == "refusal" and default != "output_text"):
         tag = default  # a refusal is the model's: in a user message it is plain input text
@@ -335,7 +359,11 @@ def _image_part(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] 
         out["image_url"] = url
     if file_id is not None:
         out["file_id"] = file_id
-    protected = _TYPE | non_null(block.extra, _IMAGE)
+    if "detail" not in block.extra and block.extra.get("type") != "input_image":
+        # The SDK requires ``detail``; the API's default is "auto". A part decoded without
+        # one carries ``type`` in extra and is written back without it.
+        out["detail"] = "auto"
+    protected = TYPE_KEYS | non_null(block.extra, _IMAGE)
     out.update(carried(block.extra, policy, path, "image", written=out, protected=protected))
     return out
 
@@ -344,7 +372,7 @@ def encode_part(block: Block, default: str, policy: Policy, path: str) -> dict[s
     """A block that can be a message part (text, image, one of our raw parts); else policy."""
     match block:
         case TextBlock():
-            return _text_part(block, default, policy, path)
+            return text_part(block, default, policy, path)
         case ImageBlock():
             part = _image_part(block, policy, path)
             if part is not None:
@@ -358,19 +386,14 @@ def encode_part(block: Block, default: str, policy: Policy, path: str) -> dict[s
             degraded = policy.degrade(block, path, "this raw block is not an OpenAI Responses part")
         case _:
             degraded = policy.degrade(block, path, f"a {block.kind} block cannot be a content part")
-    return None if degraded is None else _text_part(degraded, default, policy, path)
+    return None if degraded is None else text_part(degraded, default, policy, path)
 
 
 def encode_input_parts(
     blocks: tuple[Block, ...], default: str, policy: Policy, path: str
 ) -> list[Any]:
     """Blocks as the parts of one message or one tool output."""
-    out = []
-    for i, block in enumerate(blocks):
-        part = encode_part(block, default, policy, f"{path}[{i}]")
-        if part is not None:
-            out.append(part)
-    return out
+    return encode_each(enumerate(blocks), lambda b, at: encode_part(b, default, policy, at), path)
 
 
 def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:
@@ -390,101 +413,26 @@ def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, A
         if policy.mode == "text":
             output = failed_output(block.tool_use_id, output, "input_text")
     out = {"type": "function_call_output", "call_id": block.tool_use_id, "output": output}
-    out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=_OUTPUT))
+    protected = _OUTPUT | CALLER_KEYS
+    out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=protected))
+    write_caller(block.extra, out)
     return out
 
 
-def encode_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
-    """A ToolUseBlock as a ``function_call`` item; ``arguments`` kept exactly when present."""
-    arguments = block.arguments
-    if arguments is None:
-        arguments = json.dumps(raw(block.input), ensure_ascii=False, separators=(",", ":"))
-    ex = carried(block.extra, policy, path, "tool_use", protected=_CALL)
-    out: dict[str, Any] = {"type": "function_call"}
-    if "id" in ex:
-        out["id"] = ex.pop("id")
-    out.update(call_id=block.id, name=block.name, arguments=arguments)
-    out.update(ex)
-    return out
+def write_caller(extra: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Write ``caller`` when it is one Responses has.
 
-
-def encode_reasoning(block: ThinkingBlock, policy: Policy, path: str) -> dict[str, Any]:
-    """An OpenAI ThinkingBlock as a ``reasoning`` item."""
-    signed = block.signature is not None
-    keep_out = _SIGNED if signed else _TYPE | non_null(block.extra, _SIGNED)
-    ex = carried(block.extra, policy, path, "thinking", protected=keep_out)
-    out: dict[str, Any] = {"type": "reasoning"}
-    if "id" in ex:
-        out["id"] = ex.pop("id")
-    out["summary"] = ex.pop("summary") if "summary" in ex else _summary(block.thinking)
-    if signed:
-        out["encrypted_content"] = block.signature
-    out.update(ex)  # a null encrypted_content of the wire comes back from extra
-    return out
-
-
-def encode_model_blocks(
-    blocks: tuple[Block, ...],
-    mode: Mode,
-    policy: Policy,
-    path: str,
-    emit: _Emit,
-    *,
-    offset: int = 0,
-) -> None:
-    """An assistant turn's blocks as items, in order; consecutive text shares a message item.
-
-    ``offset`` is the index of ``blocks[0]`` in its message, for error paths.
+    That is ``direct``, or ``program`` with its ``caller_id``, or the wire's null.
+    Anthropic's ``caller`` (``code_execution_...``) is a record of that format and is left
+    out, as its other record fields are.
     """
-    parts: list[Any] | None = None
-
-    def add_text(block: TextBlock, at: str) -> None:
-        nonlocal parts
-        record = item_record(block)
-        if record is not None or parts is None:
-            item = dict(raw(record)) if record is not None else _default_record(mode)
-            item["role"] = "assistant"
-            item["content"] = parts = []
-            emit(item)
-        parts.append(_text_part(block, "output_text", policy, at))
-
-    for i, block in enumerate(blocks):
-        at = f"{path}[{offset + i}]"
-        degraded: TextBlock | None
-        match block:
-            case TextBlock():
-                add_text(block, at)
-                continue
-            case ThinkingBlock() if replayable(block):
-                parts = None
-                emit(encode_reasoning(block, policy, at))
-                continue
-            case ThinkingBlock():
-                degraded = policy.degrade(block, at, REASONING_REASON)
-            case ToolUseBlock():
-                parts = None
-                emit(encode_call(block, policy, at))
-                continue
-            case ToolResultBlock() if block.tool_use_id in policy.lost:
-                degraded = policy.degrade(block, at, LOST_REASON)
-            case ToolResultBlock():
-                parts = None
-                emit(encode_fco(block, policy, at))
-                continue
-            case RawBlock() if refusal_text(block) is not None:
-                add_text(TextBlock(str(refusal_text(block)), extra={"type": "refusal"}), at)
-                continue
-            case RawBlock() if ours(block):
-                parts = None
-                emit(dict(raw(block.data)))
-                continue
-            case RawBlock():
-                degraded = policy.degrade(
-                    block, at, "this raw block is not an OpenAI Responses item"
-                )
-            case ImageBlock() | AudioBlock():
-                degraded = policy.degrade(
-                    block, at, f"OpenAI Responses assistant messages cannot carry {block.kind}"
-                )
-        if degraded is not None:
-            add_text(degraded, at)
+    if "caller" not in extra:
+        return
+    value = extra["caller"]
+    kind = value.get("type") if isinstance(value, FrozenDict) else None
+    if (
+        value is None
+        or kind == "direct"
+        or (kind == "program" and isinstance(value.get("caller_id"), str))
+    ):
+        out["caller"] = raw(value)

@@ -8,15 +8,20 @@ The rules follow the official SDK: output items are kept by ``output_index``, th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .._core.frozen import FrozenDict
-from .._core.wire import fail, type_name
-from ..blocks import Block, RawBlock, ToolUseBlock
+from .._core.wire import fail
+from .._core.wire import type_name
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..roles import AssistantMessage
+from ._common import owned_event
 from ._common import with_source
 from ._partial import parse_partial
 
@@ -82,12 +87,8 @@ class ResponsesAccumulator:
 
     def feed(self, event: Any) -> None:
         """Take the next event, a parsed ``data:`` object (its ``type`` names the event)."""
-        if not isinstance(event, Mapping):
-            raise DecodeError(
-                f"expected an object, found {type_name(event)}", path="$", source=_SOURCE
-            )
         try:
-            ev = FrozenDict(event).thaw()
+            ev = owned_event(event, _SOURCE)
             self.events += 1
             tag = ev.get("type")
             handler = _HANDLERS.get(tag) if type(tag) is str else None

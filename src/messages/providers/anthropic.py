@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._anthropic_decode import decode_request, decode_response
-from ._anthropic_encode import encode_request, encode_response
+from ._anthropic_decode import decode_request
+from ._anthropic_decode import decode_response
+from ._anthropic_encode import encode_request
+from ._anthropic_encode import encode_response
 from ._anthropic_stream import AnthropicAccumulator
 from ._formats import ANTHROPIC
 from ._protocols import Accumulator

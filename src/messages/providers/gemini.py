@@ -13,8 +13,12 @@ from __future__ import annotations
 from typing import Final
 
 from ._formats import GEMINI
-from ._gemini_decode import decode_request, decode_response
-from ._gemini_encode import encode_request, encode_response
+from ._gemini_decode import decode_request
+from ._gemini_decode import decode_response
+from ._gemini_encode import SKIP_SIGNATURE
+from ._gemini_encode import UnsignedCalls
+from ._gemini_encode import encode_request
+from ._gemini_encode import encode_response
 from ._gemini_parts import SYNTHETIC_ID_PREFIX
 from ._gemini_stream import GeminiAccumulator
 from ._protocols import Accumulator
@@ -22,7 +26,9 @@ from ._protocols import Accumulator
 # The same surface in every provider module, on purpose: see _protocols.Provider.
 __all__ = [
     "NAME",
+    "SKIP_SIGNATURE",
     "SYNTHETIC_ID_PREFIX",
+    "UnsignedCalls",
     "accumulator",
     "decode_request",
     "decode_response",

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._chat_decode import decode_request, decode_response
-from ._chat_encode import encode_request, encode_response
+from ._chat_decode import decode_request
+from ._chat_decode import decode_response
+from ._chat_encode import encode_request
+from ._chat_encode import encode_response
 from ._chat_stream import ChatAccumulator
 from ._formats import CHAT
 from ._protocols import Accumulator

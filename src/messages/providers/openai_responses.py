@@ -13,8 +13,10 @@ from typing import Final
 
 from ._formats import RESPONSES
 from ._protocols import Accumulator
-from ._responses_decode import decode_request, decode_response
-from ._responses_encode import encode_request, encode_response
+from ._responses_decode import decode_request
+from ._responses_decode import decode_response
+from ._responses_encode import encode_request
+from ._responses_encode import encode_response
 from ._responses_stream import ResponsesAccumulator
 
 # The same surface in every provider module, on purpose: see _protocols.Provider.

@@ -8,18 +8,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection
+from collections.abc import Iterable
+from collections.abc import Mapping
 
 from ..flat import TextMessage
-from ..message import ROLE_TYPES, Message, check_messages, role_of
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
-from ._render import LABELS, Format, Part, clip, entries, parts_of, write
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..message import check_messages
+from ..message import role_of
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
+from ._render import LABELS
+from ._render import Format
+from ._render import Part
+from ._render import clip
+from ._render import entries
+from ._render import parts_of
+from ._render import raw_note
+from ._render import write
 
 __all__ = [
     "Format",
@@ -88,22 +98,21 @@ def stream_text(
 
 
 def _short(part: Part) -> str:
-    attrs = dict(part.attrs)
     match part.kind:
         case "text":
             return part.text
         case "thinking":
             return "[Thinking]"
         case "tool_use":
-            return f"[Tool: {attrs['name']}]"
+            return f"[Tool: {part.attr('name')}]"
         case "tool_result":
             return f"[Tool {'error' if part.flag else 'result'}] {part.text}"
         case "media":
             word = "Image" if part.flag else "Audio"
-            media_type = attrs.get("media_type")
+            media_type = part.attr("media_type")
             return f"[{word}: {media_type}]" if media_type else f"[{word}]"
         case "raw":
-            return f"[Raw: {part.text}]" if part.text else "[Raw]"
+            return raw_note(part)
 
 
 def _tag(message: Message) -> str | None:

@@ -9,33 +9,38 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Final, Literal, assert_never
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Final
+from typing import Literal
+from typing import assert_never
 
 from .._core.frozen import raw
-from ..blocks import (
-    AudioBlock,
-    Block,
-    ImageBlock,
-    RawBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-)
+from ..blocks import AudioBlock
+from ..blocks import Block
+from ..blocks import ImageBlock
+from ..blocks import RawBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
 from ..convert import message_to_block
 from ..flat import RawMessage
-from ..media import describe_media, media_facts
-from ..message import FLAT_TYPES, ROLE_TYPES, Message, role_of
+from ..media import describe_media
+from ..media import media_facts
+from ..message import FLAT_TYPES
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..message import role_of
 from ..roles import as_blocks
-from ..session import (
-    ErrorMessage,
-    InitMessage,
-    InvalidLineMessage,
-    ResultMessage,
-    StreamEventMessage,
-)
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import InvalidLineMessage
+from ..session import ResultMessage
+from ..session import StreamEventMessage
 
 __all__ = [
     "Entry",
@@ -48,6 +53,7 @@ __all__ = [
     "entries",
     "fence",
     "parts_of",
+    "raw_note",
     "write",
 ]
 
@@ -76,6 +82,13 @@ class Part:
     """The non-text parts of a tool result with block content."""
     flag: bool = False
     """Redacted thinking, an error result, or an image (vs audio) medium."""
+
+    def attr(self, name: str) -> str:
+        """The detail called ``name``, ``""`` when the part has none: every style reads them so."""
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        return ""
 
 
 @dataclass(slots=True)
@@ -268,25 +281,29 @@ def entries(
 
 
 def _text_part(part: Part) -> str:
-    attrs = dict(part.attrs)
     match part.kind:
         case "text":
             return part.text
         case "thinking":
             return "[Thinking: redacted]" if part.flag else f"[Thinking] {part.text}"
         case "tool_use":
-            return f"[Tool: {attrs['name']}] {part.text}".rstrip()
+            return f"[Tool: {part.attr('name')}] {part.text}".rstrip()
         case "tool_result":
             head = "Tool error" if part.flag else "Tool result"
-            lines = [f"[{head}: {attrs['tool_use_id']}] {part.text}".rstrip()]
+            lines = [f"[{head}: {part.attr('tool_use_id')}] {part.text}".rstrip()]
             lines += [_text_part(child) for child in part.children]
             return "\n".join(lines)
         case "media":
             return _media_note(part)
         case "raw":
-            return f"[Raw: {part.text}]" if part.text else "[Raw]"
+            return raw_note(part)
         case _:
             assert_never(part.kind)
+
+
+def raw_note(part: Part) -> str:
+    """The note for a raw part, in every style: ``[Raw: <what it is>]``, or ``[Raw]``."""
+    return f"[Raw: {part.text}]" if part.text else "[Raw]"
 
 
 def _media_note(part: Part) -> str:
@@ -348,7 +365,6 @@ def code_span(text: str) -> str:
 
 
 def _md_part(part: Part) -> str:
-    attrs = dict(part.attrs)
     match part.kind:
         case "text":
             return part.text
@@ -358,11 +374,11 @@ def _md_part(part: Part) -> str:
             lines = f"**Thinking:** {part.text}".split("\n")
             return "\n".join(f"> {line}".rstrip() for line in lines)
         case "tool_use":
-            head = f"**Tool call:** {code_span(attrs['name'])} ({code_span(attrs['id'])})"
+            head = f"**Tool call:** {code_span(part.attr('name'))} ({code_span(part.attr('id'))})"
             return f"{head}\n\n{fence(part.text, 'json')}"
         case "tool_result":
             word = "Tool error" if part.flag else "Tool result"
-            chunks = [f"**{word}** ({code_span(attrs['tool_use_id'])}):"]
+            chunks = [f"**{word}** ({code_span(part.attr('tool_use_id'))}):"]
             if part.text or not part.children:
                 chunks.append(fence(part.text))
             chunks += [_md_part(child) for child in part.children]
@@ -370,7 +386,7 @@ def _md_part(part: Part) -> str:
         case "media":
             return f"*{_media_note(part)}*"
         case "raw":
-            return f"*[Raw: {part.text}]*" if part.text else "*[Raw]*"
+            return f"*{raw_note(part)}*"
         case _:
             assert_never(part.kind)
 

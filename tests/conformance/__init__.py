@@ -1,0 +1,1 @@
+"""Conformance against the official provider SDKs: ``oracle`` judges, the tests feed it."""
