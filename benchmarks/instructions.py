@@ -8,6 +8,7 @@ misses and allocation cost differ), so this is a cross-check, not the headline f
 
     python benchmarks/instructions.py              # 2,000 Claude Code lines
     python benchmarks/instructions.py --lines 3000 floor decode
+    python benchmarks/instructions.py --corpus light floor decode normalize
 
 Needs ``valgrind`` on the PATH; stdlib only otherwise.
 """
@@ -31,12 +32,14 @@ import corpus  # noqa: E402
 
 _CHILD = """\
 import json, sys
+from collections import deque
 sys.path.insert(0, {src!r})
 from messages.adapters import claude_code
 from messages.convert import normalize_messages
 from messages.serialize import dumps, from_dict, to_dict
 lines = open({path!r}, encoding="utf-8").read().splitlines()
 mode, work = sys.argv[1], sys.argv[2] == "1"
+list(normalize_messages(claude_code.iter_decode(lines[:50])))  # warm: makers generated
 if mode in ("normalize", "dumps", "native", "native_floor", "dumps_floor"):
     decoded = list(claude_code.iter_decode(lines))
     flat = list(normalize_messages(decoded))
@@ -46,8 +49,8 @@ if work:
     if mode == "floor":
         for line in lines:
             json.loads(line)
-    elif mode == "decode":
-        list(claude_code.iter_decode(lines))
+    elif mode == "decode":  # streamed, as run.py times it: each message dropped
+        deque(claude_code.iter_decode(lines), maxlen=0)
     elif mode == "normalize":
         list(normalize_messages(decoded))
     elif mode == "dumps":
@@ -92,6 +95,7 @@ def instructions(script: str, mode: str, work: bool) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--lines", type=int, default=2000)
+    parser.add_argument("--corpus", choices=("shaped", "real", "light"), default="shaped")
     parser.add_argument("modes", nargs="*", default=list(MODES), help=" ".join(MODES))
     args = parser.parse_args(argv)
     unknown = sorted(set(args.modes) - set(MODES))
@@ -100,7 +104,17 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: nothing to count")
         return 0
-    lines = corpus.claude_code_lines(args.lines)
+    if args.corpus == "real":
+        real = corpus.real_lines(args.lines)
+        if real is None:
+            print(f"real captures: skipped, {corpus.FIXTURES} does not exist")
+            return 0
+        lines = real
+    else:
+        lines = (corpus.light_lines if args.corpus == "light" else corpus.claude_code_lines)(
+            args.lines
+        )
+    print(f"{len(lines)} {args.corpus} Claude Code lines")
     counts: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "corpus.jsonl")

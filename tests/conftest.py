@@ -21,13 +21,16 @@ EXAMPLES = Path(messages.__file__).parent / "examples"
 """The bundled examples of the ``messages`` under test (in the wheel job: the installed ones)."""
 
 settings.register_profile(
-    "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.register_profile(
-    "long", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+"""The default (CI and ``python -m pytest``): every law and fuzz target, 100 examples each."""
+settings.register_profile("thorough", parent=settings.get_profile("ci"), max_examples=1000)
+"""Ten times the default, for a change to a codec or a strategy: ``HYPOTHESIS_PROFILE=thorough``."""
+settings.register_profile("long", parent=settings.get_profile("ci"), max_examples=5000)
+"""Fifty times the default, for a long run by hand."""
 settings.register_profile("dev", max_examples=100, deadline=None)
-settings.register_profile("wheel", parent=settings.get_profile("ci"), max_examples=50)
+"""Without the too_slow suppression; tools/mutation.py runs its mutants under it."""
+settings.register_profile("wheel", parent=settings.get_profile("ci"), max_examples=25)
 """CI's second run, against the installed wheel: it checks what was shipped, not the laws again."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

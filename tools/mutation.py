@@ -260,7 +260,15 @@ def _config(module: Module) -> str:
     base = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
     settings = dict(base)
     settings["only_mutate"] = [module.source]
-    settings["pytest_add_cli_args"] = [*settings.get("pytest_add_cli_args", []), "-p", _PLUGIN]
+    # -n 0: mutmut runs the tests in its own processes; the project's addopts ask pytest-xdist
+    # for one worker per core, which would run them outside mutmut's reach.
+    settings["pytest_add_cli_args"] = [
+        *settings.get("pytest_add_cli_args", []),
+        "-p",
+        _PLUGIN,
+        "-n",
+        "0",
+    ]
     settings["pytest_add_cli_args_test_selection"] = [
         test for test in module.tests if (ROOT / test).exists()
     ]

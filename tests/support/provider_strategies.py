@@ -11,6 +11,7 @@ what OpenAI Responses or Gemini carries (any order and pairing, or an agent loop
 from __future__ import annotations
 
 import base64
+import functools
 import json
 from dataclasses import replace
 from typing import Any
@@ -78,6 +79,7 @@ def _marked(block: TextBlock) -> TextBlock:
     return replace(block, extra={"type": "text", **block.extra})
 
 
+@functools.cache
 def anthropic_text() -> st.SearchStrategy[TextBlock]:
     return st.builds(
         TextBlock,
@@ -87,6 +89,7 @@ def anthropic_text() -> st.SearchStrategy[TextBlock]:
     ).map(_marked)
 
 
+@functools.cache
 def anthropic_thinking() -> st.SearchStrategy[ThinkingBlock]:
     plain = st.builds(
         ThinkingBlock, _TEXT, signature=st.none() | _SIGNATURE, provider=st.just("anthropic")
@@ -101,6 +104,7 @@ def anthropic_thinking() -> st.SearchStrategy[ThinkingBlock]:
     return plain | redacted
 
 
+@functools.cache
 def anthropic_image() -> st.SearchStrategy[ImageBlock]:
     media = st.sampled_from(["image/png", "image/jpeg", "image/gif", "image/webp"])
     return st.one_of(
@@ -110,6 +114,7 @@ def anthropic_image() -> st.SearchStrategy[ImageBlock]:
     )
 
 
+@functools.cache
 def anthropic_raw() -> st.SearchStrategy[RawBlock]:
     document = st.fixed_dictionaries(
         {
@@ -124,52 +129,70 @@ def anthropic_raw() -> st.SearchStrategy[RawBlock]:
     return st.builds(RawBlock, document | future)
 
 
+@functools.cache
 def _tool_input() -> st.SearchStrategy[FrozenDict]:
     return ms.json_objects(keys=st.text("abcdefgh", min_size=1, max_size=5))
+
+
+@functools.cache
+def _anthropic_parts(plain: bool) -> dict[str, st.SearchStrategy[Any]]:
+    # Built once, not per draw: a strategy built inside a composite is a new object every
+    # example, and Hypothesis validates each new object again (most of this test's time).
+    text = st.builds(TextBlock, _TEXT.filter(bool)) if plain else anthropic_text()
+    inner = st.lists(text if plain else text | anthropic_image(), max_size=2).map(tuple)
+    user_blocks = text if plain else text | anthropic_image() | anthropic_raw()
+    blocks = text if plain else text | anthropic_thinking() | anthropic_raw()
+    return {
+        "system": _TEXT | st.lists(text, max_size=2).map(tuple),
+        "extras": st.just(EMPTY) if plain else _extras({"x_future": 1}),
+        "result": _TEXT | inner,
+        "is_error": st.none() if plain else st.none() | st.booleans(),
+        "result_extra": st.just(EMPTY) if plain else _extras(_CACHE),
+        "user_blocks": st.lists(user_blocks, max_size=2),
+        "tool": st.sampled_from(["Bash", "Read", "get_weather"]),
+        "tool_extra": st.just(EMPTY) if plain else _extras({"caller": {"type": "direct"}}),
+        "blocks": st.lists(blocks, max_size=2),
+    }
 
 
 @st.composite
 def anthropic_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any]:
     """A conversation Anthropic carries exactly; ``plain``: text and tools only (no extras)."""
-    text = st.builds(TextBlock, _TEXT.filter(bool)) if plain else anthropic_text()
-    extras = st.just(EMPTY) if plain else _extras({"x_future": 1})
+    part = _anthropic_parts(plain)
     conversation: list[Any] = []
     if draw(st.booleans()):
-        conversation.append(SystemMessage(draw(_TEXT | st.lists(text, max_size=2).map(tuple))))
+        conversation.append(SystemMessage(draw(part["system"])))
     pending: list[str] = []
     for r in range(draw(st.integers(0, 4))):
         answered = [i for i in pending if draw(st.booleans())]
-        inner = st.lists(text if plain else text | anthropic_image(), max_size=2).map(tuple)
         results = [
             ToolResultBlock(
                 call_id,
-                draw(_TEXT | inner),
-                is_error=None if plain else draw(st.none() | st.booleans()),
-                extra=draw(st.just(EMPTY) if plain else _extras(_CACHE)),
+                draw(part["result"]),
+                is_error=draw(part["is_error"]),
+                extra=draw(part["result_extra"]),
             )
             for call_id in answered
         ]
-        user_blocks = text if plain else text | anthropic_image() | anthropic_raw()
-        others = draw(st.lists(user_blocks, max_size=2))
+        others = draw(part["user_blocks"])
         content: Any = tuple(results + others)
         if not results and draw(st.booleans()):
             content = draw(_TEXT)
-        conversation.append(UserMessage(content, extra=draw(extras)))
+        conversation.append(UserMessage(content, extra=draw(part["extras"])))
         uses = [
             ToolUseBlock(
                 f"toolu_{r}_{k}",
-                draw(st.sampled_from(["Bash", "Read", "get_weather"])),
+                draw(part["tool"]),
                 draw(_tool_input()),
-                extra=draw(st.just(EMPTY) if plain else _extras({"caller": {"type": "direct"}})),
+                extra=draw(part["tool_extra"]),
             )
             for k in range(draw(st.integers(0, 2)))
         ]
-        blocks = text if plain else text | anthropic_thinking() | anthropic_raw()
-        body = draw(st.permutations(draw(st.lists(blocks, max_size=2)) + uses))
+        body = draw(st.permutations(draw(part["blocks"]) + uses))
         assistant: Any = tuple(body)
         if not uses and draw(st.booleans()):
             assistant = draw(_TEXT)
-        conversation.append(AssistantMessage(assistant, extra=draw(extras)))
+        conversation.append(AssistantMessage(assistant, extra=draw(part["extras"])))
         pending = [u.id for u in uses]
     return conversation
 
@@ -194,10 +217,12 @@ def anthropic_response_blocks() -> st.SearchStrategy[list[Any]]:
 _BREAKPOINT = {"prompt_cache_breakpoint": {"mode": "explicit"}}
 
 
+@functools.cache
 def chat_text() -> st.SearchStrategy[TextBlock]:
     return st.builds(TextBlock, _TEXT, extra=_extras(_BREAKPOINT))
 
 
+@functools.cache
 def chat_user_block() -> st.SearchStrategy[Any]:
     image = st.builds(
         ImageBlock,
@@ -218,37 +243,46 @@ def _arguments(draw: st.DrawFn) -> tuple[FrozenDict, str]:
     return value, json.dumps(thaw(value), indent=draw(st.sampled_from([None, 2])))
 
 
+@functools.cache
+def _chat_parts(plain: bool) -> dict[str, st.SearchStrategy[Any]]:
+    # Built once, not per draw (see _anthropic_parts).
+    text = st.builds(TextBlock, _TEXT) if plain else chat_text()
+    return {
+        "named": st.just(EMPTY) if plain else _extras({"name": "ana"}),
+        "role": st.just("system") if plain else st.sampled_from(["system", "developer"]),
+        "content": _TEXT | st.lists(text, max_size=2).map(tuple),
+        "user": _TEXT | st.lists(text if plain else chat_user_block(), max_size=3).map(tuple),
+        "name": st.sampled_from(["get_weather", "run"]),
+        "refusal": st.lists(_TEXT.map(lambda s: RawBlock({"refusal": s})), max_size=1),
+        "audio": st.lists(st.just(AudioBlock(file_id="audio_abc")), max_size=1),
+        "texts": st.lists(text, min_size=0, max_size=2),
+        "texts1": st.lists(text, min_size=1, max_size=2),
+    }
+
+
 @st.composite
 def chat_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any]:
     """A conversation OpenAI Chat carries exactly; ``plain``: text and tools only."""
-    text = st.builds(TextBlock, _TEXT) if plain else chat_text()
-    named = st.just(EMPTY) if plain else _extras({"name": "ana"})
+    part = _chat_parts(plain)
     conversation: list[Any] = []
     for _ in range(draw(st.integers(0, 2))):
-        role = "system" if plain else draw(st.sampled_from(["system", "developer"]))
-        content = draw(_TEXT | st.lists(text, max_size=2).map(tuple))
-        conversation.append(SystemMessage(content, role=role, extra=draw(named)))
+        role = draw(part["role"])
+        content = draw(part["content"])
+        conversation.append(SystemMessage(content, role=role, extra=draw(part["named"])))
     for r in range(draw(st.integers(0, 4))):
-        user_blocks = text if plain else chat_user_block()
-        user = draw(_TEXT | st.lists(user_blocks, max_size=3).map(tuple))
-        conversation.append(UserMessage(user, extra=draw(named)))
+        user = draw(part["user"])
+        conversation.append(UserMessage(user, extra=draw(part["named"])))
         uses = []
         for k in range(draw(st.integers(0, 2))):
             value, arguments = _arguments(draw)
             if plain:
                 value = draw(_tool_input())
                 arguments = json.dumps(thaw(value))
-            name = draw(st.sampled_from(["get_weather", "run"]))
+            name = draw(part["name"])
             uses.append(ToolUseBlock(f"call_{r}_{k}", name, value, arguments=arguments))
-        refusal = (
-            []
-            if plain
-            else draw(st.lists(_TEXT.map(lambda s: RawBlock({"refusal": s})), max_size=1))
-        )
-        audio = (
-            [] if plain else draw(st.lists(st.just(AudioBlock(file_id="audio_abc")), max_size=1))
-        )
-        texts = draw(st.lists(text, min_size=0 if uses or refusal or audio else 1, max_size=2))
+        refusal = [] if plain else draw(part["refusal"])
+        audio = [] if plain else draw(part["audio"])
+        texts = draw(part["texts"] if uses or refusal or audio else part["texts1"])
         assistant: Any = tuple(texts + refusal + uses + audio)
         if len(assistant) == 1 and texts and not texts[0].extra and draw(st.booleans()):
             assistant = texts[0].text
@@ -257,9 +291,9 @@ def chat_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any]:
         conversation.append(AssistantMessage(assistant, extra=null))
         for use in uses:
             if draw(st.booleans()):
-                content = draw(_TEXT | st.lists(text, max_size=2).map(tuple))
+                content = draw(part["content"])
                 conversation.append(
-                    ToolMessage((ToolResultBlock(use.id, content, extra=draw(named)),))
+                    ToolMessage((ToolResultBlock(use.id, content, extra=draw(part["named"])),))
                 )
     return conversation
 
@@ -272,10 +306,12 @@ _SIG = st.text("ABCDEFabcdef0123456789+/=", min_size=1, max_size=16)
 _INPUTS = st.dictionaries(st.sampled_from(["cmd", "path", "n"]), st.text(max_size=5), max_size=2)
 
 
+@functools.cache
 def _b64() -> st.SearchStrategy[str]:
     return st.binary(min_size=1, max_size=12).map(lambda b: base64.b64encode(b).decode())
 
 
+@functools.cache
 def texts(*, extras: bool = True) -> st.SearchStrategy[TextBlock]:
     """Text blocks with an occasional unknown wire field that both APIs pass through."""
     extra = (
@@ -284,6 +320,7 @@ def texts(*, extras: bool = True) -> st.SearchStrategy[TextBlock]:
     return st.builds(TextBlock, _WORDS, extra=extra)
 
 
+@functools.cache
 def history_texts(*, gemini: bool) -> st.SearchStrategy[TextBlock]:
     """Assistant text the codec carries exactly.
 
@@ -296,6 +333,7 @@ def history_texts(*, gemini: bool) -> st.SearchStrategy[TextBlock]:
     return texts().map(lambda b: replace(b, extra={**b.extra, "item": {}}) if b.extra else b)
 
 
+@functools.cache
 def responses_images() -> st.SearchStrategy[ImageBlock]:
     """Images Responses carries: data (sent as a data URL), URLs, OpenAI file ids."""
     return st.one_of(
@@ -308,6 +346,7 @@ def responses_images() -> st.SearchStrategy[ImageBlock]:
     )
 
 
+@functools.cache
 def gemini_media() -> st.SearchStrategy[ImageBlock | AudioBlock]:
     """Images and audio Gemini carries: inline data with a MIME type, file URIs."""
     return st.one_of(
@@ -322,6 +361,7 @@ def gemini_media() -> st.SearchStrategy[ImageBlock | AudioBlock]:
     )
 
 
+@functools.cache
 def openai_thinking() -> st.SearchStrategy[ThinkingBlock]:
     """Reasoning as OpenAI returns it: id, summary text, encrypted content or not."""
     return st.builds(
@@ -333,6 +373,7 @@ def openai_thinking() -> st.SearchStrategy[ThinkingBlock]:
     )
 
 
+@functools.cache
 def google_thinking() -> st.SearchStrategy[ThinkingBlock]:
     """Thought summaries as Gemini returns them: signed by Google, or unsigned."""
     return st.builds(ThinkingBlock, _WORDS) | st.builds(
@@ -340,6 +381,7 @@ def google_thinking() -> st.SearchStrategy[ThinkingBlock]:
     )
 
 
+@functools.cache
 def calls(*, gemini: bool) -> st.SearchStrategy[ToolUseBlock]:
     """Tool calls; OpenAI ones sometimes with their raw (possibly invalid) argument string."""
     arguments = st.none() if gemini else st.none() | st.sampled_from(['{"a": 1}', "{", "", "[]"])
@@ -358,6 +400,7 @@ def calls(*, gemini: bool) -> st.SearchStrategy[ToolUseBlock]:
     )
 
 
+@functools.cache
 def results(*, gemini: bool) -> st.SearchStrategy[ToolResultBlock]:
     """Tool results with text or text-and-media content."""
     media = gemini_media() if gemini else responses_images()
@@ -370,6 +413,7 @@ def results(*, gemini: bool) -> st.SearchStrategy[ToolResultBlock]:
     )
 
 
+@functools.cache
 def raws(*, gemini: bool) -> st.SearchStrategy[RawBlock]:
     """Raw parts/items of the provider's own shape."""
     if gemini:
@@ -431,27 +475,40 @@ def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
     return st.tuples(system, body).map(lambda t: [*t[0], *t[1]])
 
 
+@functools.cache
+def _loop_parts(
+    gemini: bool, media: st.SearchStrategy[Block] | None
+) -> dict[str, st.SearchStrategy[Any]]:
+    # Built once per (gemini, media), not per draw (see _anthropic_parts).
+    thinking = google_thinking() if gemini else openai_thinking()
+    if media is None:
+        media = gemini_media() if gemini else responses_images()
+    return {
+        "prompt": st.lists(texts() | media, min_size=1, max_size=2),
+        "names": st.lists(st.sampled_from(["shell", "read"]), min_size=1, max_size=3),
+        "thinking": st.lists(thinking, max_size=1),
+        "text": st.lists(history_texts(gemini=gemini), max_size=1),
+    }
+
+
 @st.composite
 def well_formed(
     draw: st.DrawFn, *, gemini: bool, media: st.SearchStrategy[Block] | None = None
 ) -> list[Message]:
     """An agent loop: every call answered right after its turn, each round closed by text."""
-    thinking = google_thinking() if gemini else openai_thinking()
-    if media is None:
-        media = gemini_media() if gemini else responses_images()
+    part = _loop_parts(gemini, media)
     out: list[Message] = []
     if draw(st.booleans()):
         out.append(SystemMessage(draw(_WORDS)))
     for r in range(draw(st.integers(1, 3))):
-        out.append(UserMessage(tuple(draw(st.lists(texts() | media, min_size=1, max_size=2)))))
+        out.append(UserMessage(tuple(draw(part["prompt"]))))
         for step in range(draw(st.integers(0, 2))):
-            names = draw(st.lists(st.sampled_from(["shell", "read"]), min_size=1, max_size=3))
+            names = draw(part["names"])
             tools = [
                 ToolUseBlock(f"call_{r}_{step}_{k}", name, draw(_INPUTS))
                 for k, name in enumerate(names)
             ]
-            lead = draw(st.lists(thinking, max_size=1))
-            lead += draw(st.lists(history_texts(gemini=gemini), max_size=1))
+            lead = draw(part["thinking"]) + draw(part["text"])
             out.append(AssistantMessage((*lead, *tools)))
             answers = tuple(
                 ToolResultBlock(t.id, draw(_WORDS), name=t.name if draw(st.booleans()) else None)
@@ -459,7 +516,7 @@ def well_formed(
             )
             anthropic_style = draw(st.booleans())
             out.append(UserMessage(answers) if anthropic_style else ToolMessage(answers))
-        closing = draw(st.lists(thinking, max_size=1))
+        closing = draw(part["thinking"])
         out.append(AssistantMessage((*closing, TextBlock(draw(_WORDS)))))
     return out
 
