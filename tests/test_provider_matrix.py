@@ -38,11 +38,11 @@ from messages import UserMessage
 from messages import strategies as ms
 from messages import thaw
 from messages.adapters import CLI_NAMES
-from messages.adapters import get as adapter
 from messages.providers import NAMES
 from messages.providers import get
 from messages.providers._carry import refusal_text
 from messages.providers._carry import request_turns
+from support.adapter_files import merged_log
 from support.provider_checks import is_paired
 from support.provider_specs import CHECKS
 from support.provider_specs import SPECS
@@ -291,23 +291,7 @@ _CAPTURES = [
 ]
 
 
-def _history(name: str, path: Path) -> list[Message]:
-    """An agent log as its adapter reads it: lines decoded, then fragments merged.
-
-    A recorder's envelope (``{"t": ..., "msg": {...}}``) gives the CLI line inside it.
-    """
-    lines = []
-    for line in path.read_text("utf-8").splitlines():
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            lines.append(line)
-            continue
-        if isinstance(obj, dict) and "t" in obj and isinstance(obj.get("msg"), dict):
-            obj = obj["msg"]
-        lines.append(json.dumps(obj))
-    reader = adapter(name)
-    return list(reader.merge(reader.iter_decode(lines)))
+_history = merged_log  # one home: support.adapter_files
 
 
 def _assert_converts(history: list[Message]) -> None:

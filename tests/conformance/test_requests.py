@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,11 +29,11 @@ from messages import UnsupportedContentError
 from messages import strategies as ms
 from messages import thaw
 from messages.adapters import CLI_NAMES
-from messages.adapters import get as adapter
 from messages.providers import NAMES
 from messages.providers import get
 from messages.providers._carry import as_turns
 from messages.serialize import to_dict
+from support.adapter_files import merged_log
 from support.provider_checks import is_paired
 from support.provider_strategies import anthropic_conversations
 from support.provider_strategies import chat_conversations
@@ -309,20 +308,7 @@ _LOCAL_HISTORIES = [
 ]
 
 
-def history(name: str, path: Path) -> list[Message]:
-    """An agent log as its adapter reads it (a recorder's ``{"t":..,"msg":{..}}`` unwrapped)."""
-    lines = []
-    for line in path.read_text("utf-8").splitlines():
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            lines.append(line)
-            continue
-        if isinstance(obj, dict) and "t" in obj and isinstance(obj.get("msg"), dict):
-            obj = obj["msg"]
-        lines.append(json.dumps(obj))
-    reader = adapter(name)
-    return list(reader.merge(reader.iter_decode(lines)))
+history = merged_log  # one home: support.adapter_files
 
 
 @pytest.mark.parametrize("policy", POLICIES)

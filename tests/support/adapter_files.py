@@ -178,3 +178,24 @@ def assert_decode_error(adapter: ModuleType, obj: Any, expected: str) -> None:
         adapter.decode(obj)
     assert str(info.value) == expected
     assert info.value.source == adapter.NAME
+
+
+def merged_log(name: str, path: Path) -> list[Message]:
+    """An agent log as its adapter reads it: lines decoded, then fragments merged.
+
+    A recorder's envelope (``{"t": ..., "msg": {...}}``) gives the CLI line inside it.
+    """
+    from messages.adapters import get
+
+    lines = []
+    for line in path.read_text("utf-8").splitlines():
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            lines.append(line)
+            continue
+        if isinstance(obj, dict) and "t" in obj and isinstance(obj.get("msg"), dict):
+            obj = obj["msg"]
+        lines.append(json.dumps(obj))
+    reader = get(name)
+    return list(reader.merge(reader.iter_decode(lines)))
