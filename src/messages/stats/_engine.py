@@ -37,6 +37,7 @@ from dataclasses import field
 from datetime import UTC
 from datetime import datetime
 from typing import Any
+from typing import Final
 
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
@@ -129,16 +130,24 @@ def epoch(value: object) -> float | None:
         return None
     if isinstance(value, int | float):
         seconds = float(value)
-        return seconds / 1000 if abs(seconds) > 1e11 else seconds
-    if isinstance(value, str):
+        if abs(seconds) > 1e11:
+            seconds /= 1000
+    elif isinstance(value, str):
         try:
             when = datetime.fromisoformat(value)
-        except ValueError:
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=UTC)
+            seconds = when.timestamp()
+        except (ValueError, OverflowError):
             return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        return when.timestamp()
-    return None
+    else:
+        return None
+    # within the years 1..9999 (and a day inside them), where every time zone can tell the day
+    return seconds if _EARLIEST <= seconds <= _LATEST else None
+
+
+_EARLIEST: Final = -62135596800.0 + 86400
+_LATEST: Final = 253402300799.0 - 86400
 
 
 @dataclass(frozen=True, slots=True)
