@@ -270,7 +270,6 @@ def test_without_genai_prices_estimates_are_unknown_not_a_crash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(_prices, "_module", lambda: None)
-    _prices._price.cache_clear()
     s = Stats.of_messages(NIGHT, label="night.jsonl")
     report = s.report(tz=UTC)
     assert (report.total.cost, report.needs_prices) == (None, True)

@@ -39,6 +39,7 @@ from datetime import datetime
 from typing import Any
 from typing import Final
 
+from .._core.fields import Timestamp
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
 from ..flat import AudioMessage
@@ -156,10 +157,15 @@ class Entry:
 
     tokens: Tokens
     """The message's final token counts (and the cost it reports, if any)."""
-    time: float | None = None
-    """Seconds since 1970 (UTC), ``None`` when the record has no timestamp."""
+    timestamp: Timestamp | None = None
+    """The record's timestamp as the log writes it (read when a report needs it)."""
     model: str | None = None
     """The model that wrote the message, when the log says."""
+
+    @property
+    def time(self) -> float | None:
+        """The timestamp in seconds since 1970 (UTC); ``None`` when unknown (see :func:`epoch`)."""
+        return epoch(self.timestamp)
 
     def rank(self) -> tuple[int, ...]:
         """How complete the counts are: of two usages of one message, the higher is final.
@@ -281,11 +287,19 @@ class SessionStats:
     running: dict[str, tuple[str, _Result]] = field(default_factory=dict)
     """The last Claude Code result (running totals) of each input: its key and figures."""
     first_time: float | None = None
-    """The earliest timestamp of any record (seconds since 1970, UTC)."""
+    """When the session started: its first timestamped record in an input (seconds since
+    1970, UTC), the earliest over inputs."""
     model: str | None = None
     """The first model named (by the session's start, or its first answer)."""
-    project: str | None = None
-    """The working folder the log records (``cwd``), else the folder of the first input."""
+    cwd: str | None = None
+    """The working folder the log records (``cwd``), the first one named."""
+    folder: str | None = None
+    """The name of the folder holding the first input (``-home-ana-app``), if it is a path."""
+
+    @property
+    def project(self) -> str | None:
+        """The session's project: the ``cwd`` the log records, else its input's folder."""
+        return self.cwd if self.cwd is not None else self.folder
 
     def copy(self) -> SessionStats:
         """A copy that can absorb more without changing this one."""
@@ -302,7 +316,8 @@ class SessionStats:
             dict(self.running),
             self.first_time,
             self.model,
-            self.project,
+            self.cwd,
+            self.folder,
         )
 
     def absorb(self, other: SessionStats) -> None:
@@ -327,7 +342,8 @@ class SessionStats:
         self.running.update(other.running)
         self.first_time = _earliest(self.first_time, other.first_time)
         self.model = _first(self.model, other.model)
-        self.project = _first(self.project, other.project)
+        self.cwd = _first(self.cwd, other.cwd)
+        self.folder = _first(self.folder, other.folder)
 
     def keys(self) -> set[str]:
         """The keys of every record counted here (to find a fragment's session)."""
@@ -444,7 +460,7 @@ class InputStats:
         self._folder = folder or None
 
     def _new(self, key: Key, session_id: str | None) -> SessionStats:
-        s = SessionStats(session_id, inputs=[self.label], project=self._folder)
+        s = SessionStats(session_id, inputs=[self.label], folder=self._folder)
         if self.format:
             s.formats.append(self.format)
         self.sessions[key] = s
@@ -487,18 +503,18 @@ class InputStats:
     def feed(self, m: Message) -> None:
         """Count one decoded message (role messages are looked at block by block)."""
         s = self._session(m.session_id)
-        when = epoch(m.timestamp)
-        if when is not None and (s.first_time is None or when < s.first_time):
-            s.first_time = when
-        cwd = m.cwd if isinstance(m, InitMessage) else m.extra.get("cwd")
-        if isinstance(cwd, str) and cwd and (s.project is None or s.project == self._folder):
-            s.project = cwd
+        if s.first_time is None and m.timestamp is not None:  # logs are in time order
+            s.first_time = epoch(m.timestamp)
+        if s.cwd is None:
+            cwd = m.cwd if isinstance(m, InitMessage) else m.extra.get("cwd")
+            if isinstance(cwd, str) and cwd:
+                s.cwd = cwd
         if s.model is None and m.model and not isinstance(m, ResultMessage | ErrorMessage):
             s.model = m.model
         if isinstance(m, AssistantMessage):
             if m.usage is not None:
                 key = self._key(m, m.message_id, m.uuid)
-                s.turn_usage[key] = Entry(Tokens.of(m.usage), when, m.model)
+                s.turn_usage[key] = Entry(Tokens.of(m.usage), m.timestamp, m.model)
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
         if isinstance(m, ResultMessage):

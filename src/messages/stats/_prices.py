@@ -35,8 +35,6 @@ def available() -> bool:
 @cache
 def _price(model: str, when: float | None, counts: tuple[int, int, int, int]) -> float | None:
     prices = _module()
-    if prices is None:
-        return None
     fresh, cache_read, cache_write, output = counts
     usage = prices.Usage(
         input_tokens=fresh + cache_read + cache_write,
@@ -58,7 +56,7 @@ def estimate(model: str | None, when: float | None, tokens: Tokens) -> float | N
     ``None`` when the model is not named or not in the table, when no token figure is known,
     or when ``genai-prices`` is not installed. Unknown figures count as zero tokens.
     """
-    if not model or not tokens.reported():
+    if not model or not tokens.reported() or _module() is None:
         return None
     counts = (
         tokens.input or 0,

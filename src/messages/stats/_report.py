@@ -181,15 +181,13 @@ def _parts(s: SessionStats) -> list[_Part]:
     tokens, cost = s.reported()
     if tokens is not None:
         return [_Part(s.first_time, s.model, tokens, cost)]
-    parts = [
-        _Part(
-            s.first_time if e.time is None else e.time,
-            e.model or s.model,
-            e.tokens,
-            None if cost is not None else e.tokens.cost,
+    parts = []
+    for e in s.turn_usage.values():
+        when = e.time
+        logged = None if cost is not None else e.tokens.cost
+        parts.append(
+            _Part(s.first_time if when is None else when, e.model or s.model, e.tokens, logged)
         )
-        for e in s.turn_usage.values()
-    ]
     if cost is not None:
         parts.append(_Part(s.first_time, s.model, Tokens(), cost))
     return parts
