@@ -121,3 +121,28 @@ def test_stats_on_a_terminal_with_no_file_reads_the_default_folders(
     assert doc["total"]["inputs"][-1] == str(sessions / "rollout-1.jsonl")
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "elsewhere"))
     assert _json(capsys)["total"]["formats"] == ["codex"]
+
+
+def test_worker_processes_give_the_same_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    projects = _tree(tmp_path)
+    for by in ("session", "day"):
+        alone = _json(capsys, "--by", by, "--tz", "UTC", str(projects))
+        assert _json(capsys, "--jobs", "2", "--by", by, "--tz", "UTC", str(projects)) == alone
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--tz", "Mars/Olympus"], "unknown time zone 'Mars/Olympus'"),
+        (["--since", "15.01.2026"], "expected a day as YYYY-MM-DD"),
+        (["--by", "week"], "invalid choice: 'week'"),
+        (["--cost", "cheap"], "invalid choice: 'cheap'"),
+    ],
+)
+def test_bad_report_flags_are_usage_errors(
+    flags: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "stats", "--example", *flags)
+    assert code == 2 and message in err

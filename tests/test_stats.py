@@ -307,3 +307,18 @@ def test_report_arguments_are_checked() -> None:
 )
 def test_timestamps(value: object, expected: float | None) -> None:
     assert epoch(value) == expected
+
+
+def test_older_claude_code_transcripts_log_a_cost_per_message() -> None:
+    from messages.adapters import get
+
+    line = (
+        '{"type":"assistant","costUSD":0.0123,"sessionId":"s","uuid":"u1",'
+        '"timestamp":"2025-06-01T00:00:00Z","message":{"id":"m","type":"message",'
+        '"role":"assistant","model":"claude-sonnet-4-20250514",'
+        '"content":[{"type":"text","text":"x"}],"usage":{"input_tokens":1,"output_tokens":2}}}'
+    )
+    s = Stats.of_messages(get("claude_code").iter_decode([line.encode()]), label="old.jsonl")
+    assert (s.report(tz=UTC).total.cost, s.report(tz=UTC).total.cost_source) == (0.0123, "logged")
+    estimated = s.report(tz=UTC, cost="estimated").total
+    assert estimated.cost == pytest.approx((1 * 3 + 2 * 15) / 1e6)

@@ -514,7 +514,10 @@ class InputStats:
         if isinstance(m, AssistantMessage):
             if m.usage is not None:
                 key = self._key(m, m.message_id, m.uuid)
-                s.turn_usage[key] = Entry(Tokens.of(m.usage), m.timestamp, m.model)
+                logged = m.extra.get("costUSD")  # what older Claude Code transcripts record
+                cost = float(logged) if isinstance(logged, int | float) else None
+                tokens = Tokens.of(m.usage, None if isinstance(logged, bool) else cost)
+                s.turn_usage[key] = Entry(tokens, m.timestamp, m.model)
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
         if isinstance(m, ResultMessage):
