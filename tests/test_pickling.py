@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from messages import DecodeError
 from messages import EncodeError
 from messages import FrozenDict
+from messages import InvalidLineMessage
 from messages import MessagesError
 from messages import StopReason
 from messages import UnsupportedContentError
@@ -185,3 +186,25 @@ def test_values_unpickled_under_another_hash_seed_hash_as_that_process_does() ->
     )
     assert done.returncode == 0, done.stderr.decode()
     assert int(done.stdout) == sum(len(m) for _, _, m in sent) > 50
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_stats_accumulators_and_reports_pickle(protocol: int) -> None:
+    from messages.stats import InputStats
+    from messages.stats import Stats
+
+    whole = Stats.empty()
+    for name in CLI_NAMES:
+        for path in hand_made(name):
+            collected = InputStats(str(path), name)
+            with path.open(encoding="utf-8") as fp:
+                for m in get(name).iter_decode(fp):
+                    if not isinstance(m, InvalidLineMessage):
+                        collected.feed(m)
+            moved = round_trip(collected, protocol)  # an input's collector, mid-way
+            assert round_trip(Stats.of_input(moved), protocol) == Stats.of_input(collected)
+            whole = whole.merge(Stats.of_input(collected))
+    assert round_trip(whole, protocol) == whole
+    for view in ("session", "day", "model"):
+        report = whole.report(view, cost="logged")
+        assert round_trip(report, protocol).to_json() == report.to_json()

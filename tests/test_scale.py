@@ -26,8 +26,8 @@ from messages.cli.stats import render_json
 from messages.convert import normalize_messages
 from messages.scale import decode_log
 from messages.scale import decode_partition
-from messages.scale import merge_stats
 from messages.scale import stats_partition
+from messages.stats import Stats
 from support.adapter_files import local
 from test_cli import run
 
@@ -63,16 +63,21 @@ def _archive(root: Path) -> list[Path]:
     return sorted(root.glob("*/*.jsonl"))
 
 
-def _cli_stats(capsys: pytest.CaptureFixture[str], paths: list[Path]) -> dict[str, Any]:
-    code, out, _ = run(capsys, "stats", "--json", *map(str, paths))
-    assert code == 1  # the bad line and the file in no known format are reported
+def _cli_stats(
+    capsys: pytest.CaptureFixture[str], paths: list[Path], *, problems: bool = True
+) -> dict[str, Any]:
+    """``messages stats --json`` on ``paths``; in the archive, the bad line and the file in
+    no known format are reported (exit code 1)."""
+    code, out, err = run(capsys, "stats", "--json", *map(str, paths))
+    assert (code, bool(err)) == (int(problems), problems)
     doc: dict[str, Any] = json.loads(out)
     return doc
 
 
-def _as_json(found: Any) -> dict[str, Any]:
+def _as_json(found: Stats) -> dict[str, Any]:
+    """What ``messages stats --json`` writes for these stats."""
     out = io.StringIO()
-    render_json(found, out)
+    render_json(found.report(), out)
     doc: dict[str, Any] = json.loads(out.getvalue())
     return doc
 
@@ -103,18 +108,11 @@ def test_the_split_message_counts_once(
 
     paths = _archive(tmp_path)
     shards = [str(p) for p in paths if p.name.startswith("claude-")]
-    whole = _cli_stats_ok(capsys, [TRANSCRIPT])
+    whole = _cli_stats(capsys, [TRANSCRIPT], problems=False)
     found = _as_json(stats_bag(shards).compute(scheduler="sync"))
     assert found["total"]["tokens"] == whole["total"]["tokens"]
     assert found["total"]["turns"] == whole["total"]["turns"]
     assert found["sessions"][0]["inputs"] == shards
-
-
-def _cli_stats_ok(capsys: pytest.CaptureFixture[str], paths: list[Path]) -> dict[str, Any]:
-    code, out, err = run(capsys, "stats", "--json", *map(str, paths))
-    assert (code, err) == (0, "")
-    doc: dict[str, Any] = json.loads(out)
-    return doc
 
 
 def test_the_message_bag_holds_every_log_s_messages(tmp_path: Path, dask_bag: Any) -> None:
@@ -157,10 +155,10 @@ def _tree(parts: list[Any], data: st.DataObject) -> Any:
     i = 0
     while i < len(parts):
         size = data.draw(st.integers(1, len(parts) - i))
-        groups.append(merge_stats(parts[i : i + size]))
+        groups.append(Stats.merge_all(parts[i : i + size]))
         i += size
     if len(groups) == len(parts):  # no progress: merge the first two
-        groups = [merge_stats(groups[:2]), *groups[2:]]
+        groups = [Stats.merge_all(groups[:2]), *groups[2:]]
     return _tree(groups, data)
 
 
@@ -173,10 +171,8 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 def test_any_grouping_and_any_merge_tree_give_the_whole(
     archive: list[Path], data: st.DataObject
 ) -> None:
-    from messages.cli.stats import sessions
-
     logs = _records(archive)
-    whole = _as_json(sessions(stats_partition([r for log in logs for r in log])))
+    whole = stats_partition([r for log in logs for r in log])
     cuts = sorted(data.draw(st.sets(st.integers(1, len(logs) - 1))))
     bounds = [0, *cuts, len(logs)]
     partitions = [[r for log in logs[a:b] for r in log] for a, b in pairwise(bounds)]
@@ -184,7 +180,8 @@ def test_any_grouping_and_any_merge_tree_give_the_whole(
     if data.draw(st.booleans()):  # a partition's stats may come back from another process
         parts = [pickle.loads(pickle.dumps(p)) for p in parts]
     merged = _tree(parts, data)
-    assert _as_json(sessions(merged)) == whole
+    assert merged == whole
+    assert _as_json(merged) == _as_json(whole)
 
 
 def test_a_partition_without_paths_is_one_log() -> None:

@@ -38,12 +38,10 @@ from typing import cast
 from .adapters import get
 from .cli.io import SNIFF_LINES
 from .cli.io import sniff
-from .cli.stats import FileStats
-from .cli.stats import SessionStats
-from .cli.stats import sessions
 from .convert import normalize_messages
 from .message import Message
 from .session import InvalidLineMessage
+from .stats import Stats
 
 if TYPE_CHECKING:
     import dask.bag
@@ -53,7 +51,6 @@ __all__ = [
     "decode_bag",
     "decode_log",
     "decode_partition",
-    "merge_stats",
     "stats_bag",
     "stats_partition",
 ]
@@ -179,29 +176,20 @@ def decode_bag(
 
 def stats_partition(
     records: Iterable[Record | str], *, format: str | None = None, merge: bool = False
-) -> list[FileStats]:
-    """What ``messages stats`` counts in one partition: one :class:`FileStats` per log.
+) -> Stats:
+    """What ``messages stats`` counts in one partition, as one mergeable :class:`Stats`.
 
-    Bad lines are left out, as the command leaves them out (``decode_partition`` keeps
-    them, to count or show); a log whose format cannot be told counts nothing.
+    Each log is one input (labelled by its path); bad lines are left out, as the command
+    leaves them out (``decode_partition`` keeps them, to count or show), and a log whose
+    format cannot be told counts nothing.
     """
-    out = []
+    out = Stats.empty()
     for path, lines in _logs(records):
         name, messages = decode_log(lines, format=format, merge=merge)
-        if name is None:
-            continue
-        stats = FileStats(path, name)
-        for m in messages:
-            if not isinstance(m, InvalidLineMessage):
-                stats.feed(m)
-        stats.finish()
-        out.append(stats)
+        if name is not None:
+            good = (m for m in messages if not isinstance(m, InvalidLineMessage))
+            out = out.merge(Stats.of_messages(good, label=path, format=name))
     return out
-
-
-def merge_stats(parts: Iterable[list[FileStats]]) -> list[FileStats]:
-    """Several partitions' stats as one (associative: any grouping gives the same)."""
-    return [stats for part in parts for stats in part]
 
 
 def stats_bag(
@@ -215,15 +203,13 @@ def stats_bag(
 ) -> Any:
     """``messages stats`` over every log in ``paths``, as a Dask item (the ``dask`` extra).
 
-    Its ``compute()`` gives the sessions, each session's parts from every log merged, as
-    ``messages stats`` gives them for the same files. ``paths`` and ``read_options`` are
-    those of :func:`decode_bag`; ``split_every`` is how many partitions' stats are merged
-    in one task of the reduction tree.
+    Its ``compute()`` gives one :class:`~messages.stats.Stats` for the whole archive, equal
+    to what ``messages stats`` counts on the same files: each partition's stats are built
+    where the partition is read, and merged in a tree (``split_every`` partitions' stats per
+    task; :meth:`Stats.merge <messages.stats.Stats.merge>` is associative, so any tree gives
+    the same). Ask it for a ``report(by=...)``. ``paths`` and ``read_options`` are those of
+    :func:`decode_bag`.
     """
     lines = _read_text(paths, files_per_partition, **read_options)
     per = partial(stats_partition, format=format, merge=merge)
-    return lines.reduction(per, merge_stats, split_every=split_every).apply(_sessions)
-
-
-def _sessions(parts: list[FileStats]) -> list[SessionStats]:
-    return sessions(parts)
+    return lines.reduction(per, Stats.merge_all, split_every=split_every)

@@ -39,6 +39,7 @@ from datetime import datetime
 from typing import Any
 from typing import Final
 
+from .._core.slots import Slotted
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
 from ..flat import AudioMessage
@@ -68,7 +69,7 @@ def _sum(a: int | None, b: int | None) -> int | None:
 
 
 @dataclass(slots=True)
-class Tokens:
+class Tokens(Slotted):
     """Token counts and cost; ``None`` where nothing reported the figure."""
 
     input: int | None = None
@@ -186,7 +187,7 @@ def _earliest(a: float | None, b: float | None) -> float | None:
 
 
 @dataclass(slots=True)
-class _Result:
+class _Result(Slotted):
     tokens: Tokens | None = None
     turns: int | None = None
     cost: float | None = None
@@ -256,7 +257,7 @@ def _components(turns: list[frozenset[str]]) -> int:
 
 
 @dataclass(slots=True)
-class SessionStats:
+class SessionStats(Slotted):
     """What one session did; merge the same session from several inputs with :meth:`absorb`.
 
     Each figure is held as the records behind it, by key, so that a record two inputs both
@@ -412,7 +413,7 @@ class SessionStats:
 _ASSISTANT_CONTENT = (TextMessage, ThinkingMessage, ToolUseMessage, ImageMessage, AudioMessage)
 
 
-class InputStats:
+class InputStats(Slotted):
     """Collects the sessions of one input, message by message (in a worker or the parent).
 
     Feed it one input's decoded messages in order with :meth:`feed`, then :meth:`finish`;
