@@ -37,6 +37,8 @@ from .io import Input
 from .io import Options
 from .io import Progress
 from .io import Reporter
+from .io import default_folders
+from .io import expand
 from .stats import notes
 from .stats import render_json
 from .stats import render_table
@@ -54,7 +56,11 @@ EXIT_USAGE: Final = 2
 def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
     """The inputs and reading flags every command has (and ``--merge`` where it applies)."""
     p.add_argument(
-        "files", nargs="*", metavar="FILE", help="input files ('-' or none: standard input)"
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="input files, or folders to read every agent log under ('-' or none: standard"
+        " input; stats with none on a terminal: the agents' own log folders)",
     )
     if merge:
         p.add_argument("--merge", action="store_true", help="join streamed deltas first")
@@ -197,7 +203,28 @@ def _inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[I
         if args.files:
             parser.error("give either --example or files, not both")
         return [Input("-", example=args.example)]
-    return [Input(path) for path in args.files or ["-"]]
+    if not args.files and args.command == "stats" and _stdin_is_terminal():
+        folders = default_folders()
+        if not folders:
+            parser.error(
+                "no FILE given, and no agent log folder found"
+                " ($CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.codex/sessions)"
+            )
+        return [inp for folder in folders for inp in expand(folder)]
+    inputs = []
+    for path in args.files or ["-"]:
+        found = expand(path)
+        if not found:
+            parser.error(f"no agent log (*.jsonl, *.ndjson, *.json) under {path}")
+        inputs += found
+    return inputs
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _options(args: argparse.Namespace) -> Options:

@@ -131,6 +131,7 @@ def notes(report: Report, *, unpriced: bool = True) -> list[str]:
         )
     if unpriced and report.unpriced:
         found.append(
-            f"no price known for {', '.join(report.unpriced)}: that usage has no estimated cost"
+            f"no estimated cost for the usage of {', '.join(report.unpriced)}:"
+            " no price in the genai-prices table"
         )
     return found

@@ -251,7 +251,7 @@ def build(
                 wanted_estimate = wanted_estimate or p.tokens.reported()
                 price = estimate(p.model, p.time, p.tokens)
                 if price is None and p.tokens.reported() and available():
-                    unpriced.add(p.model or "(model not named)")
+                    unpriced.add(p.model or "(a model the log does not name)")
                 piece._add_cost(price, "estimated")
             split.append((_key(by, day, p.model, s.project), piece))
         if not touched:
