@@ -101,6 +101,24 @@ def test_stats_on_dask_equal_the_command_on_the_same_files(
     assert _as_json(item.compute(scheduler=scheduler, num_workers=2)) == expected
 
 
+def test_a_folder_is_every_log_under_it_as_for_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], dask_bag: Any
+) -> None:
+    from messages.scale import decode_bag
+    from messages.scale import stats_bag
+
+    paths = _archive(tmp_path)
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "skip.jsonl").write_text(TRANSCRIPT.read_text("utf-8"), "utf-8")
+    (tmp_path / "README.md").write_text("not a log\n", "utf-8")
+    expected = _cli_stats(capsys, [tmp_path])
+    assert expected["total"]["inputs"] == [str(p) for p in paths if p.name != "notes.jsonl"]
+    assert _as_json(stats_bag(str(tmp_path)).compute(scheduler="sync")) == expected
+    assert decode_bag([str(tmp_path)]).npartitions == len(paths)
+    with pytest.raises(TypeError, match="read whole"):
+        decode_bag(str(tmp_path), blocksize=1024)
+
+
 def test_the_split_message_counts_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], dask_bag: Any
 ) -> None:

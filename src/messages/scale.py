@@ -26,6 +26,7 @@ two ``*_bag`` functions, which import it on first use.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from collections.abc import Iterator
 from functools import partial
@@ -37,6 +38,7 @@ from typing import cast
 
 from .adapters import get
 from .cli.io import SNIFF_LINES
+from .cli.io import expand
 from .cli.io import sniff
 from .convert import normalize_messages
 from .message import Message
@@ -141,12 +143,28 @@ def decode_partition(
     return out
 
 
+def _files(paths: str | list[str]) -> list[str]:
+    """``paths`` with each local folder replaced by the logs under it.
+
+    A folder is read as the command reads one: recursively, in sorted order, JSON Lines and
+    JSON files, hidden ones left out.
+    """
+    out: list[str] = []
+    for path in [paths] if isinstance(paths, str) else paths:
+        out += [found.path for found in expand(path)] if os.path.isdir(path) else [path]
+    return out
+
+
 def _read_text(paths: str | list[str], files_per_partition: int | None, **options: Any) -> Any:
     """The ``(line, path)`` bag (typed ``Any``: Dask's bag methods carry no annotations)."""
+    if "blocksize" in options:
+        raise TypeError("blocksize cannot be set: each log is read whole by one task")
     import dask.bag  # lazy: the optional dependency is loaded on first use
 
     read_text: Any = dask.bag.read_text
-    return read_text(paths, include_path=True, files_per_partition=files_per_partition, **options)
+    return read_text(
+        _files(paths), include_path=True, files_per_partition=files_per_partition, **options
+    )
 
 
 def decode_bag(
@@ -162,9 +180,10 @@ def decode_bag(
     """A Dask bag of the messages of every log in ``paths`` (the ``dask`` extra).
 
     ``paths`` is what ``dask.bag.read_text`` takes: a path, a glob (``archive/**/*.jsonl``)
-    or a list, local or remote; ``read_options`` go to it too (``compression``,
-    ``storage_options``...; never ``blocksize``: a log is read whole). Each partition holds
-    one log, or ``files_per_partition`` logs; the other options are those of
+    or a list, local or remote; a local folder stands for every log under it, as for the
+    ``messages`` command (``~/.claude/projects``). ``read_options`` go to ``read_text`` too
+    (``compression``, ``storage_options``...; not ``blocksize``: a log is read whole). Each
+    partition holds one log, or ``files_per_partition`` logs; the other options are those of
     :func:`decode_partition`.
     """
     lines = _read_text(paths, files_per_partition, **read_options)
