@@ -271,10 +271,13 @@ def test_without_genai_prices_estimates_are_unknown_not_a_crash(
 ) -> None:
     monkeypatch.setattr(_prices, "_module", lambda: None)
     _prices._price.cache_clear()
-    s = Stats.of_messages(NIGHT, label="night.jsonl")
-    report = s.report(tz=UTC)
-    assert (report.total.cost, report.needs_prices) == (None, True)
-    assert s.report(tz=UTC, cost="logged").needs_prices is False
+    try:
+        s = Stats.of_messages(NIGHT, label="night.jsonl")
+        report = s.report(tz=UTC)
+        assert (report.total.cost, report.needs_prices) == (None, True)
+        assert s.report(tz=UTC, cost="logged").needs_prices is False
+    finally:  # the unknown prices cached without the module must not outlive the patch
+        _prices._price.cache_clear()
 
 
 def test_models_without_a_price_are_named() -> None:
