@@ -140,6 +140,7 @@ _SUBMODULES = (
     "policy",
     "providers",
     "roles",
+    "scale",
     "serialize",
     "session",
     "stop",

@@ -9,6 +9,7 @@ from dataclasses import field
 from functools import reduce
 from typing import TYPE_CHECKING
 
+from .._core.slots import Slotted
 from ..message import Message
 from ._engine import InputStats
 from ._engine import Key
@@ -27,7 +28,7 @@ __all__ = ["Stats"]
 
 
 @dataclass(slots=True)
-class Stats:
+class Stats(Slotted):
     """What a set of agent logs did: sessions, turns, tool calls, errors, tokens and cost.
 
     Build one per input (:meth:`of_messages`, :meth:`of_file`, :meth:`of_input`), combine them

@@ -40,6 +40,7 @@ from typing import Any
 from typing import Final
 
 from .._core.fields import Timestamp
+from .._core.slots import Slotted
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
 from ..flat import AudioMessage
@@ -69,7 +70,7 @@ def _sum(a: int | None, b: int | None) -> int | None:
 
 
 @dataclass(slots=True)
-class Tokens:
+class Tokens(Slotted):
     """Token counts and cost; ``None`` where nothing reported the figure."""
 
     input: int | None = None
@@ -192,7 +193,7 @@ def _earliest(a: float | None, b: float | None) -> float | None:
 
 
 @dataclass(slots=True)
-class _Result:
+class _Result(Slotted):
     tokens: Tokens | None = None
     turns: int | None = None
     cost: float | None = None
@@ -262,7 +263,7 @@ def _components(turns: list[frozenset[str]]) -> int:
 
 
 @dataclass(slots=True)
-class SessionStats:
+class SessionStats(Slotted):
     """What one session did; merge the same session from several inputs with :meth:`absorb`.
 
     Each figure is held as the records behind it, by key, so that a record two inputs both
@@ -428,7 +429,7 @@ class SessionStats:
 _ASSISTANT_CONTENT = (TextMessage, ThinkingMessage, ToolUseMessage, ImageMessage, AudioMessage)
 
 
-class InputStats:
+class InputStats(Slotted):
     """Collects the sessions of one input, message by message (in a worker or the parent).
 
     Feed it one input's decoded messages in order with :meth:`feed`, then :meth:`finish`;

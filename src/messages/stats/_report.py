@@ -12,6 +12,7 @@ from typing import Any
 from typing import Literal
 from typing import TypeAlias
 
+from .._core.slots import Slotted
 from ._engine import SessionStats
 from ._engine import Tokens
 from ._prices import available
@@ -35,7 +36,7 @@ def zone_name(tz: tzinfo | None) -> str:
 
 
 @dataclass(slots=True)
-class Row:
+class Row(Slotted):
     """The figures of one row of a report."""
 
     key: str | None
@@ -104,7 +105,7 @@ class Row:
 
 
 @dataclass(slots=True)
-class Report:
+class Report(Slotted):
     """A stats report: rows, their total, and how they were made."""
 
     by: View
@@ -168,7 +169,7 @@ def _key(by: View, day: date | None, model: str | None, project: str | None) -> 
 
 
 @dataclass(slots=True)
-class _Part:
+class _Part(Slotted):
     """One contribution of tokens and cost: a message's usage, or a session's totals."""
 
     time: float | None
