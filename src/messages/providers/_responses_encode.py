@@ -19,12 +19,14 @@ from .._core.frozen import thaw
 from .._core.wire import present
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..flat import RawMessage
 from ..message import Message
 from ..policy import Policy
@@ -385,7 +387,7 @@ def encode_model_blocks(
                 degraded = policy.degrade(
                     block, at, "this raw block is not an OpenAI Responses item"
                 )
-            case ImageBlock() | AudioBlock():
+            case ImageBlock() | AudioBlock() | DocumentBlock() | VideoBlock():
                 degraded = policy.degrade(
                     block, at, f"OpenAI Responses assistant messages cannot carry {block.kind}"
                 )
