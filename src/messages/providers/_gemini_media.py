@@ -2,7 +2,8 @@
 
 ``inlineData`` and ``fileData`` parts are image, audio, video or document blocks. The
 MIME type decides: ``image/*``, ``audio/*`` and ``video/*`` are what they say, any other
-type (``application/pdf``, ``text/plain``...) is a :class:`DocumentBlock`. A video part's ``videoMetadata`` (``startOffset``, ``endOffset``, ``fps``) is typed on the
+type (``application/pdf``, ``text/plain``...) is a :class:`DocumentBlock`. A video part's
+``videoMetadata`` (``startOffset``, ``endOffset``, ``fps``) is typed on the
 :class:`VideoBlock`; keys inside the data object that a block does not model (such as
 ``displayName``) go to ``extra[<data field>]``, as for every Gemini part.
 """
