@@ -176,28 +176,28 @@ def _clip_ok(key: str, value: Any) -> bool:
     return type(value) is str
 
 
-_DOCUMENT: Final = frozenset(("type", "source", "title", "context", "citations"))
 _DOC_SOURCES: Final = {
-    "base64": frozenset(("type", "media_type", "data")),
-    "text": frozenset(("type", "media_type", "data")),
-    "url": frozenset(("type", "url")),
-    "file": frozenset(("type", "file_id")),
-    "content": frozenset(("type", "content")),
+    "base64": ("data", frozenset(("type", "media_type", "data"))),
+    "text": ("data", frozenset(("type", "media_type", "data"))),
+    "url": ("url", frozenset(("type", "url"))),
+    "file": ("file_id", frozenset(("type", "file_id"))),
+    "content": ("content", frozenset(("type", "content"))),
 }
-"""The keys each document source kind holds; a source with others is kept whole."""
+"""The key each document source kind needs, and the keys it may hold; a source with others
+is kept whole."""
 
 
 def _doc_source(source: Any, provider: str | None, depth: int) -> dict[str, Any] | None:
     """The DocumentBlock fields a ``source`` stands for; ``None`` when it is not one we model.
 
-    ``base64`` and ``text`` sources need their ``media_type`` (the encoder writes one back
-    for a block without it, so a source that came without one stays raw to stay exact).
+    A ``base64`` or ``text`` source without ``media_type`` reads as ``media_type=None`` and is
+    written back without one (the Anthropic provider fills the type its API needs).
     """
     if type(source) is not dict:
         return None
     kind = source.get("type")
-    keys = _DOC_SOURCES.get(kind) if type(kind) is str else None
-    if keys is None or source.keys() != keys:
+    known = _DOC_SOURCES.get(kind) if type(kind) is str else None
+    if known is None or known[0] not in source or not source.keys() <= known[1]:
         return None
     if kind == "content":
         content = source["content"]
@@ -211,7 +211,7 @@ def _doc_source(source: Any, provider: str | None, depth: int) -> dict[str, Any]
         return None
     if kind in ("base64", "text"):
         field = "data" if kind == "base64" else "text"
-        return {field: source["data"], "media_type": source["media_type"]}
+        return {field: source["data"], "media_type": source.get("media_type")}
     return {kind if kind == "url" else "file_id": source[kind if kind == "url" else "file_id"]}
 
 
@@ -220,7 +220,7 @@ def _document(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     if fields is None:  # a source kind or shape we do not model: kept as it came
         return RawBlock(wrap_owned(d))
     known = {"type", "source"}
-    for key in ("title", "context"):
+    for key in ("title", "context", "filename"):
         if type(d.get(key)) is str:  # a null or odd value stays in extra, as sent
             fields[key] = d[key]
             known.add(key)
@@ -299,20 +299,23 @@ def _source(block: ImageBlock | AudioBlock | VideoBlock) -> dict[str, Any]:
     return source
 
 
-def document_source(block: DocumentBlock) -> dict[str, Any] | None:
+def document_source(block: DocumentBlock, *, defaults: bool = False) -> dict[str, Any] | None:
     """A document's ``source``: the first of data, text, content, URL and file id it has.
 
-    ``None`` for a block with none of them. A base64 source without a MIME type says
-    ``application/pdf`` (the only one Anthropic takes), a text source ``text/plain``.
+    ``None`` for a block with none of them. With ``defaults`` (the Anthropic API), a base64
+    source without a MIME type says ``application/pdf`` (the only one Anthropic takes), a
+    text source ``text/plain``; otherwise the type is written only when the block has one.
     """
-    if block.data is not None:
-        return {
-            "type": "base64",
-            "media_type": block.media_type or "application/pdf",
-            "data": block.data,
-        }
-    if block.text is not None:
-        return {"type": "text", "media_type": block.media_type or "text/plain", "data": block.text}
+    if block.data is not None or block.text is not None:
+        is_data = block.data is not None
+        out: dict[str, Any] = {"type": "base64" if is_data else "text"}
+        media_type = block.media_type
+        if media_type is None and defaults:
+            media_type = "application/pdf" if is_data else "text/plain"
+        if media_type is not None:
+            out["media_type"] = media_type
+        out["data"] = block.data if is_data else block.text
+        return out
     if block.content is not None:
         content = block.content
         return {
@@ -384,6 +387,8 @@ def encode_block(block: Block) -> Any:
             source = document_source(block)
             out = {"type": "document", "source": source or {"type": "text", "data": ""}}
             out.update(document_fields(block, block.title))
+            if block.filename is not None:  # not an API field: kept for logs and dump_blocks
+                out["filename"] = block.filename
             return _merge(out, block.extra)
         case VideoBlock():  # no Anthropic video block: this library's own spelling
             out = {"type": "video", "source": _source(block)}

@@ -102,7 +102,7 @@ def _document(block: DocumentBlock, policy: Policy, path: str) -> dict[str, Any]
         else:  # PDF; another type goes as sent, for the API to judge
             source = {"type": "base64", "media_type": media_type, "data": data}
     else:
-        source = document_source(block)
+        source = document_source(block, defaults=True)
         if source is None:
             reason = "cannot carry a document without data, text, URL or file id"
             return policy.degrade(block, path, reason)
