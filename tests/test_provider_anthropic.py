@@ -16,6 +16,7 @@ from conftest import json_equal
 from conftest import shared_fixtures
 from messages import AssistantMessage
 from messages import DecodeError
+from messages import DocumentBlock
 from messages import ImageBlock
 from messages import RawBlock
 from messages import RawMessage
@@ -75,7 +76,14 @@ def test_rich_request_keeps_unknown_blocks_and_system_messages() -> None:
     messages = anthropic.decode_request(load(AREA, "request_rich.json"))
     assert messages[0] == SystemMessage("You are a research assistant. Cite your sources.")
     document = messages[1].content[0]
-    assert isinstance(document, RawBlock) and document.type == "document"
+    assert isinstance(document, DocumentBlock)
+    assert (document.media_type, document.title, document.context, document.citations) == (
+        "application/pdf",
+        "Q3 report",
+        "Internal",
+        True,
+    )
+    assert document.extra == {"cache_control": {"type": "ephemeral", "ttl": "1h"}}
     redacted = messages[2].content[1]
     assert isinstance(redacted, ThinkingBlock) and redacted.redacted
     assert redacted.signature.startswith("EmwKAhgB")

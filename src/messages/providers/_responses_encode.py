@@ -155,6 +155,10 @@ def _encode_turn(turn: Message, policy: Policy, path: str, emit: Any) -> None:
             raise AssertionError(turn)
 
 
+_PARTS = frozenset(("image", "audio", "document", "video"))
+"""Block kinds an input message takes as parts (or the policy decides about, as parts)."""
+
+
 def _encode_input(
     content: str | tuple[Block, ...],
     role: str,
@@ -201,7 +205,7 @@ def _encode_input(
         elif isinstance(block, ToolResultBlock):
             flush()
             put(items.encode_fco(block, policy, at))
-        elif isinstance(block, TextBlock | RawBlock) or block.kind in ("image", "audio"):
+        elif isinstance(block, TextBlock | RawBlock) or block.kind in _PARTS:
             part = items.encode_part(block, "input_text", policy, at)
             if part is not None:
                 parts.append(part)
