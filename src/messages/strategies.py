@@ -521,7 +521,8 @@ def _rich_prompt(draw: st.DrawFn, prompt: str, session: str | None) -> UserMessa
         for e in _WIRE_EXTRAS
     ]
     blocks: list[Block] = [TextBlock(prompt, extra=draw(st.sampled_from(extras)))]
-    blocks.extend(draw(st.lists(image_blocks() | audio_blocks(), max_size=1)))
+    media = image_blocks() | audio_blocks() | document_blocks() | video_blocks()
+    blocks.extend(draw(st.lists(media, max_size=1)))
     return UserMessage(tuple(blocks), session_id=session)
 
 
@@ -655,7 +656,8 @@ def conversations(
     other user content.
 
     With ``rich=True`` block-view turns also carry what converting between formats must
-    handle: images and audio in prompts and results, thinking signed by any provider, raw
+    handle: images, audio, documents and video in prompts, images in results, thinking
+    signed by any provider, raw
     blocks, and wire fields in ``extra`` that provider codecs and agent CLI adapters leave
     there (cache hints, Gemini signatures, Responses item fields, log record fields).
     """

@@ -275,6 +275,9 @@ _RESERVED: Final = {
     "invalid_tool_call": frozenset(("type", "id", "name", "args", "error")),
     "image": frozenset(("type", "base64", "url", "file_id", "mime_type")),
     "audio": frozenset(("type", "base64", "url", "file_id", "mime_type")),
+    "video": frozenset(("type", "base64", "url", "file_id", "mime_type")),
+    "file": frozenset(("type", "base64", "url", "file_id", "mime_type")),
+    "text-plain": frozenset(("type", "text", "title", "context", "mime_type")),
 }
 """The keys of each v1 block type that carry a field of ours: never taken from ``extra``."""
 
