@@ -13,9 +13,9 @@ from conftest import LOCAL_FIXTURES
 from messages import AssistantMessage
 from messages import AudioBlock
 from messages import DecodeError
+from messages import DocumentBlock
 from messages import FrozenDict
 from messages import ImageBlock
-from messages import RawBlock
 from messages import SystemMessage
 from messages import TextBlock
 from messages import TextMessage
@@ -204,7 +204,7 @@ def test_openai_parts_for_audio_and_responses() -> None:
             ImageBlock(url="https://x/y.png", extra={"detail": "auto"}),
             ImageBlock(file_id="file_1"),
             ImageBlock(url="https://x/z.png"),
-            RawBlock({"type": "document", "source": {"type": "text", "data": "d"}}),
+            DocumentBlock(text="d"),
         )
     )
 
