@@ -79,9 +79,9 @@ def _source(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | Te
 def _document(block: DocumentBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:
     """A document block, or what the policy made of one Anthropic cannot take.
 
-    File bytes (``data``, or a base64 ``data:`` URL) go as a ``base64`` source (Anthropic
-    takes PDF), or as a ``text`` source when their MIME type is text; Anthropic's ``title``
-    is the title, else the file name.
+    File bytes (``data``, or a base64 ``data:`` URL) go as a ``base64`` source when they are
+    a PDF (the only type Anthropic takes so), as a ``text`` source when their MIME type is
+    text; other types follow the policy. The title is the title, else the file name.
     """
     data, media_type = block.data, block.media_type
     if data is None and block.url is not None:
@@ -99,7 +99,10 @@ def _document(block: DocumentBlock, policy: Policy, path: str) -> dict[str, Any]
             except (DecodeError, UnicodeDecodeError):
                 return policy.degrade(block, path, "cannot carry text document bytes not in UTF-8")
             source = {"type": "text", "media_type": "text/plain", "data": text}
-        else:  # PDF; another type goes as sent, for the API to judge
+        elif media_type != "application/pdf":
+            reason = f"cannot carry a {media_type} document (PDF or text only)"
+            return policy.degrade(block, path, reason)
+        else:
             source = {"type": "base64", "media_type": media_type, "data": data}
     else:
         source = document_source(block, defaults=True)
