@@ -349,7 +349,7 @@ class DocumentBlock(MediaReads):
     title: str | None = None
     """The document's title (Anthropic ``title``); OpenAI has ``filename`` instead."""
     filename: str | None = None
-    """The file name (OpenAI ``filename``, Gemini ``displayName``); Anthropic has ``title``."""
+    """The file name (OpenAI ``filename``); Anthropic has ``title`` instead."""
     context: str | None = None
     """Text about the document the model may read but not cite (Anthropic ``context``)."""
     citations: bool | None = None
@@ -481,7 +481,7 @@ class VideoBlock(MediaReads):
 @final
 @dataclass(frozen=True, slots=True, repr=False)
 class RawBlock:
-    """Anything this library does not model, kept verbatim (server tool calls, documents...).
+    """Anything this library does not model, kept verbatim (server tool calls...).
 
     >>> RawBlock({"type": "server_tool_use", "id": "srvtoolu_1"}).type
     'server_tool_use'

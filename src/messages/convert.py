@@ -84,9 +84,10 @@ def parse_blocks(raw: Any, *, provider: str | None = None) -> tuple[Block, ...]:
     """Decode a JSON list of content blocks (Anthropic / Claude Code shapes) into blocks.
 
     Known: ``text``, ``thinking``, ``redacted_thinking``, ``tool_use``, ``tool_result`` (its
-    content recursively), ``image`` and ``audio`` with a ``base64``/``url``/``file`` source.
-    Anything else (unknown types, documents, server tools, elements that are not objects)
-    becomes a :class:`RawBlock` holding the original value. A missing required string reads as
+    content recursively), ``image``, ``audio`` and ``video`` with a ``base64``/``url``/``file``
+    source, and ``document`` with a ``base64``/``text``/``content``/``url``/``file`` source.
+    Anything else (unknown types, server tools, elements that are not objects) becomes a
+    :class:`RawBlock` holding the original value. A missing required string reads as
     ``""`` and a missing ``input`` as ``{}``. Input that is not a list, or a known block with a
     field of the wrong type, raises :class:`DecodeError` with the path to it.
 

@@ -371,7 +371,7 @@ class DocumentMessage:
     title: str | None = None
     """The document's title (Anthropic ``title``)."""
     filename: str | None = None
-    """The file name (OpenAI ``filename``, Gemini ``displayName``)."""
+    """The file name (OpenAI ``filename``)."""
     context: str | None = None
     """Text about the document the model may read but not cite (Anthropic ``context``)."""
     citations: bool | None = None
