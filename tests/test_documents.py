@@ -289,3 +289,19 @@ def test_claude_code_carries_documents_not_video() -> None:
     video = UserMessage((VideoBlock(file_id="files/v"),), session_id="s1")
     with pytest.raises(UnsupportedContentError, match="video"):
         claude_code.encode(video)
+
+
+# ----------------------------------------------------------------------------------- CLI
+
+
+def test_the_cli_shows_and_writes_documents(capsys: pytest.CaptureFixture[str]) -> None:
+    from messages.cli import main
+
+    log = str(Path(__file__).parent / "fixtures" / "claude_code" / "documents.jsonl")
+    assert main(["normalize", "--format", "text", log]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "[document/user] 'invoice.pdf', application/pdf, 15 bytes"
+    assert "[document: 'notes.txt', text/plain, 33 characters]" in out
+    assert main(["normalize", log]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith('{"v":2,"kind":"document","data":"JVBERi0xLjcKJeLjz9MK"')
