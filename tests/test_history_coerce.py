@@ -16,6 +16,7 @@ from messages import DecodeError
 from messages import DocumentBlock
 from messages import FrozenDict
 from messages import ImageBlock
+from messages import RawBlock
 from messages import SystemMessage
 from messages import TextBlock
 from messages import TextMessage
@@ -178,6 +179,28 @@ def test_langchain_dicts() -> None:
         UserMessage("hi"),
         AssistantMessage((ToolUseBlock("c1", "f", {"a": 1}),), message_id="run-1"),
         ToolMessage((ToolResultBlock("c1", "2", is_error=True),)),
+    )
+
+
+def test_openai_file_parts_are_documents() -> None:
+    (m,) = history.coerce(
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "file", "file": {"file_id": "file-1", "filename": "a.pdf"}},
+                    {"type": "input_file", "file_data": "data:application/pdf;base64,JVBERg=="},
+                    {"type": "input_file", "file_url": "https://x/b.pdf", "detail": "high"},
+                    {"type": "file", "file": {"file_id": 7}},
+                ],
+            }
+        ]
+    )
+    assert m.content == (
+        DocumentBlock(file_id="file-1", filename="a.pdf"),
+        DocumentBlock(url="data:application/pdf;base64,JVBERg=="),
+        DocumentBlock(url="https://x/b.pdf", extra={"detail": "high"}),
+        RawBlock({"type": "file", "file": {"file_id": 7}}),
     )
 
 
