@@ -214,15 +214,25 @@ def file_fields(
     stands in for a missing file name.
     """
     out: dict[str, Any] = {}
+    links = []  # URLs, and file ids that are URIs (a Gemini file): OpenAI takes them as URLs
     if block.url is not None and parse_data_uri(block.url) is not None:
         out["file_data"] = block.url
-    elif block.data is not None:
+    elif block.url is not None:
+        links.append(("url", block.url))
+    if block.data is not None and "file_data" not in out:
         media_type = block.media_type or block.resolved_media_type
         out["file_data"] = block.data if media_type is None else to_data_uri(media_type, block.data)
-    if block.url is not None and "file_data" not in out and url_key is not None:
-        out[url_key] = block.url
-    if block.file_id is not None:
+    elif block.data is not None:
+        policy.refuse("cannot carry file data beside a data URL", f"{path}.data")
+    if block.file_id is not None and "://" not in block.file_id:
         out["file_id"] = block.file_id
+    elif block.file_id is not None:
+        links.append(("file_id", block.file_id))
+    for field, link in links:
+        if url_key is not None and url_key not in out:
+            out[url_key] = link
+        elif out:  # the document goes by its other source; this one cannot come along
+            policy.refuse("cannot carry a document's URL here", f"{path}.{field}", link)
     if not out:
         return None
     if block.filename is not None:
