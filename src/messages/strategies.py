@@ -262,7 +262,7 @@ def document_blocks() -> st.SearchStrategy[DocumentBlock]:
         filename=names,
         context=st.none() | st.text(max_size=20),
         citations=st.none() | st.booleans(),
-        extra=_extras(None),
+        extra=st.sampled_from([FrozenDict(), FrozenDict({"cache_control": {"type": "ephemeral"}})]),
     )
 
 
