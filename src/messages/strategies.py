@@ -244,7 +244,10 @@ def document_blocks() -> st.SearchStrategy[DocumentBlock]:
             {"text": st.text(max_size=30), "media_type": st.sampled_from(["text/plain"])}
         ),
         st.fixed_dictionaries(
-            {"content": st.text(max_size=20) | st.lists(text_blocks(), max_size=2).map(tuple)}
+            {
+                "content": st.text(max_size=20)
+                | st.lists(st.builds(TextBlock, st.text(max_size=20)), max_size=2).map(tuple)
+            }
         ),
         st.fixed_dictionaries(
             {

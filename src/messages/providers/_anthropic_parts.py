@@ -104,6 +104,10 @@ def _document(block: DocumentBlock, policy: Policy, path: str) -> dict[str, Any]
             return policy.degrade(block, path, reason)
         else:
             source = {"type": "base64", "media_type": media_type, "data": data}
+    elif block.text is None and isinstance(block.content, tuple):
+        # content blocks are written under the policy, as a tool result's are
+        inner = encode_blocks(block.content, "tool_result", policy, f"{path}.content")
+        source = {"type": "content", "content": inner}
     else:
         source = document_source(block, defaults=True)
         if source is None:
