@@ -167,6 +167,15 @@ def test_anthropic_maps_other_providers_documents() -> None:
     ]
 
 
+def test_anthropic_content_documents_replay_exactly() -> None:
+    source = {
+        "type": "content",
+        "content": [{"type": "text", "text": ""}, {"type": "text", "text": "a"}],
+    }
+    body = {"messages": [{"role": "user", "content": [{"type": "document", "source": source}]}]}
+    assert anthropic.encode_request(anthropic.decode_request(body)) == body
+
+
 def test_anthropic_cannot_carry_video_or_non_pdf_files() -> None:
     for block in (
         VideoBlock(file_id="files/v", media_type="video/mp4"),
