@@ -123,7 +123,10 @@ def anthropic_document() -> st.SearchStrategy[DocumentBlock]:
         st.fixed_dictionaries({"data": _B64, "media_type": st.just("application/pdf")}),
         st.fixed_dictionaries({"text": _TEXT, "media_type": st.just("text/plain")}),
         st.fixed_dictionaries(
-            {"content": _TEXT | st.lists(st.builds(TextBlock, _TEXT), max_size=2).map(tuple)}
+            {
+                "content": _TEXT
+                | st.lists(st.builds(TextBlock, _TEXT.filter(bool)), max_size=2).map(tuple)
+            }
         ),
         st.fixed_dictionaries({"url": st.just("https://example.com/q3.pdf")}),
         st.fixed_dictionaries({"file_id": st.just("file_011CNha8")}),
