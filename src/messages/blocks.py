@@ -339,8 +339,8 @@ class DocumentBlock(MediaReads):
     """A document made of content blocks (Anthropic ``source.content`` of a ``content``
     source): a string or blocks, kept as sent."""
     url: str | None = None
-    """A URL (Anthropic ``url`` source, Responses ``file_url``, Gemini ``fileData.fileUri``
-    with an ``http(s)`` scheme); never fetched by this library."""
+    """A URL (Anthropic ``url`` source, Responses ``file_url``), or a ``data:`` URL (OpenAI
+    ``file_data`` as sent); never fetched by this library."""
     file_id: str | None = None
     """A provider file id (Anthropic ``file`` source, OpenAI ``file_id``, Gemini
     ``fileData.fileUri``)."""
