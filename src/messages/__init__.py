@@ -18,17 +18,20 @@ if TYPE_CHECKING:
     from ._core.frozen import thaw
     from .blocks import AudioBlock
     from .blocks import Block
+    from .blocks import DocumentBlock
     from .blocks import ImageBlock
     from .blocks import RawBlock
     from .blocks import TextBlock
     from .blocks import ThinkingBlock
     from .blocks import ToolResultBlock
     from .blocks import ToolUseBlock
+    from .blocks import VideoBlock
     from .errors import DecodeError
     from .errors import EncodeError
     from .errors import MessagesError
     from .errors import UnsupportedContentError
     from .flat import AudioMessage
+    from .flat import DocumentMessage
     from .flat import FlatMessage
     from .flat import ImageMessage
     from .flat import RawMessage
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
     from .flat import ThinkingMessage
     from .flat import ToolResultMessage
     from .flat import ToolUseMessage
+    from .flat import VideoMessage
     from .message import Context
     from .message import Message
     from .roles import AssistantMessage
@@ -66,6 +70,8 @@ __all__ = [
     "Block",
     "Context",
     "DecodeError",
+    "DocumentBlock",
+    "DocumentMessage",
     "EMPTY",
     "EncodeError",
     "ErrorMessage",
@@ -100,6 +106,8 @@ __all__ = [
     "UnsupportedContentError",
     "Usage",
     "UserMessage",
+    "VideoBlock",
+    "VideoMessage",
     "__version__",
     "classify_stop_reason",
     "freeze",

@@ -11,6 +11,7 @@ from ._core.fields import Timestamp
 from ._core.wire import type_name
 from .errors import DecodeError
 from .flat import AudioMessage
+from .flat import DocumentMessage
 from .flat import FlatMessage
 from .flat import ImageMessage
 from .flat import RawMessage
@@ -18,6 +19,7 @@ from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
 from .flat import ToolUseMessage
+from .flat import VideoMessage
 from .roles import AssistantMessage
 from .roles import RoleMessage
 from .roles import SystemMessage
@@ -57,6 +59,8 @@ FLAT_TYPES: tuple[type[FlatMessage], ...] = (
     ImageMessage,
     AudioMessage,
     RawMessage,
+    DocumentMessage,
+    VideoMessage,
 )
 SESSION_TYPES: tuple[type[SessionMessage], ...] = (
     ResultMessage,

@@ -33,12 +33,14 @@ from ._core.frozen import JsonValue
 from ._core.frozen import raw
 from .blocks import AudioBlock
 from .blocks import Block
+from .blocks import DocumentBlock
 from .blocks import ImageBlock
 from .blocks import RawBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
+from .blocks import VideoBlock
 from .errors import HINT
 from .errors import EncodeError
 from .errors import UnsupportedContentError
@@ -118,7 +120,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= _SNIPPET else text[: _SNIPPET - 3] + "..."
 
 
-def _media(label: str, block: ImageBlock | AudioBlock) -> str:
+def _media(label: str, block: ImageBlock | AudioBlock | VideoBlock | DocumentBlock) -> str:
     shown = describe_media(block)
     return f"[{label}: {shown}]" if shown else f"[{label}]"
 
@@ -163,6 +165,10 @@ def describe(block: Block) -> str:
     '[tool result call_1 (error): boom]'
     >>> describe(RawBlock({"executableCode": {"language": "PYTHON", "code": "print(1)"}}))
     '[executableCode: print(1)]'
+    >>> describe(DocumentBlock(data="JVBERi0xLjcK", media_type="application/pdf", title="Q3"))
+    "[document: 'Q3', application/pdf, 9 bytes]"
+    >>> describe(VideoBlock(file_id="files/v1", media_type="video/mp4"))
+    '[video: video/mp4, file files/v1]'
     """
     match block:
         case TextBlock():
@@ -184,6 +190,10 @@ def describe(block: Block) -> str:
             return _media("image", block)
         case AudioBlock():
             return _media("audio", block)
+        case DocumentBlock():
+            return _media("document", block)
+        case VideoBlock():
+            return _media("video", block)
         case RawBlock():
             return _raw_label(block.data)
         case _:

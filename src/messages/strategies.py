@@ -26,19 +26,23 @@ from ._core.frozen import JsonValue
 from ._core.frozen import freeze
 from .blocks import AudioBlock
 from .blocks import Block
+from .blocks import DocumentBlock
 from .blocks import ImageBlock
 from .blocks import RawBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
+from .blocks import VideoBlock
 from .flat import AudioMessage
+from .flat import DocumentMessage
 from .flat import ImageMessage
 from .flat import RawMessage
 from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
 from .flat import ToolUseMessage
+from .flat import VideoMessage
 from .message import Message
 from .roles import AssistantMessage
 from .roles import SystemMessage
@@ -57,6 +61,7 @@ __all__ = [
     "blocks",
     "contexts",
     "conversations",
+    "document_blocks",
     "flat_messages",
     "image_blocks",
     "json_objects",
@@ -71,6 +76,7 @@ __all__ = [
     "tool_result_blocks",
     "tool_use_blocks",
     "usages",
+    "video_blocks",
 ]
 
 _EXTRA_KEYS = ("cache_control", "x_custom", "meta", "annotations", "index")
@@ -220,6 +226,63 @@ def audio_blocks() -> st.SearchStrategy[AudioBlock]:
     return _media(AudioBlock, ["audio/wav", "audio/mpeg", "audio/ogg", "audio/flac"])
 
 
+def document_blocks() -> st.SearchStrategy[DocumentBlock]:
+    """A :class:`DocumentBlock` with one source and any mix of the other fields.
+
+    The source is file data, a text body, content blocks, a URL or a file id; title, file
+    name, context and citations setting are each present or not.
+    """
+    names = st.none() | st.sampled_from(["Q3 report", "notes.txt", "spec.pdf"])
+    source = st.one_of(
+        st.fixed_dictionaries(
+            {
+                "data": _base64(),
+                "media_type": st.none() | st.sampled_from(["application/pdf", "text/plain"]),
+            }
+        ),
+        st.fixed_dictionaries(
+            {"text": st.text(max_size=30), "media_type": st.sampled_from(["text/plain"])}
+        ),
+        st.fixed_dictionaries(
+            {
+                "content": st.text(max_size=20)
+                | st.lists(st.builds(TextBlock, st.text(max_size=20)), max_size=2).map(tuple)
+            }
+        ),
+        st.fixed_dictionaries(
+            {
+                "url": st.sampled_from(
+                    ["https://example.com/a.pdf", "data:application/pdf;base64,JVBERg=="]
+                )
+            }
+        ),
+        st.fixed_dictionaries({"file_id": _ids("file_")}),
+    )
+    return st.builds(
+        lambda fields, **named: DocumentBlock(**fields, **named),
+        source,
+        title=names,
+        filename=names,
+        context=st.none() | st.text(max_size=20),
+        citations=st.none() | st.booleans(),
+        extra=st.sampled_from([FrozenDict(), FrozenDict({"cache_control": {"type": "ephemeral"}})]),
+    )
+
+
+def video_blocks() -> st.SearchStrategy[VideoBlock]:
+    """A :class:`VideoBlock` with one source, sometimes clipped or sampled."""
+    offsets = st.none() | st.sampled_from(["0s", "1.5s", "90s"])
+    return st.builds(
+        lambda video, start, end, fps: dataclasses.replace(
+            video, start_offset=start, end_offset=end, fps=fps
+        ),
+        _media(VideoBlock, ["video/mp4", "video/webm", "video/mpeg"]),
+        offsets,
+        offsets,
+        st.none() | st.sampled_from([1, 2.5, 24]),
+    )
+
+
 def raw_blocks() -> st.SearchStrategy[RawBlock]:
     """A :class:`RawBlock` holding an object with a type this library does not model."""
     return st.builds(
@@ -238,6 +301,8 @@ def blocks(*, kinds: list[str] | None = None) -> st.SearchStrategy[Block]:
         "image": image_blocks(),
         "audio": audio_blocks(),
         "raw": raw_blocks(),
+        "document": document_blocks(),
+        "video": video_blocks(),
     }
     chosen = kinds if kinds is not None else list(table)
     return st.one_of([table[k] for k in chosen])
@@ -352,8 +417,20 @@ def flat_messages() -> st.SearchStrategy[Any]:
         ),
         media(ImageMessage, image_blocks()),
         media(AudioMessage, audio_blocks()),
+        st.tuples(document_blocks(), contexts(), role).map(
+            lambda t: _flat_of(DocumentMessage, t[0], t[2], t[1])
+        ),
+        st.tuples(video_blocks(), contexts(), role).map(
+            lambda t: _flat_of(VideoMessage, t[0], t[2], t[1])
+        ),
         _with_context(RawMessage, json_values(max_leaves=5), role=st.none() | role),
     )
+
+
+def _flat_of(cls: type[Any], block: Any, role: str, context: dict[str, Any]) -> Any:
+    """The flat message of ``cls`` holding a block's fields, with a role and context."""
+    fields = {f.name: getattr(block, f.name) for f in dataclasses.fields(block)}
+    return cls(**fields, role=role, **context)
 
 
 def session_messages() -> st.SearchStrategy[Any]:
@@ -447,7 +524,8 @@ def _rich_prompt(draw: st.DrawFn, prompt: str, session: str | None) -> UserMessa
         for e in _WIRE_EXTRAS
     ]
     blocks: list[Block] = [TextBlock(prompt, extra=draw(st.sampled_from(extras)))]
-    blocks.extend(draw(st.lists(image_blocks() | audio_blocks(), max_size=1)))
+    media = image_blocks() | audio_blocks() | document_blocks() | video_blocks()
+    blocks.extend(draw(st.lists(media, max_size=1)))
     return UserMessage(tuple(blocks), session_id=session)
 
 
@@ -581,7 +659,8 @@ def conversations(
     other user content.
 
     With ``rich=True`` block-view turns also carry what converting between formats must
-    handle: images and audio in prompts and results, thinking signed by any provider, raw
+    handle: images, audio, documents and video in prompts, images in results, thinking
+    signed by any provider, raw
     blocks, and wire fields in ``extra`` that provider codecs and agent CLI adapters leave
     there (cache hints, Gemini signatures, Responses item fields, log record fields).
     """

@@ -21,14 +21,17 @@ from ..blocks import Block
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
+from ..blocks import VideoBlock
 from ..convert import message_to_block
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import describe
@@ -60,20 +63,22 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
 def _carry(content: str | tuple[Block, ...], policy: Policy) -> str | tuple[Block, ...]:
     """Content from another source, with blocks Claude cannot take rejected, dropped or texted.
 
-    Audio has no Anthropic block; a thinking signature issued by another provider would be
-    refused by the API, so such a block is not carried either.
+    Audio and video have no Anthropic block; a thinking signature issued by another provider
+    would be refused by the API, so such a block is not carried either.
     """
     if isinstance(content, str):
         return content
     out: list[Block] = []
     changed = False
     for i, block in enumerate(content):
-        if isinstance(block, AudioBlock) or (
+        if isinstance(block, AudioBlock | VideoBlock) or (
             isinstance(block, ThinkingBlock)
             and block.signature is not None
             and block.provider not in (None, "anthropic")
         ):
-            what = "audio" if isinstance(block, AudioBlock) else f"{block.provider} thinking"
+            what = (
+                block.kind if not isinstance(block, ThinkingBlock) else f"{block.provider} thinking"
+            )
             alt = policy.degrade(block, f"$.content[{i}]", f"{NAME} cannot carry {what} blocks")
             changed = True
             if alt is not None:
@@ -151,7 +156,9 @@ def _flat(
     | ToolResultMessage
     | ImageMessage
     | AudioMessage
-    | RawMessage,
+    | RawMessage
+    | DocumentMessage
+    | VideoMessage,
     policy: Policy,
 ) -> Any:
     """A flat message as a one-block assistant or user line."""
@@ -270,6 +277,8 @@ def encode_message(m: Message, policy: Policy) -> Any:
             | ImageMessage()
             | AudioMessage()
             | RawMessage()
+            | DocumentMessage()
+            | VideoMessage()
         ):
             return _flat(m, policy)
         case ResultMessage():

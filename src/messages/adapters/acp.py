@@ -56,12 +56,14 @@ from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -404,6 +406,9 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             m.role is None or "jsonrpc" in m.data
         ):
             return raw(m.data)  # type: ignore[no-any-return]
+        case DocumentMessage() | VideoMessage():
+            alt = refuse(m, f"ACP content has no {m.kind} block", policy)
+            return None if alt is None else _encode(alt, policy)
         case ThinkingMessage():
             out = _chunk_out("agent_thought_chunk", m, {"type": "text", "text": m.thinking})
         case ToolUseMessage():

@@ -65,12 +65,14 @@ from ..convert import context_of
 from ..errors import DecodeError
 from ..errors import EncodeError
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -386,6 +388,8 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             | ThinkingMessage()
             | ImageMessage()
             | AudioMessage()
+            | DocumentMessage()
+            | VideoMessage()
             | RawMessage()
             | StreamEventMessage()
             | InvalidLineMessage()

@@ -49,12 +49,14 @@ from .._core.wire import opt_str
 from .._core.wire import opt_time
 from .._core.wire import rest
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -331,7 +333,9 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
                 return raw(m.data)  # type: ignore[no-any-return]
             alt = refuse(m, "Gemini CLI has no event for raw content", policy)
             return None if alt is None else _encode(alt, policy)
-        case ThinkingMessage() | ImageMessage() | AudioMessage():
+        case (
+            ThinkingMessage() | ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage()
+        ):
             alt = refuse(m, f"Gemini CLI has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage():

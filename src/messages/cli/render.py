@@ -14,12 +14,14 @@ from typing import Final
 
 from .._core.frozen import thaw
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..media import describe_media
 from ..message import Message
 from ..policy import describe
@@ -110,7 +112,7 @@ def _body(m: Message) -> str:
         case ToolResultMessage():
             flag = " (error)" if m.is_error else ""
             return f"{m.tool_use_id}{flag}: {_result_text(m)}"
-        case ImageMessage() | AudioMessage():
+        case ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage():
             return describe_media(m)
         case RawMessage():
             return _short(m.data)

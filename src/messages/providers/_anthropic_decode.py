@@ -24,6 +24,7 @@ from .._core.wire import opt_obj
 from .._core.wire import opt_str
 from .._core.wire import type_name
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import TextBlock
 from ..blocks import ToolResultBlock
 from ..errors import DecodeError
@@ -64,7 +65,7 @@ def _blocks(values: Any, key: str, *, request: bool = True) -> tuple[Block, ...]
 
 
 def _mark_empty(block: Block) -> Block:
-    """An empty text block keeps its ``type`` in extra (nested in results too).
+    """An empty text block keeps its ``type`` in extra (nested in results and documents too).
 
     The encoder leaves out empty text blocks, which the API rejects and which carry
     nothing; one marked so was in the request as it came and is written back.
@@ -72,6 +73,8 @@ def _mark_empty(block: Block) -> Block:
     if type(block) is TextBlock and not block.text:
         return replace(block, extra=wrap_owned({"type": "text", **raw(block.extra)}))
     if type(block) is ToolResultBlock and not isinstance(block.content, str):
+        return replace(block, content=tuple(_mark_empty(b) for b in block.content))
+    if type(block) is DocumentBlock and isinstance(block.content, tuple):
         return replace(block, content=tuple(_mark_empty(b) for b in block.content))
     return block
 

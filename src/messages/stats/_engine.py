@@ -44,11 +44,13 @@ from .._core.slots import Slotted
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..roles import AssistantMessage
@@ -426,7 +428,15 @@ class SessionStats(Slotted):
         return found.tokens, found.cost
 
 
-_ASSISTANT_CONTENT = (TextMessage, ThinkingMessage, ToolUseMessage, ImageMessage, AudioMessage)
+_ASSISTANT_CONTENT = (
+    TextMessage,
+    ThinkingMessage,
+    ToolUseMessage,
+    ImageMessage,
+    AudioMessage,
+    DocumentMessage,
+    VideoMessage,
+)
 
 
 class InputStats(Slotted):

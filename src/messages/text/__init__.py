@@ -27,6 +27,7 @@ from ._render import Format
 from ._render import Part
 from ._render import clip
 from ._render import entries
+from ._render import media_word
 from ._render import parts_of
 from ._render import raw_note
 from ._render import write
@@ -108,7 +109,7 @@ def _short(part: Part) -> str:
         case "tool_result":
             return f"[Tool {'error' if part.flag else 'result'}] {part.text}"
         case "media":
-            word = "Image" if part.flag else "Audio"
+            word = media_word(part)
             media_type = part.attr("media_type")
             return f"[{word}: {media_type}]" if media_type else f"[{word}]"
         case "raw":

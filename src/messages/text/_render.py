@@ -21,12 +21,14 @@ from typing import assert_never
 from .._core.frozen import raw
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..convert import message_to_block
 from ..flat import RawMessage
 from ..media import describe_media
@@ -52,6 +54,7 @@ __all__ = [
     "code_span",
     "entries",
     "fence",
+    "media_word",
     "parts_of",
     "raw_note",
     "write",
@@ -82,6 +85,8 @@ class Part:
     """The non-text parts of a tool result with block content."""
     flag: bool = False
     """Redacted thinking, an error result, or an image (vs audio) medium."""
+    medium: str = ""
+    """For a media part, what it is: ``image``, ``audio``, ``video`` or ``document``."""
 
     def attr(self, name: str) -> str:
         """The detail called ``name``, ``""`` when the part has none: every style reads them so."""
@@ -145,9 +150,10 @@ def _block(block: Block, limit: int | None) -> Part:
                 children,
                 flag=bool(block.is_error),
             )
-        case ImageBlock() | AudioBlock():
+        case ImageBlock() | AudioBlock() | VideoBlock() | DocumentBlock():
             text = describe_media(block, url_width=_URL_WIDTH)
-            return Part("media", text, media_facts(block), flag=isinstance(block, ImageBlock))
+            flag = isinstance(block, ImageBlock)
+            return Part("media", text, media_facts(block), flag=flag, medium=block.kind)
         case RawBlock():
             return Part("raw", block.type or "", (("type", block.type),) if block.type else ())
         case _:
@@ -306,8 +312,13 @@ def raw_note(part: Part) -> str:
     return f"[Raw: {part.text}]" if part.text else "[Raw]"
 
 
+def media_word(part: Part) -> str:
+    """The capitalised name of a media part's medium (``Image``, ``Document``...)."""
+    return (part.medium or ("image" if part.flag else "audio")).capitalize()
+
+
 def _media_note(part: Part) -> str:
-    word = "Image" if part.flag else "Audio"
+    word = media_word(part)
     return f"[{word}: {part.text}]" if part.text else f"[{word}]"
 
 
@@ -452,7 +463,7 @@ def _xml_part(part: Part) -> str:
                 inner += "".join(_xml_part(child) for child in part.children)
             return f"<tool_result{_attrs(attrs)}>{inner}</tool_result>"
         case "media":
-            tag = "image" if part.flag else "audio"
+            tag = media_word(part).lower()
             attrs_ = [(k, clip(v, 200) if k == "url" else v) for k, v in part.attrs]
             return f"<{tag}{_attrs(attrs_)}/>"
         case "raw":
