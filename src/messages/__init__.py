@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from .errors import EncodeError
     from .errors import MessagesError
     from .errors import UnsupportedContentError
+    from .events import TERMINAL_TASK_STATUSES
+    from .events import CompactBoundaryMessage
+    from .events import HookEventMessage
+    from .events import RateLimitMessage
+    from .events import StatusMessage
+    from .events import SystemEventMessage
+    from .events import TaskEventMessage
     from .flat import AudioMessage
     from .flat import FlatMessage
     from .flat import ImageMessage
@@ -64,6 +71,7 @@ __all__ = [
     "AudioBlock",
     "AudioMessage",
     "Block",
+    "CompactBoundaryMessage",
     "Context",
     "DecodeError",
     "EMPTY",
@@ -71,6 +79,7 @@ __all__ = [
     "ErrorMessage",
     "FlatMessage",
     "FrozenDict",
+    "HookEventMessage",
     "ImageBlock",
     "ImageMessage",
     "InitMessage",
@@ -78,15 +87,20 @@ __all__ = [
     "JsonValue",
     "Message",
     "MessagesError",
+    "RateLimitMessage",
     "RawBlock",
     "RawMessage",
     "ResultMessage",
     "Role",
     "RoleMessage",
     "SessionMessage",
+    "StatusMessage",
     "StopReason",
     "StreamEventMessage",
+    "SystemEventMessage",
     "SystemMessage",
+    "TERMINAL_TASK_STATUSES",
+    "TaskEventMessage",
     "TextBlock",
     "TextMessage",
     "ThinkingBlock",
@@ -120,6 +134,7 @@ _HOMES = (
     "blocks",
     "flat",
     "roles",
+    "events",
     "session",
     "message",
     "serialize",
@@ -131,6 +146,7 @@ _SUBMODULES = (
     "blocks",
     "convert",
     "errors",
+    "events",
     "flat",
     "history",
     "interop",

@@ -22,6 +22,12 @@ from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..convert import message_to_block
+from ..events import CompactBoundaryMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
@@ -42,6 +48,9 @@ from ..session import InvalidLineMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
 from ..usage import Usage
+from ._claude_events import put_result_details
+from ._claude_events import put_user_details
+from ._claude_events import system_line
 from ._common import foreign
 
 __all__ = ["encode_message"]
@@ -139,6 +148,8 @@ def _role_line(
     _put_context(out, m, ex)
     if isinstance(m, AssistantMessage) and m.error is not None:
         out["error"] = m.error
+    elif isinstance(m, UserMessage):
+        put_user_details(out, m)
     out.update(ex)
     out["message"] = inner
     return out
@@ -210,6 +221,7 @@ def _result_line(m: ResultMessage) -> dict[str, Any]:
         out["usage"] = _encode_usage(m.usage)
     if m.structured_output is not None:
         out["structured_output"] = raw(m.structured_output)
+    put_result_details(out, m)
     _put_context(out, m, ex)
     out.update(ex)
     return out
@@ -232,6 +244,15 @@ def _init_line(m: InitMessage) -> dict[str, Any]:
 def _stream_line(m: StreamEventMessage) -> dict[str, Any]:
     ex = _own(m.extra, "stream_event")
     out: dict[str, Any] = {"type": "stream_event", "event": raw(m.event)}
+    _put_context(out, m, ex)
+    out.update(ex)
+    return out
+
+
+def _event_line(m: Message) -> dict[str, Any]:
+    """An agent event as its ``system`` (or ``rate_limit_event``) line."""
+    ex = _own(m.extra, "rate_limit_event" if isinstance(m, RateLimitMessage) else "system")
+    out = system_line(m, ex)
     _put_context(out, m, ex)
     out.update(ex)
     return out
@@ -278,6 +299,15 @@ def encode_message(m: Message, policy: Policy) -> Any:
             return _init_line(m)
         case StreamEventMessage():
             return _stream_line(m)
+        case (
+            TaskEventMessage()
+            | HookEventMessage()
+            | CompactBoundaryMessage()
+            | StatusMessage()
+            | RateLimitMessage()
+            | SystemEventMessage()
+        ):
+            return _event_line(m)
         case ErrorMessage():
             line = AssistantMessage(
                 (TextBlock(m.message),),

@@ -64,6 +64,12 @@ from ..convert import block_to_message
 from ..convert import context_of
 from ..errors import DecodeError
 from ..errors import EncodeError
+from ..events import CompactBoundaryMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
@@ -389,6 +395,12 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             | RawMessage()
             | StreamEventMessage()
             | InvalidLineMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | TaskEventMessage()
         ):
             return _degrade(m, policy)
         case _:

@@ -56,6 +56,12 @@ from .._core.wire import type_name
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
+from ..events import CompactBoundaryMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
@@ -428,7 +434,17 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         case RawMessage() | ImageMessage() | AudioMessage():
             alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+        case (
+            StreamEventMessage()
+            | InvalidLineMessage()
+            | InitMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | TaskEventMessage()
+        ):
             why = f"OpenCode run output has no event for a {m.kind} message"
             refuse(m, why, policy, degrade=False)
             return None
