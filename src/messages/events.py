@@ -39,12 +39,13 @@ from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
 
 __all__ = [
-    "TERMINAL_TASK_STATUSES",
     "CompactBoundaryMessage",
+    "EVENT_TYPES",
     "HookEventMessage",
     "RateLimitMessage",
     "StatusMessage",
     "SystemEventMessage",
+    "TERMINAL_TASK_STATUSES",
     "TaskEventMessage",
 ]
 
@@ -372,8 +373,8 @@ class SystemEventMessage:
     """
 
     kind: ClassVar[Literal["system_event"]] = "system_event"
-    subtype: str | None
-    """The event's subtype as the source names it; ``None`` when the line has none."""
+    subtype: str
+    """The event's subtype as the source names it."""
     data: Mapping[str, JsonValue] = EMPTY
     """The line's other fields (all but ``type``, ``subtype`` and the context fields)."""
     _: KW_ONLY

@@ -169,10 +169,11 @@ class UserMessage(ContentReads):
     summary: str | None = None
     """Set when the harness wrote this turn as a summary of earlier history, not the user.
 
-    ``"compaction"``: the summary that replaces compacted history (Claude Code
-    ``isCompactSummary``, Codex compacted history); ``"branch"``: a summary of an abandoned
-    branch. Providers still receive the turn as the user turn it is; transcripts label it,
-    and statistics do not count it as a user turn.
+    ``"compaction"`` is the summary that replaces compacted history (Claude Code
+    ``isCompactSummary``, Codex ``compacted``); it is the one kind the adapters read and
+    write today, and other agents' kinds (a branch summary, say) take their own names.
+    Providers still receive the turn as the user turn it is; transcripts label it, and
+    statistics do not count it as a user turn.
     """
     origin: Mapping[str, JsonValue] | None = None
     """What sent this turn, when not the person at the keyboard (Claude Code ``origin``)."""

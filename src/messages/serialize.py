@@ -287,9 +287,7 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
 
 
 def _check_version(d: dict[str, Any], path: str) -> None:
-    """The version tag is optional; when present (a nested value may carry it too) it is one
-    of :data:`READABLE_VERSIONS`.
-    """
+    """The version tag is optional; when present (nested values may carry it) it is readable."""
     if "v" in d:
         version = d["v"]
         if type(version) is not int or version not in READABLE_VERSIONS:

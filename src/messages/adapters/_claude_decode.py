@@ -327,8 +327,9 @@ def _result(obj: dict[str, Any]) -> Message:
 
 
 def _system(obj: dict[str, Any]) -> Message:
-    if obj.get("subtype") != "init":
-        return decode_system(obj)
+    subtype = obj.get("subtype")
+    if subtype != "init":
+        return decode_system(obj) if type(subtype) is str else _raw(obj)
     tools = obj.get("tools")
     if tools is not None and type(tools) is not list:
         raise fail("an array", tools, "tools")

@@ -127,15 +127,9 @@ def _metadata_key(line: Any) -> str:
 
 
 def decode_system(obj: dict[str, Any]) -> Message:
-    """A ``system`` line other than ``init`` to its event."""
+    """A ``system`` line with a string ``subtype`` other than ``init``, to its event."""
     context, rest = _context(obj)
-    subtype = rest.get("subtype")
-    if type(subtype) is not str:
-        data = rest.copy()
-        data.pop("type", None)
-        data.pop("subtype", None)
-        extra = {"type": rest["type"], **({"subtype": subtype} if "subtype" in rest else {})}
-        return SystemEventMessage(None, wrap_owned(data), extra=wrap_owned(extra), **context)
+    subtype = rest["subtype"]  # a string: the caller keeps any other line raw
     if subtype in _TASK_SUBTYPES or subtype in _HOOK_SUBTYPES:
         del rest["subtype"]
         fields = _take(rest, _TASK_FIELDS if subtype in _TASK_SUBTYPES else _HOOK_FIELDS)
@@ -162,9 +156,10 @@ def decode_system(obj: dict[str, Any]) -> Message:
         return StatusMessage(status, **context, extra=wrap_owned(rest))
     data = rest.copy()
     del data["type"], data["subtype"]
-    return SystemEventMessage(
-        subtype, wrap_owned(data), **context, extra=wrap_owned({"type": "system"})
-    )
+    extra = {"type": "system"}
+    if "sessionId" in data:  # a transcript line: the encoder reads the spelling from extra
+        extra["sessionId"] = data.pop("sessionId")
+    return SystemEventMessage(subtype, wrap_owned(data), **context, extra=wrap_owned(extra))
 
 
 def decode_rate_limit(obj: dict[str, Any]) -> Message:
@@ -211,8 +206,7 @@ def system_line(m: Message, ex: dict[str, Any]) -> dict[str, Any]:
         if m.status is not None:
             out["status"] = m.status
     elif isinstance(m, SystemEventMessage):
-        if m.subtype is not None:
-            out["subtype"] = m.subtype
+        out["subtype"] = m.subtype
         out.update(raw(m.data))
     return out
 
