@@ -13,6 +13,10 @@ What the figures mean, the same for every format:
 - **tool calls**: by tool name, one per call id; **tool errors**: failed results, one per
   call id (Gemini CLI's JSON output reports both as counts per tool, which are used);
 - **errors**: error records and assistant messages that carry an API error;
+- **compactions**: times the history was compacted (Claude Code ``compact_boundary`` lines,
+  or the compaction summaries themselves where the log has no boundary record). A
+  compaction summary is the harness's, not the user's: it is counted here, and like any
+  input to the model it closes the assistant turn before it;
 - **tokens** and **cost**: from the session's results when any result reports them, and
   otherwise from the per-turn usage of assistant messages (one figure per message id:
   Claude Code repeats a turn's usage on each block's line, the last one wins). A Claude Code
@@ -38,6 +42,7 @@ from typing import Any
 
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
+from ..events import CompactBoundaryMessage
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import TextMessage
@@ -47,6 +52,7 @@ from ..flat import ToolUseMessage
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..roles import AssistantMessage
+from ..roles import UserMessage
 from ..session import ErrorMessage
 from ..session import InitMessage
 from ..session import ResultMessage
@@ -212,6 +218,10 @@ class SessionStats:
     """The results that each report their own part, by record key."""
     running: dict[str, tuple[str, _Result]] = field(default_factory=dict)
     """The last Claude Code result (running totals) of each input: its key and figures."""
+    boundaries: set[str] = field(default_factory=set)
+    """Keys of compaction boundary records."""
+    summaries: set[str] = field(default_factory=set)
+    """Keys of compaction summaries (user turns the harness wrote)."""
 
     def absorb(self, other: SessionStats) -> None:
         """Add another part of the same session (from another input, or before its id)."""
@@ -229,6 +239,8 @@ class SessionStats:
         self.turn_usage.update(other.turn_usage)
         self.results.update(other.results)
         self.running.update(other.running)
+        self.boundaries |= other.boundaries
+        self.summaries |= other.summaries
 
     def keys(self) -> set[str]:
         """The keys of every record counted here (to find a fragment's session)."""
@@ -249,6 +261,11 @@ class SessionStats:
     def assistant_turns(self) -> int:
         """Assistant turns counted in the stream (a turn two inputs hold counts once)."""
         return _components(self.turn_keys)
+
+    @property
+    def compactions(self) -> int:
+        """Compactions: boundary records, or the summaries where a log has no boundaries."""
+        return max(len(self.boundaries), len(self.summaries))
 
     @property
     def turns(self) -> int:
@@ -300,6 +317,7 @@ class SessionStats:
             "tool_calls": dict(sorted(self.tool_calls.items())),
             "tool_errors": self.tool_errors,
             "errors": self.errors,
+            "compactions": self.compactions,
             "tokens": tokens.to_json(),
             "cost_usd": None if tokens.cost is None else round(tokens.cost, 10),
         }
@@ -396,6 +414,11 @@ class FileStats:
         if isinstance(m, InitMessage):
             self._end_turn()
             return
+        if isinstance(m, CompactBoundaryMessage):
+            s.boundaries.add(self._key(m, m.uuid, m.message_id))
+            return
+        if isinstance(m, UserMessage) and m.summary == "compaction":
+            s.summaries.add(self._key(m, m.uuid, m.message_id))
         record = ""
         if getattr(m, "role", None) == "assistant":  # the record's key, for its turn
             record = self._key(m, m.message_id, m.uuid)
@@ -452,9 +475,10 @@ def _total(all_sessions: list[SessionStats]) -> dict[str, Any]:
     tokens = Tokens()
     calls: Counter[str] = Counter()
     out: dict[str, Any] = {"inputs": [], "formats": []}
-    turns = tool_errors = errors = 0
+    turns = tool_errors = errors = compactions = 0
     for s in all_sessions:
         turns += s.turns
+        compactions += s.compactions
         tokens.add(s.tokens)
         calls.update(s.tool_calls)
         tool_errors += s.tool_errors
@@ -466,6 +490,7 @@ def _total(all_sessions: list[SessionStats]) -> dict[str, Any]:
         tool_calls=dict(sorted(calls.items())),
         tool_errors=tool_errors,
         errors=errors,
+        compactions=compactions,
         tokens=tokens.to_json(),
         cost_usd=None if tokens.cost is None else round(tokens.cost, 10),
         sessions=len(all_sessions),
