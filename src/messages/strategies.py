@@ -65,6 +65,7 @@ __all__ = [
     "contexts",
     "conversations",
     "flat_messages",
+    "harness_user_messages",
     "image_blocks",
     "json_objects",
     "json_values",
@@ -311,13 +312,7 @@ def role_messages(*, content: st.SearchStrategy[Block] | None = None) -> st.Sear
         _with_context(
             SystemMessage, _content(text_blocks()), role=st.sampled_from(["system", "developer"])
         ),
-        _with_context(
-            UserMessage,
-            _content(block_strategy),
-            summary=st.none() | st.just("compaction"),
-            origin=st.none() | st.sampled_from([{"kind": "human"}, {"kind": "task-notification"}]),
-            tool_use_result=st.none() | json_values(max_leaves=3),
-        ),
+        _with_context(UserMessage, _content(block_strategy)),
         assistant_messages(content=block_strategy),
         _with_context(
             ToolMessage, st.lists(tool_result_blocks(), min_size=1, max_size=2).map(tuple)
@@ -477,9 +472,25 @@ def agent_events() -> st.SearchStrategy[Any]:
     )
 
 
+def harness_user_messages() -> st.SearchStrategy[UserMessage]:
+    """A :class:`UserMessage` with the fields an agent harness sets, each present or not.
+
+    The fields are the compaction ``summary`` marker, ``origin`` and ``tool_use_result``.
+    Kept out of :func:`role_messages`, whose turns every format carries whole; these fields
+    are the harness's (Claude Code writes them back, providers leave them out).
+    """
+    return _with_context(
+        UserMessage,
+        _content(blocks()),
+        summary=st.none() | st.just("compaction"),
+        origin=st.none() | st.sampled_from([{"kind": "human"}, {"kind": "task-notification"}]),
+        tool_use_result=st.none() | json_values(max_leaves=3),
+    )
+
+
 def messages() -> st.SearchStrategy[Message]:
-    """Any message: role, flat or session."""
-    return st.one_of(role_messages(), flat_messages(), session_messages())
+    """Any message: role (harness-marked user turns included), flat or session."""
+    return st.one_of(role_messages(), harness_user_messages(), flat_messages(), session_messages())
 
 
 def streams(
