@@ -329,7 +329,10 @@ def _result(obj: dict[str, Any]) -> Message:
 def _system(obj: dict[str, Any]) -> Message:
     subtype = obj.get("subtype")
     if subtype != "init":
-        return decode_system(obj) if type(subtype) is str else _raw(obj)
+        if type(subtype) is not str:
+            return _raw(obj)
+        remainder, context = _split(obj)
+        return decode_system(obj, remainder, context)
     tools = obj.get("tools")
     if tools is not None and type(tools) is not list:
         raise fail("an array", tools, "tools")
@@ -481,13 +484,18 @@ def _stream_event(obj: dict[str, Any]) -> Message:
     return _stream_event_any(obj)
 
 
+def _rate_limit(obj: dict[str, Any]) -> Message:
+    remainder, context = _split(obj)
+    return decode_rate_limit(obj, remainder, context)
+
+
 _DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
     "assistant": _assistant,
     "user": _user,
     "result": _result,
     "system": _system,
     "stream_event": _stream_event,
-    "rate_limit_event": decode_rate_limit,
+    "rate_limit_event": _rate_limit,
 }
 
 
