@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .errors import UnsupportedContentError
     from .events import TERMINAL_TASK_STATUSES
     from .events import CompactBoundaryMessage
+    from .events import ConversationResetMessage
     from .events import HookEventMessage
     from .events import RateLimitMessage
     from .events import StatusMessage
@@ -73,6 +74,7 @@ __all__ = [
     "Block",
     "CompactBoundaryMessage",
     "Context",
+    "ConversationResetMessage",
     "DecodeError",
     "EMPTY",
     "EncodeError",

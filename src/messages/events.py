@@ -10,6 +10,7 @@ pass through both views unchanged, and no provider request carries them.
 - :class:`CompactBoundaryMessage`: the history before this point was compacted;
 - :class:`StatusMessage`: the agent's status changed (``requesting``, ``compacting``...);
 - :class:`RateLimitMessage`: the account's rate-limit state changed;
+- :class:`ConversationResetMessage`: the conversation was replaced mid-session (``/clear``);
 - :class:`SystemEventMessage`: any other ``system`` subtype, typed by its ``subtype`` with
   the rest of the line in ``data`` (``thinking_tokens``, and subtypes not yet known).
 
@@ -40,6 +41,7 @@ from ._core.frozen import JsonValue
 
 __all__ = [
     "CompactBoundaryMessage",
+    "ConversationResetMessage",
     "EVENT_TYPES",
     "HookEventMessage",
     "RateLimitMessage",
@@ -400,6 +402,40 @@ class SystemEventMessage:
     __repr__ = compact_repr
 
 
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ConversationResetMessage:
+    """The conversation was replaced without ending the session (after ``/clear``, say).
+
+    >>> ConversationResetMessage("c-2").new_conversation_id
+    'c-2'
+    """
+
+    kind: ClassVar[Literal["conversation_reset"]] = "conversation_reset"
+    new_conversation_id: str | None = None
+    """The id of the conversation that replaces the old one."""
+    _: KW_ONLY
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
 EVENT_TYPES: Final = (
     TaskEventMessage,
     HookEventMessage,
@@ -407,5 +443,6 @@ EVENT_TYPES: Final = (
     StatusMessage,
     RateLimitMessage,
     SystemEventMessage,
+    ConversationResetMessage,
 )
 """The agent-event classes, in the order the session message union lists them."""

@@ -20,6 +20,7 @@ from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
 from .blocks import ToolUseBlock
 from .events import CompactBoundaryMessage
+from .events import ConversationResetMessage
 from .events import HookEventMessage
 from .events import RateLimitMessage
 from .events import StatusMessage
@@ -284,5 +285,6 @@ SessionMessage = (
     | StatusMessage
     | RateLimitMessage
     | SystemEventMessage
+    | ConversationResetMessage
 )
 """A message that is neither role nor content: passes through both views unchanged."""

@@ -33,6 +33,7 @@ from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
 from .events import CompactBoundaryMessage
+from .events import ConversationResetMessage
 from .events import HookEventMessage
 from .events import RateLimitMessage
 from .events import StatusMessage
@@ -410,7 +411,7 @@ def session_messages() -> st.SearchStrategy[Any]:
 
 
 def agent_events() -> st.SearchStrategy[Any]:
-    """A harness event: task lifecycle, hook, compaction boundary, status, rate limit, other."""
+    """A harness event: task lifecycle, hook, compaction, status, rate limit, reset, other."""
     word = st.text("abcdefghij_", min_size=1, max_size=10)
     maybe_word = st.none() | word
     task_usage = json_objects(
@@ -469,6 +470,7 @@ def agent_events() -> st.SearchStrategy[Any]:
             st.sampled_from(["thinking_tokens", "api_retry", "future_kind"]),
             json_objects(keys=st.sampled_from(["tokens", "attempt", "note"]), max_size=2),
         ),
+        _with_context(ConversationResetMessage, st.none() | _ids("conv-")),
     )
 
 

@@ -614,7 +614,7 @@ OURS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "rate_limit_info.overage_disabled_reason": _kind("overage_disabled_reason"),
         "rate_limit_info.raw": _kind("info"),
     },
-    "ConversationResetMessage": {**_SAME},
+    "ConversationResetMessage": {**_SAME, "new_conversation_id": _kind("new_conversation_id")},
 }
 """SDK class -> SDK attribute -> how to read the same value from our message (typed only)."""
 

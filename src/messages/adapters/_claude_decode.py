@@ -34,6 +34,7 @@ from ..session import ResultMessage
 from ..session import StreamEventMessage
 from ..usage import Usage
 from ._claude_events import decode_rate_limit
+from ._claude_events import decode_reset
 from ._claude_events import decode_system
 from ._claude_events import result_details
 from ._claude_events import user_details
@@ -489,6 +490,11 @@ def _rate_limit(obj: dict[str, Any]) -> Message:
     return decode_rate_limit(obj, remainder, context)
 
 
+def _reset(obj: dict[str, Any]) -> Message:
+    remainder, context = _split(obj)
+    return decode_reset(obj, remainder, context)
+
+
 _DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
     "assistant": _assistant,
     "user": _user,
@@ -496,6 +502,7 @@ _DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
     "system": _system,
     "stream_event": _stream_event,
     "rate_limit_event": _rate_limit,
+    "conversation_reset": _reset,
 }
 
 

@@ -23,6 +23,7 @@ from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..convert import message_to_block
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -48,6 +49,7 @@ from ..session import InvalidLineMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
 from ..usage import Usage
+from ._claude_events import line_type
 from ._claude_events import put_result_details
 from ._claude_events import put_user_details
 from ._claude_events import system_line
@@ -251,7 +253,7 @@ def _stream_line(m: StreamEventMessage) -> dict[str, Any]:
 
 def _event_line(m: Message) -> dict[str, Any]:
     """An agent event as its ``system`` (or ``rate_limit_event``) line."""
-    ex = _own(m.extra, "rate_limit_event" if isinstance(m, RateLimitMessage) else "system")
+    ex = _own(m.extra, line_type(m))
     out = system_line(m, ex)
     _put_context(out, m, ex)
     out.update(ex)
@@ -306,6 +308,7 @@ def encode_message(m: Message, policy: Policy) -> Any:
             | StatusMessage()
             | RateLimitMessage()
             | SystemEventMessage()
+            | ConversationResetMessage()
         ):
             return _event_line(m)
         case ErrorMessage():

@@ -25,6 +25,7 @@ from .._core.make import maker
 from .._core.make import wrap_owned
 from ..blocks import ToolUseBlock
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -35,8 +36,9 @@ from ..roles import UserMessage
 from ..session import ResultMessage
 
 __all__ = [
-    "EVENTS",
     "decode_rate_limit",
+    "decode_reset",
+    "line_type",
     "decode_system",
     "put_result_details",
     "put_user_details",
@@ -44,15 +46,6 @@ __all__ = [
     "system_line",
     "user_details",
 ]
-
-EVENTS: Final = (
-    TaskEventMessage,
-    HookEventMessage,
-    CompactBoundaryMessage,
-    StatusMessage,
-    RateLimitMessage,
-    SystemEventMessage,
-)
 
 _TASK_SUBTYPES: Final = frozenset(
     ("task_started", "task_progress", "task_notification", "task_updated")
@@ -172,6 +165,24 @@ def decode_rate_limit(obj: dict[str, Any], rest: dict[str, Any], context: Contex
     return _new_rate_limit(info, uuid, sid, parent, None, None, ts, wrap_owned(rest))
 
 
+def decode_reset(obj: dict[str, Any], rest: dict[str, Any], context: Context) -> Message:
+    """A ``conversation_reset`` line (``rest`` and ``context`` as for :func:`decode_system`)."""
+    uuid, sid, parent, ts = context
+    new_id = rest.get("new_conversation_id")
+    if type(new_id) is str:
+        del rest["new_conversation_id"]
+    else:
+        new_id = None
+    return ConversationResetMessage(
+        new_id,
+        uuid=uuid,
+        session_id=sid,
+        parent_tool_use_id=parent,
+        timestamp=ts,
+        extra=wrap_owned(rest),
+    )
+
+
 def _event_fields(m: Message) -> tuple[tuple[str, type], ...]:
     if isinstance(m, TaskEventMessage):
         return _TASK_FIELDS
@@ -180,10 +191,24 @@ def _event_fields(m: Message) -> tuple[tuple[str, type], ...]:
     return ()
 
 
+def line_type(m: Message) -> str:
+    """The ``type`` of an event's line."""
+    if isinstance(m, RateLimitMessage):
+        return "rate_limit_event"
+    if isinstance(m, ConversationResetMessage):
+        return "conversation_reset"
+    return "system"
+
+
 def system_line(m: Message, ex: dict[str, Any]) -> dict[str, Any]:
     """The body of an event's line (``type``, ``subtype`` and its fields; no context)."""
+    if isinstance(m, ConversationResetMessage):
+        out: dict[str, Any] = {"type": "conversation_reset"}
+        if m.new_conversation_id is not None:
+            out["new_conversation_id"] = m.new_conversation_id
+        return out
     if isinstance(m, RateLimitMessage):
-        out: dict[str, Any] = {"type": "rate_limit_event"}
+        out = {"type": "rate_limit_event"}
         if m.info is not None:
             out["rate_limit_info"] = raw(m.info)
         return out

@@ -56,6 +56,7 @@ from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -454,6 +455,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             | RateLimitMessage()
             | StatusMessage()
             | SystemEventMessage()
+            | ConversationResetMessage()
             | TaskEventMessage()
         ):
             why = f"ACP has no message for a {m.kind} message"

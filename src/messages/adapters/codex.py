@@ -65,6 +65,7 @@ from ..convert import context_of
 from ..errors import DecodeError
 from ..errors import EncodeError
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -427,6 +428,7 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             | RateLimitMessage()
             | StatusMessage()
             | SystemEventMessage()
+            | ConversationResetMessage()
             | TaskEventMessage()
         ):
             return _degrade(m, policy)

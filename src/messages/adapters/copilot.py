@@ -57,6 +57,7 @@ from .._core.wire import rest
 from ..blocks import ToolUseBlock
 from ..convert import message_to_block
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -446,6 +447,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             | RateLimitMessage()
             | StatusMessage()
             | SystemEventMessage()
+            | ConversationResetMessage()
             | TaskEventMessage()
         ):
             why = f"Copilot has no event for a {m.kind} message"

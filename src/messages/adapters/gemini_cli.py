@@ -49,6 +49,7 @@ from .._core.wire import opt_str
 from .._core.wire import opt_time
 from .._core.wire import rest
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -352,6 +353,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             | RateLimitMessage()
             | StatusMessage()
             | SystemEventMessage()
+            | ConversationResetMessage()
             | TaskEventMessage()
         ):
             why = f"Gemini CLI has no event for a {m.kind} message"

@@ -57,6 +57,7 @@ from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -443,6 +444,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             | RateLimitMessage()
             | StatusMessage()
             | SystemEventMessage()
+            | ConversationResetMessage()
             | TaskEventMessage()
         ):
             why = f"OpenCode run output has no event for a {m.kind} message"

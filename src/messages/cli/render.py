@@ -14,6 +14,7 @@ from typing import Final
 
 from .._core.frozen import thaw
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -103,6 +104,7 @@ def summary(m: Message, *, answer: bool = True) -> str:
             | StatusMessage()
             | RateLimitMessage()
             | SystemEventMessage()
+            | ConversationResetMessage()
         ):
             return summarize(m, None)
         case _:

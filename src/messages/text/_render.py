@@ -29,6 +29,7 @@ from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..convert import message_to_block
 from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
 from ..events import HookEventMessage
 from ..events import RateLimitMessage
 from ..events import StatusMessage
@@ -216,6 +217,10 @@ def event_entry(message: Message) -> Entry | None:
         return Entry("Rate limit", "rate_limit", attrs)
     if isinstance(message, SystemEventMessage):
         return Entry("System event", "system_event", [("subtype", message.subtype)])
+    if isinstance(message, ConversationResetMessage):
+        if message.new_conversation_id is not None:
+            attrs.append(("conversation", message.new_conversation_id))
+        return Entry("Conversation reset", "conversation_reset", attrs)
     return None
 
 
@@ -262,7 +267,8 @@ _QUIET: Final = (
 )
 """Messages a transcript shows only with ``include_events``: the harness's running notes.
 
-A compaction boundary is always shown: it says that earlier history was replaced.
+A compaction boundary and a conversation reset are always shown: they say that earlier
+history was replaced.
 """
 
 
