@@ -649,7 +649,7 @@ def normalised(m: Any) -> Any:
         changes["usage"] = _norm_usage(m.usage)
     if isinstance(m, ResultMessage) and m.subtype is None and m.is_error is None:
         changes["subtype"] = "success"  # a result line always says how the run ended
-    if isinstance(m, (UserMessage, ResultMessage, InitMessage, StreamEventMessage)):
+    if not isinstance(m, AssistantMessage):  # only assistant and init lines name a model
         changes["model"] = m.model if isinstance(m, InitMessage) else None
     changes["message_id"] = m.message_id if isinstance(m, AssistantMessage) else None
     return replace(m, **changes)
@@ -658,9 +658,11 @@ def normalised(m: Any) -> Any:
 CARRIED = st.one_of(
     ms.assistant_messages(content=CARRIED_BLOCKS),
     ms.role_messages(content=CARRIED_BLOCKS).filter(lambda m: isinstance(m, UserMessage)),
+    ms.harness_user_messages(content=CARRIED_BLOCKS),
     ms.session_messages().filter(
         lambda m: isinstance(m, (ResultMessage, InitMessage, StreamEventMessage))
     ),
+    ms.agent_events(),
 )
 
 

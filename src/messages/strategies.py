@@ -474,7 +474,9 @@ def agent_events() -> st.SearchStrategy[Any]:
     )
 
 
-def harness_user_messages() -> st.SearchStrategy[UserMessage]:
+def harness_user_messages(
+    *, content: st.SearchStrategy[Block] | None = None
+) -> st.SearchStrategy[UserMessage]:
     """A :class:`UserMessage` with the fields an agent harness sets, each present or not.
 
     The fields are the compaction ``summary`` marker, ``origin`` and ``tool_use_result``.
@@ -483,7 +485,7 @@ def harness_user_messages() -> st.SearchStrategy[UserMessage]:
     """
     return _with_context(
         UserMessage,
-        _content(blocks()),
+        _content(content if content is not None else blocks()),
         summary=st.none() | st.just("compaction"),
         origin=st.none() | st.sampled_from([{"kind": "human"}, {"kind": "task-notification"}]),
         tool_use_result=st.none() | json_values(max_leaves=3),
