@@ -2,7 +2,8 @@
 
 ``system`` lines other than ``init`` become the agent events of :mod:`messages.events`
 (task lifecycle, hooks, compaction boundary, status, and a generic event for any other
-subtype); ``rate_limit_event`` lines become :class:`RateLimitMessage`. This module also
+subtype); ``rate_limit_event`` lines become :class:`RateLimitMessage`, ``conversation_reset``
+lines :class:`ConversationResetMessage`. This module also
 reads and writes the run details of ``result`` lines and the harness fields of ``user``
 lines (``origin``, ``tool_use_result``, ``isCompactSummary``).
 
@@ -36,10 +37,11 @@ from ..roles import UserMessage
 from ..session import ResultMessage
 
 __all__ = [
+    "Context",
     "decode_rate_limit",
     "decode_reset",
-    "line_type",
     "decode_system",
+    "line_type",
     "put_result_details",
     "put_user_details",
     "result_details",
@@ -52,7 +54,7 @@ _TASK_SUBTYPES: Final = frozenset(
 )
 _HOOK_SUBTYPES: Final = frozenset(("hook_started", "hook_progress", "hook_response"))
 
-# (field, wire key, expected JSON type): the field and the key share a name on these lines.
+# (field, expected JSON type): the field and the wire key share a name on these lines.
 _TASK_FIELDS: Final = (
     ("task_id", str),
     ("description", str),
