@@ -44,7 +44,7 @@ from .usage import Usage
 
 __all__ = [
     "FORMAT_VERSION",
-    "READABLE_VERSIONS",
+    "READ_VERSIONS",
     "Value",
     "dumps",
     "from_dict",
@@ -57,9 +57,9 @@ __all__ = [
 FORMAT_VERSION: Final = 2
 """The version tag ``v`` written on every top-level value."""
 
-READABLE_VERSIONS: Final = frozenset((1, 2))
-"""The versions :func:`from_dict` reads: version 2 added fields and kinds, and a version 1
-document is a version 2 document that uses none of them."""
+READ_VERSIONS: Final = (1, 2)
+"""The versions :func:`from_dict` reads: version 1 files (before documents and video) still
+read, as every version 1 value is a version 2 value too."""
 
 Value: TypeAlias = Message | Block | Usage
 """Anything :func:`to_dict` accepts."""
@@ -287,10 +287,13 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
 
 
 def _check_version(d: dict[str, Any], path: str) -> None:
-    """The version tag is optional; when present (nested values may carry it) it is readable."""
+    """The version tag is optional; when present (nested values may carry it) it is readable.
+
+    Readable versions are :data:`READ_VERSIONS`.
+    """
     if "v" in d:
         version = d["v"]
-        if type(version) is not int or version not in READABLE_VERSIONS:
+        if type(version) is not int or version not in READ_VERSIONS:
             raise DecodeError(
                 f"unsupported format version {version!r} (this library reads 1 and 2)",
                 path=f"{path}.v",

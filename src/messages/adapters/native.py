@@ -1,8 +1,7 @@
 """The library's own JSON Lines (see :mod:`messages.serialize`), with the adapter surface.
 
 It lets the command line and scripts treat native files like any agent CLI's output: a line
-is one message as :func:`messages.serialize.to_dict` writes it (``"v": 2`` and ``"kind"``;
-version 1 lines read too).
+is one message as :func:`messages.serialize.to_dict` writes it (``"v": 2`` and ``"kind"``).
 Every message kind can be written, so nothing is ever unsupported here.
 
 >>> from messages import TextMessage
