@@ -547,13 +547,16 @@ def test_a_type_that_is_not_a_string_is_raw_not_a_crash() -> None:
 
 @given(ms.role_messages())
 def test_messages_to_turn_inverts_flattening(message: Any) -> None:
-    # What a turn carries beyond its blocks and context (usage, stop reason, error, extra)
+    # What a turn carries beyond its blocks and context (usage, stop reason, error, extra,
+    # a user turn's summary marker, origin and tool_use_result)
     # is not in the flat view, so the law is stated for turns without them.
     if isinstance(message.content, str) or not message.content:
         return
     plain = dataclasses.replace(message, extra={})
     if isinstance(plain, AssistantMessage):
         plain = dataclasses.replace(plain, usage=None, stop_reason=None, error=None)
+    if isinstance(plain, UserMessage):  # turn-level fields, like extra: not on the children
+        plain = dataclasses.replace(plain, summary=None, origin=None, tool_use_result=None)
     assert messages_to_turn(flatten_assistant(plain)) == plain
 
 

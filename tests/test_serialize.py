@@ -130,6 +130,29 @@ def test_version_2_carries_documents_and_video() -> None:
     assert info.value.path == "$.fps"
 
 
+V1_DOCUMENT = [
+    '{"v":1,"kind":"init","cwd":"/w","tools":["Bash"],"session_id":"s-1"}',
+    '{"v":1,"kind":"user","content":"Count the files.","session_id":"s-1"}',
+    '{"v":1,"kind":"assistant","content":[{"type":"text","text":"3."}],"stop_reason":"end_turn"}',
+    '{"v":1,"kind":"result","subtype":"success","num_turns":1,"usage":{"input_tokens":5}}',
+]
+"""A document as version 1 of the format wrote it (before agent events and run details)."""
+
+
+def test_a_version_1_document_still_reads() -> None:
+    values = list(read_jsonl(V1_DOCUMENT))
+    assert [type(v).__name__ for v in values] == [
+        "InitMessage",
+        "UserMessage",
+        "AssistantMessage",
+        "ResultMessage",
+    ]
+    assert values[1] == UserMessage("Count the files.", session_id="s-1")
+    assert values[3].usage == Usage(5)
+    # written back, it is the same document at version 2
+    assert [dumps(v) for v in values] == [line.replace('"v":1', '"v":2') for line in V1_DOCUMENT]
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [

@@ -30,6 +30,14 @@ if TYPE_CHECKING:
     from .errors import EncodeError
     from .errors import MessagesError
     from .errors import UnsupportedContentError
+    from .events import TERMINAL_TASK_STATUSES
+    from .events import CompactBoundaryMessage
+    from .events import ConversationResetMessage
+    from .events import HookEventMessage
+    from .events import RateLimitMessage
+    from .events import StatusMessage
+    from .events import SystemEventMessage
+    from .events import TaskEventMessage
     from .flat import AudioMessage
     from .flat import DocumentMessage
     from .flat import FlatMessage
@@ -68,7 +76,9 @@ __all__ = [
     "AudioBlock",
     "AudioMessage",
     "Block",
+    "CompactBoundaryMessage",
     "Context",
+    "ConversationResetMessage",
     "DecodeError",
     "DocumentBlock",
     "DocumentMessage",
@@ -77,6 +87,7 @@ __all__ = [
     "ErrorMessage",
     "FlatMessage",
     "FrozenDict",
+    "HookEventMessage",
     "ImageBlock",
     "ImageMessage",
     "InitMessage",
@@ -84,15 +95,20 @@ __all__ = [
     "JsonValue",
     "Message",
     "MessagesError",
+    "RateLimitMessage",
     "RawBlock",
     "RawMessage",
     "ResultMessage",
     "Role",
     "RoleMessage",
     "SessionMessage",
+    "StatusMessage",
     "StopReason",
     "StreamEventMessage",
+    "SystemEventMessage",
     "SystemMessage",
+    "TERMINAL_TASK_STATUSES",
+    "TaskEventMessage",
     "TextBlock",
     "TextMessage",
     "ThinkingBlock",
@@ -128,6 +144,7 @@ _HOMES = (
     "blocks",
     "flat",
     "roles",
+    "events",
     "session",
     "message",
     "serialize",
@@ -139,6 +156,7 @@ _SUBMODULES = (
     "blocks",
     "convert",
     "errors",
+    "events",
     "flat",
     "history",
     "interop",

@@ -35,6 +35,7 @@ from ._core.make import wrap_owned
 from ._core.wire import type_name
 from .blocks import BLOCK_TYPES
 from .blocks import Block
+from .blocks import ToolUseBlock
 from .errors import DecodeError
 from .errors import EncodeError
 from .message import MESSAGE_TYPES
@@ -54,10 +55,12 @@ __all__ = [
 ]
 
 FORMAT_VERSION: Final = 2
-"""The version tag ``v`` written on every top-level value (2 since documents and video)."""
+"""The version tag ``v`` written on every top-level value (2 since documents, video and
+agent events)."""
 
 READ_VERSIONS: Final = (1, 2)
-"""The versions :func:`from_dict` reads: version 1 files (before documents and video) still
+"""The versions :func:`from_dict` reads: version 1 files (before documents, video and agent
+events) still
 read, as every version 1 value is a version 2 value too."""
 
 Value: TypeAlias = Message | Block | Usage
@@ -134,6 +137,13 @@ def _usage(v: Any, path: str) -> Any:
     return _nested(v, path, {"usage": Usage})
 
 
+def _tool_use(v: Any, path: str) -> Any:
+    block = _nested(v, path, _BLOCKS)
+    if type(block) is not ToolUseBlock:
+        raise DecodeError(f"expected a tool_use block, found {block.kind!r}", path=f"{path}.type")
+    return block
+
+
 def _role(v: Any, path: str) -> Any:
     if type(v) is not str or v not in ROLES:
         raise DecodeError(f"expected a role, found {v!r}", path=path, value=v)
@@ -159,6 +169,7 @@ _BY_ANNOTATION: Final[dict[str, _In]] = {
     "tuple[FrozenDict, ...]": _objects,
     "str | tuple[Block, ...]": _content,
     "Usage": _usage,
+    "ToolUseBlock": _tool_use,
     "Role": _role,
     'Literal["system", "developer"]': _system_role,
 }

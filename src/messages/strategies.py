@@ -34,6 +34,13 @@ from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
 from .blocks import VideoBlock
+from .events import CompactBoundaryMessage
+from .events import ConversationResetMessage
+from .events import HookEventMessage
+from .events import RateLimitMessage
+from .events import StatusMessage
+from .events import SystemEventMessage
+from .events import TaskEventMessage
 from .flat import AudioMessage
 from .flat import DocumentMessage
 from .flat import ImageMessage
@@ -56,6 +63,7 @@ from .session import StreamEventMessage
 from .usage import Usage
 
 __all__ = [
+    "agent_events",
     "assistant_messages",
     "audio_blocks",
     "blocks",
@@ -63,6 +71,7 @@ __all__ = [
     "conversations",
     "document_blocks",
     "flat_messages",
+    "harness_user_messages",
     "image_blocks",
     "json_objects",
     "json_values",
@@ -446,6 +455,16 @@ def session_messages() -> st.SearchStrategy[Any]:
             total_cost_usd=st.none() | st.floats(min_value=0, max_value=10),
             usage=st.none() | usages(),
             structured_output=json_values(max_leaves=3),
+            stop_reason=st.none() | st.sampled_from(["end_turn", "max_tokens"]),
+            terminal_reason=st.none() | st.sampled_from(["completed", "max_turns"]),
+            errors=st.none() | st.lists(st.text(max_size=10), max_size=2).map(tuple),
+            api_error_status=st.none() | st.sampled_from([429, 529]),
+            permission_denials=st.none()
+            | st.lists(json_objects(max_size=2), max_size=2).map(tuple),
+            model_usage=st.none() | json_objects(keys=st.sampled_from(["claude-haiku-4-5"])),
+            deferred_tool_use=st.none()
+            | st.builds(ToolUseBlock, _ids("toolu_"), st.just("Bash"), _tool_inputs()),
+            origin=st.none() | st.just({"kind": "human"}),
         ),
         _with_context(
             ErrorMessage,
@@ -464,12 +483,95 @@ def session_messages() -> st.SearchStrategy[Any]:
             reason=st.text(max_size=20),
             line=st.none() | st.integers(min_value=1, max_value=10**6),
         ),
+        agent_events(),
+    )
+
+
+def agent_events() -> st.SearchStrategy[Any]:
+    """A harness event: task lifecycle, hook, compaction, status, rate limit, reset, other."""
+    word = st.text("abcdefghij_", min_size=1, max_size=10)
+    maybe_word = st.none() | word
+    task_usage = json_objects(
+        keys=st.sampled_from(["total_tokens", "tool_uses", "duration_ms"]),
+        values=st.integers(min_value=0, max_value=10**6),
+    )
+    statuses = ["pending", "running", "completed", "failed", "stopped", "killed"]
+    return st.one_of(
+        _with_context(
+            TaskEventMessage,
+            st.sampled_from(["task_started", "task_progress", "task_notification", "task_updated"]),
+            task_id=_ids("task-"),
+            description=maybe_word,
+            task_type=st.none() | st.sampled_from(["local_bash", "local_agent"]),
+            tool_use_id=st.none() | _ids("toolu_"),
+            status=st.none() | st.sampled_from(statuses),
+            summary=maybe_word,
+            usage=st.none() | task_usage,
+            patch=st.none() | st.sampled_from(statuses).map(lambda v: {"status": v}),
+        ),
+        _with_context(
+            HookEventMessage,
+            st.sampled_from(["hook_started", "hook_progress", "hook_response"]),
+            hook_id=st.none() | _ids("hook-"),
+            hook_name=st.none() | st.sampled_from(["PreToolUse:Bash", "Stop"]),
+            hook_event=st.none() | st.sampled_from(["PreToolUse", "Stop"]),
+            stdout=maybe_word,
+            exit_code=st.none() | st.integers(min_value=0, max_value=255),
+            outcome=st.none() | st.sampled_from(["success", "error", "cancelled"]),
+        ),
+        _with_context(
+            CompactBoundaryMessage,
+            st.none()
+            | st.fixed_dictionaries(
+                {
+                    "trigger": st.sampled_from(["manual", "auto"]),
+                    "pre_tokens": st.integers(min_value=0, max_value=10**6),
+                }
+            ),
+        ),
+        _with_context(StatusMessage, st.none() | st.sampled_from(["requesting", "compacting"])),
+        _with_context(
+            RateLimitMessage,
+            st.none()
+            | st.fixed_dictionaries(
+                {"status": st.sampled_from(["allowed", "allowed_warning", "rejected"])},
+                optional={
+                    "resetsAt": st.integers(min_value=0, max_value=2**31),
+                    "rateLimitType": st.sampled_from(["five_hour", "seven_day"]),
+                    "utilization": st.floats(min_value=0, max_value=1),
+                },
+            ),
+        ),
+        _with_context(
+            SystemEventMessage,
+            st.sampled_from(["thinking_tokens", "api_retry", "future_kind"]),
+            json_objects(keys=st.sampled_from(["tokens", "attempt", "note"]), max_size=2),
+        ),
+        _with_context(ConversationResetMessage, st.none() | _ids("conv-")),
+    )
+
+
+def harness_user_messages(
+    *, content: st.SearchStrategy[Block] | None = None
+) -> st.SearchStrategy[UserMessage]:
+    """A :class:`UserMessage` with the fields an agent harness sets, each present or not.
+
+    The fields are the compaction ``summary`` marker, ``origin`` and ``tool_use_result``.
+    Kept out of :func:`role_messages`, whose turns every format carries whole; these fields
+    are the harness's (Claude Code writes them back, providers leave them out).
+    """
+    return _with_context(
+        UserMessage,
+        _content(content if content is not None else blocks()),
+        summary=st.none() | st.just("compaction"),
+        origin=st.none() | st.sampled_from([{"kind": "human"}, {"kind": "task-notification"}]),
+        tool_use_result=st.none() | json_values(max_leaves=3),
     )
 
 
 def messages() -> st.SearchStrategy[Message]:
-    """Any message: role, flat or session."""
-    return st.one_of(role_messages(), flat_messages(), session_messages())
+    """Any message: role (harness-marked user turns included), flat or session."""
+    return st.one_of(role_messages(), harness_user_messages(), flat_messages(), session_messages())
 
 
 def streams(

@@ -744,3 +744,45 @@ def test_documents_and_video_are_carried_whole_or_refused(
     assert adapter.NAME in carried
     (block,) = blocks_of(adapter.decode(wire))
     assert block == message_to_block(message)
+
+
+# -- agent events and harness-marked user turns (issue 13) ------------------------------------
+
+CARRIES_EVENTS = frozenset(("claude_code", "native"))
+"""The formats with a line for every agent event (the others refuse them, by the policy)."""
+
+
+@pytest.mark.parametrize("adapter", adapters())
+@given(event=ms.agent_events())
+def test_agent_events_are_carried_or_follow_the_policy(adapter: ModuleType, event: Any) -> None:
+    if adapter.NAME in CARRIES_EVENTS:
+        line = adapter.encode(event)
+        assert adapter.detect(line)
+        back = adapter.decode(json.loads(json.dumps(line)))
+        lost: dict[str, Any] = {"extra": {}}  # a Claude Code event line names no model or id
+        if adapter.NAME == "claude_code":
+            lost |= {"model": None, "message_id": None}
+        assert dataclasses.replace(back, **lost) == dataclasses.replace(event, **lost)
+        assert adapter.encode(back) == line
+        return
+    with pytest.raises(UnsupportedContentError) as info:
+        adapter.encode(event)
+    assert info.value.path == "$" and info.value.source == adapter.NAME
+    assert adapter.encode(event, unsupported="drop") is None
+    assert adapter.encode(event, unsupported="text") is None  # an event is no content
+
+
+@pytest.mark.parametrize("adapter", adapters())
+@given(message=ms.harness_user_messages(content=ms.text_blocks()))
+def test_a_harness_user_turn_is_written_as_a_user_turn(adapter: ModuleType, message: Any) -> None:
+    """The summary marker, origin and tool_use_result never change what else is written."""
+    plain = dataclasses.replace(message, summary=None, origin=None, tool_use_result=None)
+    for policy in ("drop", "text"):
+        try:
+            marked = list(adapter.iter_encode([message], unsupported=policy))
+            unmarked = list(adapter.iter_encode([plain], unsupported=policy))
+        except EncodeError:
+            continue  # a turn the format cannot write at all, marked or not
+        assert len(marked) == len(unmarked)
+        if adapter.NAME not in CARRIES_EVENTS:
+            assert marked == unmarked

@@ -23,6 +23,13 @@ from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import VideoBlock
 from ..convert import message_to_block
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -45,6 +52,10 @@ from ..session import InvalidLineMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
 from ..usage import Usage
+from ._claude_events import line_type
+from ._claude_events import put_result_details
+from ._claude_events import put_user_details
+from ._claude_events import system_line
 from ._common import foreign
 
 __all__ = ["encode_message"]
@@ -144,6 +155,8 @@ def _role_line(
     _put_context(out, m, ex)
     if isinstance(m, AssistantMessage) and m.error is not None:
         out["error"] = m.error
+    elif isinstance(m, UserMessage):
+        put_user_details(out, m)
     out.update(ex)
     out["message"] = inner
     return out
@@ -217,6 +230,7 @@ def _result_line(m: ResultMessage) -> dict[str, Any]:
         out["usage"] = _encode_usage(m.usage)
     if m.structured_output is not None:
         out["structured_output"] = raw(m.structured_output)
+    put_result_details(out, m)
     _put_context(out, m, ex)
     out.update(ex)
     return out
@@ -239,6 +253,15 @@ def _init_line(m: InitMessage) -> dict[str, Any]:
 def _stream_line(m: StreamEventMessage) -> dict[str, Any]:
     ex = _own(m.extra, "stream_event")
     out: dict[str, Any] = {"type": "stream_event", "event": raw(m.event)}
+    _put_context(out, m, ex)
+    out.update(ex)
+    return out
+
+
+def _event_line(m: Message) -> dict[str, Any]:
+    """An agent event as its ``system`` (or ``rate_limit_event``) line."""
+    ex = _own(m.extra, line_type(m))
+    out = system_line(m, ex)
     _put_context(out, m, ex)
     out.update(ex)
     return out
@@ -287,6 +310,16 @@ def encode_message(m: Message, policy: Policy) -> Any:
             return _init_line(m)
         case StreamEventMessage():
             return _stream_line(m)
+        case (
+            TaskEventMessage()
+            | HookEventMessage()
+            | CompactBoundaryMessage()
+            | StatusMessage()
+            | RateLimitMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+        ):
+            return _event_line(m)
         case ErrorMessage():
             line = AssistantMessage(
                 (TextBlock(m.message),),

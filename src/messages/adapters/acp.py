@@ -55,6 +55,13 @@ from ..blocks import Block
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -444,7 +451,18 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             why = f"ACP has no {m.kind} chunk for the {m.role} role"
             refuse(m, why, policy, degrade=False)
             return None
-        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+        case (
+            StreamEventMessage()
+            | InvalidLineMessage()
+            | InitMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+            | TaskEventMessage()
+        ):
             why = f"ACP has no message for a {m.kind} message"
             refuse(m, why, policy, degrade=False)
             return None

@@ -56,6 +56,13 @@ from .._core.wire import type_name
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -430,7 +437,18 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         case RawMessage() | ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage():
             alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+        case (
+            StreamEventMessage()
+            | InvalidLineMessage()
+            | InitMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+            | TaskEventMessage()
+        ):
             why = f"OpenCode run output has no event for a {m.kind} message"
             refuse(m, why, policy, degrade=False)
             return None

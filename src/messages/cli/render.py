@@ -13,6 +13,13 @@ from typing import Any
 from typing import Final
 
 from .._core.frozen import thaw
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -29,6 +36,7 @@ from ..session import ErrorMessage
 from ..session import InitMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
+from ..text import summarize
 
 __all__ = ["one_line", "summary"]
 
@@ -91,6 +99,16 @@ def summary(m: Message, *, answer: bool = True) -> str:
             return f"{m.code}: {m.message}" if m.code else m.message
         case StreamEventMessage():
             return m.type or _short(m.event)
+        case (
+            TaskEventMessage()
+            | HookEventMessage()
+            | CompactBoundaryMessage()
+            | StatusMessage()
+            | RateLimitMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+        ):
+            return summarize(m, None)
         case _:
             return ""
     return ", ".join(parts)

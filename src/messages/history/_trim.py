@@ -251,7 +251,8 @@ def trim(
     - idempotent: trimming the result again with the same arguments changes nothing.
 
     Session messages are kept or dropped with the stretch they sit in; the default counter
-    charges them nothing.
+    charges them nothing. A compaction summary (``UserMessage.summary``) is the user turn the
+    model receives, so it is trimmed as one: a kept stretch may start on it.
 
     ``token_counter`` counts a sequence of messages; the default is
     :func:`count_tokens_approximately`. Use :func:`per_message` or
