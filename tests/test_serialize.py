@@ -17,6 +17,7 @@ from messages import ResultMessage
 from messages import TextBlock
 from messages import TextMessage
 from messages import ToolResultBlock
+from messages import ToolUseBlock
 from messages import Usage
 from messages import from_dict
 from messages import read_jsonl
@@ -53,9 +54,9 @@ def test_output_is_json_safe_and_a_fresh_copy(message: Any) -> None:
 
 
 def test_exact_shapes() -> None:
-    assert to_dict(TextBlock("x")) == {"v": 1, "type": "text", "text": "x"}
+    assert to_dict(TextBlock("x")) == {"v": 2, "type": "text", "text": "x"}
     assert to_dict(Usage(1, cost_usd=0.5)) == {
-        "v": 1,
+        "v": 2,
         "type": "usage",
         "input_tokens": 1,
         "cost_usd": 0.5,
@@ -63,7 +64,7 @@ def test_exact_shapes() -> None:
     assert to_dict(
         AssistantMessage((ToolResultBlock("t", (TextBlock("a"),)),), usage=Usage(2), model="m")
     ) == {
-        "v": 1,
+        "v": 2,
         "kind": "assistant",
         "content": [
             {"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "a"}]}
@@ -72,7 +73,7 @@ def test_exact_shapes() -> None:
         "model": "m",
     }
     assert to_dict(ImageBlock(data="AAAA", media_type="image/png")) == {
-        "v": 1,
+        "v": 2,
         "type": "image",
         "data": "AAAA",
         "media_type": "image/png",
@@ -83,8 +84,8 @@ def test_version_tag_is_optional_on_input_but_checked() -> None:
     assert from_dict({"kind": "text", "text": "x"}) == TextMessage("x")
     assert from_dict({"type": "usage"}) == Usage()
     with pytest.raises(DecodeError) as info:
-        from_dict({"v": 2, "kind": "text", "text": "x"})
-    assert str(info.value) == "$.v: unsupported format version 2 (this library reads 1)"
+        from_dict({"v": 3, "kind": "text", "text": "x"})
+    assert str(info.value) == "$.v: unsupported format version 3 (this library reads 1 and 2)"
 
 
 @pytest.mark.parametrize(
@@ -171,7 +172,7 @@ def test_json_lines() -> None:
     text = buffer.getvalue()
     assert (
         text
-        == '{"v":1,"kind":"text","text":"é","role":"user"}\n{"v":1,"kind":"result","num_turns":1}\n'
+        == '{"v":2,"kind":"text","text":"é","role":"user"}\n{"v":2,"kind":"result","num_turns":1}\n'
     )
     assert list(read_jsonl(io.StringIO(text + "\n"))) == stream
     assert list(read_jsonl([line.encode() for line in text.splitlines()])) == stream
@@ -193,3 +194,21 @@ def test_loads_rejects_nan_and_deep_nesting() -> None:
         loads('{"kind":"raw","data":NaN}')
     with pytest.raises(DecodeError, match="JSON nests too deeply"):
         loads("[" * 100_000 + "]" * 100_000)
+
+
+def test_version_1_documents_still_read() -> None:
+    """Files written before the format moved to version 2 read unchanged."""
+    line = (
+        '{"v":1,"kind":"assistant","content":[{"type":"text","text":"Hi."},'
+        '{"type":"tool_use","id":"t1","name":"Read","input":{"path":"a.txt"}}],'
+        '"usage":{"input_tokens":10,"output_tokens":3},"session_id":"s1"}'
+    )
+    message = loads(line)
+    assert message == AssistantMessage(
+        (TextBlock("Hi."), ToolUseBlock("t1", "Read", {"path": "a.txt"})),
+        usage=Usage(10, 3),
+        session_id="s1",
+    )
+    assert to_dict(message)["v"] == 2
+    with pytest.raises(DecodeError, match="unsupported format version 3"):
+        loads('{"v":3,"kind":"text","text":"x"}')

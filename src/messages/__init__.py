@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from .blocks import Block
     from .blocks import ImageBlock
     from .blocks import RawBlock
+    from .blocks import ServerToolResultBlock
+    from .blocks import ServerToolUseBlock
     from .blocks import TextBlock
     from .blocks import ThinkingBlock
     from .blocks import ToolResultBlock
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
     from .flat import FlatMessage
     from .flat import ImageMessage
     from .flat import RawMessage
+    from .flat import ServerToolResultMessage
+    from .flat import ServerToolUseMessage
     from .flat import TextMessage
     from .flat import ThinkingMessage
     from .flat import ToolResultMessage
@@ -83,6 +87,10 @@ __all__ = [
     "ResultMessage",
     "Role",
     "RoleMessage",
+    "ServerToolResultBlock",
+    "ServerToolResultMessage",
+    "ServerToolUseBlock",
+    "ServerToolUseMessage",
     "SessionMessage",
     "StopReason",
     "StreamEventMessage",

@@ -39,10 +39,13 @@ __all__ = [
     "ImageBlock",
     "MediaReads",
     "RawBlock",
+    "ServerToolResultBlock",
+    "ServerToolUseBlock",
     "TextBlock",
     "ThinkingBlock",
     "ToolResultBlock",
     "ToolUseBlock",
+    "server_failed",
 ]
 
 
@@ -312,10 +315,10 @@ class AudioBlock(MediaReads):
 @final
 @dataclass(frozen=True, slots=True, repr=False)
 class RawBlock:
-    """Anything this library does not model, kept verbatim (server tool calls, documents...).
+    """Anything this library does not model, kept verbatim (documents, unknown kinds...).
 
-    >>> RawBlock({"type": "server_tool_use", "id": "srvtoolu_1"}).type
-    'server_tool_use'
+    >>> RawBlock({"type": "container_upload", "file_id": "file_1"}).type
+    'container_upload'
     """
 
     kind: ClassVar[Literal["raw"]] = "raw"
@@ -336,8 +339,112 @@ class RawBlock:
     __repr__ = compact_repr
 
 
+# ---------------------------------------------------------------------- server-side tools
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ServerToolUseBlock:
+    """A tool the provider runs itself (web search, code execution...), as the model called it.
+
+    Unlike a :class:`ToolUseBlock`, the caller does not answer it: the provider's own
+    :class:`ServerToolResultBlock` follows in the same turn.
+
+    >>> ServerToolUseBlock("srvtoolu_1", "web_search", {"query": "weather"}).input["query"]
+    'weather'
+    """
+
+    kind: ClassVar[Literal["server_tool_use"]] = "server_tool_use"
+    id: str
+    """Call id; the matching ServerToolResultBlock carries it as ``tool_use_id`` (Anthropic
+    ``srvtoolu_...``, Gemini ``executableCode.id`` or ``""``, OpenAI the item ``id``)."""
+    name: str
+    """Which server tool: ``web_search``, ``web_fetch``, ``code_execution``, ``file_search``..."""
+    input: Mapping[str, JsonValue] = EMPTY
+    """The call's arguments as the provider wrote them, deep-frozen (Anthropic ``input``;
+    Gemini the ``executableCode`` object; OpenAI the call fields of the item)."""
+    _: KW_ONLY
+    provider: str | None = None
+    """Which provider ran the tool; another provider may not accept it back."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``caller``, a Gemini part's signature...)."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "input")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ServerToolResultBlock:
+    """What a server-side tool returned, kept exactly as the provider sent it.
+
+    ``tool`` names the kind of result (Anthropic's ``web_search_tool_result`` is
+    ``"web_search"``); ``content`` is the provider's own result value, unchanged, so it can be
+    sent back verbatim (encrypted search results included).
+
+    >>> error = {"type": "web_search_tool_result_error", "error_code": "unavailable"}
+    >>> ServerToolResultBlock("srvtoolu_1", "web_search", error).is_error
+    True
+    """
+
+    kind: ClassVar[Literal["server_tool_result"]] = "server_tool_result"
+    tool_use_id: str
+    """Id of the ServerToolUseBlock this answers."""
+    tool: str
+    """The result kind: ``web_search``, ``web_fetch``, ``code_execution``, ``advisor``..."""
+    content: JsonValue = None
+    """The result exactly as the wire carried it (a list of search results, an execution
+    result object, an error object...), deep-frozen."""
+    _: KW_ONLY
+    provider: str | None = None
+    """Which provider ran the tool."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``caller``...), kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_json(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the tool failed, read from the content the way each provider says it.
+
+        Anthropic sends an object whose ``type`` ends in ``_error`` (with an ``error_code``);
+        Gemini a ``codeExecutionResult`` whose ``outcome`` is not ``OUTCOME_OK``; OpenAI a
+        ``status`` of ``failed`` or an ``error``.
+        """
+        return server_failed(self.content)
+
+    __repr__ = compact_repr
+
+
+def server_failed(content: JsonValue) -> bool:
+    """Whether a server tool's result says it failed (see ServerToolResultBlock.is_error)."""
+    if not isinstance(content, FrozenDict):
+        return False
+    tag = content.get("type")
+    outcome = content.get("outcome")
+    return (
+        (isinstance(tag, str) and tag.endswith("_error"))
+        or (isinstance(outcome, str) and outcome != "OUTCOME_OK")
+        or content.get("status") == "failed"
+        or content.get("error") is not None
+    )
+
+
 Block: TypeAlias = (
-    TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | AudioBlock | RawBlock
+    TextBlock
+    | ThinkingBlock
+    | ToolUseBlock
+    | ToolResultBlock
+    | ImageBlock
+    | AudioBlock
+    | RawBlock
+    | ServerToolUseBlock
+    | ServerToolResultBlock
 )
 """Any content block."""
 
@@ -349,4 +456,6 @@ BLOCK_TYPES: tuple[type[Block], ...] = (
     ImageBlock,
     AudioBlock,
     RawBlock,
+    ServerToolUseBlock,
+    ServerToolResultBlock,
 )

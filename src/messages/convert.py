@@ -34,6 +34,8 @@ from .blocks import AudioBlock
 from .blocks import Block
 from .blocks import ImageBlock
 from .blocks import RawBlock
+from .blocks import ServerToolResultBlock
+from .blocks import ServerToolUseBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
@@ -43,6 +45,8 @@ from .flat import AudioMessage
 from .flat import FlatMessage
 from .flat import ImageMessage
 from .flat import RawMessage
+from .flat import ServerToolResultMessage
+from .flat import ServerToolUseMessage
 from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
@@ -127,6 +131,8 @@ _new_tool_result = maker(ToolResultMessage)
 _new_image = maker(ImageMessage)
 _new_audio = maker(AudioMessage)
 _new_raw = maker(RawMessage)
+_new_server_use = maker(ServerToolUseMessage)
+_new_server_result = maker(ServerToolResultMessage)
 
 
 _Ctx = tuple[Any, Any, Any, Any, Any, Any, Any]
@@ -218,6 +224,36 @@ def _flat(block: Block, ctx: _Ctx) -> Message:
             if wrapped is not None:
                 return wrapped
             return _new_raw(block.data, role, uuid, sid, parent, model, mid, ts, EMPTY)
+        case ServerToolUseBlock():
+            return _new_server_use(
+                block.id,
+                block.name,
+                block.input,
+                block.provider,
+                "assistant" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
+        case ServerToolResultBlock():
+            return _new_server_result(
+                block.tool_use_id,
+                block.tool,
+                block.content,
+                block.provider,
+                "assistant" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
         case _:
             assert_never(block)
 
@@ -293,6 +329,22 @@ def message_to_block(message: Message) -> Block:
                 url=message.url,
                 file_id=message.file_id,
                 media_type=message.media_type,
+                extra=message.extra,
+            )
+        case ServerToolUseMessage():
+            return ServerToolUseBlock(
+                message.id,
+                message.name,
+                message.input,
+                provider=message.provider,
+                extra=message.extra,
+            )
+        case ServerToolResultMessage():
+            return ServerToolResultBlock(
+                message.tool_use_id,
+                message.tool,
+                message.content,
+                provider=message.provider,
                 extra=message.extra,
             )
         case RawMessage() if not message.extra and _native_message(message.data) is None:

@@ -27,6 +27,7 @@ from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
 from .blocks import Block
 from .blocks import TextBlock
+from .blocks import server_failed
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not
@@ -38,6 +39,8 @@ __all__ = [
     "AudioMessage",
     "ImageMessage",
     "RawMessage",
+    "ServerToolResultMessage",
+    "ServerToolUseMessage",
     "TextMessage",
     "ThinkingMessage",
     "ToolResultMessage",
@@ -344,6 +347,97 @@ class RawMessage:
     __repr__ = compact_repr
 
 
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ServerToolUseMessage:
+    """A call of a tool the provider runs itself, as ServerToolUseBlock.
+
+    >>> ServerToolUseMessage("srvtoolu_1", "web_search", {"query": "tides"}).name
+    'web_search'
+    """
+
+    kind: ClassVar[Literal["server_tool_use"]] = "server_tool_use"
+    id: str
+    """Call id, matched by ServerToolResultMessage.tool_use_id."""
+    name: str
+    """Which server tool (``web_search``, ``code_execution``...)."""
+    input: Mapping[str, JsonValue] = EMPTY
+    """The call's arguments as the provider wrote them, deep-frozen."""
+    _: KW_ONLY
+    provider: str | None = None
+    """Which provider ran the tool."""
+    role: Role = "assistant"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "input")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ServerToolResultMessage:
+    """What a server-side tool returned, as ServerToolResultBlock.
+
+    >>> ServerToolResultMessage("srvtoolu_1", "web_search", []).is_error
+    False
+    """
+
+    kind: ClassVar[Literal["server_tool_result"]] = "server_tool_result"
+    tool_use_id: str
+    """Id of the ServerToolUseMessage this answers."""
+    tool: str
+    """The result kind: ``web_search``, ``web_fetch``, ``code_execution``..."""
+    content: JsonValue = None
+    """The result exactly as the wire carried it, deep-frozen."""
+    _: KW_ONLY
+    provider: str | None = None
+    """Which provider ran the tool."""
+    role: Role = "assistant"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_json(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the tool failed (see :attr:`ServerToolResultBlock.is_error`)."""
+        return server_failed(self.content)
+
+    __repr__ = compact_repr
+
+
 FlatMessage = (
     TextMessage
     | ThinkingMessage
@@ -352,5 +446,7 @@ FlatMessage = (
     | ImageMessage
     | AudioMessage
     | RawMessage
+    | ServerToolUseMessage
+    | ServerToolResultMessage
 )
 """A message of the flat view: exactly one piece of content."""

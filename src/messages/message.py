@@ -14,6 +14,8 @@ from .flat import AudioMessage
 from .flat import FlatMessage
 from .flat import ImageMessage
 from .flat import RawMessage
+from .flat import ServerToolResultMessage
+from .flat import ServerToolUseMessage
 from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
@@ -57,6 +59,8 @@ FLAT_TYPES: tuple[type[FlatMessage], ...] = (
     ImageMessage,
     AudioMessage,
     RawMessage,
+    ServerToolUseMessage,
+    ServerToolResultMessage,
 )
 SESSION_TYPES: tuple[type[SessionMessage], ...] = (
     ResultMessage,

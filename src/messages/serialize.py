@@ -1,12 +1,12 @@
 """Native serialization: every value to a JSON-safe dict and back, and JSON Lines.
 
 Messages are tagged with ``kind``, blocks with ``type`` (the Anthropic-like name), usage with
-``"type": "usage"``; a top-level value also carries the format version ``"v": 1``. Fields at
+``"type": "usage"``; a top-level value also carries the format version ``"v": 2``. Fields at
 their default are left out. ``from_dict(to_dict(x)) == x`` for every value.
 
 >>> from messages import TextMessage
 >>> to_dict(TextMessage("hi", role="user"))
-{'v': 1, 'kind': 'text', 'text': 'hi', 'role': 'user'}
+{'v': 2, 'kind': 'text', 'text': 'hi', 'role': 'user'}
 >>> from_dict(_) == TextMessage("hi", role="user")
 True
 """
@@ -52,8 +52,12 @@ __all__ = [
     "write_jsonl",
 ]
 
-FORMAT_VERSION: Final = 1
-"""The version tag ``v`` written on every top-level value."""
+FORMAT_VERSION: Final = 2
+"""The version tag ``v`` written on every top-level value (2 since the typed kinds of issue
+13; version 1 documents hold a subset of the same kinds and read unchanged)."""
+
+_READABLE: Final = (1, 2)
+"""The versions :func:`from_dict` reads."""
 
 Value: TypeAlias = Message | Block | Usage
 """Anything :func:`to_dict` accepts."""
@@ -244,7 +248,7 @@ def to_dict(value: Value) -> dict[str, Any]:
 
     >>> from messages import ToolUseBlock
     >>> to_dict(ToolUseBlock("t1", "Bash", {"command": "ls"}))
-    {'v': 1, 'type': 'tool_use', 'id': 't1', 'name': 'Bash', 'input': {'command': 'ls'}}
+    {'v': 2, 'type': 'tool_use', 'id': 't1', 'name': 'Bash', 'input': {'command': 'ls'}}
     """
     spec = _SPECS.get(type(value))
     if spec is None:
@@ -273,12 +277,12 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
 
 
 def _check_version(d: dict[str, Any], path: str) -> None:
-    """The version tag is optional; when present (a nested value may carry it too) it is 1."""
+    """The version tag is optional; when present (a nested value may carry it too) it is 1 or 2."""
     if "v" in d:
         version = d["v"]
-        if type(version) is not int or version != FORMAT_VERSION:
+        if type(version) is not int or version not in _READABLE:
             raise DecodeError(
-                f"unsupported format version {version!r} (this library reads {FORMAT_VERSION})",
+                f"unsupported format version {version!r} (this library reads 1 and 2)",
                 path=f"{path}.v",
                 value=version,
             )
@@ -326,7 +330,7 @@ def dumps(value: Value) -> str:
 
     >>> from messages import TextBlock
     >>> dumps(TextBlock("hé"))
-    '{"v":1,"type":"text","text":"hé"}'
+    '{"v":2,"type":"text","text":"hé"}'
     """
     spec = _SPECS.get(type(value))
     if spec is None:

@@ -28,6 +28,8 @@ from .blocks import AudioBlock
 from .blocks import Block
 from .blocks import ImageBlock
 from .blocks import RawBlock
+from .blocks import ServerToolResultBlock
+from .blocks import ServerToolUseBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
@@ -35,6 +37,8 @@ from .blocks import ToolUseBlock
 from .flat import AudioMessage
 from .flat import ImageMessage
 from .flat import RawMessage
+from .flat import ServerToolResultMessage
+from .flat import ServerToolUseMessage
 from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
@@ -64,6 +68,8 @@ __all__ = [
     "messages",
     "raw_blocks",
     "role_messages",
+    "server_tool_result_blocks",
+    "server_tool_use_blocks",
     "session_messages",
     "streams",
     "text_blocks",
@@ -224,7 +230,43 @@ def raw_blocks() -> st.SearchStrategy[RawBlock]:
     """A :class:`RawBlock` holding an object with a type this library does not model."""
     return st.builds(
         RawBlock,
-        json_objects(max_size=3).map(lambda d: d | {"type": "server_tool_use"}),
+        json_objects(max_size=3).map(lambda d: d | {"type": "mcp_tool_use"}),
+    )
+
+
+_SERVER_TOOLS = ["web_search", "web_fetch", "code_execution", "file_search", "advisor"]
+_SERVER_PROVIDERS = [None, "anthropic", "google", "openai"]
+
+
+def server_tool_use_blocks(
+    *, names: st.SearchStrategy[str] | None = None
+) -> st.SearchStrategy[ServerToolUseBlock]:
+    """A :class:`ServerToolUseBlock`: a server tool's call, from any provider or none."""
+    return st.builds(
+        ServerToolUseBlock,
+        _ids("srvtoolu_"),
+        names if names is not None else st.sampled_from(_SERVER_TOOLS),
+        json_objects(),
+        provider=st.sampled_from(_SERVER_PROVIDERS),
+        extra=_extras(None),
+    )
+
+
+def server_tool_result_blocks(
+    *, content: st.SearchStrategy[JsonValue] | None = None
+) -> st.SearchStrategy[ServerToolResultBlock]:
+    """A :class:`ServerToolResultBlock` with any JSON content (lists, objects, errors...)."""
+    error = st.builds(
+        lambda code: freeze({"type": "web_search_tool_result_error", "error_code": code}),
+        st.sampled_from(["unavailable", "max_uses_exceeded"]),
+    )
+    return st.builds(
+        ServerToolResultBlock,
+        _ids("srvtoolu_"),
+        st.sampled_from(_SERVER_TOOLS),
+        content if content is not None else (json_values(max_leaves=6) | error),
+        provider=st.sampled_from(_SERVER_PROVIDERS),
+        extra=_extras(None),
     )
 
 
@@ -238,6 +280,8 @@ def blocks(*, kinds: list[str] | None = None) -> st.SearchStrategy[Block]:
         "image": image_blocks(),
         "audio": audio_blocks(),
         "raw": raw_blocks(),
+        "server_tool_use": server_tool_use_blocks(),
+        "server_tool_result": server_tool_result_blocks(),
     }
     chosen = kinds if kinds is not None else list(table)
     return st.one_of([table[k] for k in chosen])
@@ -353,6 +397,22 @@ def flat_messages() -> st.SearchStrategy[Any]:
         media(ImageMessage, image_blocks()),
         media(AudioMessage, audio_blocks()),
         _with_context(RawMessage, json_values(max_leaves=5), role=st.none() | role),
+        _with_context(
+            ServerToolUseMessage,
+            _ids("srvtoolu_"),
+            st.sampled_from(_SERVER_TOOLS),
+            json_objects(),
+            provider=st.sampled_from(_SERVER_PROVIDERS),
+            role=role,
+        ),
+        _with_context(
+            ServerToolResultMessage,
+            _ids("srvtoolu_"),
+            st.sampled_from(_SERVER_TOOLS),
+            json_values(max_leaves=5),
+            provider=st.sampled_from(_SERVER_PROVIDERS),
+            role=role,
+        ),
     )
 
 

@@ -28,6 +28,8 @@ from messages import AudioBlock
 from messages import Block
 from messages import ImageBlock
 from messages import Message
+from messages import ServerToolResultBlock
+from messages import ServerToolUseBlock
 from messages import RawBlock
 from messages import SystemMessage
 from messages import TextBlock
@@ -96,6 +98,10 @@ def _summary(block: Block, side: str, *, gemini: bool) -> tuple[Any, ...]:
             return _media(block)
         case RawBlock():
             return ("raw", thaw(block.data))
+        case ServerToolUseBlock():
+            return ("server call", block.id, block.name, thaw(block.input))
+        case ServerToolResultBlock():
+            return ("server result", block.tool_use_id, block.tool, thaw(block.content))
     raise AssertionError(block)
 
 

@@ -26,6 +26,8 @@ from messages import FrozenDict
 from messages import ImageBlock
 from messages import Message
 from messages import RawBlock
+from messages import ServerToolResultBlock
+from messages import ServerToolUseBlock
 from messages import SystemMessage
 from messages import TextBlock
 from messages import ThinkingBlock
@@ -419,13 +421,50 @@ def raws(*, gemini: bool) -> st.SearchStrategy[RawBlock]:
     if gemini:
         return st.builds(
             RawBlock,
-            st.fixed_dictionaries({"executableCode": st.fixed_dictionaries({"code": _WORDS})}),
+            st.fixed_dictionaries(
+                {
+                    "toolCall": st.fixed_dictionaries(
+                        {"id": _IDS, "toolType": st.just("URL_CONTEXT")}
+                    )
+                }
+            ),
         )
     return st.builds(
         RawBlock,
-        st.fixed_dictionaries(
-            {"type": st.just("web_search_call"), "id": _IDS, "status": st.just("completed")}
-        ),
+        st.fixed_dictionaries({"type": st.just("item_reference"), "id": _IDS}),
+    )
+
+
+@functools.cache
+def server_tools(*, gemini: bool) -> st.SearchStrategy[Block]:
+    """Server tool blocks of the provider's own shape (Gemini code execution, OpenAI search).
+
+    A Responses call and its result share one item, so only calls are drawn alone there;
+    the pair is pinned by the provider's own tests.
+    """
+    if gemini:
+        code = st.fixed_dictionaries({"language": st.just("PYTHON"), "code": _WORDS})
+        outcome = st.sampled_from(["OUTCOME_OK", "OUTCOME_FAILED"])
+        return st.builds(
+            ServerToolUseBlock,
+            st.just("") | _IDS,
+            st.just("code_execution"),
+            code,
+            provider=st.just("google"),
+        ) | st.builds(
+            ServerToolResultBlock,
+            st.just("") | _IDS,
+            st.just("code_execution"),
+            st.fixed_dictionaries({"outcome": outcome, "output": _WORDS}),
+            provider=st.just("google"),
+        )
+    action = st.fixed_dictionaries({"type": st.just("search"), "query": _WORDS})
+    return st.builds(
+        ServerToolUseBlock,
+        _IDS.map(lambda s: "ws_" + s),
+        st.just("web_search"),
+        st.fixed_dictionaries({"action": action}),
+        provider=st.just("openai"),
     )
 
 
@@ -449,6 +488,7 @@ def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
             | thinking
             | calls(gemini=gemini)
             | raws(gemini=gemini)
+            | server_tools(gemini=gemini)
             | assistant_media
         ),
     )

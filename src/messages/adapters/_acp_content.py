@@ -22,6 +22,8 @@ from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -83,7 +85,13 @@ def block_out(b: Block) -> Any:
             return ev.overlay(out, b.extra)
         case RawBlock():
             return raw(b.data)
-        case ThinkingBlock() | ToolUseBlock() | ToolResultBlock():
+        case (
+            ThinkingBlock()
+            | ToolUseBlock()
+            | ToolResultBlock()
+            | ServerToolUseBlock()
+            | ServerToolResultBlock()
+        ):
             raise AssertionError("not a content block")  # callers check first
         case _:
             assert_never(b)

@@ -25,6 +25,8 @@ from ..convert import message_to_block
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -151,7 +153,9 @@ def _flat(
     | ToolResultMessage
     | ImageMessage
     | AudioMessage
-    | RawMessage,
+    | RawMessage
+    | ServerToolUseMessage
+    | ServerToolResultMessage,
     policy: Policy,
 ) -> Any:
     """A flat message as a one-block assistant or user line."""
@@ -270,6 +274,8 @@ def encode_message(m: Message, policy: Policy) -> Any:
             | ImageMessage()
             | AudioMessage()
             | RawMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
         ):
             return _flat(m, policy)
         case ResultMessage():

@@ -67,6 +67,8 @@ from ..errors import EncodeError
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -389,6 +391,8 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             | RawMessage()
             | StreamEventMessage()
             | InvalidLineMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
         ):
             return _degrade(m, policy)
         case _:

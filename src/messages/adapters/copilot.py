@@ -59,6 +59,8 @@ from ..convert import message_to_block
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -429,7 +431,13 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             return raw(m.data)  # type: ignore[no-any-return]
         case StreamEventMessage() if _own_event(raw(m.event)):
             return raw(m.event)  # type: ignore[no-any-return]
-        case RawMessage() | ImageMessage() | AudioMessage():
+        case (
+            RawMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
+        ):
             alt = refuse(m, f"Copilot has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage():

@@ -51,6 +51,8 @@ from .._core.wire import rest
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -331,7 +333,13 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
                 return raw(m.data)  # type: ignore[no-any-return]
             alt = refuse(m, "Gemini CLI has no event for raw content", policy)
             return None if alt is None else _encode(alt, policy)
-        case ThinkingMessage() | ImageMessage() | AudioMessage():
+        case (
+            ThinkingMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
+        ):
             alt = refuse(m, f"Gemini CLI has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage():

@@ -59,6 +59,8 @@ from ..errors import DecodeError
 from ..flat import AudioMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -425,7 +427,13 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             return raw(m.data)  # type: ignore[no-any-return]
         case StreamEventMessage() if raw(m.event).get("type") in _EVENTS:
             return raw(m.event)  # type: ignore[no-any-return]
-        case RawMessage() | ImageMessage() | AudioMessage():
+        case (
+            RawMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
+        ):
             alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case StreamEventMessage() | InvalidLineMessage() | InitMessage():

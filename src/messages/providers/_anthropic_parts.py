@@ -17,6 +17,8 @@ from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -28,6 +30,9 @@ from ._carry import refusal_text
 from ._formats import ANTHROPIC
 from ._formats import foreign_citations
 from ._formats import raw_is_own
+from ._server import code_input
+from ._server import code_result
+from ._server import is_own
 
 __all__ = ["carries", "encode_blocks", "text_block"]
 
@@ -177,9 +182,43 @@ def _encode_block(
             if where == "system":
                 what = f"{what} in the system prompt (text only)"
             replacement = policy.degrade(block, path, f"cannot carry {what}")
+        case ServerToolUseBlock() | ServerToolResultBlock():
+            encoded = _server_block(block, where, policy, path)
+            if isinstance(encoded, dict):
+                return encoded
+            replacement = encoded
         case _:
             assert_never(block)
     return None if replacement is None else text_block(replacement, policy, path)
+
+
+def _server_block(
+    block: ServerToolUseBlock | ServerToolResultBlock, where: str, policy: Policy, path: str
+) -> dict[str, Any] | TextBlock | None:
+    """A server tool's call or result: the provider's own exactly, Gemini's code mapped.
+
+    Only an assistant turn holds them. Written back whole (extra included) when Anthropic
+    ran the tool; a Gemini code execution becomes the ``code_execution`` tool's blocks;
+    anything else has no Anthropic form.
+    """
+    if where != "assistant":
+        return policy.degrade(block, path, f"cannot carry a server tool block in a {where}")
+    own = is_own(block, NAME)
+    if isinstance(block, ServerToolUseBlock):
+        args = thaw(block.input) if own else code_input(block, NAME)
+        if args is None:
+            return policy.degrade(block, path, f"cannot carry {block.provider}'s {block.name!r}")
+        out: dict[str, Any] = {"type": "server_tool_use", "id": block.id, "name": block.name}
+        out["input"] = args
+    else:
+        content = thaw(block.content) if own else code_result(block, NAME)
+        if content is None:
+            return policy.degrade(block, path, f"cannot carry {block.provider}'s {block.tool!r}")
+        out = {"type": block.tool + "_tool_result", "tool_use_id": block.tool_use_id}
+        out["content"] = content
+    if own:
+        out.update(thaw(block.extra))
+    return out
 
 
 def _tool_result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:

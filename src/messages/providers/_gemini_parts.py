@@ -27,6 +27,8 @@ from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -39,6 +41,9 @@ from ._carry import refusal_text
 from ._formats import GEMINI
 from ._formats import Place
 from ._formats import raw_is_own
+from ._gemini_names import camel
+from ._server import decode_gemini
+from ._server import encode_gemini
 
 __all__ = [
     "CallIds",
@@ -64,70 +69,6 @@ DATA_KEYS: Final = (
     "toolCall",
     "toolResponse",
 )
-
-_SNAKE: Final = {
-    name: "".join(w if i == 0 else w.capitalize() for i, w in enumerate(name.split("_")))
-    for name in (
-        "inline_data",
-        "file_data",
-        "function_call",
-        "function_response",
-        "executable_code",
-        "code_execution_result",
-        "tool_call",
-        "tool_response",
-        "thought_signature",
-        "video_metadata",
-        "media_resolution",
-        "part_metadata",
-        "mime_type",
-        "file_uri",
-        "display_name",
-        "partial_args",
-        "will_continue",
-        "system_instruction",
-        "finish_reason",
-        "finish_message",
-        "safety_ratings",
-        "citation_metadata",
-        "grounding_metadata",
-        "url_context_metadata",
-        "avg_logprobs",
-        "logprobs_result",
-        "token_count",
-        "continuation_token",
-        "prompt_feedback",
-        "usage_metadata",
-        "model_version",
-        "response_id",
-        "create_time",
-        "model_status",
-        "prompt_token_count",
-        "candidates_token_count",
-        "total_token_count",
-        "cached_content_token_count",
-        "thoughts_token_count",
-        "tool_use_prompt_token_count",
-        "prompt_tokens_details",
-        "candidates_tokens_details",
-        "cache_tokens_details",
-        "tool_use_prompt_tokens_details",
-        "traffic_type",
-    )
-}
-
-
-def camel(d: dict[str, Any]) -> dict[str, Any]:
-    """``d`` with the known snake_case field names (proto style) renamed to camelCase."""
-    if not any("_" in k for k in d):
-        return d
-    out: dict[str, Any] = {}
-    for k, v in d.items():
-        name = _SNAKE.get(k, k)
-        if name != k and name in d:
-            name = k  # both spellings present: keep each as it is
-        out[name] = v
-    return out
 
 
 class CallIds:
@@ -320,6 +261,8 @@ def decode_part(d: Any, ids: CallIds) -> Block:
         return _call(d, ids)
     if key == "functionResponse":
         return _function_response(d, ids)
+    if key in ("executableCode", "codeExecutionResult"):
+        return decode_gemini(d, key)
     return RawBlock(wrap_owned(d))
 
 
@@ -495,5 +438,8 @@ def encode_part(
             if ours(block):
                 return dict(raw(block.data))
             return _degrade(policy, block, path, "this raw block is not a Gemini part")
+        case ServerToolUseBlock() | ServerToolResultBlock():
+            part = encode_gemini(block, policy, path)
+            return _text_part(part, policy, path) if isinstance(part, TextBlock) else part
         case _:
             assert_never(block)

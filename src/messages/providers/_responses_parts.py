@@ -57,6 +57,7 @@ from ._formats import fits
 from ._formats import foreign_citations
 from ._formats import raw_is_own
 from ._formats import role_is_own
+from ._server import decode_responses
 
 __all__ = [
     "CALLER_KEYS",
@@ -313,7 +314,7 @@ def decode_model_item(d: dict[str, Any], mode: Mode, after_text: bool) -> list[B
         return [_function_call(d)]
     if (tag == "message" or (tag is None and "role" in d)) and d.get("role") == "assistant":
         return _assistant_message(d, mode, after_text)
-    return [RawBlock(wrap_owned(d))]
+    return decode_responses(d) or [RawBlock(wrap_owned(d))]
 
 
 # ---------------------------------------------------------------------------------- encoding

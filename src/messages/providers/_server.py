@@ -1,0 +1,243 @@
+"""Server-side tools between providers: which call and result each provider can carry.
+
+A server tool block decoded from one provider holds that provider's own shapes (its input,
+its result value, its extra fields), so it goes back exactly to the provider that ran it.
+Another provider takes it only where a counterpart exists, and then in that provider's own
+shape: code execution, which Anthropic (``code_execution`` server tool) and Gemini
+(``executableCode`` / ``codeExecutionResult`` parts) both have. Everything else (web search
+results with Anthropic's encrypted content, OpenAI's items) has no counterpart and follows
+the caller's policy.
+
+>>> from messages import ServerToolResultBlock
+>>> gemini = ServerToolResultBlock("", "code_execution", {"outcome": "OUTCOME_OK", "output": "4"},
+...                                provider="google")
+>>> code_result(gemini, "anthropic")
+{'type': 'code_execution_result', 'stdout': '4', 'stderr': '', 'return_code': 0, 'content': []}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
+from .._core.frozen import thaw
+from .._core.make import wrap_owned
+from ..blocks import Block
+from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
+from ..blocks import TextBlock
+from ..policy import Policy
+from ._formats import ANTHROPIC
+from ._formats import CHAT
+from ._formats import GEMINI
+from ._formats import RESPONSES
+
+__all__ = [
+    "CODE_EXECUTION",
+    "VENDOR",
+    "code_input",
+    "code_result",
+    "ResponsesItems",
+    "decode_gemini",
+    "decode_responses",
+    "encode_gemini",
+    "is_own",
+]
+
+VENDOR: Final = {ANTHROPIC: "anthropic", GEMINI: "google", RESPONSES: "openai", CHAT: "openai"}
+"""The ``provider`` a server tool block decoded from each format names (as on thinking)."""
+
+CODE_EXECUTION: Final = "code_execution"
+"""The one server tool two providers share: its name on a call, its ``tool`` on a result."""
+
+
+def is_own(block: ServerToolUseBlock | ServerToolResultBlock, target: str) -> bool:
+    """Whether the block came from the target (or from nowhere said): written as it is."""
+    return block.provider is None or block.provider == VENDOR[target]
+
+
+def code_input(block: ServerToolUseBlock, target: str) -> dict[str, Any] | None:
+    """A code execution call from another provider in the target's shape; ``None``: none.
+
+    Anthropic's call input is ``{"code"}``; Gemini's ``executableCode`` is
+    ``{"language", "code"}`` (Python is the only language either runs).
+    """
+    code = block.input.get("code")
+    if block.name != CODE_EXECUTION or not isinstance(code, str):
+        return None
+    if target == ANTHROPIC and block.provider == VENDOR[GEMINI]:
+        return {"code": code}
+    if target == GEMINI and block.provider == VENDOR[ANTHROPIC]:
+        return {"language": "PYTHON", "code": code}
+    return None
+
+
+def code_result(block: ServerToolResultBlock, target: str) -> dict[str, Any] | None:
+    """A code execution result from another provider in the target's shape; ``None``: none.
+
+    Anthropic reports ``stdout``, ``stderr`` and a ``return_code``; Gemini an ``outcome`` and
+    one ``output``. Output files, encrypted output and error objects have no counterpart.
+    """
+    content = block.content
+    if block.tool != CODE_EXECUTION or not isinstance(content, FrozenDict):
+        return None
+    if target == ANTHROPIC and block.provider == VENDOR[GEMINI]:
+        outcome, output = content.get("outcome"), content.get("output", "")
+        if not isinstance(outcome, str) or not isinstance(output, str) or len(content) > 2:
+            return None
+        ok = outcome == "OUTCOME_OK"
+        return {
+            "type": "code_execution_result",
+            "stdout": output if ok else "",
+            "stderr": "" if ok else output,
+            "return_code": 0 if ok else 1,
+            "content": [],
+        }
+    if target == GEMINI and block.provider == VENDOR[ANTHROPIC]:
+        if content.get("type") != "code_execution_result" or content.get("content"):
+            return None
+        stdout, stderr, code = (content.get(k) for k in ("stdout", "stderr", "return_code"))
+        if not (isinstance(stdout, str) and isinstance(stderr, str) and type(code) is int):
+            return None
+        output = stdout + stderr
+        out = {"outcome": "OUTCOME_OK" if code == 0 else "OUTCOME_FAILED"}
+        return {**out, "output": output} if output else out
+    return None
+
+
+# ------------------------------------------------------------------------ Gemini code parts
+
+_GEMINI_CODE: Final = ("executableCode", "codeExecutionResult")
+
+
+def decode_gemini(d: dict[str, Any], key: str) -> Block:
+    """An owned ``executableCode`` or ``codeExecutionResult`` part as a server tool block.
+
+    The data object (less its ``id``) is the call's ``input`` or the result's ``content``;
+    the other part fields (a thought signature...) are ``extra``. A part without an id reads
+    ``""``; one whose data is not an object, or whose ``id`` is not a non-empty string, is
+    kept as a RawBlock (written back exactly either way).
+    """
+    inner = d[key]
+    call_id = inner.get("id", "") if type(inner) is dict else None
+    if type(call_id) is not str or (call_id == "" and "id" in inner):
+        return RawBlock(wrap_owned(d))
+    data = {k: v for k, v in inner.items() if k != "id"}
+    rest = {k: v for k, v in d.items() if k != key}
+    ex = wrap_owned(rest) if rest else EMPTY
+    vendor = VENDOR[GEMINI]
+    if key == "executableCode":
+        return ServerToolUseBlock(
+            call_id, CODE_EXECUTION, wrap_owned(data), provider=vendor, extra=ex
+        )
+    return ServerToolResultBlock(
+        call_id, CODE_EXECUTION, wrap_owned(data), provider=vendor, extra=ex
+    )
+
+
+def encode_gemini(
+    block: ServerToolUseBlock | ServerToolResultBlock, policy: Policy, path: str
+) -> dict[str, Any] | TextBlock | None:
+    """A server tool block as a Gemini part: code execution only, Gemini's own or mapped.
+
+    Gemini's own blocks go back with their id and part fields; Anthropic's code execution
+    becomes a part without an id (Anthropic's ids mean nothing to Gemini).
+    """
+    own = is_own(block, GEMINI)
+    if isinstance(block, ServerToolUseBlock):
+        data = thaw(block.input) if own else code_input(block, GEMINI)
+        ok = block.name == CODE_EXECUTION
+        key, what, call_id = _GEMINI_CODE[0], block.name, block.id
+    else:
+        data = thaw(block.content) if own else code_result(block, GEMINI)
+        ok = block.tool == CODE_EXECUTION
+        key, what, call_id = _GEMINI_CODE[1], block.tool, block.tool_use_id
+    if not ok or not isinstance(data, dict):
+        origin = f"{block.provider}'s" if block.provider else "a"
+        return policy.degrade(block, path, f"cannot carry {origin} {what!r} server tool")
+    if own and call_id:
+        data["id"] = call_id
+    out = dict(thaw(block.extra)) if own else {}
+    out[key] = data
+    return out
+
+
+# ------------------------------------------------------------- OpenAI Responses tool items
+
+_RESPONSES_ITEMS: Final = {
+    "web_search_call": "web_search",
+    "file_search_call": "file_search",
+    "code_interpreter_call": "code_interpreter",
+    "image_generation_call": "image_generation",
+    "mcp_call": "mcp",
+}
+"""The Responses items of tools OpenAI runs itself, and the name their call block takes."""
+_ITEM_OF: Final = {name: tag for tag, name in _RESPONSES_ITEMS.items()}
+_RESULT_FIELDS: Final = ("status", "results", "outputs", "result", "output", "error")
+"""The fields of such an item that report what happened rather than what was asked."""
+
+
+def decode_responses(d: dict[str, Any]) -> list[Block] | None:
+    """An owned built-in tool item as its call and (when it reports one) its result.
+
+    The call's ``input`` holds what was asked (``action``, ``queries``, ``code``,
+    ``container_id``, an MCP call's ``server_label``/``name``/``arguments``...); the result's
+    ``content`` is an object of the fields that report the outcome (``status``, ``results``,
+    ``outputs``, ``result``, ``output``, ``error``). ``None``: not such an item, or one
+    without a string ``id`` (kept raw by the caller).
+    """
+    tag, call_id = d.get("type"), d.get("id")
+    name = _RESPONSES_ITEMS.get(tag) if type(tag) is str else None
+    if name is None or type(call_id) is not str:
+        return None
+    asked = {k: v for k, v in d.items() if k not in _RESULT_FIELDS and k not in ("type", "id")}
+    got: dict[str, Any] = {k: d[k] for k in _RESULT_FIELDS if k in d}
+    vendor = VENDOR[RESPONSES]
+    out: list[Block] = [ServerToolUseBlock(call_id, name, wrap_owned(asked), provider=vendor)]
+    if got:
+        out.append(ServerToolResultBlock(call_id, name, wrap_owned(got), provider=vendor))
+    return out
+
+
+class ResponsesItems:
+    """Writes server tool blocks as Responses items: a call and its result share one item.
+
+    A result that follows its call (same id and tool) is merged into the call's item; one
+    without its call becomes an item of its own.
+    """
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: dict[str, Any] | None = None
+
+    def reset(self) -> None:
+        """Another item came between: a later result does not join the last call."""
+        self._last = None
+
+    def encode(
+        self, block: ServerToolUseBlock | ServerToolResultBlock, policy: Policy, path: str
+    ) -> dict[str, Any] | TextBlock | None:
+        """The new item to emit; ``None`` when merged into the last one (or dropped)."""
+        name = block.name if isinstance(block, ServerToolUseBlock) else block.tool
+        tag = _ITEM_OF.get(name)
+        if tag is None or not is_own(block, RESPONSES) or block.extra:
+            self._last = None
+            origin = f"{block.provider}'s" if block.provider else "a"
+            return policy.degrade(block, path, f"cannot carry {origin} {name!r} server tool")
+        if isinstance(block, ServerToolUseBlock):
+            self._last = {"type": tag, "id": block.id, **thaw(block.input)}
+            return self._last
+        content = thaw(block.content)
+        if not isinstance(content, dict):
+            self._last = None
+            return policy.degrade(block, path, "an OpenAI tool item's result is an object")
+        last = self._last
+        self._last = None
+        if last is not None and last["type"] == tag and last["id"] == block.tool_use_id:
+            last.update(content)
+            return None
+        return {"type": tag, "id": block.tool_use_id, **content}
