@@ -121,7 +121,11 @@ def test_agent_loop_keeps_what_it_cannot_model() -> None:
         provider="openai",
     )
     done = next(b for m in messages for b in m.blocks if isinstance(b, ServerToolResultBlock))
-    assert (done.tool_use_id, done.tool, done.content) == ("ws_1", "web_search", {"status": "completed"})
+    assert (done.tool_use_id, done.tool, done.content) == (
+        "ws_1",
+        "web_search",
+        {"status": "completed"},
+    )
     assert {"mcp_approval_response", "compaction", "item_reference", "galaxy_brain_call"} <= kinds
     assert {"input_audio", "brand_new_part"} <= kinds
     refusal = next(b for m in messages for b in m.blocks if "refusal" in b.__repr__())

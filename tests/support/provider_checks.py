@@ -28,9 +28,9 @@ from messages import AudioBlock
 from messages import Block
 from messages import ImageBlock
 from messages import Message
+from messages import RawBlock
 from messages import ServerToolResultBlock
 from messages import ServerToolUseBlock
-from messages import RawBlock
 from messages import SystemMessage
 from messages import TextBlock
 from messages import ThinkingBlock
