@@ -16,6 +16,8 @@ from messages.blocks import BLOCK_TYPES
 from messages.blocks import AudioBlock
 from messages.blocks import ImageBlock
 from messages.blocks import RawBlock
+from messages.blocks import ServerToolResultBlock
+from messages.blocks import ServerToolUseBlock
 from messages.blocks import TextBlock
 from messages.blocks import ThinkingBlock
 from messages.blocks import ToolResultBlock
@@ -28,6 +30,8 @@ from messages.errors import DecodeError
 from messages.flat import AudioMessage
 from messages.flat import ImageMessage
 from messages.flat import RawMessage
+from messages.flat import ServerToolResultMessage
+from messages.flat import ServerToolUseMessage
 from messages.flat import TextMessage
 from messages.flat import ThinkingMessage
 from messages.flat import ToolResultMessage
@@ -126,6 +130,8 @@ def _reference_flat(block: Any, context: dict[str, Any]) -> Any:
         ToolResultBlock: ToolResultMessage,
         ImageBlock: ImageMessage,
         AudioBlock: AudioMessage,
+        ServerToolUseBlock: ServerToolUseMessage,
+        ServerToolResultBlock: ServerToolResultMessage,
     }[type(block)]
     return cls(**fields, **context)
 

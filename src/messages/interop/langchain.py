@@ -17,8 +17,13 @@ typed:
   ``invalid_tool_calls``);
 - ``image``/``audio`` <-> :class:`ImageBlock`/:class:`AudioBlock` (``base64``, ``url``,
   ``file_id``, ``mime_type``);
-- every other block (``video``, ``file``, ``text-plain``, server tool blocks) <->
-  :class:`RawBlock` holding it; a raw block of ours travels as ``non_standard``.
+- ``server_tool_call`` <-> :class:`ServerToolUseBlock` (``args`` <-> ``input``,
+  ``extras.provider``); ``server_tool_result`` <-> :class:`ServerToolResultBlock`
+  (``output`` <-> ``content``, ``status`` from :attr:`~ServerToolResultBlock.is_error`,
+  ``extras.tool`` for the result kind langchain has no field for; a result without it
+  stays raw);
+- every other block (``video``, ``file``, ``text-plain``) <-> :class:`RawBlock` holding
+  it; a raw block of ours travels as ``non_standard``.
 
 A block's keys that this library does not model (``id``, ``index``, ``extras``...) stay in
 its ``extra`` and are written back. ``usage_metadata`` <-> :class:`Usage` (langchain's
@@ -53,6 +58,8 @@ from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -211,9 +218,51 @@ def _block(data: Any, path: str) -> Block:
         extra = _rest(data, ("type", "base64", "url", "file_id", "mime_type"), path)
         cls = ImageBlock if tag == "image" else AudioBlock
         return cls(**fields, media_type=media, extra=extra)
+    if tag in ("server_tool_call", "server_tool_result"):
+        server = _server(data, tag, path)
+        if server is not None:
+            return server
     if _wrapper(data):
         return RawBlock(frozen(data["value"], f"{path}.value", NAME))
     return RawBlock(frozen(data, path, NAME))
+
+
+def _server(
+    data: Mapping[str, Any], tag: str, path: str
+) -> ServerToolUseBlock | ServerToolResultBlock | None:
+    """A v1 server tool call or result; ``None`` (kept raw) when ours would not give it back.
+
+    A result needs our ``extras.tool`` (langchain has no result kind) and a ``status`` that
+    agrees with the output; an ``extras.provider`` must be a string.
+    """
+    taken, rest = _extras(data, ("provider", "tool"), path)
+    provider, tool = taken.get("provider"), taken.get("tool")
+    if "provider" in taken and not isinstance(provider, str):
+        return None
+    if tag == "server_tool_call":
+        ident, name, args = data.get("id"), data.get("name"), data.get("args")
+        if not (isinstance(ident, str) and isinstance(name, str) and isinstance(args, Mapping)):
+            return None
+        if "tool" in taken:
+            return None
+        return ServerToolUseBlock(
+            ident,
+            name,
+            frozen(args, f"{path}.args", NAME),  # type: ignore[arg-type]
+            provider=provider,
+            extra=_with_extras(data, rest, path, _RESERVED[tag]),
+        )
+    call_id, status = data.get("tool_call_id"), data.get("status")
+    if not (isinstance(call_id, str) and isinstance(tool, str) and "output" in data):
+        return None
+    block = ServerToolResultBlock(
+        call_id,
+        tool,
+        frozen(data["output"], f"{path}.output", NAME),
+        provider=provider,
+        extra=_with_extras(data, rest, path, _RESERVED[tag]),
+    )
+    return block if status == ("error" if block.is_error else "success") else None
 
 
 def _call(data: Mapping[str, Any], tag: str, path: str) -> ToolUseBlock:
@@ -260,6 +309,8 @@ _RESERVED: Final = {
     "invalid_tool_call": frozenset(("type", "id", "name", "args", "error")),
     "image": frozenset(("type", "base64", "url", "file_id", "mime_type")),
     "audio": frozenset(("type", "base64", "url", "file_id", "mime_type")),
+    "server_tool_call": frozenset(("type", "id", "name", "args")),
+    "server_tool_result": frozenset(("type", "tool_call_id", "status", "output")),
 }
 """The keys of each v1 block type that carry a field of ours: never taken from ``extra``."""
 
@@ -357,6 +408,18 @@ def _v1(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
         case ToolResultBlock():
             text = policy.degrade(block, path, "langchain carries a tool result as a ToolMessage")
             return None if text is None else {"type": "text", "text": text.text}
+        case ServerToolUseBlock():
+            out = {"type": "server_tool_call", "id": block.id, "name": block.name}
+            out["args"] = thaw(block.input)
+            if block.provider is not None:
+                out["extras"] = {"provider": block.provider}
+        case ServerToolResultBlock():
+            status = "error" if block.is_error else "success"
+            out = {"type": "server_tool_result", "tool_call_id": block.tool_use_id}
+            out |= {"status": status, "output": thaw(block.content)}
+            out["extras"] = {"tool": block.tool}
+            if block.provider is not None:
+                out["extras"]["provider"] = block.provider
     _put_extra(out, block.extra, policy, path)
     return out
 
