@@ -105,10 +105,14 @@ def test_agent_loop_details() -> None:
         "TextBlock",
     ]
     assert mixed.content[0] == ServerToolUseBlock(
-        "", "code_execution", {"language": "PYTHON", "code": "print(1 + 1)"}, provider="google"
+        "gemini_call_code_0",
+        "code_execution",
+        {"language": "PYTHON", "code": "print(1 + 1)"},
+        provider="google",
     )
     ran = mixed.content[1]
     assert isinstance(ran, ServerToolResultBlock) and not ran.is_error
+    assert ran.tool_use_id == "gemini_call_code_0"  # id-less: paired with its call
     assert ran.content == {"outcome": "OUTCOME_OK", "output": "2\n"}
     assert mixed.content[3].extra == {"thoughtSignature": "CsoBAVSoXO7-sig-3"}
     assert mixed.content[4] == TextBlock("", extra={"thoughtSignature": "CsoBAVSoXO7-sig-4"})

@@ -30,6 +30,7 @@ from ._carry import refusal_text
 from ._formats import ANTHROPIC
 from ._formats import foreign_citations
 from ._formats import raw_is_own
+from ._server import anthropic_id
 from ._server import code_input
 from ._server import code_result
 from ._server import is_own
@@ -208,14 +209,15 @@ def _server_block(
         args = thaw(block.input) if own else code_input(block, NAME)
         if args is None:
             return policy.degrade(block, path, f"cannot carry {block.provider}'s {block.name!r}")
-        out: dict[str, Any] = {"type": "server_tool_use", "id": block.id, "name": block.name}
+        call_id = block.id if own else anthropic_id(block.id)
+        out: dict[str, Any] = {"type": "server_tool_use", "id": call_id, "name": block.name}
         out["input"] = args
     else:
         content = thaw(block.content) if own else code_result(block, NAME)
         if content is None:
             return policy.degrade(block, path, f"cannot carry {block.provider}'s {block.tool!r}")
-        out = {"type": block.tool + "_tool_result", "tool_use_id": block.tool_use_id}
-        out["content"] = content
+        call_id = block.tool_use_id if own else anthropic_id(block.tool_use_id)
+        out = {"type": block.tool + "_tool_result", "tool_use_id": call_id, "content": content}
     if own:
         out.update(thaw(block.extra))
     return out

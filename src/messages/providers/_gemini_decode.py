@@ -27,8 +27,8 @@ from ..usage import Usage
 from ._common import owned_body
 from ._common import with_source
 from ._formats import GEMINI as NAME
+from ._gemini_names import CallIds
 from ._gemini_names import camel
-from ._gemini_parts import CallIds
 from ._gemini_parts import decode_part
 
 __all__ = ["CONTENT_KEYS", "MODEL_KEYS", "decode_request", "decode_response"]

@@ -1,7 +1,9 @@
-"""Gemini field names: the proto-style snake_case spellings read as the JSON camelCase ones.
+"""Gemini names: field spellings, and the ids made up for calls that came without one.
 
 Private to the Gemini codec: a body written by a client library in proto style
-(``inline_data``) decodes like the JSON API's own (``inlineData``).
+(``inline_data``) decodes like the JSON API's own (``inlineData``); an id-less function
+call or code execution gets a made-up id that pairs it with its result and is never sent
+back to Gemini.
 """
 
 from __future__ import annotations
@@ -9,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 from typing import Final
 
-__all__ = ["camel"]
+__all__ = ["SYNTHETIC_ID_PREFIX", "CallIds", "camel"]
+
+SYNTHETIC_ID_PREFIX: Final = "gemini_call_"
+"""Ids made up for calls and results that came without one; never sent back to Gemini."""
 
 _SNAKE: Final = {
     name: "".join(w if i == 0 else w.capitalize() for i, w in enumerate(name.split("_")))
@@ -74,3 +79,44 @@ def camel(d: dict[str, Any]) -> dict[str, Any]:
             name = k  # both spellings present: keep each as it is
         out[name] = v
     return out
+
+
+class CallIds:
+    """Synthetic ids for the calls and responses of one body that came without ``id``.
+
+    A call gets ``gemini_call_<tag><n>`` (``n`` counts from 0 in the body); a response gets
+    the id of the earliest unanswered such call with the same name, or a fresh one. Code
+    execution parts count apart (:attr:`code`), so they never shift a function call's id.
+    """
+
+    __slots__ = ("_code", "_count", "_pending", "_tag")
+
+    def __init__(self, tag: str = "") -> None:
+        self._tag = tag
+        self._count = 0
+        self._pending: list[tuple[str, str]] = []
+        self._code: CallIds | None = None
+
+    @property
+    def code(self) -> CallIds:
+        """The ids of id-less code execution parts: ``gemini_call_code_<tag><n>``."""
+        if self._code is None:
+            self._code = CallIds(f"code_{self._tag}")
+        return self._code
+
+    def call(self, name: str) -> str:
+        """A new synthetic id for an unnamed call."""
+        made = f"{SYNTHETIC_ID_PREFIX}{self._tag}{self._count}"
+        self._count += 1
+        self._pending.append((name, made))
+        return made
+
+    def result(self, name: str | None) -> str:
+        """The synthetic id of the call this id-less response answers (or a fresh one)."""
+        for i, (called, made) in enumerate(self._pending):
+            if called == name:
+                del self._pending[i]
+                return made
+        made = f"{SYNTHETIC_ID_PREFIX}{self._tag}{self._count}"
+        self._count += 1
+        return made

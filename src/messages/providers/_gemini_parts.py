@@ -41,6 +41,8 @@ from ._carry import refusal_text
 from ._formats import GEMINI
 from ._formats import Place
 from ._formats import raw_is_own
+from ._gemini_names import SYNTHETIC_ID_PREFIX
+from ._gemini_names import CallIds
 from ._gemini_names import camel
 from ._server import decode_gemini
 from ._server import encode_gemini
@@ -55,8 +57,6 @@ __all__ = [
     "ours",
 ]
 
-SYNTHETIC_ID_PREFIX: Final = "gemini_call_"
-"""Ids made up for calls and results that came without one; never sent back to Gemini."""
 
 DATA_KEYS: Final = (
     "text",
@@ -69,38 +69,6 @@ DATA_KEYS: Final = (
     "toolCall",
     "toolResponse",
 )
-
-
-class CallIds:
-    """Synthetic ids for the calls and responses of one body that came without ``id``.
-
-    A call gets ``gemini_call_<tag><n>`` (``n`` counts from 0 in the body); a response gets
-    the id of the earliest unanswered such call with the same name, or a fresh one.
-    """
-
-    __slots__ = ("_count", "_pending", "_tag")
-
-    def __init__(self, tag: str = "") -> None:
-        self._tag = tag
-        self._count = 0
-        self._pending: list[tuple[str, str]] = []
-
-    def call(self, name: str) -> str:
-        """A new synthetic id for an unnamed call."""
-        made = f"{SYNTHETIC_ID_PREFIX}{self._tag}{self._count}"
-        self._count += 1
-        self._pending.append((name, made))
-        return made
-
-    def result(self, name: str | None) -> str:
-        """The synthetic id of the call this id-less response answers (or a fresh one)."""
-        for i, (called, made) in enumerate(self._pending):
-            if called == name:
-                del self._pending[i]
-                return made
-        made = f"{SYNTHETIC_ID_PREFIX}{self._tag}{self._count}"
-        self._count += 1
-        return made
 
 
 # ---------------------------------------------------------------------------------- decoding
@@ -262,7 +230,7 @@ def decode_part(d: Any, ids: CallIds) -> Block:
     if key == "functionResponse":
         return _function_response(d, ids)
     if key in ("executableCode", "codeExecutionResult"):
-        return decode_gemini(d, key)
+        return decode_gemini(d, key, ids)
     return RawBlock(wrap_owned(d))
 
 

@@ -17,6 +17,7 @@ the caller's policy.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from typing import Final
 
@@ -34,10 +35,13 @@ from ._formats import ANTHROPIC
 from ._formats import CHAT
 from ._formats import GEMINI
 from ._formats import RESPONSES
+from ._gemini_names import SYNTHETIC_ID_PREFIX
+from ._gemini_names import CallIds
 
 __all__ = [
     "CODE_EXECUTION",
     "VENDOR",
+    "anthropic_id",
     "code_input",
     "code_result",
     "ResponsesItems",
@@ -57,6 +61,20 @@ CODE_EXECUTION: Final = "code_execution"
 def is_own(block: ServerToolUseBlock | ServerToolResultBlock, target: str) -> bool:
     """Whether the block came from the target (or from nowhere said): written as it is."""
     return block.provider is None or block.provider == VENDOR[target]
+
+
+_NOT_ID: Final = re.compile(r"[^A-Za-z0-9_]")
+
+
+def anthropic_id(call_id: str) -> str:
+    """Another provider's call id as Anthropic spells a server tool's (``srvtoolu_...``).
+
+    >>> anthropic_id("gemini_call_0"), anthropic_id("srvtoolu_01A")
+    ('srvtoolu_gemini_call_0', 'srvtoolu_01A')
+    """
+    if call_id.startswith("srvtoolu_"):
+        return call_id
+    return "srvtoolu_" + _NOT_ID.sub("_", call_id)
 
 
 def code_input(block: ServerToolUseBlock, target: str) -> dict[str, Any] | None:
@@ -113,17 +131,27 @@ def code_result(block: ServerToolResultBlock, target: str) -> dict[str, Any] | N
 _GEMINI_CODE: Final = ("executableCode", "codeExecutionResult")
 
 
-def decode_gemini(d: dict[str, Any], key: str) -> Block:
+_PAIRING: Final = "<code_execution>"
+"""The name code parts pair under in CallIds (no function can be called that)."""
+
+
+def decode_gemini(d: dict[str, Any], key: str, ids: CallIds) -> Block:
     """An owned ``executableCode`` or ``codeExecutionResult`` part as a server tool block.
 
     The data object (less its ``id``) is the call's ``input`` or the result's ``content``;
-    the other part fields (a thought signature...) are ``extra``. A part without an id reads
-    ``""``; one whose data is not an object, or whose ``id`` is not a non-empty string, is
-    kept as a RawBlock (written back exactly either way).
+    the other part fields (a thought signature...) are ``extra``. A part without an id gets
+    a made-up one (``gemini_call_code_...``; a result takes its call's), never sent back to
+    Gemini. One whose data is not an object, or whose ``id`` is not a
+    string, is kept as a RawBlock.
     """
     inner = d[key]
-    call_id = inner.get("id", "") if type(inner) is dict else None
-    if type(call_id) is not str or (call_id == "" and "id" in inner):
+    call_id = inner.get("id") if type(inner) is dict else 0
+    if type(call_id) is str and call_id.startswith(SYNTHETIC_ID_PREFIX):
+        return RawBlock(wrap_owned(d))  # would not be written back
+    if call_id is None:
+        code = ids.code
+        call_id = code.call(_PAIRING) if key == "executableCode" else code.result(_PAIRING)
+    if type(call_id) is not str:
         return RawBlock(wrap_owned(d))
     data = {k: v for k, v in inner.items() if k != "id"}
     rest = {k: v for k, v in d.items() if k != key}
@@ -158,7 +186,7 @@ def encode_gemini(
     if not ok or not isinstance(data, dict):
         origin = f"{block.provider}'s" if block.provider else "a"
         return policy.degrade(block, path, f"cannot carry {origin} {what!r} server tool")
-    if own and call_id:
+    if own and not call_id.startswith(SYNTHETIC_ID_PREFIX):
         data["id"] = call_id
     out = dict(thaw(block.extra)) if own else {}
     out[key] = data

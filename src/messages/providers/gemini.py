@@ -19,7 +19,7 @@ from ._gemini_encode import SKIP_SIGNATURE
 from ._gemini_encode import UnsignedCalls
 from ._gemini_encode import encode_request
 from ._gemini_encode import encode_response
-from ._gemini_parts import SYNTHETIC_ID_PREFIX
+from ._gemini_names import SYNTHETIC_ID_PREFIX
 from ._gemini_stream import GeminiAccumulator
 from ._protocols import Accumulator
 
