@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .blocks import ThinkingBlock
     from .blocks import ToolResultBlock
     from .blocks import ToolUseBlock
+    from .citations import Citation
     from .errors import DecodeError
     from .errors import EncodeError
     from .errors import MessagesError
@@ -68,6 +69,7 @@ __all__ = [
     "AudioBlock",
     "AudioMessage",
     "Block",
+    "Citation",
     "Context",
     "DecodeError",
     "EMPTY",
@@ -126,6 +128,7 @@ _HOMES = (
     "usage",
     "stop",
     "blocks",
+    "citations",
     "flat",
     "roles",
     "session",
@@ -137,6 +140,7 @@ _HOMES = (
 _SUBMODULES = (
     "adapters",
     "blocks",
+    "citations",
     "convert",
     "errors",
     "flat",

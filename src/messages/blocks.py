@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import KW_ONLY
 from dataclasses import dataclass
 from os import PathLike
+from typing import Any
 from typing import ClassVar
 from typing import Literal
 from typing import Self
@@ -20,12 +21,12 @@ from typing import final
 from ._core.fields import compact_repr
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
-from ._core.fields import freeze_objects
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
+from .citations import Citation
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not
@@ -45,6 +46,7 @@ __all__ = [
     "ThinkingBlock",
     "ToolResultBlock",
     "ToolUseBlock",
+    "freeze_citations",
     "server_failed",
 ]
 
@@ -62,13 +64,13 @@ class TextBlock:
     text: str
     """The text. Anthropic ``text``; OpenAI ``text``/``output_text``; Gemini ``text``."""
     _: KW_ONLY
-    citations: tuple[FrozenDict, ...] | None = None
+    citations: tuple[Citation, ...] | None = None
     """Source citations (Anthropic ``citations``, OpenAI ``annotations``); ``None``: none sent."""
     extra: Mapping[str, JsonValue] = EMPTY
     """Wire fields this class does not model (``cache_control``...), kept for exact replay."""
 
     def __post_init__(self) -> None:
-        freeze_objects(self, "citations")
+        freeze_citations(self)
         freeze_map(self, "extra")
 
     __repr__ = compact_repr
@@ -419,6 +421,33 @@ class ServerToolResultBlock:
         return server_failed(self.content)
 
     __repr__ = compact_repr
+
+
+def freeze_citations(obj: Any) -> None:
+    """Make a ``citations`` field a tuple of Citations, in place (``None`` stays).
+
+    A wire citation object (a mapping) is read as its format spells it, so
+    ``TextBlock("x", citations=[{"type": "url_citation", ...}])`` works too.
+    """
+    value = obj.citations
+    if value is None or (type(value) is tuple and all(type(c) is Citation for c in value)):
+        return
+    from ._core.citations import read_citation  # lazy: it imports this module
+    from ._core.frozen import freeze
+    from ._core.frozen import thaw
+    from .errors import DecodeError
+
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise DecodeError("expected a sequence of citations", path=".citations", value=value)
+    out = []
+    for i, item in enumerate(value):
+        if type(item) is Citation:
+            out.append(item)
+        elif isinstance(item, Mapping):
+            out.append(read_citation(thaw(freeze(item))))
+        else:
+            raise DecodeError("expected a citation", path=f".citations[{i}]", value=item)
+    object.__setattr__(obj, "citations", tuple(out))
 
 
 def server_failed(content: JsonValue) -> bool:

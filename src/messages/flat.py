@@ -19,7 +19,6 @@ from ._core.fields import Timestamp
 from ._core.fields import compact_repr
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
-from ._core.fields import freeze_objects
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
@@ -27,7 +26,9 @@ from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
 from .blocks import Block
 from .blocks import TextBlock
+from .blocks import freeze_citations
 from .blocks import server_failed
+from .citations import Citation
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not
@@ -61,7 +62,7 @@ class TextMessage:
     text: str
     """The text."""
     _: KW_ONLY
-    citations: tuple[FrozenDict, ...] | None = None
+    citations: tuple[Citation, ...] | None = None
     """Source citations, as on TextBlock."""
     role: Role = "assistant"
     """Who produced it; flattening copies the parent message's role."""
@@ -81,7 +82,7 @@ class TextMessage:
     """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
-        freeze_objects(self, "citations")
+        freeze_citations(self)
         freeze_map(self, "extra")
 
     __repr__ = compact_repr

@@ -34,6 +34,7 @@ from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
+from .citations import Citation
 from .flat import AudioMessage
 from .flat import ImageMessage
 from .flat import RawMessage
@@ -59,6 +60,7 @@ __all__ = [
     "assistant_messages",
     "audio_blocks",
     "blocks",
+    "citations",
     "contexts",
     "conversations",
     "flat_messages",
@@ -143,8 +145,44 @@ def text_blocks(
     return st.builds(
         TextBlock,
         text if text is not None else st.text(),
-        citations=st.none() | st.lists(json_objects(max_size=2), max_size=2).map(tuple),
+        citations=st.none() | st.lists(citations(), max_size=2).map(tuple),
         extra=_extras(extra),
+    )
+
+
+_CITATION_TYPES = [
+    "char_location",
+    "page_location",
+    "web_search_result_location",
+    "url_citation",
+    "file_citation",
+    "citation",
+    "future_location",
+]
+
+
+def citations() -> st.SearchStrategy[Citation]:
+    """A :class:`Citation` of any format's type (or none), its typed fields set or not."""
+    index = st.none() | st.integers(min_value=0, max_value=500)
+    words = st.none() | st.text(max_size=12)
+    made = st.builds(
+        Citation,
+        st.none() | st.sampled_from(_CITATION_TYPES),
+        cited_text=words,
+        url=st.none() | st.just("https://example.com/a"),
+        title=words,
+        file_id=st.none() | _ids("file_"),
+        start=index,
+        end=index,
+        source_index=index,
+        text_start=index,
+        text_end=index,
+        nested=st.booleans(),
+        extra=json_objects(keys=st.sampled_from(["encrypted_index", "x_new"]), max_size=1),
+    )
+    # Only Chat's url_citation has a nested spelling.
+    return made.map(
+        lambda c: c if c.type == "url_citation" else dataclasses.replace(c, nested=False)
     )
 
 

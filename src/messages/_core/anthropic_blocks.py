@@ -26,6 +26,8 @@ from ..blocks import ToolUseBlock
 from ..errors import DecodeError
 from ..limits import current_limits
 from ..usage import Usage
+from .citations import read_citation
+from .citations import write_citation
 from .frozen import EMPTY
 from .frozen import raw
 from .make import expose_owned
@@ -75,7 +77,7 @@ def _text(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     for i, c in enumerate(cites):
         if type(c) is not dict:
             raise fail("an object", c, f"citations[{i}]")
-    return _new_text(text, tuple([wrap_owned(c) for c in cites]), extra(d, _TEXT))
+    return _new_text(text, tuple([read_citation(c) for c in cites]), extra(d, _TEXT))
 
 
 def _thinking(d: dict[str, Any], provider: str | None, depth: int) -> Block:
@@ -261,7 +263,7 @@ def encode_block(block: Block) -> Any:
         case TextBlock():
             out: dict[str, Any] = {"type": "text", "text": block.text}
             if block.citations is not None:
-                out["citations"] = [raw(c) for c in block.citations]
+                out["citations"] = [write_citation(c) for c in block.citations]
             return _merge(out, block.extra)
         case ThinkingBlock():
             if block.redacted:

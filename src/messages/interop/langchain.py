@@ -50,6 +50,8 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 
+from .._core.citations import read_citation
+from .._core.citations import write_citation
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
 from .._core.frozen import thaw
@@ -64,6 +66,7 @@ from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..citations import Citation
 from ..errors import DecodeError
 from ..message import Message
 from ..roles import AssistantMessage
@@ -182,6 +185,13 @@ def _citation(value: Any) -> Any:
     return value
 
 
+def _read_note(note: Any, path: str) -> Citation:
+    value = thaw(frozen(_citation(note), path, NAME))
+    if not isinstance(value, dict):
+        raise wrong("an object", value, path, NAME)
+    return read_citation(value)
+
+
 def _block(data: Any, path: str) -> Block:
     """One v1 content block as a block of this library."""
     if isinstance(data, str):
@@ -194,10 +204,12 @@ def _block(data: Any, path: str) -> Block:
         citations = None
         if notes is not None:
             listed = items(notes, f"{path}.annotations", NAME)
-            citations = tuple(frozen(_citation(n), f"{path}.annotations", NAME) for n in listed)
+            citations = tuple(
+                _read_note(n, f"{path}.annotations[{i}]") for i, n in enumerate(listed)
+            )
         return TextBlock(
             data["text"],
-            citations=citations,  # type: ignore[arg-type]
+            citations=citations,
             extra=_rest(data, ("type", "text", "annotations"), path),
         )
     if tag == "reasoning":
@@ -355,9 +367,9 @@ def _v1(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
             out = {"type": "text", "text": block.text}
             if block.citations is not None:
                 out["annotations"] = [
-                    thaw(c)
-                    if isinstance(c, Mapping) and c.get("type") == "citation"
-                    else {"type": "non_standard_annotation", "value": thaw(c)}
+                    write_citation(c)
+                    if c.type == "citation"
+                    else {"type": "non_standard_annotation", "value": write_citation(c)}
                     for c in block.citations
                 ]
         case ThinkingBlock():

@@ -11,6 +11,7 @@ from typing import Any
 from typing import Final
 from typing import assert_never
 
+from .._core.citations import write_citation
 from .._core.frozen import FrozenDict
 from .._core.frozen import thaw
 from ..blocks import AudioBlock
@@ -82,7 +83,7 @@ def text_block(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
         if foreign_citations(block.citations, NAME):
             policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
         else:
-            out["citations"] = [thaw(c) for c in block.citations]
+            out["citations"] = [thaw(write_citation(c)) for c in block.citations]
     put_extra(out, block.extra, policy, path, "text")
     return out
 

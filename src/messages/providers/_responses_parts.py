@@ -28,6 +28,8 @@ from typing import Any
 from typing import Final
 from typing import Literal
 
+from .._core.citations import read_citation
+from .._core.citations import write_citation
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
@@ -45,6 +47,7 @@ from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..citations import Citation
 from ..errors import DecodeError
 from ..media import to_data_uri
 from ..policy import Policy
@@ -167,7 +170,7 @@ def need_str(d: dict[str, Any], key: str) -> str:
 # ---------------------------------------------------------------------------------- decoding
 
 
-def _citations(d: dict[str, Any]) -> tuple[FrozenDict, ...] | None:
+def _citations(d: dict[str, Any]) -> tuple[Citation, ...] | None:
     notes = d.get("annotations")
     if notes is None:
         return None
@@ -176,7 +179,7 @@ def _citations(d: dict[str, Any]) -> tuple[FrozenDict, ...] | None:
     for i, note in enumerate(notes):
         if type(note) is not dict:
             raise fail("an object", note, f"annotations[{i}]")
-    return tuple([wrap_owned(n) for n in notes])
+    return tuple([read_citation(n) for n in notes])
 
 
 def _with_type(ex: FrozenDict, tag: str, default: str) -> FrozenDict:
@@ -341,7 +344,7 @@ def text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dict
                     citations,
                 )
             else:
-                out["annotations"] = [raw(c) for c in citations]
+                out["annotations"] = [write_citation(c, nested=False) for c in citations]
     protected = _TEXT_OWN | non_null(block.extra, _ANNOTATIONS)
     out.update(carried(block.extra, policy, path, "text", written=out, protected=protected))
     return out
