@@ -234,3 +234,34 @@ def test_other_providers_server_tools_are_not_sent_to_responses() -> None:
         get("openai_responses").encode_request(anthropic)
     with pytest.raises(UnsupportedContentError, match="server_tool_use"):
         get("openai_chat").encode_request(anthropic)
+
+
+# ---------------------------------------------------------------------------------- the CLI
+
+
+def test_stats_count_server_tool_calls_and_their_failures() -> None:
+    from messages.cli.stats import FileStats
+    from messages.cli.stats import sessions
+
+    error = {"type": "web_search_tool_result_error", "error_code": "unavailable"}
+    turn = AssistantMessage(
+        (
+            ServerToolUseBlock("srvtoolu_1", "web_search", {"query": "q"}),
+            ServerToolResultBlock("srvtoolu_1", "web_search", error),
+            TextBlock("No results."),
+        ),
+        session_id="s1",
+        message_id="msg_1",
+    )
+    stats = FileStats("x.jsonl", "native")
+    stats.feed(turn)
+    (session,) = sessions([stats])
+    assert session.tool_calls == {"web_search": 1}
+    assert session.tool_errors == 1 and session.assistant_turns == 1
+
+
+def test_normalize_text_shows_the_server_tool_and_its_output() -> None:
+    from messages.cli.render import one_line
+
+    result = ServerToolResultMessage("srvtoolu_1", "code_execution", {"stdout": "2\n"})
+    assert one_line(result) == "[server_tool_result/assistant] code_execution srvtoolu_1: 2\\n"

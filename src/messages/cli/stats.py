@@ -40,6 +40,8 @@ from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
 from ..flat import AudioMessage
 from ..flat import ImageMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -305,7 +307,14 @@ class SessionStats:
         }
 
 
-_ASSISTANT_CONTENT = (TextMessage, ThinkingMessage, ToolUseMessage, ImageMessage, AudioMessage)
+_ASSISTANT_CONTENT = (
+    TextMessage,
+    ThinkingMessage,
+    ToolUseMessage,
+    ImageMessage,
+    AudioMessage,
+    ServerToolUseMessage,
+)
 
 
 class FileStats:
@@ -408,6 +417,10 @@ class FileStats:
             if m.is_error:
                 s.failed.add(self._key(m, m.tool_use_id))
             return
+        if isinstance(m, ServerToolResultMessage):  # the provider's own answer, in the turn
+            if m.is_error:
+                s.failed.add(self._key(m, m.tool_use_id))
+            return
         if not isinstance(m, _ASSISTANT_CONTENT):
             return
         if m.role != "assistant":
@@ -418,7 +431,7 @@ class FileStats:
             self._in_turn = s
         if record:
             self._turn.add(record)
-        if isinstance(m, ToolUseMessage):
+        if isinstance(m, ToolUseMessage | ServerToolUseMessage):
             s.calls.setdefault(self._key(m, m.id), m.name)
 
 
