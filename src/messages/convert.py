@@ -83,10 +83,12 @@ _PASSING_SET: frozenset[type] = frozenset(FLAT_TYPES + SESSION_TYPES)
 def parse_blocks(raw: Any, *, provider: str | None = None) -> tuple[Block, ...]:
     """Decode a JSON list of content blocks (Anthropic / Claude Code shapes) into blocks.
 
-    Known: ``text``, ``thinking``, ``redacted_thinking``, ``tool_use``, ``tool_result`` (its
-    content recursively), ``image`` and ``audio`` with a ``base64``/``url``/``file`` source.
-    Anything else (unknown types, documents, server tools, elements that are not objects)
-    becomes a :class:`RawBlock` holding the original value. A missing required string reads as
+    Known: ``text`` (its ``citations`` as :class:`~messages.Citation` s), ``thinking``,
+    ``redacted_thinking``, ``tool_use``, ``tool_result`` (its content recursively), ``image``
+    and ``audio`` with a ``base64``/``url``/``file`` source, ``server_tool_use`` and the
+    server tools' ``<tool>_tool_result`` blocks. Anything else (unknown types, documents,
+    elements that are not objects, a server tool block without its ids) becomes a
+    :class:`RawBlock` holding the original value. A missing required string reads as
     ``""`` and a missing ``input`` as ``{}``. Input that is not a list, or a known block with a
     field of the wrong type, raises :class:`DecodeError` with the path to it.
 
