@@ -265,3 +265,26 @@ def test_normalize_text_shows_the_server_tool_and_its_output() -> None:
 
     result = ServerToolResultMessage("srvtoolu_1", "code_execution", {"stdout": "2\n"})
     assert one_line(result) == "[server_tool_result/assistant] code_execution srvtoolu_1: 2\\n"
+
+
+def test_gemini_citations_are_a_typed_view_of_the_candidate_metadata() -> None:
+    from messages.providers import gemini
+
+    body = _body("gemini", "response_code_execution.json")
+    message = gemini.decode_response(body)
+    source, grounded = gemini.citations(message)
+    assert source == Citation(
+        "citation_source",
+        url="https://en.wikipedia.org/wiki/Carl_Friedrich_Gauss",
+        text_start=15,
+        text_end=33,
+        extra={"license": ""},
+    )
+    assert (grounded.type, grounded.title, grounded.source_index) == (
+        "grounding_chunk",
+        "wikipedia.org",
+        0,
+    )
+    assert (grounded.text_start, grounded.text_end) == (0, 15)
+    assert gemini.encode_response(message) == body  # the metadata itself stays in extra
+    assert gemini.citations(UserMessage("no candidates")) == ()
