@@ -132,6 +132,51 @@ def anthropic_raw() -> st.SearchStrategy[RawBlock]:
 
 
 @functools.cache
+def anthropic_server() -> st.SearchStrategy[tuple[Any, ...]]:
+    """A server tool's call and its result, as Anthropic sends them (search or code)."""
+    found = st.fixed_dictionaries(
+        {
+            "type": st.just("web_search_result"),
+            "url": st.just("https://tides.example/brest"),
+            "title": _TEXT,
+            "encrypted_content": _SIGNATURE,
+            "page_age": st.none() | st.just("2 hours ago"),
+        }
+    )
+    error = st.fixed_dictionaries(
+        {
+            "type": st.just("web_search_tool_result_error"),
+            "error_code": st.sampled_from(["unavailable", "max_uses_exceeded"]),
+        }
+    )
+    ran = st.fixed_dictionaries(
+        {
+            "type": st.just("code_execution_result"),
+            "stdout": _TEXT,
+            "stderr": _TEXT,
+            "return_code": st.integers(0, 2),
+            "content": st.just([]),
+        }
+    )
+    search = st.tuples(
+        st.fixed_dictionaries({"query": _TEXT}), st.lists(found, max_size=2) | error
+    ).map(lambda t: ("web_search", t[0], t[1]))
+    code = st.tuples(st.fixed_dictionaries({"code": _TEXT}), ran).map(
+        lambda t: ("code_execution", t[0], t[1])
+    )
+
+    def pair(drawn: tuple[str, Any, Any], ident: str) -> tuple[Any, ...]:
+        name, args, content = drawn
+        call_id = "srvtoolu_" + ident
+        return (
+            ServerToolUseBlock(call_id, name, args, provider="anthropic"),
+            ServerToolResultBlock(call_id, name, content, provider="anthropic"),
+        )
+
+    return st.builds(pair, search | code, st.text("abcdef0123", min_size=1, max_size=8))
+
+
+@functools.cache
 def _tool_input() -> st.SearchStrategy[FrozenDict]:
     return ms.json_objects(keys=st.text("abcdefgh", min_size=1, max_size=5))
 
@@ -154,6 +199,7 @@ def _anthropic_parts(plain: bool) -> dict[str, st.SearchStrategy[Any]]:
         "tool": st.sampled_from(["Bash", "Read", "get_weather"]),
         "tool_extra": st.just(EMPTY) if plain else _extras({"caller": {"type": "direct"}}),
         "blocks": st.lists(blocks, max_size=2),
+        "server": st.just(()) if plain else st.just(()) | anthropic_server(),
     }
 
 
@@ -191,7 +237,7 @@ def anthropic_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any
             for k in range(draw(st.integers(0, 2)))
         ]
         body = draw(st.permutations(draw(part["blocks"]) + uses))
-        assistant: Any = tuple(body)
+        assistant: Any = tuple(draw(part["server"])) + tuple(body)
         if not uses and draw(st.booleans()):
             assistant = draw(_TEXT)
         conversation.append(AssistantMessage(assistant, extra=draw(part["extras"])))
@@ -211,7 +257,8 @@ def anthropic_response_blocks() -> st.SearchStrategy[list[Any]]:
     text = st.builds(
         TextBlock, _TEXT, citations=st.none() | st.lists(_CITATION, max_size=2).map(tuple)
     )
-    return st.lists(text | anthropic_thinking() | tool | anthropic_raw(), max_size=4)
+    blocks = st.lists(text | anthropic_thinking() | tool | anthropic_raw(), max_size=4)
+    return st.tuples(st.just(()) | anthropic_server(), blocks).map(lambda t: [*t[0], *t[1]])
 
 
 # ----------------------------------------------------------------------------- OpenAI Chat
