@@ -31,10 +31,10 @@ from ._carry import refusal_text
 from ._formats import ANTHROPIC
 from ._formats import foreign_citations
 from ._formats import raw_is_own
-from ._server import anthropic_id
-from ._server import code_input
-from ._server import code_result
-from ._server import is_own
+from ._server_tools import anthropic_id
+from ._server_tools import code_input
+from ._server_tools import code_result
+from ._server_tools import is_own
 
 __all__ = ["carries", "encode_blocks", "text_block"]
 

@@ -44,8 +44,8 @@ from ._formats import raw_is_own
 from ._gemini_names import SYNTHETIC_ID_PREFIX
 from ._gemini_names import CallIds
 from ._gemini_names import camel
-from ._server import decode_gemini
-from ._server import encode_gemini
+from ._server_tools import decode_gemini
+from ._server_tools import encode_gemini
 
 __all__ = [
     "CallIds",

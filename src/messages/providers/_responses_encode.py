@@ -52,7 +52,7 @@ from ._responses_decode import error_fields
 from ._responses_decode import is_instructions
 from ._responses_decode import plain_input
 from ._responses_decode import stop_fields
-from ._server import ResponsesItems
+from ._server_tools import ResponsesItems
 
 __all__ = ["encode_request", "encode_response"]
 

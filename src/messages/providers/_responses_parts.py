@@ -60,7 +60,7 @@ from ._formats import fits
 from ._formats import foreign_citations
 from ._formats import raw_is_own
 from ._formats import role_is_own
-from ._server import decode_responses
+from ._server_tools import decode_responses
 
 __all__ = [
     "CALLER_KEYS",

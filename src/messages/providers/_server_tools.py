@@ -40,11 +40,11 @@ from ._gemini_names import CallIds
 
 __all__ = [
     "CODE_EXECUTION",
+    "ResponsesItems",
     "VENDOR",
     "anthropic_id",
     "code_input",
     "code_result",
-    "ResponsesItems",
     "decode_gemini",
     "decode_responses",
     "encode_gemini",
