@@ -159,7 +159,7 @@ def test_odd_server_blocks_stay_raw_and_exact() -> None:
 
 def test_gemini_code_execution_becomes_anthropics_code_execution_tool() -> None:
     conversation = get("gemini").decode_request(_body("gemini", "request_code_execution.json"))
-    body = get("anthropic").encode_request(conversation)
+    body = get("anthropic").encode_request(conversation[:2])
     call, result, text = body["messages"][1]["content"]
     assert call == {
         "type": "server_tool_use",
@@ -288,3 +288,20 @@ def test_gemini_citations_are_a_typed_view_of_the_candidate_metadata() -> None:
     assert (grounded.text_start, grounded.text_end) == (0, 15)
     assert gemini.encode_response(message) == body  # the metadata itself stays in extra
     assert gemini.citations(UserMessage("no candidates")) == ()
+
+
+def test_gemini_tool_call_parts_are_server_tools_echoed_back_exactly() -> None:
+    body = _body("gemini", "request_code_execution.json")
+    conversation = get("gemini").decode_request(body)
+    call, answer, _ = conversation[3].content
+    assert call == ServerToolUseBlock(
+        "tc_1",
+        "GOOGLE_SEARCH_WEB",
+        {"args": {"queries": ["gauss sum story"]}},
+        provider="google",
+        extra={"thoughtSignature": "CsoBAVSoXO7-tool"},
+    )
+    assert isinstance(answer, ServerToolResultBlock) and answer.tool == "GOOGLE_SEARCH_WEB"
+    assert get("gemini").encode_request(conversation)["contents"] == body["contents"]
+    with pytest.raises(UnsupportedContentError, match="GOOGLE_SEARCH_WEB"):
+        get("anthropic").encode_request(conversation)

@@ -469,11 +469,7 @@ def raws(*, gemini: bool) -> st.SearchStrategy[RawBlock]:
         return st.builds(
             RawBlock,
             st.fixed_dictionaries(
-                {
-                    "toolCall": st.fixed_dictionaries(
-                        {"id": _IDS, "toolType": st.just("URL_CONTEXT")}
-                    )
-                }
+                {"futurePart": st.fixed_dictionaries({"id": _IDS, "kindOf": st.just("NEW")})}
             ),
         )
     return st.builds(

@@ -35,6 +35,7 @@ from ._server_tools import anthropic_id
 from ._server_tools import code_input
 from ._server_tools import code_result
 from ._server_tools import is_own
+from ._server_tools import place
 
 __all__ = ["carries", "encode_blocks", "text_block"]
 
@@ -219,8 +220,10 @@ def _server_block(
             return policy.degrade(block, path, f"cannot carry {block.provider}'s {block.tool!r}")
         call_id = block.tool_use_id if own else anthropic_id(block.tool_use_id)
         out = {"type": block.tool + "_tool_result", "tool_use_id": call_id, "content": content}
-    if own:
+    if block.provider == NAME:  # decoded from Anthropic: its own fields, nulls included
         out.update(thaw(block.extra))
+    elif own:  # from nowhere said: the extra rule decides
+        put_extra(out, block.extra, policy, path, place(block))
     return out
 
 

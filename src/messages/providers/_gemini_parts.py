@@ -229,7 +229,7 @@ def decode_part(d: Any, ids: CallIds) -> Block:
         return _call(d, ids)
     if key == "functionResponse":
         return _function_response(d, ids)
-    if key in ("executableCode", "codeExecutionResult"):
+    if key in ("executableCode", "codeExecutionResult", "toolCall", "toolResponse"):
         return decode_gemini(d, key, ids)
     return RawBlock(wrap_owned(d))
 

@@ -23,6 +23,7 @@ from typing import Final
 
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
+from .._core.frozen import JsonValue
 from .._core.frozen import thaw
 from .._core.make import wrap_owned
 from ..blocks import Block
@@ -31,10 +32,12 @@ from ..blocks import ServerToolResultBlock
 from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..policy import Policy
+from ._carry import carried
 from ._formats import ANTHROPIC
 from ._formats import CHAT
 from ._formats import GEMINI
 from ._formats import RESPONSES
+from ._formats import Place
 from ._gemini_names import SYNTHETIC_ID_PREFIX
 from ._gemini_names import CallIds
 
@@ -49,6 +52,7 @@ __all__ = [
     "decode_responses",
     "encode_gemini",
     "is_own",
+    "place",
 ]
 
 VENDOR: Final = {ANTHROPIC: "anthropic", GEMINI: "google", RESPONSES: "openai", CHAT: "openai"}
@@ -56,6 +60,11 @@ VENDOR: Final = {ANTHROPIC: "anthropic", GEMINI: "google", RESPONSES: "openai", 
 
 CODE_EXECUTION: Final = "code_execution"
 """The one server tool two providers share: its name on a call, its ``tool`` on a result."""
+
+
+def place(block: ServerToolUseBlock | ServerToolResultBlock) -> Place:
+    """Where the block's ``extra`` sits, for the extra rule: a call's place or a result's."""
+    return "tool_use" if isinstance(block, ServerToolUseBlock) else "tool_result"
 
 
 def is_own(block: ServerToolUseBlock | ServerToolResultBlock, target: str) -> bool:
@@ -126,9 +135,12 @@ def code_result(block: ServerToolResultBlock, target: str) -> dict[str, Any] | N
     return None
 
 
-# ------------------------------------------------------------------------ Gemini code parts
+# ----------------------------------------------------------------- Gemini server tool parts
 
 _GEMINI_CODE: Final = ("executableCode", "codeExecutionResult")
+_GEMINI_TOOL: Final = ("toolCall", "toolResponse")
+"""Gemini's parts for its other server tools (search, URL context, maps...), keyed by
+``toolType``: the client echoes them back."""
 
 
 _PAIRING: Final = "<code_execution>"
@@ -136,7 +148,11 @@ _PAIRING: Final = "<code_execution>"
 
 
 def decode_gemini(d: dict[str, Any], key: str, ids: CallIds) -> Block:
-    """An owned ``executableCode`` or ``codeExecutionResult`` part as a server tool block.
+    """An owned server tool part (code execution, ``toolCall``/``toolResponse``) as a block.
+
+    A ``toolCall`` or ``toolResponse`` needs a string ``id`` and ``toolType`` (the block's
+    ``name``/``tool``); the rest of its object (``args``, ``response``) is the ``input`` or
+    ``content``, and a part without them is kept as a RawBlock.
 
     The data object (less its ``id``) is the call's ``input`` or the result's ``content``;
     the other part fields (a thought signature...) are ``extra``. A part without an id gets
@@ -144,6 +160,8 @@ def decode_gemini(d: dict[str, Any], key: str, ids: CallIds) -> Block:
     Gemini. One whose data is not an object, or whose ``id`` is not a
     string, is kept as a RawBlock.
     """
+    if key in _GEMINI_TOOL:
+        return _gemini_tool(d, key)
     inner = d[key]
     call_id = inner.get("id") if type(inner) is dict else 0
     if type(call_id) is str and call_id.startswith(SYNTHETIC_ID_PREFIX):
@@ -166,14 +184,41 @@ def decode_gemini(d: dict[str, Any], key: str, ids: CallIds) -> Block:
     )
 
 
+def _gemini_tool(d: dict[str, Any], key: str) -> Block:
+    inner = d[key]
+    if type(inner) is not dict:
+        return RawBlock(wrap_owned(d))
+    call_id, tool = inner.get("id"), inner.get("toolType")
+    if type(call_id) is not str or type(tool) is not str or tool == CODE_EXECUTION:
+        return RawBlock(wrap_owned(d))
+    data = wrap_owned({k: v for k, v in inner.items() if k not in ("id", "toolType")})
+    rest = {k: v for k, v in d.items() if k != key}
+    ex = wrap_owned(rest) if rest else EMPTY
+    if key == "toolCall":
+        return ServerToolUseBlock(call_id, tool, data, provider=VENDOR[GEMINI], extra=ex)
+    return ServerToolResultBlock(call_id, tool, data, provider=VENDOR[GEMINI], extra=ex)
+
+
 def encode_gemini(
     block: ServerToolUseBlock | ServerToolResultBlock, policy: Policy, path: str
 ) -> dict[str, Any] | TextBlock | None:
-    """A server tool block as a Gemini part: code execution only, Gemini's own or mapped.
+    """A server tool block as a Gemini part: Gemini's own, or code execution mapped.
 
-    Gemini's own blocks go back with their id and part fields; Anthropic's code execution
+    Gemini's own blocks go back with their id and part fields (code execution as its code
+    parts, any other tool as ``toolCall``/``toolResponse``); Anthropic's code execution
     becomes a part without an id (Anthropic's ids mean nothing to Gemini).
     """
+    name = block.name if isinstance(block, ServerToolUseBlock) else block.tool
+    if block.provider == VENDOR[GEMINI] and name != CODE_EXECUTION:
+        tool: JsonValue
+        if isinstance(block, ServerToolUseBlock):
+            key, call_id, tool = _GEMINI_TOOL[0], block.id, FrozenDict(block.input)
+        else:
+            key, call_id, tool = _GEMINI_TOOL[1], block.tool_use_id, block.content
+        if isinstance(tool, FrozenDict):
+            part: dict[str, Any] = {key: {"id": call_id, "toolType": name, **thaw(tool)}}
+            part.update(carried(block.extra, policy, path, place(block), written=part))
+            return part
     own = is_own(block, GEMINI)
     if isinstance(block, ServerToolUseBlock):
         data = thaw(block.input) if own else code_input(block, GEMINI)
@@ -188,8 +233,9 @@ def encode_gemini(
         return policy.degrade(block, path, f"cannot carry {origin} {what!r} server tool")
     if own and not call_id.startswith(SYNTHETIC_ID_PREFIX):
         data["id"] = call_id
-    out = dict(thaw(block.extra)) if own else {}
-    out[key] = data
+    out = {key: data}
+    if own:  # part fields (a thought signature) by the extra rule, as on a function call
+        out.update(carried(block.extra, policy, path, place(block), written=out))
     return out
 
 
