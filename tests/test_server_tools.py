@@ -305,3 +305,18 @@ def test_gemini_tool_call_parts_are_server_tools_echoed_back_exactly() -> None:
     assert get("gemini").encode_request(conversation)["contents"] == body["contents"]
     with pytest.raises(UnsupportedContentError, match="GOOGLE_SEARCH_WEB"):
         get("anthropic").encode_request(conversation)
+
+
+@given(ms.citations())
+def test_a_citation_comes_back_from_its_wire_object(citation: Citation) -> None:
+    from dataclasses import fields
+
+    from messages._core.citations import read_citation
+    from messages._core.citations import write_citation
+
+    wire = write_citation(citation)
+    back = read_citation(json.loads(json.dumps(wire)))  # fast path: built by a maker
+    assert back == citation and hash(back) == hash(citation)
+    rebuilt = Citation(**{f.name: getattr(back, f.name) for f in fields(Citation)})
+    assert rebuilt == back  # the public constructor builds the same value
+    assert write_citation(back) == wire

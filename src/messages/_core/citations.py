@@ -17,6 +17,7 @@ from typing import Final
 from ..citations import Citation
 from .frozen import EMPTY
 from .frozen import raw
+from .make import maker
 from .make import wrap_owned
 
 __all__ = ["NESTED", "read_citation", "write_citation"]
@@ -73,61 +74,82 @@ _KEYS: Final[dict[str, dict[str, str]]] = {
 }
 """For each citation type: its wire keys and the Citation field each one fills."""
 
-_FIELDS: Final = ("cited_text", "url", "title", "file_id", "start", "end", "source_index")
-_FIELDS_ALL: Final = (*_FIELDS, "text_start", "text_end")
+_ORDER: Final = (
+    "cited_text",
+    "url",
+    "title",
+    "file_id",
+    "start",
+    "end",
+    "source_index",
+    "text_start",
+    "text_end",
+)
+"""The typed fields, in the order the Citation class declares them (after ``type``)."""
+_SLOT: Final = {field: i for i, field in enumerate(_ORDER)}
 
 
-def _fits(field: str, value: Any) -> bool:
-    if field in _STR:
-        return type(value) is str
-    return type(value) is int
+def _reading(keys: dict[str, str]) -> dict[str, str]:
+    """A type's wire keys, plus the field names it does not spell (read as themselves).
 
-
-def _take(d: Mapping[str, Any], keys: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The fields ``d`` fills, and the keys left over (unmodelled, taken, or of an odd type).
-
-    A key the type does not spell but that is a field's own name (``url`` on a
-    ``char_location``, any field of an unknown type) fills that field, as the writer puts a
-    field the type has no key for under the field's own name.
+    The writer puts a field the type has no key for under the field's own name (``url`` on
+    a ``char_location``, any field of an unknown type), so the reader takes it back there.
     """
-    fields: dict[str, Any] = {}
+    table = dict(keys)
+    spelled = set(keys.values())
+    for field in _ORDER:
+        if field not in spelled:
+            table.setdefault(field, field)
+    return table
+
+
+_READ: Final = {tag: _reading(keys) for tag, keys in _KEYS.items()}
+_READ_ANY: Final = _reading({})
+_WRITE: Final = {tag: {field: key for key, field in keys.items()} for tag, keys in _KEYS.items()}
+_new: Final = maker(Citation)
+
+
+def _take(d: Mapping[str, Any], table: dict[str, str]) -> tuple[list[Any], dict[str, Any]]:
+    """The typed field values ``d`` fills, and the keys left over (kept in ``extra``).
+
+    A value of an unexpected JSON type, or a second key for a field already filled, is left
+    over too, so nothing is lost and the writer gives the object back.
+    """
+    values: list[Any] = [None] * len(_ORDER)
     rest: dict[str, Any] = {}
-    spelled = frozenset(keys.values())
     for key, value in d.items():
-        field = keys.get(key)
-        if field is None and key in _GENERIC and key not in spelled:
-            field = key
-        if field is not None and field not in fields and _fits(field, value):
-            fields[field] = value
-        else:
-            rest[key] = value
-    return fields, rest
-
-
-_GENERIC: Final = frozenset(_FIELDS_ALL)
+        field = table.get(key)
+        if field is not None:
+            i = _SLOT[field]
+            fits = type(value) is str if field in _STR else type(value) is int
+            if fits and values[i] is None:
+                values[i] = value
+                continue
+        rest[key] = value
+    return values, rest
 
 
 def read_citation(d: dict[str, Any]) -> Citation:
     """An owned citation object (of any format) as a Citation; ``type`` need not be known.
 
     An object without a string ``type`` reads as ``type=None`` (an odd value stays in
-    ``extra``).
+    ``extra``). Built without re-checking (``maker``): every value is owned, plain JSON.
     """
     tag = d.get("type")
     if type(tag) is not str:
-        fields, rest = _take(d, {})
-        return Citation(None, **fields, extra=wrap_owned(rest) if rest else EMPTY)
-    keys = _KEYS.get(tag, {})
+        values, rest = _take(d, _READ_ANY)
+        return _new(None, *values, False, wrap_owned(rest) if rest else EMPTY)
+    table = _READ.get(tag, _READ_ANY)
     inner = d.get(NESTED)
     if tag == NESTED and type(inner) is dict:  # Chat's spelling
-        fields, inner_rest = _take(inner, keys)
+        values, inner_rest = _take(inner, table)
         rest = {k: v for k, v in d.items() if k not in ("type", NESTED)}
         if inner_rest:
             rest[NESTED] = inner_rest
-        return Citation(tag, nested=True, **fields, extra=wrap_owned(rest) if rest else EMPTY)
-    fields, rest = _take(d, keys)
+        return _new(tag, *values, True, wrap_owned(rest) if rest else EMPTY)
+    values, rest = _take(d, table)
     del rest["type"]
-    return Citation(tag, **fields, extra=wrap_owned(rest) if rest else EMPTY)
+    return _new(tag, *values, False, wrap_owned(rest) if rest else EMPTY)
 
 
 def write_citation(citation: Citation, *, nested: bool | None = None) -> dict[str, Any]:
@@ -136,13 +158,12 @@ def write_citation(citation: Citation, *, nested: bool | None = None) -> dict[st
     ``nested`` chooses the spelling of a ``url_citation``: Chat's (``True``), Responses'
     (``False``), or the one it was read in (``None``).
     """
-    spelled = _KEYS.get(citation.type, {}) if citation.type is not None else {}
-    keys = {field: key for key, field in spelled.items()}
+    keys = _WRITE.get(citation.type, {}) if citation.type is not None else {}
     out: dict[str, Any] = {}
     if citation.type is not None:
         out["type"] = citation.type
     fields = {}
-    for field in _FIELDS_ALL:
+    for field in _ORDER:
         value = getattr(citation, field)
         if value is not None:
             fields[keys.get(field, field)] = value
