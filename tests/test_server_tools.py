@@ -320,3 +320,24 @@ def test_a_citation_comes_back_from_its_wire_object(citation: Citation) -> None:
     rebuilt = Citation(**{f.name: getattr(back, f.name) for f in fields(Citation)})
     assert rebuilt == back  # the public constructor builds the same value
     assert write_citation(back) == wire
+
+
+def test_langchain_carries_server_tools_as_its_standard_blocks() -> None:
+    pytest.importorskip("langchain_core")
+    from messages.interop import langchain
+
+    error = {"type": "web_search_tool_result_error", "error_code": "unavailable"}
+    turn = AssistantMessage(
+        (
+            ServerToolUseBlock("srvtoolu_1", "web_search", {"query": "q"}, provider="anthropic"),
+            ServerToolResultBlock("srvtoolu_1", "web_search", error, provider="anthropic"),
+            TextBlock("Nothing found.", citations=(Citation("url_citation", url="https://a"),)),
+        )
+    )
+    (ai,) = langchain.from_messages([turn])
+    call, result, text = ai.content
+    assert call["type"] == "server_tool_call" and call["args"] == {"query": "q"}
+    assert (result["type"], result["status"]) == ("server_tool_result", "error")
+    assert result["extras"] == {"tool": "web_search", "provider": "anthropic"}
+    assert text["annotations"][0]["type"] == "non_standard_annotation"
+    assert langchain.to_messages([ai]) == [turn]
