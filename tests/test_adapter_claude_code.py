@@ -23,9 +23,10 @@ from messages import ImageBlock
 from messages import InitMessage
 from messages import InvalidLineMessage
 from messages import RateLimitMessage
-from messages import RawBlock
 from messages import RawMessage
 from messages import ResultMessage
+from messages import ServerToolResultBlock
+from messages import ServerToolUseBlock
 from messages import StatusMessage
 from messages import StreamEventMessage
 from messages import SystemEventMessage
@@ -172,8 +173,11 @@ def test_every_block_kind_is_kept() -> None:
     redacted, server, server_result, task = m.content
     assert isinstance(redacted, ThinkingBlock) and redacted.redacted
     assert redacted.signature == "RWNyeXB0ZWQgcmVhc29uaW5nIGhlcmU="
-    assert isinstance(server, RawBlock) and server.type == "server_tool_use"
-    assert isinstance(server_result, RawBlock) and server_result.type == "web_search_tool_result"
+    assert isinstance(server, ServerToolUseBlock) and server.name == "web_search"
+    assert server.provider == "anthropic" and server.input == {"query": "ls flags"}
+    assert isinstance(server_result, ServerToolResultBlock)
+    assert (server_result.tool_use_id, server_result.tool) == (server.id, "web_search")
+    assert not server_result.is_error
     assert isinstance(task, ToolUseBlock) and task.name == "Task"
     assert m.stop_reason == "tool_use"
 

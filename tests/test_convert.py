@@ -108,9 +108,11 @@ def test_tool_result_block_content_is_parsed_recursively() -> None:
 
 def test_unknown_and_unmodelled_shapes_become_raw_blocks_verbatim() -> None:
     odd = [
-        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
         {"type": "document", "source": {"type": "mystery", "data": "x"}},
         {"type": "document", "source": {"type": "text", "media_type": 1, "data": "x"}},
+        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search"},  # no input
+        {"type": "web_search_tool_result", "content": []},  # no tool_use_id
+        {"type": "container_upload", "file_id": "file_1"},
         {"type": "image", "source": {"type": "base64", "data": "AAAA", "extra": 1}},
         {"type": "image", "source": "not an object"},
         {"no_type": True},

@@ -20,6 +20,8 @@ from messages.blocks import BLOCK_TYPES
 from messages.blocks import AudioBlock
 from messages.blocks import ImageBlock
 from messages.blocks import RawBlock
+from messages.blocks import ServerToolResultBlock
+from messages.blocks import ServerToolUseBlock
 from messages.blocks import TextBlock
 from messages.blocks import ThinkingBlock
 from messages.blocks import ToolResultBlock
@@ -32,6 +34,8 @@ from messages.errors import DecodeError
 from messages.flat import AudioMessage
 from messages.flat import ImageMessage
 from messages.flat import RawMessage
+from messages.flat import ServerToolResultMessage
+from messages.flat import ServerToolUseMessage
 from messages.flat import TextMessage
 from messages.flat import ThinkingMessage
 from messages.flat import ToolResultMessage
@@ -132,6 +136,8 @@ def _reference_flat(block: Any, context: dict[str, Any]) -> Any:
         AudioBlock: AudioMessage,
         DocumentBlock: DocumentMessage,
         VideoBlock: VideoMessage,
+        ServerToolUseBlock: ServerToolUseMessage,
+        ServerToolResultBlock: ServerToolResultMessage,
     }[type(block)]
     return cls(**fields, **context)
 

@@ -9,6 +9,7 @@ from hypothesis import given
 
 from messages import AssistantMessage
 from messages import AudioBlock
+from messages import Citation
 from messages import DecodeError
 from messages import ErrorMessage
 from messages import FrozenDict
@@ -73,7 +74,10 @@ def test_lists_become_tuples() -> None:
     result = ToolResultBlock("t", [TextBlock("a")])  # type: ignore[arg-type]
     assert result.content == (TextBlock("a"),)
     assert InitMessage(tools=["Bash"]).tools == ("Bash",)  # type: ignore[arg-type]
-    assert TextBlock("x", citations=[{"a": 1}]).citations == (FrozenDict({"a": 1}),)  # type: ignore[arg-type]
+    # a wire citation object is read as its format spells it
+    assert TextBlock("x", citations=[{"a": 1}]).citations == (Citation(None, extra={"a": 1}),)  # type: ignore[list-item]
+    cited = TextBlock("x", citations=[{"type": "url_citation", "url": "u", "start_index": 0}])  # type: ignore[list-item]
+    assert cited.citations == (Citation("url_citation", url="u", text_start=0),)
 
 
 def test_non_json_in_a_mapping_field_is_a_decode_error() -> None:

@@ -13,6 +13,8 @@ from messages import AudioBlock
 from messages import DocumentBlock
 from messages import ImageBlock
 from messages import RawBlock
+from messages import ServerToolResultBlock
+from messages import ServerToolUseBlock
 from messages import StopReason
 from messages import SystemMessage
 from messages import TextBlock
@@ -106,12 +108,22 @@ def test_agent_loop_details() -> None:
     )
     mixed = messages[6]
     assert [type(b).__name__ for b in mixed.content] == [
-        "RawBlock",
-        "RawBlock",
+        "ServerToolUseBlock",
+        "ServerToolResultBlock",
         "ToolUseBlock",
         "TextBlock",
         "TextBlock",
     ]
+    assert mixed.content[0] == ServerToolUseBlock(
+        "gemini_call_code_0",
+        "code_execution",
+        {"language": "PYTHON", "code": "print(1 + 1)"},
+        provider="google",
+    )
+    ran = mixed.content[1]
+    assert isinstance(ran, ServerToolResultBlock) and not ran.is_error
+    assert ran.tool_use_id == "gemini_call_code_0"  # id-less: paired with its call
+    assert ran.content == {"outcome": "OUTCOME_OK", "output": "2\n"}
     assert mixed.content[3].extra == {"thoughtSignature": "CsoBAVSoXO7-sig-3"}
     assert mixed.content[4] == TextBlock("", extra={"thoughtSignature": "CsoBAVSoXO7-sig-4"})
     structured = messages[7].content[0]

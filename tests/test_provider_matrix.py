@@ -127,7 +127,7 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
             elif isinstance(block, ToolResultBlock) and block.tool_use_id in index:
                 results.append((index[block.tool_use_id], _said(block)))
     return {
-        "system": "\n".join(system),
+        "system": "\n".join(system).strip(),  # joined blocks may end in a blank one
         "texts": texts,
         "calls": calls,
         "results": sorted(results),

@@ -83,7 +83,8 @@ def test_rich_request_details() -> None:
     assert messages[9].content == (AudioBlock(file_id="audio_abc123"),)
     assert messages[11].extra == {"reasoning_content": "The user wants audio."}
     assert isinstance(messages[12], RawMessage)
-    assert messages[15].content[0].citations[0]["type"] == "url_citation"
+    cited = messages[15].content[0].citations[0]
+    assert (cited.type, cited.nested) == ("url_citation", True)
 
 
 def test_response_usage_and_envelope() -> None:

@@ -13,6 +13,8 @@ from messages import AssistantMessage
 from messages import DocumentBlock
 from messages import ImageBlock
 from messages import RawBlock
+from messages import ServerToolResultBlock
+from messages import ServerToolUseBlock
 from messages import StopReason
 from messages import SystemMessage
 from messages import TextBlock
@@ -111,7 +113,20 @@ def test_agent_loop_keeps_what_it_cannot_model() -> None:
         "x_future": 1,
     }
     kinds = {b.type for m in messages for b in m.blocks if isinstance(b, RawBlock)}
-    assert {"web_search_call", "computer_call", "computer_call_output", "custom_tool_call"} <= kinds
+    assert {"computer_call", "computer_call_output", "custom_tool_call"} <= kinds
+    search = next(b for m in messages for b in m.blocks if isinstance(b, ServerToolUseBlock))
+    assert search == ServerToolUseBlock(
+        "ws_1",
+        "web_search",
+        {"action": {"type": "search", "query": "undefined reference to util_init"}},
+        provider="openai",
+    )
+    done = next(b for m in messages for b in m.blocks if isinstance(b, ServerToolResultBlock))
+    assert (done.tool_use_id, done.tool, done.content) == (
+        "ws_1",
+        "web_search",
+        {"status": "completed"},
+    )
     assert {"mcp_approval_response", "compaction", "item_reference", "galaxy_brain_call"} <= kinds
     assert {"input_audio", "brand_new_part"} <= kinds
     refusal = next(b for m in messages for b in m.blocks if "refusal" in b.__repr__())

@@ -259,3 +259,21 @@ def test_loads_rejects_nan_and_deep_nesting() -> None:
         loads('{"kind":"raw","data":NaN}')
     with pytest.raises(DecodeError, match="JSON nests too deeply"):
         loads("[" * 100_000 + "]" * 100_000)
+
+
+def test_version_1_documents_still_read() -> None:
+    """Files written before the format moved to version 2 read unchanged."""
+    line = (
+        '{"v":1,"kind":"assistant","content":[{"type":"text","text":"Hi."},'
+        '{"type":"tool_use","id":"t1","name":"Read","input":{"path":"a.txt"}}],'
+        '"usage":{"input_tokens":10,"output_tokens":3},"session_id":"s1"}'
+    )
+    message = loads(line)
+    assert message == AssistantMessage(
+        (TextBlock("Hi."), ToolUseBlock("t1", "Read", {"path": "a.txt"})),
+        usage=Usage(10, 3),
+        session_id="s1",
+    )
+    assert to_dict(message)["v"] == 2
+    with pytest.raises(DecodeError, match="unsupported format version 3"):
+        loads('{"v":3,"kind":"text","text":"x"}')

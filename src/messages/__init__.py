@@ -21,11 +21,14 @@ if TYPE_CHECKING:
     from .blocks import DocumentBlock
     from .blocks import ImageBlock
     from .blocks import RawBlock
+    from .blocks import ServerToolResultBlock
+    from .blocks import ServerToolUseBlock
     from .blocks import TextBlock
     from .blocks import ThinkingBlock
     from .blocks import ToolResultBlock
     from .blocks import ToolUseBlock
     from .blocks import VideoBlock
+    from .citations import Citation
     from .errors import DecodeError
     from .errors import EncodeError
     from .errors import MessagesError
@@ -43,6 +46,8 @@ if TYPE_CHECKING:
     from .flat import FlatMessage
     from .flat import ImageMessage
     from .flat import RawMessage
+    from .flat import ServerToolResultMessage
+    from .flat import ServerToolUseMessage
     from .flat import TextMessage
     from .flat import ThinkingMessage
     from .flat import ToolResultMessage
@@ -77,6 +82,7 @@ __all__ = [
     "AudioMessage",
     "Block",
     "CompactBoundaryMessage",
+    "Citation",
     "Context",
     "ConversationResetMessage",
     "DecodeError",
@@ -101,6 +107,10 @@ __all__ = [
     "ResultMessage",
     "Role",
     "RoleMessage",
+    "ServerToolResultBlock",
+    "ServerToolResultMessage",
+    "ServerToolUseBlock",
+    "ServerToolUseMessage",
     "SessionMessage",
     "StatusMessage",
     "StopReason",
@@ -142,6 +152,7 @@ _HOMES = (
     "usage",
     "stop",
     "blocks",
+    "citations",
     "flat",
     "roles",
     "events",
@@ -154,6 +165,7 @@ _HOMES = (
 _SUBMODULES = (
     "adapters",
     "blocks",
+    "citations",
     "convert",
     "errors",
     "events",

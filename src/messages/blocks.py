@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import KW_ONLY
 from dataclasses import dataclass
 from os import PathLike
+from typing import Any
 from typing import ClassVar
 from typing import Literal
 from typing import Self
@@ -20,12 +21,12 @@ from typing import final
 from ._core.fields import compact_repr
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
-from ._core.fields import freeze_objects
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
+from .citations import Citation
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not
@@ -40,11 +41,15 @@ __all__ = [
     "ImageBlock",
     "MediaReads",
     "RawBlock",
+    "ServerToolResultBlock",
+    "ServerToolUseBlock",
     "TextBlock",
     "ThinkingBlock",
     "ToolResultBlock",
     "ToolUseBlock",
     "VideoBlock",
+    "freeze_citations",
+    "server_failed",
 ]
 
 
@@ -61,13 +66,13 @@ class TextBlock:
     text: str
     """The text. Anthropic ``text``; OpenAI ``text``/``output_text``; Gemini ``text``."""
     _: KW_ONLY
-    citations: tuple[FrozenDict, ...] | None = None
+    citations: tuple[Citation, ...] | None = None
     """Source citations (Anthropic ``citations``, OpenAI ``annotations``); ``None``: none sent."""
     extra: Mapping[str, JsonValue] = EMPTY
     """Wire fields this class does not model (``cache_control``...), kept for exact replay."""
 
     def __post_init__(self) -> None:
-        freeze_objects(self, "citations")
+        freeze_citations(self)
         freeze_map(self, "extra")
 
     __repr__ = compact_repr
@@ -481,10 +486,10 @@ class VideoBlock(MediaReads):
 @final
 @dataclass(frozen=True, slots=True, repr=False)
 class RawBlock:
-    """Anything this library does not model, kept verbatim (server tool calls...).
+    """Anything this library does not model, kept verbatim (unknown kinds, MCP tool blocks...).
 
-    >>> RawBlock({"type": "server_tool_use", "id": "srvtoolu_1"}).type
-    'server_tool_use'
+    >>> RawBlock({"type": "container_upload", "file_id": "file_1"}).type
+    'container_upload'
     """
 
     kind: ClassVar[Literal["raw"]] = "raw"
@@ -505,6 +510,129 @@ class RawBlock:
     __repr__ = compact_repr
 
 
+# ---------------------------------------------------------------------- server-side tools
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ServerToolUseBlock:
+    """A tool the provider runs itself (web search, code execution...), as the model called it.
+
+    Unlike a :class:`ToolUseBlock`, the caller does not answer it: the provider's own
+    :class:`ServerToolResultBlock` follows in the same turn.
+
+    >>> ServerToolUseBlock("srvtoolu_1", "web_search", {"query": "weather"}).input["query"]
+    'weather'
+    """
+
+    kind: ClassVar[Literal["server_tool_use"]] = "server_tool_use"
+    id: str
+    """Call id; the matching ServerToolResultBlock carries it as ``tool_use_id`` (Anthropic
+    ``srvtoolu_...``, Gemini ``executableCode.id`` or ``""``, OpenAI the item ``id``)."""
+    name: str
+    """Which server tool: ``web_search``, ``web_fetch``, ``code_execution``, ``file_search``..."""
+    input: Mapping[str, JsonValue] = EMPTY
+    """The call's arguments as the provider wrote them, deep-frozen (Anthropic ``input``;
+    Gemini the ``executableCode`` object; OpenAI the call fields of the item)."""
+    _: KW_ONLY
+    provider: str | None = None
+    """Which provider ran the tool; another provider may not accept it back."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``caller``, a Gemini part's signature...)."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "input")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ServerToolResultBlock:
+    """What a server-side tool returned, kept exactly as the provider sent it.
+
+    ``tool`` names the kind of result (Anthropic's ``web_search_tool_result`` is
+    ``"web_search"``); ``content`` is the provider's own result value, unchanged, so it can be
+    sent back verbatim (encrypted search results included).
+
+    >>> error = {"type": "web_search_tool_result_error", "error_code": "unavailable"}
+    >>> ServerToolResultBlock("srvtoolu_1", "web_search", error).is_error
+    True
+    """
+
+    kind: ClassVar[Literal["server_tool_result"]] = "server_tool_result"
+    tool_use_id: str
+    """Id of the ServerToolUseBlock this answers."""
+    tool: str
+    """The result kind: ``web_search``, ``web_fetch``, ``code_execution``, ``advisor``..."""
+    content: JsonValue = None
+    """The result exactly as the wire carried it (a list of search results, an execution
+    result object, an error object...), deep-frozen."""
+    _: KW_ONLY
+    provider: str | None = None
+    """Which provider ran the tool."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``caller``...), kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_json(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the tool failed, read from the content the way each provider says it.
+
+        Anthropic sends an object whose ``type`` ends in ``_error`` (with an ``error_code``);
+        Gemini a ``codeExecutionResult`` whose ``outcome`` is not ``OUTCOME_OK``; OpenAI a
+        ``status`` of ``failed`` or an ``error``.
+        """
+        return server_failed(self.content)
+
+    __repr__ = compact_repr
+
+
+def freeze_citations(obj: Any) -> None:
+    """Make a ``citations`` field a tuple of Citations, in place (``None`` stays).
+
+    A wire citation object (a mapping) is read as its format spells it, so
+    ``TextBlock("x", citations=[{"type": "url_citation", ...}])`` works too.
+    """
+    value = obj.citations
+    if value is None or (type(value) is tuple and all(type(c) is Citation for c in value)):
+        return
+    from ._core.citations import read_citation  # lazy: it imports this module
+    from ._core.frozen import freeze
+    from ._core.frozen import thaw
+    from .errors import DecodeError
+
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise DecodeError("expected a sequence of citations", path=".citations", value=value)
+    out = []
+    for i, item in enumerate(value):
+        if type(item) is Citation:
+            out.append(item)
+        elif isinstance(item, Mapping):
+            out.append(read_citation(thaw(freeze(item))))
+        else:
+            raise DecodeError("expected a citation", path=f".citations[{i}]", value=item)
+    object.__setattr__(obj, "citations", tuple(out))
+
+
+def server_failed(content: JsonValue) -> bool:
+    """Whether a server tool's result says it failed (see ServerToolResultBlock.is_error)."""
+    if not isinstance(content, FrozenDict):
+        return False
+    tag = content.get("type")
+    outcome = content.get("outcome")
+    return (
+        (isinstance(tag, str) and tag.endswith("_error"))
+        or (isinstance(outcome, str) and outcome != "OUTCOME_OK")
+        or content.get("status") == "failed"
+        or content.get("error") is not None
+    )
+
+
 Block: TypeAlias = (
     TextBlock
     | ThinkingBlock
@@ -515,6 +643,8 @@ Block: TypeAlias = (
     | RawBlock
     | DocumentBlock
     | VideoBlock
+    | ServerToolUseBlock
+    | ServerToolResultBlock
 )
 """Any content block."""
 
@@ -528,4 +658,6 @@ BLOCK_TYPES: tuple[type[Block], ...] = (
     RawBlock,
     DocumentBlock,
     VideoBlock,
+    ServerToolUseBlock,
+    ServerToolResultBlock,
 )

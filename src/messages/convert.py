@@ -35,6 +35,8 @@ from .blocks import Block
 from .blocks import DocumentBlock
 from .blocks import ImageBlock
 from .blocks import RawBlock
+from .blocks import ServerToolResultBlock
+from .blocks import ServerToolUseBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
@@ -46,6 +48,8 @@ from .flat import DocumentMessage
 from .flat import FlatMessage
 from .flat import ImageMessage
 from .flat import RawMessage
+from .flat import ServerToolResultMessage
+from .flat import ServerToolUseMessage
 from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
@@ -83,10 +87,12 @@ _PASSING_SET: frozenset[type] = frozenset(FLAT_TYPES + SESSION_TYPES)
 def parse_blocks(raw: Any, *, provider: str | None = None) -> tuple[Block, ...]:
     """Decode a JSON list of content blocks (Anthropic / Claude Code shapes) into blocks.
 
-    Known: ``text``, ``thinking``, ``redacted_thinking``, ``tool_use``, ``tool_result`` (its
-    content recursively), ``image``, ``audio`` and ``video`` with a ``base64``/``url``/``file``
-    source, and ``document`` with a ``base64``/``text``/``content``/``url``/``file`` source.
-    Anything else (unknown types, server tools, elements that are not objects) becomes a
+    Known: ``text`` (its ``citations`` as :class:`~messages.Citation` s), ``thinking``,
+    ``redacted_thinking``, ``tool_use``, ``tool_result`` (its content recursively), ``image``,
+    ``audio`` and ``video`` with a ``base64``/``url``/``file`` source, ``document`` with a
+    ``base64``/``text``/``content``/``url``/``file`` source, ``server_tool_use`` and the
+    server tools' ``<tool>_tool_result`` blocks. Anything else (unknown types, elements that
+    are not objects, a server tool block without its ids) becomes a
     :class:`RawBlock` holding the original value. A missing required string reads as
     ``""`` and a missing ``input`` as ``{}``. Input that is not a list, or a known block with a
     field of the wrong type, raises :class:`DecodeError` with the path to it.
@@ -132,6 +138,8 @@ _new_tool_result = maker(ToolResultMessage)
 _new_image = maker(ImageMessage)
 _new_audio = maker(AudioMessage)
 _new_raw = maker(RawMessage)
+_new_server_use = maker(ServerToolUseMessage)
+_new_server_result = maker(ServerToolResultMessage)
 
 
 _Ctx = tuple[Any, Any, Any, Any, Any, Any, Any]
@@ -225,6 +233,36 @@ def _flat(block: Block, ctx: _Ctx) -> Message:
             if wrapped is not None:
                 return wrapped
             return _new_raw(block.data, role, uuid, sid, parent, model, mid, ts, EMPTY)
+        case ServerToolUseBlock():
+            return _new_server_use(
+                block.id,
+                block.name,
+                block.input,
+                block.provider,
+                "assistant" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
+        case ServerToolResultBlock():
+            return _new_server_result(
+                block.tool_use_id,
+                block.tool,
+                block.content,
+                block.provider,
+                "assistant" if role is None else role,
+                uuid,
+                sid,
+                parent,
+                model,
+                mid,
+                ts,
+                block.extra,
+            )
         case _:
             assert_never(block)
 
@@ -364,6 +402,22 @@ def message_to_block(message: Message) -> Block:
                 start_offset=message.start_offset,
                 end_offset=message.end_offset,
                 fps=message.fps,
+                extra=message.extra,
+            )
+        case ServerToolUseMessage():
+            return ServerToolUseBlock(
+                message.id,
+                message.name,
+                message.input,
+                provider=message.provider,
+                extra=message.extra,
+            )
+        case ServerToolResultMessage():
+            return ServerToolResultBlock(
+                message.tool_use_id,
+                message.tool,
+                message.content,
+                provider=message.provider,
                 extra=message.extra,
             )
         case RawMessage() if not message.extra and _native_message(message.data) is None:

@@ -19,7 +19,6 @@ from ._core.fields import Timestamp
 from ._core.fields import compact_repr
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
-from ._core.fields import freeze_objects
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
@@ -27,6 +26,9 @@ from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
 from .blocks import Block
 from .blocks import TextBlock
+from .blocks import freeze_citations
+from .blocks import server_failed
+from .citations import Citation
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not
@@ -39,6 +41,8 @@ __all__ = [
     "DocumentMessage",
     "ImageMessage",
     "RawMessage",
+    "ServerToolResultMessage",
+    "ServerToolUseMessage",
     "TextMessage",
     "ThinkingMessage",
     "ToolResultMessage",
@@ -60,7 +64,7 @@ class TextMessage:
     text: str
     """The text."""
     _: KW_ONLY
-    citations: tuple[FrozenDict, ...] | None = None
+    citations: tuple[Citation, ...] | None = None
     """Source citations, as on TextBlock."""
     role: Role = "assistant"
     """Who produced it; flattening copies the parent message's role."""
@@ -80,7 +84,7 @@ class TextMessage:
     """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
-        freeze_objects(self, "citations")
+        freeze_citations(self)
         freeze_map(self, "extra")
 
     __repr__ = compact_repr
@@ -447,6 +451,97 @@ class VideoMessage:
     __repr__ = compact_repr
 
 
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ServerToolUseMessage:
+    """A call of a tool the provider runs itself, as ServerToolUseBlock.
+
+    >>> ServerToolUseMessage("srvtoolu_1", "web_search", {"query": "tides"}).name
+    'web_search'
+    """
+
+    kind: ClassVar[Literal["server_tool_use"]] = "server_tool_use"
+    id: str
+    """Call id, matched by ServerToolResultMessage.tool_use_id."""
+    name: str
+    """Which server tool (``web_search``, ``code_execution``...)."""
+    input: Mapping[str, JsonValue] = EMPTY
+    """The call's arguments as the provider wrote them, deep-frozen."""
+    _: KW_ONLY
+    provider: str | None = None
+    """Which provider ran the tool."""
+    role: Role = "assistant"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "input")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class ServerToolResultMessage:
+    """What a server-side tool returned, as ServerToolResultBlock.
+
+    >>> ServerToolResultMessage("srvtoolu_1", "web_search", []).is_error
+    False
+    """
+
+    kind: ClassVar[Literal["server_tool_result"]] = "server_tool_result"
+    tool_use_id: str
+    """Id of the ServerToolUseMessage this answers."""
+    tool: str
+    """The result kind: ``web_search``, ``web_fetch``, ``code_execution``..."""
+    content: JsonValue = None
+    """The result exactly as the wire carried it, deep-frozen."""
+    _: KW_ONLY
+    provider: str | None = None
+    """Which provider ran the tool."""
+    role: Role = "assistant"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_json(self, "content")
+        freeze_map(self, "extra")
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the tool failed (see :attr:`ServerToolResultBlock.is_error`)."""
+        return server_failed(self.content)
+
+    __repr__ = compact_repr
+
+
 FlatMessage = (
     TextMessage
     | ThinkingMessage
@@ -457,5 +552,7 @@ FlatMessage = (
     | RawMessage
     | DocumentMessage
     | VideoMessage
+    | ServerToolUseMessage
+    | ServerToolResultMessage
 )
 """A message of the flat view: exactly one piece of content."""

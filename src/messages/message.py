@@ -16,6 +16,8 @@ from .flat import DocumentMessage
 from .flat import FlatMessage
 from .flat import ImageMessage
 from .flat import RawMessage
+from .flat import ServerToolResultMessage
+from .flat import ServerToolUseMessage
 from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
@@ -62,6 +64,8 @@ FLAT_TYPES: tuple[type[FlatMessage], ...] = (
     RawMessage,
     DocumentMessage,
     VideoMessage,
+    ServerToolUseMessage,
+    ServerToolResultMessage,
 )
 SESSION_TYPES: tuple[type[SessionMessage], ...] = (
     ResultMessage,

@@ -22,6 +22,7 @@ messages.errors.UnsupportedContentError: acp: $[0]: no urls (pass unsupported='d
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 from typing import Final
 from typing import Literal
@@ -36,6 +37,8 @@ from .blocks import Block
 from .blocks import DocumentBlock
 from .blocks import ImageBlock
 from .blocks import RawBlock
+from .blocks import ServerToolResultBlock
+from .blocks import ServerToolUseBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
@@ -46,7 +49,16 @@ from .errors import EncodeError
 from .errors import UnsupportedContentError
 from .media import describe_media
 
-__all__ = ["HINT", "MODES", "Policy", "Unsupported", "check_mode", "describe", "has_context"]
+__all__ = [
+    "HINT",
+    "MODES",
+    "Policy",
+    "Unsupported",
+    "check_mode",
+    "describe",
+    "has_context",
+    "server_output",
+]
 
 Unsupported: TypeAlias = Literal["raise", "drop", "text"]
 """What an encoder does with content the target cannot carry: raise
@@ -154,6 +166,33 @@ def _raw_label(data: JsonValue) -> str:
     return f"[{label}]"
 
 
+_OUTPUTS: Final = ("stdout", "output", "stderr", "text", "url", "error_code")
+"""Where a server tool's result keeps its words, in the order :func:`server_output` tries."""
+
+
+def server_output(content: JsonValue) -> str:
+    r"""The readable words of a server tool's result: its output text, or the pages it found.
+
+    An execution result gives its ``stdout`` (Anthropic) or ``output`` (Gemini), a search its
+    result URLs, an error its ``error_code``; anything else reads as ``""``.
+
+    >>> server_output({"outcome": "OUTCOME_OK", "output": "4\n"})
+    '4\n'
+    >>> server_output([{"type": "web_search_result", "url": "https://a.example"}])
+    'https://a.example'
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (tuple, list)):
+        return "\n".join(filter(None, (server_output(item) for item in content)))
+    if isinstance(content, Mapping):
+        for key in _OUTPUTS:
+            value = content.get(key)
+            if isinstance(value, str) and value:
+                return value
+    return ""
+
+
 def describe(block: Block) -> str:
     """The text a block degrades to under the ``"text"`` policy, the same for every target.
 
@@ -169,6 +208,8 @@ def describe(block: Block) -> str:
     "[document: 'Q3', application/pdf, 9 bytes]"
     >>> describe(VideoBlock(file_id="files/v1", media_type="video/mp4"))
     '[video: video/mp4, file files/v1]'
+    >>> describe(ServerToolResultBlock("srvtoolu_1", "code_execution", {"stdout": "2"}))
+    '[server tool result code_execution: 2]'
     """
     match block:
         case TextBlock():
@@ -196,6 +237,14 @@ def describe(block: Block) -> str:
             return _media("video", block)
         case RawBlock():
             return _raw_label(block.data)
+        case ServerToolUseBlock():
+            arguments = json.dumps(raw(block.input), ensure_ascii=False)
+            return f"[server tool call {block.name} ({block.id}): {_clip(arguments)}]"
+        case ServerToolResultBlock():
+            status = " (error)" if block.is_error else ""
+            label = f"server tool result {block.tool}{status}"
+            shown = server_output(block.content)
+            return f"[{label}: {_clip(shown)}]" if shown else f"[{label}]"
         case _:
             assert_never(block)
 

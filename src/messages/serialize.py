@@ -22,6 +22,7 @@ from typing import Any
 from typing import Final
 from typing import TypeAlias
 
+from ._core.citations import read_citation
 from ._core.fields import ROLES
 from ._core.frozen import FrozenDict
 from ._core.frozen import depth_limit
@@ -36,6 +37,7 @@ from ._core.wire import type_name
 from .blocks import BLOCK_TYPES
 from .blocks import Block
 from .blocks import ToolUseBlock
+from .citations import Citation
 from .errors import DecodeError
 from .errors import EncodeError
 from .message import MESSAGE_TYPES
@@ -55,13 +57,12 @@ __all__ = [
 ]
 
 FORMAT_VERSION: Final = 2
-"""The version tag ``v`` written on every top-level value (2 since documents, video and
-agent events)."""
+"""The version tag ``v`` written on every top-level value (2 since documents, video, server
+tools, citations and agent events)."""
 
 READ_VERSIONS: Final = (1, 2)
-"""The versions :func:`from_dict` reads: version 1 files (before documents, video and agent
-events) still
-read, as every version 1 value is a version 2 value too."""
+"""The versions :func:`from_dict` reads: version 1 files (written before those kinds) hold a
+subset of the same kinds and read unchanged."""
 
 Value: TypeAlias = Message | Block | Usage
 """Anything :func:`to_dict` accepts."""
@@ -125,6 +126,22 @@ def _objects(v: Any, path: str) -> Any:
     return tuple(_map(item, f"{path}[{i}]") for i, item in enumerate(v))
 
 
+def _citation(v: Any, path: str) -> Any:
+    if type(v) is not dict:
+        raise _bad("an object", v, path)
+    if v.get("kind") == Citation.kind:
+        _check_version(v, path)
+        return _build(v, _SPECS[Citation], path)
+    # Version 1 kept citations as the wire objects they came in: read them as the codecs do.
+    return read_citation(copy_json(v, path, 0, depth_limit()))
+
+
+def _citations(v: Any, path: str) -> Any:
+    if type(v) is not list:
+        raise _bad("an array", v, path)
+    return tuple(_citation(item, f"{path}[{i}]") for i, item in enumerate(v))
+
+
 def _content(v: Any, path: str) -> Any:
     if type(v) is str:
         return v
@@ -167,6 +184,7 @@ _BY_ANNOTATION: Final[dict[str, _In]] = {
     "JsonValue": _json,
     "tuple[JsonValue, ...]": _json_tuple,
     "tuple[FrozenDict, ...]": _objects,
+    "tuple[Citation, ...]": _citations,
     "str | tuple[Block, ...]": _content,
     "Usage": _usage,
     "ToolUseBlock": _tool_use,
@@ -202,6 +220,7 @@ _MESSAGES: Final[dict[str, type]] = {cls.kind: cls for cls in MESSAGE_TYPES}
 _SPECS: dict[type, _Spec] = {cls: _Spec(cls, "type", cls.kind) for cls in BLOCK_TYPES}
 _SPECS.update({cls: _Spec(cls, "kind", cls.kind) for cls in MESSAGE_TYPES})
 _SPECS[Usage] = _Spec(Usage, "type", "usage")
+_SPECS[Citation] = _Spec(Citation, "kind", Citation.kind)
 
 
 def _out(value: Any, shared: bool) -> Any:

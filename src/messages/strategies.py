@@ -29,11 +29,14 @@ from .blocks import Block
 from .blocks import DocumentBlock
 from .blocks import ImageBlock
 from .blocks import RawBlock
+from .blocks import ServerToolResultBlock
+from .blocks import ServerToolUseBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
 from .blocks import VideoBlock
+from .citations import Citation
 from .events import CompactBoundaryMessage
 from .events import ConversationResetMessage
 from .events import HookEventMessage
@@ -45,6 +48,8 @@ from .flat import AudioMessage
 from .flat import DocumentMessage
 from .flat import ImageMessage
 from .flat import RawMessage
+from .flat import ServerToolResultMessage
+from .flat import ServerToolUseMessage
 from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
@@ -67,6 +72,7 @@ __all__ = [
     "assistant_messages",
     "audio_blocks",
     "blocks",
+    "citations",
     "contexts",
     "conversations",
     "document_blocks",
@@ -78,6 +84,8 @@ __all__ = [
     "messages",
     "raw_blocks",
     "role_messages",
+    "server_tool_result_blocks",
+    "server_tool_use_blocks",
     "session_messages",
     "streams",
     "text_blocks",
@@ -152,8 +160,44 @@ def text_blocks(
     return st.builds(
         TextBlock,
         text if text is not None else st.text(),
-        citations=st.none() | st.lists(json_objects(max_size=2), max_size=2).map(tuple),
+        citations=st.none() | st.lists(citations(), max_size=2).map(tuple),
         extra=_extras(extra),
+    )
+
+
+_CITATION_TYPES = [
+    "char_location",
+    "page_location",
+    "web_search_result_location",
+    "url_citation",
+    "file_citation",
+    "citation",
+    "future_location",
+]
+
+
+def citations() -> st.SearchStrategy[Citation]:
+    """A :class:`Citation` of any format's type (or none), its typed fields set or not."""
+    index = st.none() | st.integers(min_value=0, max_value=500)
+    words = st.none() | st.text(max_size=12)
+    made = st.builds(
+        Citation,
+        st.none() | st.sampled_from(_CITATION_TYPES),
+        cited_text=words,
+        url=st.none() | st.just("https://example.com/a"),
+        title=words,
+        file_id=st.none() | _ids("file_"),
+        start=index,
+        end=index,
+        source_index=index,
+        text_start=index,
+        text_end=index,
+        nested=st.booleans(),
+        extra=json_objects(keys=st.sampled_from(["encrypted_index", "x_new"]), max_size=1),
+    )
+    # Only Chat's url_citation has a nested spelling.
+    return made.map(
+        lambda c: c if c.type == "url_citation" else dataclasses.replace(c, nested=False)
     )
 
 
@@ -296,7 +340,43 @@ def raw_blocks() -> st.SearchStrategy[RawBlock]:
     """A :class:`RawBlock` holding an object with a type this library does not model."""
     return st.builds(
         RawBlock,
-        json_objects(max_size=3).map(lambda d: d | {"type": "server_tool_use"}),
+        json_objects(max_size=3).map(lambda d: d | {"type": "mcp_tool_use"}),
+    )
+
+
+_SERVER_TOOLS = ["web_search", "web_fetch", "code_execution", "file_search", "advisor"]
+_SERVER_PROVIDERS = [None, "anthropic", "google", "openai"]
+
+
+def server_tool_use_blocks(
+    *, names: st.SearchStrategy[str] | None = None
+) -> st.SearchStrategy[ServerToolUseBlock]:
+    """A :class:`ServerToolUseBlock`: a server tool's call, from any provider or none."""
+    return st.builds(
+        ServerToolUseBlock,
+        _ids("srvtoolu_"),
+        names if names is not None else st.sampled_from(_SERVER_TOOLS),
+        json_objects(),
+        provider=st.sampled_from(_SERVER_PROVIDERS),
+        extra=_extras(None),
+    )
+
+
+def server_tool_result_blocks(
+    *, content: st.SearchStrategy[JsonValue] | None = None
+) -> st.SearchStrategy[ServerToolResultBlock]:
+    """A :class:`ServerToolResultBlock` with any JSON content (lists, objects, errors...)."""
+    error = st.builds(
+        lambda code: freeze({"type": "web_search_tool_result_error", "error_code": code}),
+        st.sampled_from(["unavailable", "max_uses_exceeded"]),
+    )
+    return st.builds(
+        ServerToolResultBlock,
+        _ids("srvtoolu_"),
+        st.sampled_from(_SERVER_TOOLS),
+        content if content is not None else (json_values(max_leaves=6) | error),
+        provider=st.sampled_from(_SERVER_PROVIDERS),
+        extra=_extras(None),
     )
 
 
@@ -312,6 +392,8 @@ def blocks(*, kinds: list[str] | None = None) -> st.SearchStrategy[Block]:
         "raw": raw_blocks(),
         "document": document_blocks(),
         "video": video_blocks(),
+        "server_tool_use": server_tool_use_blocks(),
+        "server_tool_result": server_tool_result_blocks(),
     }
     chosen = kinds if kinds is not None else list(table)
     return st.one_of([table[k] for k in chosen])
@@ -433,6 +515,22 @@ def flat_messages() -> st.SearchStrategy[Any]:
             lambda t: _flat_of(VideoMessage, t[0], t[2], t[1])
         ),
         _with_context(RawMessage, json_values(max_leaves=5), role=st.none() | role),
+        _with_context(
+            ServerToolUseMessage,
+            _ids("srvtoolu_"),
+            st.sampled_from(_SERVER_TOOLS),
+            json_objects(),
+            provider=st.sampled_from(_SERVER_PROVIDERS),
+            role=role,
+        ),
+        _with_context(
+            ServerToolResultMessage,
+            _ids("srvtoolu_"),
+            st.sampled_from(_SERVER_TOOLS),
+            json_values(max_leaves=5),
+            provider=st.sampled_from(_SERVER_PROVIDERS),
+            role=role,
+        ),
     )
 
 

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from conftest import json_equal
 from messages import AssistantMessage
 from messages import AudioMessage
+from messages import Citation
 from messages import DecodeError
 from messages import DocumentMessage
 from messages import EncodeError
@@ -32,6 +33,8 @@ from messages import InvalidLineMessage
 from messages import MessagesError
 from messages import RawBlock
 from messages import RawMessage
+from messages import ServerToolResultMessage
+from messages import ServerToolUseMessage
 from messages import TextMessage
 from messages import ToolResultMessage
 from messages import ToolUseBlock
@@ -66,6 +69,8 @@ CARRIES_EVERYTHING = frozenset(("native",))
 """This library's own format: nothing is unsupported, every message is written as it is."""
 CARRIES_CITATIONS = frozenset(("claude_code", "native"))
 """Formats with a place for text citations (Anthropic-shaped blocks, native)."""
+CARRIES_SERVER_TOOLS = frozenset(("claude_code", "native"))
+"""Formats with a place for a server tool's call and result (Anthropic-shaped blocks, native)."""
 CARRIES_RAW_CONTENT = frozenset(("claude_code", "native"))
 """Formats that write a raw content block of any role inside a message of that role."""
 CARRIES_AUDIO = frozenset(("acp", "native"))
@@ -507,10 +512,11 @@ def test_invalid_lines_are_written_back_by_iter_encode_only(adapter: ModuleType)
 
 @pytest.mark.parametrize("adapter", adapters())
 def test_citations_are_carried_or_refused(adapter: ModuleType) -> None:
-    cited = TextMessage("x", citations=({"url": "u"},))
+    source = Citation("web_search_result_location", url="u", extra={"encrypted_index": "e"})
+    cited = TextMessage("x", citations=(source,))
     if adapter.NAME in CARRIES_CITATIONS:
         back = adapter.decode(adapter.encode(cited))
-        assert [b.citations for b in blocks_of(back)] == [({"url": "u"},)]
+        assert [b.citations for b in blocks_of(back)] == [(source,)]
         return
     with pytest.raises(UnsupportedContentError) as info:
         adapter.encode(cited)
@@ -519,6 +525,27 @@ def test_citations_are_carried_or_refused(adapter: ModuleType) -> None:
         back = adapter.decode(adapter.encode(cited, unsupported=policy))
         (text,) = normalize_messages([back])
         assert text == TextMessage("x", role="assistant", extra=text.extra)
+
+
+@pytest.mark.parametrize("adapter", adapters())
+def test_server_tools_are_carried_or_follow_the_policy(adapter: ModuleType) -> None:
+    call = ServerToolUseMessage(
+        "srvtoolu_1", "web_search", {"query": "tides"}, provider="anthropic"
+    )
+    error = {"type": "web_search_tool_result_error", "error_code": "unavailable"}
+    result = ServerToolResultMessage("srvtoolu_1", "web_search", error, provider="anthropic")
+    for message in (call, result):
+        if adapter.NAME in CARRIES_SERVER_TOOLS:
+            back = adapter.decode(adapter.encode(message))
+            assert list(blocks_of(back)) == [message_to_block(message)]
+            continue
+        with pytest.raises(UnsupportedContentError) as info:
+            adapter.encode(message)
+        assert info.value.source == adapter.NAME
+        assert adapter.encode(message, unsupported="drop") is None
+        kept = adapter.encode(message, unsupported="text")
+        if kept is not None:  # a format with a place for assistant text gets the description
+            assert "server tool" in json.dumps(kept)
 
 
 @pytest.mark.parametrize("adapter", adapters())

@@ -30,6 +30,8 @@ from messages import DocumentBlock
 from messages import ImageBlock
 from messages import Message
 from messages import RawBlock
+from messages import ServerToolResultBlock
+from messages import ServerToolUseBlock
 from messages import SystemMessage
 from messages import TextBlock
 from messages import ThinkingBlock
@@ -106,6 +108,10 @@ def _summary(block: Block, side: str, *, gemini: bool) -> tuple[Any, ...]:
             return _media(block)
         case RawBlock():
             return ("raw", thaw(block.data))
+        case ServerToolUseBlock():
+            return ("server call", block.id, block.name, thaw(block.input))
+        case ServerToolResultBlock():
+            return ("server result", block.tool_use_id, block.tool, thaw(block.content))
     raise AssertionError(block)
 
 

@@ -27,6 +27,8 @@ from messages import FrozenDict
 from messages import ImageBlock
 from messages import Message
 from messages import RawBlock
+from messages import ServerToolResultBlock
+from messages import ServerToolUseBlock
 from messages import SystemMessage
 from messages import TextBlock
 from messages import ThinkingBlock
@@ -150,6 +152,51 @@ def anthropic_raw() -> st.SearchStrategy[RawBlock]:
 
 
 @functools.cache
+def anthropic_server() -> st.SearchStrategy[tuple[Any, ...]]:
+    """A server tool's call and its result, as Anthropic sends them (search or code)."""
+    found = st.fixed_dictionaries(
+        {
+            "type": st.just("web_search_result"),
+            "url": st.just("https://tides.example/brest"),
+            "title": _TEXT,
+            "encrypted_content": _SIGNATURE,
+            "page_age": st.none() | st.just("2 hours ago"),
+        }
+    )
+    error = st.fixed_dictionaries(
+        {
+            "type": st.just("web_search_tool_result_error"),
+            "error_code": st.sampled_from(["unavailable", "max_uses_exceeded"]),
+        }
+    )
+    ran = st.fixed_dictionaries(
+        {
+            "type": st.just("code_execution_result"),
+            "stdout": _TEXT,
+            "stderr": _TEXT,
+            "return_code": st.integers(0, 2),
+            "content": st.just([]),
+        }
+    )
+    search = st.tuples(
+        st.fixed_dictionaries({"query": _TEXT}), st.lists(found, max_size=2) | error
+    ).map(lambda t: ("web_search", t[0], t[1]))
+    code = st.tuples(st.fixed_dictionaries({"code": _TEXT}), ran).map(
+        lambda t: ("code_execution", t[0], t[1])
+    )
+
+    def pair(drawn: tuple[str, Any, Any], ident: str) -> tuple[Any, ...]:
+        name, args, content = drawn
+        call_id = "srvtoolu_" + ident
+        return (
+            ServerToolUseBlock(call_id, name, args, provider="anthropic"),
+            ServerToolResultBlock(call_id, name, content, provider="anthropic"),
+        )
+
+    return st.builds(pair, search | code, st.text("abcdef0123", min_size=1, max_size=8))
+
+
+@functools.cache
 def _tool_input() -> st.SearchStrategy[FrozenDict]:
     return ms.json_objects(keys=st.text("abcdefgh", min_size=1, max_size=5))
 
@@ -176,6 +223,7 @@ def _anthropic_parts(plain: bool) -> dict[str, st.SearchStrategy[Any]]:
         "tool": st.sampled_from(["Bash", "Read", "get_weather"]),
         "tool_extra": st.just(EMPTY) if plain else _extras({"caller": {"type": "direct"}}),
         "blocks": st.lists(blocks, max_size=2),
+        "server": st.just(()) if plain else st.just(()) | anthropic_server(),
     }
 
 
@@ -213,7 +261,7 @@ def anthropic_conversations(draw: st.DrawFn, *, plain: bool = False) -> list[Any
             for k in range(draw(st.integers(0, 2)))
         ]
         body = draw(st.permutations(draw(part["blocks"]) + uses))
-        assistant: Any = tuple(body)
+        assistant: Any = tuple(draw(part["server"])) + tuple(body)
         if not uses and draw(st.booleans()):
             assistant = draw(_TEXT)
         conversation.append(AssistantMessage(assistant, extra=draw(part["extras"])))
@@ -233,7 +281,8 @@ def anthropic_response_blocks() -> st.SearchStrategy[list[Any]]:
     text = st.builds(
         TextBlock, _TEXT, citations=st.none() | st.lists(_CITATION, max_size=2).map(tuple)
     )
-    return st.lists(text | anthropic_thinking() | tool | anthropic_raw(), max_size=4)
+    blocks = st.lists(text | anthropic_thinking() | tool | anthropic_raw(), max_size=4)
+    return st.tuples(st.just(()) | anthropic_server(), blocks).map(lambda t: [*t[0], *t[1]])
 
 
 # ----------------------------------------------------------------------------- OpenAI Chat
@@ -494,13 +543,46 @@ def raws(*, gemini: bool) -> st.SearchStrategy[RawBlock]:
     if gemini:
         return st.builds(
             RawBlock,
-            st.fixed_dictionaries({"executableCode": st.fixed_dictionaries({"code": _WORDS})}),
+            st.fixed_dictionaries(
+                {"futurePart": st.fixed_dictionaries({"id": _IDS, "kindOf": st.just("NEW")})}
+            ),
         )
     return st.builds(
         RawBlock,
-        st.fixed_dictionaries(
-            {"type": st.just("web_search_call"), "id": _IDS, "status": st.just("completed")}
-        ),
+        st.fixed_dictionaries({"type": st.just("item_reference"), "id": _IDS}),
+    )
+
+
+@functools.cache
+def server_tools(*, gemini: bool) -> st.SearchStrategy[Block]:
+    """Server tool blocks of the provider's own shape (Gemini code execution, OpenAI search).
+
+    A Responses call and its result share one item, so only calls are drawn alone there;
+    the pair is pinned by the provider's own tests.
+    """
+    if gemini:
+        code = st.fixed_dictionaries({"language": st.just("PYTHON"), "code": _WORDS})
+        outcome = st.sampled_from(["OUTCOME_OK", "OUTCOME_FAILED"])
+        return st.builds(
+            ServerToolUseBlock,
+            st.just("") | _IDS,
+            st.just("code_execution"),
+            code,
+            provider=st.just("google"),
+        ) | st.builds(
+            ServerToolResultBlock,
+            st.just("") | _IDS,
+            st.just("code_execution"),
+            st.fixed_dictionaries({"outcome": outcome, "output": _WORDS}),
+            provider=st.just("google"),
+        )
+    action = st.fixed_dictionaries({"type": st.just("search"), "query": _WORDS})
+    return st.builds(
+        ServerToolUseBlock,
+        _IDS.map(lambda s: "ws_" + s),
+        st.just("web_search"),
+        st.fixed_dictionaries({"action": action}),
+        provider=st.just("openai"),
     )
 
 
@@ -525,6 +607,7 @@ def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
             | thinking
             | calls(gemini=gemini)
             | raws(gemini=gemini)
+            | server_tools(gemini=gemini)
             | assistant_media
         ),
     )

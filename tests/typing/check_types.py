@@ -9,12 +9,15 @@ from typing import assert_type
 
 from messages import AssistantMessage
 from messages import Block
+from messages import Citation
 from messages import DocumentBlock
 from messages import FrozenDict
 from messages import JsonValue
 from messages import Message
 from messages import RateLimitMessage
 from messages import ResultMessage
+from messages import ServerToolResultBlock
+from messages import ServerToolUseBlock
 from messages import StopReason
 from messages import TaskEventMessage
 from messages import TextBlock
@@ -57,9 +60,20 @@ def describe(block: Block) -> str:
             return text
         case ToolUseBlock(name=name):
             return name
+        case ServerToolUseBlock(call_id, name, args):
+            assert_type(call_id, str)
+            assert_type(args, Mapping[str, JsonValue])
+            return name
+        case ServerToolResultBlock(tool=tool, content=content):
+            assert_type(content, JsonValue)
+            return tool
         case _:
             return block.kind
 
+
+cited = TextBlock("x", citations=(Citation("url_citation", url="https://a.example"),))
+assert_type(cited.citations, tuple[Citation, ...] | None)
+assert_type(ServerToolResultBlock("s", "web_search", ()).is_error, bool)
 
 restored = from_dict(to_dict(turn))
 

@@ -18,6 +18,8 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -26,6 +28,8 @@ from ..blocks import VideoBlock
 from ..errors import DecodeError
 from ..limits import current_limits
 from ..usage import Usage
+from .citations import read_citation
+from .citations import write_citation
 from .frozen import EMPTY
 from .frozen import raw
 from .make import expose_owned
@@ -46,6 +50,12 @@ _REDACTED: Final = frozenset(("type", "data"))
 _TOOL_USE: Final = frozenset(("type", "id", "name", "input"))
 _TOOL_RESULT: Final = frozenset(("type", "tool_use_id", "content", "is_error"))
 _MEDIA: Final = frozenset(("type", "source"))
+_SERVER_USE: Final = frozenset(("type", "id", "name", "input"))
+_SERVER_RESULT: Final = frozenset(("type", "tool_use_id", "content"))
+RESULT_SUFFIX: Final = "_tool_result"
+"""Anthropic names each server tool's result block ``<tool>_tool_result``."""
+_NOT_SERVER: Final = frozenset(("tool_result", "mcp_tool_result"))
+"""Result blocks with that suffix that are not server tools' (a client tool's, beta MCP)."""
 
 _new_text: Final = maker(TextBlock)
 _new_thinking: Final = maker(ThinkingBlock)
@@ -69,7 +79,7 @@ def _text(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     for i, c in enumerate(cites):
         if type(c) is not dict:
             raise fail("an object", c, f"citations[{i}]")
-    return _new_text(text, tuple([wrap_owned(c) for c in cites]), extra(d, _TEXT))
+    return _new_text(text, tuple([read_citation(c) for c in cites]), extra(d, _TEXT))
 
 
 def _thinking(d: dict[str, Any], provider: str | None, depth: int) -> Block:
@@ -231,6 +241,26 @@ def _document(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     return DocumentBlock(**fields, extra=extra(d, frozenset(known)))
 
 
+def _server_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    """``server_tool_use``; without a string id and name and an object input it stays raw."""
+    call_id, name, args = d.get("id"), d.get("name"), d.get("input")
+    if type(call_id) is not str or type(name) is not str or type(args) is not dict:
+        return RawBlock(wrap_owned(d))
+    ex = EMPTY if _SERVER_USE.issuperset(d) else extra(d, _SERVER_USE)
+    return ServerToolUseBlock(call_id, name, wrap_owned(args), provider=provider, extra=ex)
+
+
+def _server_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    """``<tool>_tool_result``; without a string ``tool_use_id`` and a ``content`` it stays raw."""
+    call_id = d.get("tool_use_id")
+    if type(call_id) is not str or "content" not in d:
+        return RawBlock(wrap_owned(d))
+    tool = d["type"][: -len(RESULT_SUFFIX)]
+    ex = EMPTY if _SERVER_RESULT.issuperset(d) else extra(d, _SERVER_RESULT)
+    content = expose_owned(d["content"])
+    return ServerToolResultBlock(call_id, tool, content, provider=provider, extra=ex)
+
+
 DECODERS: Final[dict[str, _Decoder]] = {
     "text": _text,
     "thinking": _thinking,
@@ -241,6 +271,7 @@ DECODERS: Final[dict[str, _Decoder]] = {
     "audio": _media,
     "video": _media,
     "document": _document,
+    "server_tool_use": _server_use,
 }
 """The decoder of each known block type: ``decoder(owned_dict, provider, depth)``."""
 
@@ -252,6 +283,8 @@ def decode_block(value: Any, provider: str | None = None, depth: int = 0) -> Blo
     tag = value.get("type")
     decoder = DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
+        if type(tag) is str and tag.endswith(RESULT_SUFFIX) and tag not in _NOT_SERVER:
+            return _server_result(value, provider, depth)
         return RawBlock(wrap_owned(value))
     return decoder(value, provider, depth)
 
@@ -353,7 +386,7 @@ def encode_block(block: Block) -> Any:
         case TextBlock():
             out: dict[str, Any] = {"type": "text", "text": block.text}
             if block.citations is not None:
-                out["citations"] = [raw(c) for c in block.citations]
+                out["citations"] = [write_citation(c) for c in block.citations]
             return _merge(out, block.extra)
         case ThinkingBlock():
             if block.redacted:
@@ -398,6 +431,21 @@ def encode_block(block: Block) -> Any:
             return _merge(out, block.extra)
         case RawBlock():
             return raw(block.data)
+        case ServerToolUseBlock():
+            out = {
+                "type": "server_tool_use",
+                "id": block.id,
+                "name": block.name,
+                "input": raw(block.input),
+            }
+            return _merge(out, block.extra)
+        case ServerToolResultBlock():
+            out = {
+                "type": block.tool + RESULT_SUFFIX,
+                "tool_use_id": block.tool_use_id,
+                "content": raw(block.content),
+            }
+            return _merge(out, block.extra)
         case _:
             assert_never(block)
 

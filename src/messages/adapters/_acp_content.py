@@ -23,6 +23,8 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -85,7 +87,15 @@ def block_out(b: Block) -> Any:
             return ev.overlay(out, b.extra)
         case RawBlock():
             return raw(b.data)
-        case ThinkingBlock() | ToolUseBlock() | ToolResultBlock() | DocumentBlock() | VideoBlock():
+        case (
+            ThinkingBlock()
+            | ToolUseBlock()
+            | ToolResultBlock()
+            | DocumentBlock()
+            | VideoBlock()
+            | ServerToolUseBlock()
+            | ServerToolResultBlock()
+        ):
             raise AssertionError("not a content block")  # callers check first
         case _:
             assert_never(b)

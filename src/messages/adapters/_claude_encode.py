@@ -34,6 +34,8 @@ from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -171,7 +173,9 @@ def _flat(
     | AudioMessage
     | RawMessage
     | DocumentMessage
-    | VideoMessage,
+    | VideoMessage
+    | ServerToolUseMessage
+    | ServerToolResultMessage,
     policy: Policy,
 ) -> Any:
     """A flat message as a one-block assistant or user line."""
@@ -302,6 +306,8 @@ def encode_message(m: Message, policy: Policy) -> Any:
             | RawMessage()
             | DocumentMessage()
             | VideoMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
         ):
             return _flat(m, policy)
         case ResultMessage():

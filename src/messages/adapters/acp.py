@@ -66,6 +66,8 @@ from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -451,6 +453,9 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             why = f"ACP has no {m.kind} chunk for the {m.role} role"
             refuse(m, why, policy, degrade=False)
             return None
+        case ServerToolUseMessage() | ServerToolResultMessage():
+            alt = refuse(m, f"ACP has no update for {m.kind} content", policy)
+            return None if alt is None else _encode(alt, policy)
         case (
             StreamEventMessage()
             | InvalidLineMessage()

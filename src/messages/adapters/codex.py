@@ -75,6 +75,8 @@ from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -434,6 +436,8 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             | SystemEventMessage()
             | ConversationResetMessage()
             | TaskEventMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
         ):
             return _degrade(m, policy)
         case _:

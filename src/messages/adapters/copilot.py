@@ -67,6 +67,8 @@ from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -438,7 +440,15 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             return raw(m.data)  # type: ignore[no-any-return]
         case StreamEventMessage() if _own_event(raw(m.event)):
             return raw(m.event)  # type: ignore[no-any-return]
-        case RawMessage() | ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage():
+        case (
+            RawMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | DocumentMessage()
+            | VideoMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
+        ):
             alt = refuse(m, f"Copilot has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
         case (

@@ -59,6 +59,8 @@ from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -345,7 +347,13 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             alt = refuse(m, "Gemini CLI has no event for raw content", policy)
             return None if alt is None else _encode(alt, policy)
         case (
-            ThinkingMessage() | ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage()
+            ThinkingMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | DocumentMessage()
+            | VideoMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
         ):
             alt = refuse(m, f"Gemini CLI has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)

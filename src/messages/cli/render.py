@@ -24,6 +24,8 @@ from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -32,6 +34,7 @@ from ..flat import VideoMessage
 from ..media import describe_media
 from ..message import Message
 from ..policy import describe
+from ..policy import server_output
 from ..session import ErrorMessage
 from ..session import InitMessage
 from ..session import ResultMessage
@@ -134,6 +137,13 @@ def _body(m: Message) -> str:
             return describe_media(m)
         case RawMessage():
             return _short(m.data)
+        case ServerToolUseMessage():
+            return f"{m.name} {_json(m.input)}"
+        case ServerToolResultMessage():
+            flag = " (error)" if m.is_error else ""
+            return (
+                f"{m.tool} {m.tool_use_id}{flag}: {server_output(m.content) or _short(m.content)}"
+            )
         case _:
             return summary(m) or str(getattr(m, "text", ""))
 

@@ -19,6 +19,8 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -85,6 +87,11 @@ class _Tally:
                     self.images += 1
             case RawBlock():
                 self.texts.append(_json(raw(block.data)))
+            case ServerToolUseBlock():
+                self.texts.append(block.name)
+                self.texts.append(_json(raw(block.input)))
+            case ServerToolResultBlock():
+                self.texts.append(_json(raw(block.content)))
             case _:
                 assert_never(block)
 

@@ -17,8 +17,13 @@ typed:
   ``invalid_tool_calls``);
 - ``image``/``audio`` <-> :class:`ImageBlock`/:class:`AudioBlock` (``base64``, ``url``,
   ``file_id``, ``mime_type``);
-- every other block (``video``, ``file``, ``text-plain``, server tool blocks) <->
-  :class:`RawBlock` holding it; a raw block of ours travels as ``non_standard``.
+- ``server_tool_call`` <-> :class:`ServerToolUseBlock` (``args`` <-> ``input``,
+  ``extras.provider``); ``server_tool_result`` <-> :class:`ServerToolResultBlock`
+  (``output`` <-> ``content``, ``status`` from :attr:`~ServerToolResultBlock.is_error`,
+  ``extras.tool`` for the result kind langchain has no field for; a result without it
+  stays raw);
+- every other block (``video``, ``file``, ``text-plain``) <-> :class:`RawBlock` holding
+  it; a raw block of ours travels as ``non_standard``.
 
 A block's keys that this library does not model (``id``, ``index``, ``extras``...) stay in
 its ``extra`` and are written back. ``usage_metadata`` <-> :class:`Usage` (langchain's
@@ -45,6 +50,8 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 
+from .._core.citations import read_citation
+from .._core.citations import write_citation
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
 from .._core.frozen import thaw
@@ -54,11 +61,14 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..blocks import VideoBlock
+from ..citations import Citation
 from ..errors import DecodeError
 from ..message import Message
 from ..roles import AssistantMessage
@@ -184,6 +194,13 @@ def _citation(value: Any) -> Any:
     return value
 
 
+def _read_note(note: Any, path: str) -> Citation:
+    value = thaw(frozen(_citation(note), path, NAME))
+    if not isinstance(value, dict):
+        raise wrong("an object", value, path, NAME)
+    return read_citation(value)
+
+
 def _block(data: Any, path: str) -> Block:
     """One v1 content block as a block of this library."""
     if isinstance(data, str):
@@ -196,10 +213,12 @@ def _block(data: Any, path: str) -> Block:
         citations = None
         if notes is not None:
             listed = items(notes, f"{path}.annotations", NAME)
-            citations = tuple(frozen(_citation(n), f"{path}.annotations", NAME) for n in listed)
+            citations = tuple(
+                _read_note(n, f"{path}.annotations[{i}]") for i, n in enumerate(listed)
+            )
         return TextBlock(
             data["text"],
-            citations=citations,  # type: ignore[arg-type]
+            citations=citations,
             extra=_rest(data, ("type", "text", "annotations"), path),
         )
     if tag == "reasoning":
@@ -220,6 +239,10 @@ def _block(data: Any, path: str) -> Block:
         extra = _rest(data, ("type", "base64", "url", "file_id", "mime_type"), path)
         cls = _MEDIA_CLASSES[tag]
         return cls(**fields, media_type=media, extra=extra)
+    if tag in ("server_tool_call", "server_tool_result"):
+        server = _server(data, tag, path)
+        if server is not None:
+            return server
     if tag == "text-plain":
         text = _opt(data, "text", path, str)
         named = {key: _opt(data, key, path, str) for key in ("title", "context")}
@@ -229,6 +252,44 @@ def _block(data: Any, path: str) -> Block:
     if _wrapper(data):
         return RawBlock(frozen(data["value"], f"{path}.value", NAME))
     return RawBlock(frozen(data, path, NAME))
+
+
+def _server(
+    data: Mapping[str, Any], tag: str, path: str
+) -> ServerToolUseBlock | ServerToolResultBlock | None:
+    """A v1 server tool call or result; ``None`` (kept raw) when ours would not give it back.
+
+    A result needs our ``extras.tool`` (langchain has no result kind) and a ``status`` that
+    agrees with the output; an ``extras.provider`` must be a string.
+    """
+    taken, rest = _extras(data, ("provider", "tool"), path)
+    provider, tool = taken.get("provider"), taken.get("tool")
+    if "provider" in taken and not isinstance(provider, str):
+        return None
+    if tag == "server_tool_call":
+        ident, name, args = data.get("id"), data.get("name"), data.get("args")
+        if not (isinstance(ident, str) and isinstance(name, str) and isinstance(args, Mapping)):
+            return None
+        if "tool" in taken:
+            return None
+        return ServerToolUseBlock(
+            ident,
+            name,
+            frozen(args, f"{path}.args", NAME),  # type: ignore[arg-type]
+            provider=provider,
+            extra=_with_extras(data, rest, path, _RESERVED[tag]),
+        )
+    call_id, status = data.get("tool_call_id"), data.get("status")
+    if not (isinstance(call_id, str) and isinstance(tool, str) and "output" in data):
+        return None
+    block = ServerToolResultBlock(
+        call_id,
+        tool,
+        frozen(data["output"], f"{path}.output", NAME),
+        provider=provider,
+        extra=_with_extras(data, rest, path, _RESERVED[tag]),
+    )
+    return block if status == ("error" if block.is_error else "success") else None
 
 
 def _call(data: Mapping[str, Any], tag: str, path: str) -> ToolUseBlock:
@@ -278,6 +339,8 @@ _RESERVED: Final = {
     "video": frozenset(("type", "base64", "url", "file_id", "mime_type")),
     "file": frozenset(("type", "base64", "url", "file_id", "mime_type")),
     "text-plain": frozenset(("type", "text", "title", "context", "mime_type")),
+    "server_tool_call": frozenset(("type", "id", "name", "args")),
+    "server_tool_result": frozenset(("type", "tool_call_id", "status", "output")),
 }
 """The keys of each v1 block type that carry a field of ours: never taken from ``extra``."""
 
@@ -333,9 +396,9 @@ def _v1(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
             out = {"type": "text", "text": block.text}
             if block.citations is not None:
                 out["annotations"] = [
-                    thaw(c)
-                    if isinstance(c, Mapping) and c.get("type") == "citation"
-                    else {"type": "non_standard_annotation", "value": thaw(c)}
+                    write_citation(c)
+                    if c.type == "citation"
+                    else {"type": "non_standard_annotation", "value": write_citation(c)}
                     for c in block.citations
                 ]
         case ThinkingBlock():
@@ -411,6 +474,18 @@ def _v1(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
         case ToolResultBlock():
             text = policy.degrade(block, path, "langchain carries a tool result as a ToolMessage")
             return None if text is None else {"type": "text", "text": text.text}
+        case ServerToolUseBlock():
+            out = {"type": "server_tool_call", "id": block.id, "name": block.name}
+            out["args"] = thaw(block.input)
+            if block.provider is not None:
+                out["extras"] = {"provider": block.provider}
+        case ServerToolResultBlock():
+            status = "error" if block.is_error else "success"
+            out = {"type": "server_tool_result", "tool_call_id": block.tool_use_id}
+            out |= {"status": status, "output": thaw(block.content)}
+            out["extras"] = {"tool": block.tool}
+            if block.provider is not None:
+                out["extras"]["provider"] = block.provider
     _put_extra(out, block.extra, policy, path)
     return out
 

@@ -13,6 +13,7 @@ from typing import assert_never
 
 from .._core.anthropic_blocks import document_fields
 from .._core.anthropic_blocks import document_source
+from .._core.citations import write_citation
 from .._core.frozen import FrozenDict
 from .._core.frozen import thaw
 from ..blocks import AudioBlock
@@ -20,6 +21,8 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -35,6 +38,11 @@ from ._carry import refusal_text
 from ._formats import ANTHROPIC
 from ._formats import foreign_citations
 from ._formats import raw_is_own
+from ._server_tools import anthropic_id
+from ._server_tools import code_input
+from ._server_tools import code_result
+from ._server_tools import is_own
+from ._server_tools import place
 
 __all__ = ["carries", "encode_blocks", "text_block"]
 
@@ -126,7 +134,7 @@ def text_block(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
         if foreign_citations(block.citations, NAME):
             policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
         else:
-            out["citations"] = [thaw(c) for c in block.citations]
+            out["citations"] = [thaw(write_citation(c)) for c in block.citations]
     put_extra(out, block.extra, policy, path, "text")
     return out
 
@@ -238,9 +246,46 @@ def _encode_block(
             if where == "system":
                 what = f"{what} in the system prompt (text only)"
             replacement = policy.degrade(block, path, f"cannot carry {what}")
+        case ServerToolUseBlock() | ServerToolResultBlock():
+            encoded = _server_block(block, where, policy, path)
+            if isinstance(encoded, dict):
+                return encoded
+            replacement = encoded
         case _:
             assert_never(block)
     return None if replacement is None else text_block(replacement, policy, path)
+
+
+def _server_block(
+    block: ServerToolUseBlock | ServerToolResultBlock, where: str, policy: Policy, path: str
+) -> dict[str, Any] | TextBlock | None:
+    """A server tool's call or result: the provider's own exactly, Gemini's code mapped.
+
+    Only an assistant turn holds them. Written back whole (extra included) when Anthropic
+    ran the tool; a Gemini code execution becomes the ``code_execution`` tool's blocks;
+    anything else has no Anthropic form.
+    """
+    if where != "assistant":
+        return policy.degrade(block, path, f"cannot carry a server tool block in a {where}")
+    own = is_own(block, NAME)
+    if isinstance(block, ServerToolUseBlock):
+        args = thaw(block.input) if own else code_input(block, NAME)
+        if args is None:
+            return policy.degrade(block, path, f"cannot carry {block.provider}'s {block.name!r}")
+        call_id = block.id if own else anthropic_id(block.id)
+        out: dict[str, Any] = {"type": "server_tool_use", "id": call_id, "name": block.name}
+        out["input"] = args
+    else:
+        content = thaw(block.content) if own else code_result(block, NAME)
+        if content is None:
+            return policy.degrade(block, path, f"cannot carry {block.provider}'s {block.tool!r}")
+        call_id = block.tool_use_id if own else anthropic_id(block.tool_use_id)
+        out = {"type": block.tool + "_tool_result", "tool_use_id": call_id, "content": content}
+    if block.provider == NAME:  # decoded from Anthropic: its own fields, nulls included
+        out.update(thaw(block.extra))
+    elif own:  # from nowhere said: the extra rule decides
+        put_extra(out, block.extra, policy, path, place(block))
+    return out
 
 
 def _tool_result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 from typing import Final
 from typing import Literal
 
+from .._core.citations import read_citation
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
@@ -71,7 +72,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
         citations = None
         if type(annotations) is list and annotations and all(type(a) is dict for a in annotations):
             known.add("annotations")
-            citations = tuple([wrap_owned(a) for a in annotations])
+            citations = tuple([read_citation(a) for a in annotations])
         blocks.append(TextBlock(content, citations=citations))
     elif type(content) is list and content:
         known.add("content")

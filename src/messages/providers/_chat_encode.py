@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 from typing import Final
 
+from .._core.citations import write_citation
 from .._core.frozen import FrozenDict
 from .._core.frozen import thaw
 from .._core.wire import present
@@ -215,7 +216,7 @@ def _annotations(block: TextBlock, out: dict[str, Any], policy: Policy, path: st
     if not block.citations:
         return  # none, or an empty list of another format's: nothing to carry
     if not foreign_citations(block.citations, NAME):
-        out["annotations"] = [thaw(c) for c in block.citations]
+        out["annotations"] = [thaw(write_citation(c, nested=True)) for c in block.citations]
     else:
         policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
 

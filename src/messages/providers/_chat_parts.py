@@ -27,6 +27,8 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -321,6 +323,8 @@ def encode_part(block: Block, where: str, policy: Policy, path: str) -> dict[str
             result = policy.degrade(block, path, f"cannot carry a tool call in a {where} message")
         case ToolResultBlock():
             result = policy.degrade(block, path, f"cannot carry a tool result in a {where} message")
+        case ServerToolUseBlock() | ServerToolResultBlock():
+            result = policy.degrade(block, path, "cannot carry a server tool's call or result")
         case _:
             assert_never(block)
     if isinstance(result, TextBlock):

@@ -301,25 +301,23 @@ def owner(key: str, target: str, place: Place) -> Owner:
 
 
 def foreign_citations(citations: object, target: str) -> bool:
-    """Whether some citation in a tuple of citation objects is not of the target's shape.
+    """Whether some citation in a tuple of Citations is not of a type the target has.
 
-    Chat and Responses share the ``url_citation`` type but not its shape: Chat nests the
-    fields under ``url_citation``, Responses puts them beside the type.
+    Chat and Responses share the ``url_citation`` type but not its spelling: Chat nests the
+    fields (``Citation.nested``), and only a Chat response carries them.
 
-    >>> chat = {"type": "url_citation", "url_citation": {"url": "https://a.example"}}
-    >>> foreign_citations((chat,), "openai_chat"), foreign_citations((chat,), "openai_responses")
+    >>> from messages import Citation
+    >>> cited = Citation("url_citation", url="https://a.example", nested=True)
+    >>> foreign_citations((cited,), "openai_chat"), foreign_citations((cited,), "openai_responses")
     (False, True)
     """
     own = CITATIONS[target]
     if not isinstance(citations, tuple):
         return True
-    for citation in citations:
-        if not isinstance(citation, Mapping) or citation.get("type") not in own:
-            return True
-        nested = isinstance(citation.get("url_citation"), Mapping)
-        if (target == CHAT) != nested:
-            return True
-    return False
+    return any(
+        getattr(c, "type", None) not in own or getattr(c, "nested", False) != (target == CHAT)
+        for c in citations
+    )
 
 
 _GEMINI_METADATA: Final = _words(

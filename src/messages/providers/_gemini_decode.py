@@ -17,6 +17,7 @@ from .._core.wire import opt_int
 from .._core.wire import opt_str
 from ..blocks import Block
 from ..blocks import ToolResultBlock
+from ..citations import Citation
 from ..errors import DecodeError
 from ..message import Message
 from ..roles import AssistantMessage
@@ -27,11 +28,11 @@ from ..usage import Usage
 from ._common import owned_body
 from ._common import with_source
 from ._formats import GEMINI as NAME
-from ._gemini_parts import CallIds
-from ._gemini_parts import camel
+from ._gemini_names import CallIds
+from ._gemini_names import camel
 from ._gemini_parts import decode_part
 
-__all__ = ["CONTENT_KEYS", "MODEL_KEYS", "decode_request", "decode_response"]
+__all__ = ["CONTENT_KEYS", "MODEL_KEYS", "citations", "decode_request", "decode_response"]
 
 CONTENT_KEYS: Final = frozenset(("parts",))
 """The keys of a user-side content that the role message models."""
@@ -192,3 +193,79 @@ def _decode_usage(u: Any) -> Usage:
         raise exc.within(".usageMetadata") from None
     kept = {k: v for k, v in u.items() if k not in USAGE_KEYS or v is None}
     return gemini_counts.usage_of(prompt, candidates, cached, thoughts, kept)
+
+
+def citations(message: Message) -> tuple[Citation, ...]:
+    """The sources a decoded Gemini response cites, typed (a read-only view of ``extra``).
+
+    Gemini cites per candidate, not per part, so the response's ``citationMetadata`` and
+    ``groundingMetadata`` stay in the message's ``extra`` (and are written back from there);
+    this reads them as Citations: each citation source (``citationSources``, Vertex's
+    ``citations``) as ``type="citation_source"``, and each grounding chunk a grounding
+    support names as ``type="grounding_chunk"`` (``source_index`` is the chunk's index,
+    ``text_start``/``text_end`` the supported span of the candidate's text).
+    """
+    out: list[Citation] = []
+    candidates = message.extra.get("candidates") if isinstance(message, AssistantMessage) else None
+    for candidate in candidates if isinstance(candidates, tuple) else ():
+        if not isinstance(candidate, Mapping):
+            continue
+        meta = candidate.get("citationMetadata")
+        if isinstance(meta, Mapping):
+            sources = meta.get("citationSources", meta.get("citations"))
+            for source in sources if isinstance(sources, tuple) else ():
+                if isinstance(source, Mapping):
+                    out.append(_source(source))
+        grounding = candidate.get("groundingMetadata")
+        if isinstance(grounding, Mapping):
+            out.extend(_grounding(grounding))
+    return tuple(out)
+
+
+def _int(value: Any) -> int | None:
+    return value if type(value) is int else None
+
+
+def _str(value: Any) -> str | None:
+    return value if type(value) is str else None
+
+
+def _source(source: Mapping[str, Any]) -> Citation:
+    known = ("startIndex", "endIndex", "uri", "title")
+    return Citation(
+        "citation_source",
+        url=_str(source.get("uri")),
+        title=_str(source.get("title")),
+        text_start=_int(source.get("startIndex")),
+        text_end=_int(source.get("endIndex")),
+        extra={k: v for k, v in source.items() if k not in known},
+    )
+
+
+def _grounding(grounding: Mapping[str, Any]) -> list[Citation]:
+    chunks = grounding.get("groundingChunks")
+    chunks = chunks if isinstance(chunks, tuple) else ()
+    out = []
+    supports = grounding.get("groundingSupports")
+    for support in supports if isinstance(supports, tuple) else ():
+        if not isinstance(support, Mapping):
+            continue
+        segment = support.get("segment")
+        segment = segment if isinstance(segment, Mapping) else {}
+        indices = support.get("groundingChunkIndices")
+        for index in indices if isinstance(indices, tuple) else ():
+            chunk = chunks[index] if type(index) is int and 0 <= index < len(chunks) else None
+            web = None
+            if isinstance(chunk, Mapping):
+                web = next((v for v in chunk.values() if isinstance(v, Mapping)), None)
+            out.append(
+                Citation(
+                    "grounding_chunk",
+                    url=_str(web.get("uri")) if web is not None else None,
+                    title=_str(web.get("title")) if web is not None else None,
+                    source_index=_int(index),
+                    text_start=_int(segment.get("startIndex")),
+                    text_end=_int(segment.get("endIndex")),
+                )
+            )
+    return out

@@ -31,8 +31,9 @@ from ..media import parse_data_uri
 from ..policy import Policy
 from ._carry import carried
 from ._formats import Place
+from ._gemini_names import camel
 
-__all__ = ["Media", "camel", "decode_media", "degrade", "encode_media", "part", "split"]
+__all__ = ["Media", "decode_media", "degrade", "encode_media", "part", "split"]
 
 Media = ImageBlock | AudioBlock | VideoBlock | DocumentBlock
 """The blocks a Gemini ``inlineData``/``fileData`` part decodes to."""
@@ -58,71 +59,6 @@ _BY_SUFFIX: Final = {
     "pdf": "application/pdf",
     "txt": "text/plain",
 }
-_SNAKE: Final = {
-    name: "".join(w if i == 0 else w.capitalize() for i, w in enumerate(name.split("_")))
-    for name in (
-        "inline_data",
-        "file_data",
-        "function_call",
-        "function_response",
-        "executable_code",
-        "code_execution_result",
-        "tool_call",
-        "tool_response",
-        "thought_signature",
-        "video_metadata",
-        "media_resolution",
-        "part_metadata",
-        "mime_type",
-        "file_uri",
-        "display_name",
-        "partial_args",
-        "will_continue",
-        "system_instruction",
-        "finish_reason",
-        "finish_message",
-        "safety_ratings",
-        "citation_metadata",
-        "grounding_metadata",
-        "url_context_metadata",
-        "avg_logprobs",
-        "logprobs_result",
-        "token_count",
-        "continuation_token",
-        "prompt_feedback",
-        "usage_metadata",
-        "model_version",
-        "response_id",
-        "create_time",
-        "model_status",
-        "prompt_token_count",
-        "candidates_token_count",
-        "total_token_count",
-        "cached_content_token_count",
-        "thoughts_token_count",
-        "tool_use_prompt_token_count",
-        "prompt_tokens_details",
-        "candidates_tokens_details",
-        "cache_tokens_details",
-        "tool_use_prompt_tokens_details",
-        "traffic_type",
-    )
-}
-
-
-def camel(d: dict[str, Any]) -> dict[str, Any]:
-    """``d`` with the known snake_case field names (proto style) renamed to camelCase."""
-    if not any("_" in k for k in d):
-        return d
-    out: dict[str, Any] = {}
-    for k, v in d.items():
-        name = _SNAKE.get(k, k)
-        if name != k and name in d:
-            name = k  # both spellings present: keep each as it is
-        out[name] = v
-    return out
-
-
 _BLOB: Final = frozenset(("mimeType", "data"))
 _FILE: Final = frozenset(("mimeType", "fileUri"))
 _CLIP: Final = (("startOffset", "start_offset"), ("endOffset", "end_offset"), ("fps", "fps"))

@@ -19,7 +19,6 @@ from .._core.frozen import EMPTY
 from .._core.frozen import raw
 from .._core.make import expose_owned
 from .._core.make import wrap_owned
-from .._core.slots import Slotted
 from .._core.wire import extra
 from .._core.wire import fail
 from .._core.wire import opt_str
@@ -28,6 +27,8 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -39,12 +40,16 @@ from ._carry import carried
 from ._carry import refusal_text
 from ._formats import GEMINI
 from ._formats import raw_is_own
-from ._gemini_media import camel
 from ._gemini_media import decode_media
 from ._gemini_media import degrade
 from ._gemini_media import encode_media
 from ._gemini_media import part
 from ._gemini_media import split
+from ._gemini_names import SYNTHETIC_ID_PREFIX
+from ._gemini_names import CallIds
+from ._gemini_names import camel
+from ._server_tools import decode_gemini
+from ._server_tools import encode_gemini
 
 __all__ = [
     "CallIds",
@@ -56,8 +61,6 @@ __all__ = [
     "ours",
 ]
 
-SYNTHETIC_ID_PREFIX: Final = "gemini_call_"
-"""Ids made up for calls and results that came without one; never sent back to Gemini."""
 
 DATA_KEYS: Final = (
     "text",
@@ -70,38 +73,6 @@ DATA_KEYS: Final = (
     "toolCall",
     "toolResponse",
 )
-
-
-class CallIds(Slotted):
-    """Synthetic ids for the calls and responses of one body that came without ``id``.
-
-    A call gets ``gemini_call_<tag><n>`` (``n`` counts from 0 in the body); a response gets
-    the id of the earliest unanswered such call with the same name, or a fresh one.
-    """
-
-    __slots__ = ("_count", "_pending", "_tag")
-
-    def __init__(self, tag: str = "") -> None:
-        self._tag = tag
-        self._count = 0
-        self._pending: list[tuple[str, str]] = []
-
-    def call(self, name: str) -> str:
-        """A new synthetic id for an unnamed call."""
-        made = f"{SYNTHETIC_ID_PREFIX}{self._tag}{self._count}"
-        self._count += 1
-        self._pending.append((name, made))
-        return made
-
-    def result(self, name: str | None) -> str:
-        """The synthetic id of the call this id-less response answers (or a fresh one)."""
-        for i, (called, made) in enumerate(self._pending):
-            if called == name:
-                del self._pending[i]
-                return made
-        made = f"{SYNTHETIC_ID_PREFIX}{self._tag}{self._count}"
-        self._count += 1
-        return made
 
 
 # ---------------------------------------------------------------------------------- decoding
@@ -214,6 +185,8 @@ def decode_part(d: Any, ids: CallIds) -> Block:
         return _call(d, ids)
     if key == "functionResponse":
         return _function_response(d, ids)
+    if key in ("executableCode", "codeExecutionResult", "toolCall", "toolResponse"):
+        return decode_gemini(d, key, ids)
     return RawBlock(wrap_owned(d))
 
 
@@ -332,5 +305,8 @@ def encode_part(
             if ours(block):
                 return dict(raw(block.data))
             return degrade(policy, block, path, "this raw block is not a Gemini part")
+        case ServerToolUseBlock() | ServerToolResultBlock():
+            part = encode_gemini(block, policy, path)
+            return _text_part(part, policy, path) if isinstance(part, TextBlock) else part
         case _:
             assert_never(block)

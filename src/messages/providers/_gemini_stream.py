@@ -24,7 +24,7 @@ from ..errors import DecodeError
 from ..roles import AssistantMessage
 from ._common import owned_event
 from ._common import with_source
-from ._gemini_parts import camel
+from ._gemini_names import camel
 
 __all__ = ["GeminiAccumulator"]
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from typing import Any
+from typing import assert_never
 
 from .._core.frozen import raw
 from .._core.frozen import thaw
@@ -22,6 +23,8 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -51,6 +54,7 @@ from ._responses_decode import error_fields
 from ._responses_decode import is_instructions
 from ._responses_decode import plain_input
 from ._responses_decode import stop_fields
+from ._server_tools import ResponsesItems
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -343,6 +347,7 @@ def encode_model_blocks(
     ``offset`` is the index of ``blocks[0]`` in its message, for error paths.
     """
     parts: list[Any] | None = None
+    server = ResponsesItems()
 
     def add_text(block: TextBlock, at: str) -> None:
         nonlocal parts
@@ -360,6 +365,8 @@ def encode_model_blocks(
     for i, block in enumerate(blocks):
         at = f"{path}[{offset + i}]"
         degraded: TextBlock | None
+        if not isinstance(block, ServerToolUseBlock | ServerToolResultBlock):
+            server.reset()
         match block:
             case TextBlock():
                 add_text(block, at)
@@ -395,5 +402,15 @@ def encode_model_blocks(
                 degraded = policy.degrade(
                     block, at, f"OpenAI Responses assistant messages cannot carry {block.kind}"
                 )
+            case ServerToolUseBlock() | ServerToolResultBlock():
+                item = server.encode(block, policy, at)
+                if not isinstance(item, TextBlock):
+                    if item is not None:
+                        parts = None
+                        emit(item)
+                    continue
+                degraded = item
+            case _:
+                assert_never(block)
         if degraded is not None:
             add_text(degraded, at)

@@ -28,6 +28,8 @@ from typing import Any
 from typing import Final
 from typing import Literal
 
+from .._core.citations import read_citation
+from .._core.citations import write_citation
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
@@ -46,6 +48,7 @@ from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..citations import Citation
 from ..errors import DecodeError
 from ..media import parse_data_uri
 from ..media import to_data_uri
@@ -60,6 +63,7 @@ from ._formats import fits
 from ._formats import foreign_citations
 from ._formats import raw_is_own
 from ._formats import role_is_own
+from ._server_tools import decode_responses
 
 __all__ = [
     "CALLER_KEYS",
@@ -170,7 +174,7 @@ def need_str(d: dict[str, Any], key: str) -> str:
 # ---------------------------------------------------------------------------------- decoding
 
 
-def _citations(d: dict[str, Any]) -> tuple[FrozenDict, ...] | None:
+def _citations(d: dict[str, Any]) -> tuple[Citation, ...] | None:
     notes = d.get("annotations")
     if notes is None:
         return None
@@ -179,7 +183,7 @@ def _citations(d: dict[str, Any]) -> tuple[FrozenDict, ...] | None:
     for i, note in enumerate(notes):
         if type(note) is not dict:
             raise fail("an object", note, f"annotations[{i}]")
-    return tuple([wrap_owned(n) for n in notes])
+    return tuple([read_citation(n) for n in notes])
 
 
 def _with_type(ex: FrozenDict, tag: str, default: str) -> FrozenDict:
@@ -353,7 +357,7 @@ def decode_model_item(d: dict[str, Any], mode: Mode, after_text: bool) -> list[B
         return [_function_call(d)]
     if (tag == "message" or (tag is None and "role" in d)) and d.get("role") == "assistant":
         return _assistant_message(d, mode, after_text)
-    return [RawBlock(wrap_owned(d))]
+    return decode_responses(d) or [RawBlock(wrap_owned(d))]
 
 
 # ---------------------------------------------------------------------------------- encoding
@@ -380,7 +384,7 @@ def text_part(block: TextBlock, default: str, policy: Policy, path: str) -> dict
                     citations,
                 )
             else:
-                out["annotations"] = [raw(c) for c in citations]
+                out["annotations"] = [write_citation(c, nested=False) for c in citations]
     protected = _TEXT_OWN | non_null(block.extra, _ANNOTATIONS)
     out.update(carried(block.extra, policy, path, "text", written=out, protected=protected))
     return out

@@ -13,13 +13,14 @@ from __future__ import annotations
 from typing import Final
 
 from ._formats import GEMINI
+from ._gemini_decode import citations
 from ._gemini_decode import decode_request
 from ._gemini_decode import decode_response
 from ._gemini_encode import SKIP_SIGNATURE
 from ._gemini_encode import UnsignedCalls
 from ._gemini_encode import encode_request
 from ._gemini_encode import encode_response
-from ._gemini_parts import SYNTHETIC_ID_PREFIX
+from ._gemini_names import SYNTHETIC_ID_PREFIX
 from ._gemini_stream import GeminiAccumulator
 from ._protocols import Accumulator
 
@@ -30,6 +31,7 @@ __all__ = [
     "SYNTHETIC_ID_PREFIX",
     "UnsignedCalls",
     "accumulator",
+    "citations",
     "decode_request",
     "decode_response",
     "encode_request",

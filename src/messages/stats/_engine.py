@@ -51,6 +51,8 @@ from ..events import CompactBoundaryMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
@@ -456,6 +458,7 @@ _ASSISTANT_CONTENT = (
     AudioMessage,
     DocumentMessage,
     VideoMessage,
+    ServerToolUseMessage,
 )
 
 
@@ -582,6 +585,10 @@ class InputStats(Slotted):
             if m.is_error:
                 s.failed.add(self._key(m, m.tool_use_id))
             return
+        if isinstance(m, ServerToolResultMessage):  # the provider's own answer, in the turn
+            if m.is_error:
+                s.failed.add(self._key(m, m.tool_use_id))
+            return
         if not isinstance(m, _ASSISTANT_CONTENT):
             return
         if m.role != "assistant":
@@ -592,7 +599,7 @@ class InputStats(Slotted):
             self._in_turn = s
         if record:
             self._turn.add(record)
-        if isinstance(m, ToolUseMessage):
+        if isinstance(m, ToolUseMessage | ServerToolUseMessage):
             s.calls.setdefault(self._key(m, m.id), m.name)
 
 

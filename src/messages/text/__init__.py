@@ -116,6 +116,10 @@ def _short(part: Part) -> str:
             return f"[{word}: {media_type}]" if media_type else f"[{word}]"
         case "raw":
             return raw_note(part)
+        case "server_tool_use":
+            return f"[Server tool: {part.attr('name')}]"
+        case "server_tool_result":
+            return f"[Server tool {'error' if part.flag else 'result'}: {part.attr('tool')}]"
 
 
 def _tag(message: Message) -> str | None:

@@ -24,6 +24,8 @@ from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
@@ -44,6 +46,7 @@ from ..message import FLAT_TYPES
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..message import role_of
+from ..policy import server_output
 from ..roles import UserMessage
 from ..roles import as_blocks
 from ..session import ErrorMessage
@@ -85,7 +88,16 @@ LABELS: Final[Mapping[str, str]] = {
 class Part:
     """One readable piece of a message."""
 
-    kind: Literal["text", "thinking", "tool_use", "tool_result", "media", "raw"]
+    kind: Literal[
+        "text",
+        "thinking",
+        "tool_use",
+        "tool_result",
+        "media",
+        "raw",
+        "server_tool_use",
+        "server_tool_result",
+    ]
     text: str = ""
     """The text, thinking, arguments (JSON), result text or media description."""
     attrs: tuple[tuple[str, str], ...] = ()
@@ -93,7 +105,7 @@ class Part:
     children: tuple[Part, ...] = ()
     """The non-text parts of a tool result with block content."""
     flag: bool = False
-    """Redacted thinking, an error result, or an image (vs audio) medium."""
+    """Redacted thinking, an error result (client or server tool), or an image (vs audio)."""
     medium: str = ""
     """For a media part, what it is: ``image``, ``audio``, ``video`` or ``document``."""
 
@@ -165,6 +177,13 @@ def _block(block: Block, limit: int | None) -> Part:
             return Part("media", text, media_facts(block), flag=flag, medium=block.kind)
         case RawBlock():
             return Part("raw", block.type or "", (("type", block.type),) if block.type else ())
+        case ServerToolUseBlock():
+            attrs = [("id", block.id), ("name", block.name)]
+            return Part("server_tool_use", clip(_json(raw(block.input)), limit), tuple(attrs))
+        case ServerToolResultBlock():
+            attrs = [("tool_use_id", block.tool_use_id), ("tool", block.tool)]
+            text = clip(server_output(block.content), limit)
+            return Part("server_tool_result", text, tuple(attrs), flag=block.is_error)
         case _:
             assert_never(block)
 
@@ -377,6 +396,11 @@ def _text_part(part: Part) -> str:
             return _media_note(part)
         case "raw":
             return raw_note(part)
+        case "server_tool_use":
+            return f"[Server tool: {part.attr('name')}] {part.text}".rstrip()
+        case "server_tool_result":
+            head = "Server tool error" if part.flag else "Server tool result"
+            return f"[{head}: {part.attr('tool')}] {part.text}".rstrip()
         case _:
             assert_never(part.kind)
 
@@ -472,6 +496,13 @@ def _md_part(part: Part) -> str:
             return f"*{_media_note(part)}*"
         case "raw":
             return f"*{raw_note(part)}*"
+        case "server_tool_use":
+            name, call_id = code_span(part.attr("name")), code_span(part.attr("id"))
+            return f"**Server tool call:** {name} ({call_id})\n\n{fence(part.text, 'json')}"
+        case "server_tool_result":
+            word = "Server tool error" if part.flag else "Server tool result"
+            tool, call_id = code_span(part.attr("tool")), code_span(part.attr("tool_use_id"))
+            return f"**{word}** ({tool}, {call_id}):\n\n{fence(part.text)}"
         case _:
             assert_never(part.kind)
 
@@ -542,6 +573,12 @@ def _xml_part(part: Part) -> str:
             return f"<{tag}{_attrs(attrs_)}/>"
         case "raw":
             return f"<raw{_attrs(part.attrs)}/>"
+        case "server_tool_use":
+            return f"<server_tool_use{_attrs(part.attrs)}>{_escape(part.text)}</server_tool_use>"
+        case "server_tool_result":
+            attrs = list(part.attrs) + ([("is_error", "true")] if part.flag else [])
+            inner = _escape(part.text)
+            return f"<server_tool_result{_attrs(attrs)}>{inner}</server_tool_result>"
         case _:
             assert_never(part.kind)
 
