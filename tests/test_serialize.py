@@ -261,7 +261,7 @@ def test_loads_rejects_nan_and_deep_nesting() -> None:
         loads("[" * 100_000 + "]" * 100_000)
 
 
-def test_version_1_documents_still_read() -> None:
+def test_a_version_1_assistant_line_still_reads() -> None:
     """Files written before the format moved to version 2 read unchanged."""
     line = (
         '{"v":1,"kind":"assistant","content":[{"type":"text","text":"Hi."},'
