@@ -158,6 +158,7 @@ _SUBMODULES = (
     "policy",
     "providers",
     "roles",
+    "scale",
     "serialize",
     "session",
     "stop",
