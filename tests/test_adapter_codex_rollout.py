@@ -393,3 +393,13 @@ def test_the_counted_usage_adds_up_to_the_last_totals(calls: list[tuple[Any, boo
     [session] = Stats.of_messages(decoded, label="law").sessions() if calls else [None]
     if session is not None:
         assert session.tokens.output == total["output_tokens"]
+
+
+def test_a_session_that_changes_model_is_reported_per_model() -> None:
+    """Each token count is dated and priced with its own turn's model."""
+    report = Stats.of_file(str(ROLLOUT)).report(by="model")
+    rows = {row.key: row.tokens for row in report.rows}
+    assert set(rows) == {"gpt-5-codex", "gpt-5.1-codex"}
+    first, second = rows["gpt-5-codex"], rows["gpt-5.1-codex"]
+    assert (first.input, first.cache_read, first.output) == (1000 + 300 + 376, 11224, 400)
+    assert (second.input, second.cache_read, second.output) == (2000, 0, 50)

@@ -204,6 +204,10 @@ class _Result(Slotted):
     turns: int | None = None
     cost: float | None = None
     calls: dict[str, tuple[int, int]] | None = None
+    timestamp: Timestamp | None = None
+    """When the result was written, if the log says (a sum of results has none)."""
+    model: str | None = None
+    """The model the result reports for, if the log says (a Codex token count's turn model)."""
 
     def add(self, other: _Result) -> None:
         if other.tokens is not None and other.tokens.reported():
@@ -228,7 +232,7 @@ def _result(m: ResultMessage) -> _Result:
     tokens = None if m.usage is None else Tokens.of(m.usage, None)
     if tokens is not None:
         tokens.cost = None
-    return _Result(tokens, m.num_turns, cost, tool_counts(m))
+    return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model)
 
 
 def _fingerprint(m: Message) -> str:
@@ -444,6 +448,17 @@ class SessionStats(Slotted):
         """The tokens and the cost the session's results report (``None``: they do not)."""
         found = self._from_results()
         return found.tokens, found.cost
+
+    def reported_parts(self) -> list[Entry]:
+        """The tokens of each result that reports some, with its time and model if given.
+
+        Their sum is :meth:`reported`'s tokens; a report prices and dates each part on its
+        own (a Codex session that changes model mid-way is priced per model).
+        """
+        found = [r for r in self.results.values() if r.tokens is not None and r.tokens.reported()]
+        running = {key: r for key, r in self.running.values()}.values()
+        found += [r for r in running if r.tokens is not None and r.tokens.reported()]
+        return [Entry(r.tokens, r.timestamp, r.model) for r in found if r.tokens is not None]
 
 
 _ASSISTANT_CONTENT = (TextMessage, ThinkingMessage, ToolUseMessage, ImageMessage, AudioMessage)
