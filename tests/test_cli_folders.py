@@ -18,7 +18,7 @@ from test_cli import run
 
 cli_main = importlib.import_module("messages.cli.main")  # the module, not the function
 CLAUDE = EXAMPLES / "claude_code.jsonl"
-CODEX = local("codex", "exec.jsonl")
+ROLLOUT = local("codex", "rollout.jsonl")
 
 
 def _tree(root: Path) -> Path:
@@ -115,12 +115,15 @@ def test_stats_on_a_terminal_with_no_file_reads_the_default_folders(
     _tree(tmp_path / ".claude")
     sessions = tmp_path / ".codex" / "sessions" / "2026" / "01" / "15"
     sessions.mkdir(parents=True)
-    shutil.copy(CODEX, sessions / "rollout-1.jsonl")
+    rollout = sessions / "rollout-2026-01-15T10-00-00-019a4f2e-5c1b-7d20-9e8a-3b6c0d1f2a47.jsonl"
+    shutil.copy(ROLLOUT, rollout)  # what Codex itself keeps there
     doc = _json(capsys)
     assert doc["total"]["formats"] == ["claude_code", "codex"]
-    assert doc["total"]["inputs"][-1] == str(sessions / "rollout-1.jsonl")
+    assert doc["total"]["inputs"][-1] == str(rollout)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "elsewhere"))
-    assert _json(capsys)["total"]["formats"] == ["codex"]
+    total = _json(capsys)["total"]
+    assert total["formats"] == ["codex"]
+    assert total["tokens"]["input"] == 3676 and total["tokens"]["cache_read"] == 11224
 
 
 def test_worker_processes_give_the_same_figures(

@@ -139,6 +139,25 @@ FOREIGN_LINES: list[tuple[Any, str | None]] = [
     ({"jsonrpc": "2.0", "id": 2, "method": "thread/start", "params": {}}, "codex"),
     ({"method": "turn/started", "params": {}}, "codex"),
     (
+        {
+            "timestamp": "2026-01-15T10:00:00.000Z",
+            "type": "event_msg",
+            "payload": {"type": "token_count", "info": None},
+        },
+        "codex",
+    ),
+    (
+        {
+            "timestamp": "2026-01-15T10:00:00.000Z",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "assistant", "content": []},
+        },
+        "codex",
+    ),
+    ({"type": "session_meta", "payload": {"id": "s"}}, "codex"),
+    ({"type": "compacted", "payload": {"message": "Summary."}}, "codex"),
+    ({"type": "event_msg", "payload": "not an object"}, None),
+    (
         {"type": "init", "timestamp": "2025-01-01T00:00:00Z", "session_id": "s", "model": "gemini"},
         "gemini_cli",
     ),

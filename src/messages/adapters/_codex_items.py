@@ -33,6 +33,7 @@ from .._core.frozen import raw
 from .._core.make import wrap_owned
 from .._core.wire import fail
 from .._core.wire import need_str
+from .._core.wire import opt_int
 from .._core.wire import opt_str
 from .._core.wire import rest
 from ..blocks import Block
@@ -48,13 +49,16 @@ from ..message import Message
 from ..roles import AssistantMessage
 from ..roles import UserMessage
 from ..session import ErrorMessage
+from ..usage import Usage
 from ._common import decode_content
 from ._common import tool_pair
 
 __all__ = [
     "KINDS",
     "decode_item",
+    "decode_usage",
     "encode_item",
+    "encode_usage",
     "encode_tool_item",
     "is_error_of",
     "is_preview",
@@ -380,4 +384,44 @@ def encode_item(m: Message, item_rest: dict[str, Any] | None, camel: bool) -> di
         out = {"id": m.message_id, **out}
     if item_rest is not None:
         out.update(item_rest)
+    return out
+
+
+_USAGE: Final = frozenset(
+    ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")
+)
+
+
+def decode_usage(d: dict[str, Any]) -> Usage:
+    """Codex token counts to Usage (input without the cached tokens).
+
+    Codex counts cached tokens inside ``input_tokens``, Usage does not, so input is
+    ``input_tokens - cached_input_tokens``.
+    """
+    total = opt_int(d, "input_tokens")
+    cached = opt_int(d, "cached_input_tokens")
+    return Usage(
+        total - cached if total is not None and cached is not None else total,
+        opt_int(d, "output_tokens"),
+        cached,
+        reasoning_tokens=opt_int(d, "reasoning_output_tokens"),
+        extra=wrap_owned(rest(d, _USAGE)),
+    )
+
+
+def encode_usage(usage: Usage) -> dict[str, Any]:
+    """Usage back to Codex token counts (cached tokens added back into ``input_tokens``)."""
+    out: dict[str, Any] = {}
+    if usage.input_tokens is not None:
+        out["input_tokens"] = (
+            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+        )
+    if usage.cache_read_tokens is not None:
+        out["cached_input_tokens"] = usage.cache_read_tokens
+    if usage.output_tokens is not None:
+        out["output_tokens"] = usage.output_tokens
+    if usage.reasoning_tokens is not None:
+        out["reasoning_output_tokens"] = usage.reasoning_tokens
+    if usage.extra:
+        out.update(raw(usage.extra))
     return out

@@ -1,7 +1,10 @@
-"""OpenAI Codex: ``codex exec --json`` events and the ``codex app-server`` JSON-RPC stream.
+"""OpenAI Codex: exec events, the app-server JSON-RPC stream, session rollout files.
 
-A line with a ``type`` is an exec event; a line without one is app-server JSON-RPC (see
-:mod:`._codex_app`). Exec events:
+``codex exec --json`` prints exec events, ``codex app-server`` speaks JSON-RPC, and Codex
+keeps every session in a rollout file under ``~/.codex/sessions``. A
+``{"timestamp", "type", "payload"}`` line of a rollout type is a rollout line (see
+:mod:`._codex_rollout`); another line with a ``type`` is an exec event; a line without one is
+app-server JSON-RPC (see :mod:`._codex_app`). Exec events:
 
 - ``thread.started`` -> :class:`InitMessage` (``session_id`` = ``thread_id``);
 - ``turn.completed`` -> :class:`ResultMessage` with ``usage`` (``is_error=False``);
@@ -55,7 +58,6 @@ from .._core.jsontext import dump_compact
 from .._core.make import expose_owned
 from .._core.make import wrap_owned
 from .._core.wire import fail
-from .._core.wire import opt_int
 from .._core.wire import opt_str
 from .._core.wire import rest
 from ..blocks import ToolResultBlock
@@ -95,15 +97,21 @@ from ..session import InitMessage
 from ..session import InvalidLineMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
-from ..usage import Usage
 from . import _base
 from ._codex_app import decode_app
 from ._codex_app import encode_app
 from ._codex_items import decode_item
+from ._codex_items import decode_usage
 from ._codex_items import encode_item
 from ._codex_items import encode_tool_item
+from ._codex_items import encode_usage
 from ._codex_items import is_preview
 from ._codex_items import item_id
+from ._codex_rollout import TYPES as ROLLOUT_TYPES
+from ._codex_rollout import Context
+from ._codex_rollout import decode_rollout
+from ._codex_rollout import encode_rollout
+from ._codex_rollout import is_rollout
 from ._common import plain
 from ._common import refuse
 
@@ -126,12 +134,9 @@ _EXEC_TYPES: Final = frozenset(
         "item.completed",
     )
 )
-_OWN_RECORDS: Final = frozenset(("error", "compacted"))
-"""Line types decoded from Codex that are not exec events (``compacted``: a rollout record)."""
+_OWN_RECORDS: Final = frozenset(("error",))
+"""Line types decoded from Codex that are neither exec events nor rollout envelopes."""
 _ITEM_EVENTS: Final = {"item.started": False, "item.updated": False, "item.completed": True}
-_USAGE: Final = frozenset(
-    ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")
-)
 _APP_PREFIXES: Final = (
     "item/",
     "turn/",
@@ -147,35 +152,6 @@ _APP_PREFIXES: Final = (
 _APP_METHODS: Final = frozenset(
     ("error", "warning", "configWarning", "deprecationNotice", "authStatusChange")
 )
-
-
-def _usage(d: dict[str, Any]) -> Usage:
-    total = opt_int(d, "input_tokens")
-    cached = opt_int(d, "cached_input_tokens")
-    return Usage(
-        total - cached if total is not None and cached is not None else total,
-        opt_int(d, "output_tokens"),
-        cached,
-        reasoning_tokens=opt_int(d, "reasoning_output_tokens"),
-        extra=wrap_owned(rest(d, _USAGE)),
-    )
-
-
-def _encode_usage(usage: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["input_tokens"] = (
-            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
-        )
-    if usage.cache_read_tokens is not None:
-        out["cached_input_tokens"] = usage.cache_read_tokens
-    if usage.output_tokens is not None:
-        out["output_tokens"] = usage.output_tokens
-    if usage.reasoning_tokens is not None:
-        out["reasoning_output_tokens"] = usage.reasoning_tokens
-    if usage.extra:
-        out.update(raw(usage.extra))
-    return out
 
 
 def _raw(obj: dict[str, Any]) -> RawMessage:
@@ -213,7 +189,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
         if usage is not None and type(usage) is not dict:
             raise fail("an object", usage, "usage")
         try:
-            decoded = None if usage is None else _usage(usage)
+            decoded = None if usage is None else decode_usage(usage)
         except DecodeError as exc:
             raise exc.within(".usage") from None
         return ResultMessage(is_error=False, usage=decoded, extra=wrap_owned(rest(obj, ("usage",))))
@@ -230,24 +206,23 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
         return ResultMessage(is_error=True, result=text, extra=wrap_owned(skeleton))
     if tag == "error" and type(obj.get("message")) is str:
         return ErrorMessage(obj["message"], extra=wrap_owned(rest(obj, ("message",))))
-    if tag == "compacted":
-        return _compacted(obj)
     return _raw(obj)
 
 
-def _compacted(obj: dict[str, Any]) -> Message:
-    """A rollout ``compacted`` record: the summary that replaced the history.
-
-    It is the user turn the model receives (``summary="compaction"``); the rest of the
-    record stays in extra.
-    """
-    payload = obj.get("payload")
-    text = payload.get("message") if type(payload) is dict else None
-    if type(text) is not str or type(payload) is not dict:
-        return _raw(obj)
-    skeleton = rest(obj, ("payload",))
-    skeleton["payload"] = rest(payload, ("message",))
-    return UserMessage(text, summary="compaction", extra=wrap_owned(skeleton))
+def _decode(obj: Any, started: Container[str], context: Context) -> Message:
+    if type(obj) is not dict:
+        return RawMessage(expose_owned(obj))
+    try:
+        if is_rollout(obj):
+            return decode_rollout(obj, context)
+        if "type" in obj:
+            tag = obj["type"]
+            return _exec(obj, tag, started) if type(tag) is str else _raw(obj)
+        return decode_app(obj, started)
+    except DecodeError as exc:
+        if exc.source is None:
+            exc.source = NAME
+        raise
 
 
 def decode(obj: Any, *, started: Container[str] = frozenset()) -> Message:
@@ -260,26 +235,22 @@ def decode(obj: Any, *, started: Container[str] = frozenset()) -> Message:
     its own: started or updated gives the call, completed the call with its result.
     :func:`iter_decode` keeps this set itself. Either way ``encode(decode(x))`` gives ``x``.
 
+    A session rollout line (``{"timestamp", "type", "payload"}``) decodes on its own here: the
+    stream context :func:`iter_decode` adds (the turn's model, a token count that only restates
+    the one before it) needs the lines before it.
+
     Unknown events and shapes this module does not model become :class:`RawMessage`; a known
     field of the wrong type raises :class:`DecodeError` with its path.
     """
-    if type(obj) is not dict:
-        return RawMessage(expose_owned(obj))
-    try:
-        if "type" in obj:
-            tag = obj["type"]
-            return _exec(obj, tag, started) if type(tag) is str else _raw(obj)
-        return decode_app(obj, started)
-    except DecodeError as exc:
-        if exc.source is None:
-            exc.source = NAME
-        raise
+    return _decode(obj, started, Context())
 
 
 def detect(obj: Any) -> bool:
-    """Whether a parsed line looks like Codex output (exec events or app-server JSON-RPC)."""
+    """Whether a parsed line is Codex's: an exec event, app-server JSON-RPC, a rollout line."""
     if type(obj) is not dict or _base.is_native(obj):
         return False
+    if is_rollout(obj):
+        return True
     tag = obj.get("type")
     if tag is not None:
         if type(tag) is not str:
@@ -294,9 +265,10 @@ def detect(obj: Any) -> bool:
 def _reader() -> Callable[[Any], Message]:
     """A decoder that remembers the tool calls it has seen start (see :func:`decode`)."""
     started: set[str] = set()
+    context = Context()
 
     def read(obj: Any) -> Message:
-        message = decode(obj, started=started)
+        message = _decode(obj, started, context)
         if isinstance(message, ToolUseMessage):
             started.add(message.id)
         elif isinstance(message, AssistantMessage):  # a call seen only once it completed
@@ -347,7 +319,7 @@ def _own_exec(m: Message, ex: dict[str, Any]) -> dict[str, Any] | None:
             out["thread_id"] = m.session_id
     elif tag == "turn.completed" and isinstance(m, ResultMessage):
         if m.usage is not None:
-            out["usage"] = _encode_usage(m.usage)
+            out["usage"] = encode_usage(m.usage)
     elif tag == "turn.failed" and isinstance(m, ResultMessage):
         error: dict[str, Any] = {} if m.result is None else {"message": m.result}
         error_rest = ex.get("error")
@@ -358,14 +330,6 @@ def _own_exec(m: Message, ex: dict[str, Any]) -> dict[str, Any] | None:
         return out
     elif tag == "error" and isinstance(m, ErrorMessage):
         out["message"] = m.message
-    elif tag == "compacted" and isinstance(m, UserMessage) and isinstance(m.content, str):
-        payload = {"message": m.content}
-        payload_rest = ex.get("payload")
-        if type(payload_rest) is dict:
-            payload.update(payload_rest)
-        out.update(ex)
-        out["payload"] = payload
-        return out
     else:
         return None
     out.update(ex)
@@ -405,7 +369,7 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
                 return {"type": "turn.failed", "error": error}
             out: dict[str, Any] = {"type": "turn.completed"}
             if m.usage is not None:
-                out["usage"] = _encode_usage(m.usage)
+                out["usage"] = encode_usage(m.usage)
             return out
         case ErrorMessage():
             return {"type": "error", "message": m.message}
@@ -481,6 +445,8 @@ def _encode(m: Message, policy: Policy, calls: _Calls = None) -> Any:
         own = None
         if "method" in plain_ex:
             own = encode_app(m, plain_ex)
+        elif type(plain_ex.get("payload")) is dict and plain_ex.get("type") in ROLLOUT_TYPES:
+            own = encode_rollout(m, plain_ex)
         elif plain_ex.get("type") in _EXEC_TYPES or plain_ex.get("type") in _OWN_RECORDS:
             own = _own_exec(m, plain_ex)
         if own is not None:
@@ -504,7 +470,7 @@ def _split(m: Message) -> Iterator[Message]:
     """Role messages from other sources, one message per block; everything else as is."""
     if isinstance(m, (AssistantMessage, UserMessage, ToolMessage, SystemMessage)):
         tag = m.extra.get("type")
-        own = "method" in m.extra or tag in _EXEC_TYPES
+        own = "method" in m.extra or tag in _EXEC_TYPES or tag in ROLLOUT_TYPES
         pair = isinstance(m, AssistantMessage) and encode_item(m, None, False) is not None
         if not own and not pair and not isinstance(m.content, str) and len(m.content) > 1:
             context = context_of(m)

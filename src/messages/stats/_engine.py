@@ -208,6 +208,10 @@ class _Result(Slotted):
     turns: int | None = None
     cost: float | None = None
     calls: dict[str, tuple[int, int]] | None = None
+    timestamp: Timestamp | None = None
+    """When the result was written, if the log says (a sum of results has none)."""
+    model: str | None = None
+    """The model the result reports for, if the log says (a Codex token count's turn model)."""
 
     def add(self, other: _Result) -> None:
         if other.tokens is not None and other.tokens.reported():
@@ -232,7 +236,7 @@ def _result(m: ResultMessage) -> _Result:
     tokens = None if m.usage is None else Tokens.of(m.usage, None)
     if tokens is not None:
         tokens.cost = None
-    return _Result(tokens, m.num_turns, cost, tool_counts(m))
+    return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model)
 
 
 def _fingerprint(m: Message) -> str:
@@ -297,6 +301,10 @@ class SessionStats(Slotted):
     """The results that each report their own part, by record key."""
     running: dict[str, tuple[str, _Result]] = field(default_factory=dict)
     """The last Claude Code result (running totals) of each input: its key and figures."""
+    boundaries: set[str] = field(default_factory=set)
+    """Keys of compaction boundary records."""
+    summaries: set[str] = field(default_factory=set)
+    """Keys of compaction summaries (user turns the harness wrote)."""
     first_time: float | None = None
     """When the session started: its first timestamped record in an input (seconds since
     1970, UTC), the earliest over inputs."""
@@ -329,6 +337,8 @@ class SessionStats(Slotted):
             dict(self.turn_usage),
             dict(self.results),
             dict(self.running),
+            set(self.boundaries),
+            set(self.summaries),
             self.first_time,
             self.model,
             self.cwd,
@@ -357,6 +367,8 @@ class SessionStats(Slotted):
                 usage[key] = entry
         self.results.update(other.results)
         self.running.update(other.running)
+        self.boundaries |= other.boundaries
+        self.summaries |= other.summaries
         self.first_time = _earliest(self.first_time, other.first_time)
         self.model = _first(self.model, other.model)
         self.cwd = _first(self.cwd, other.cwd)
@@ -383,6 +395,11 @@ class SessionStats(Slotted):
     def assistant_turns(self) -> int:
         """Assistant turns counted in the stream (a turn two inputs hold counts once)."""
         return _components(self.turn_keys)
+
+    @property
+    def compactions(self) -> int:
+        """Compactions: boundary records, or the summaries where a log has no boundaries."""
+        return max(len(self.boundaries), len(self.summaries))
 
     @property
     def turns(self) -> int:
@@ -448,6 +465,17 @@ class SessionStats(Slotted):
         """The tokens and the cost the session's results report (``None``: they do not)."""
         found = self._from_results()
         return found.tokens, found.cost
+
+    def reported_parts(self) -> list[Entry]:
+        """The tokens of each result that reports some, with its time and model if given.
+
+        Their sum is :meth:`reported`'s tokens; a report prices and dates each part on its
+        own (a Codex session that changes model mid-way is priced per model).
+        """
+        found = [r for r in self.results.values() if r.tokens is not None and r.tokens.reported()]
+        running = {key: r for key, r in self.running.values()}.values()
+        found += [r for r in running if r.tokens is not None and r.tokens.reported()]
+        return [Entry(r.tokens, r.timestamp, r.model) for r in found if r.tokens is not None]
 
 
 _ASSISTANT_CONTENT = (

@@ -52,6 +52,8 @@ class Row(Slotted):
     """Failed tool results."""
     errors: int = 0
     """Error records and API errors."""
+    compactions: int = 0
+    """Times the history was compacted."""
     tokens: Tokens = field(default_factory=Tokens)
     """Token counts (``None`` where no record reports the figure)."""
     cost: float | None = None
@@ -184,10 +186,14 @@ class _Part(Slotted):
 
 def _parts(s: SessionStats) -> list[_Part]:
     tokens, cost = s.reported()
+    entries = list(s.turn_usage.values())
     if tokens is not None:
-        return [_Part(s.first_time, s.model, tokens, cost)]
+        entries = s.reported_parts()
+        if all(e.timestamp is None and e.model is None for e in entries):
+            return [_Part(s.first_time, s.model, tokens, cost)]
+        # results carry no cost in their tokens: a logged cost is the separate part below
     parts = []
-    for e in s.turn_usage.values():
+    for e in entries:
         when = e.time
         logged = None if cost is not None else e.tokens.cost
         parts.append(
