@@ -301,10 +301,6 @@ class SessionStats(Slotted):
     """The results that each report their own part, by record key."""
     running: dict[str, tuple[str, _Result]] = field(default_factory=dict)
     """The last Claude Code result (running totals) of each input: its key and figures."""
-    boundaries: set[str] = field(default_factory=set)
-    """Keys of compaction boundary records."""
-    summaries: set[str] = field(default_factory=set)
-    """Keys of compaction summaries (user turns the harness wrote)."""
     first_time: float | None = None
     """When the session started: its first timestamped record in an input (seconds since
     1970, UTC), the earliest over inputs."""
@@ -337,8 +333,6 @@ class SessionStats(Slotted):
             dict(self.turn_usage),
             dict(self.results),
             dict(self.running),
-            set(self.boundaries),
-            set(self.summaries),
             self.first_time,
             self.model,
             self.cwd,
@@ -367,8 +361,6 @@ class SessionStats(Slotted):
                 usage[key] = entry
         self.results.update(other.results)
         self.running.update(other.running)
-        self.boundaries |= other.boundaries
-        self.summaries |= other.summaries
         self.first_time = _earliest(self.first_time, other.first_time)
         self.model = _first(self.model, other.model)
         self.cwd = _first(self.cwd, other.cwd)
@@ -395,11 +387,6 @@ class SessionStats(Slotted):
     def assistant_turns(self) -> int:
         """Assistant turns counted in the stream (a turn two inputs hold counts once)."""
         return _components(self.turn_keys)
-
-    @property
-    def compactions(self) -> int:
-        """Compactions: boundary records, or the summaries where a log has no boundaries."""
-        return max(len(self.boundaries), len(self.summaries))
 
     @property
     def turns(self) -> int:

@@ -52,8 +52,6 @@ class Row(Slotted):
     """Failed tool results."""
     errors: int = 0
     """Error records and API errors."""
-    compactions: int = 0
-    """Times the history was compacted."""
     tokens: Tokens = field(default_factory=Tokens)
     """Token counts (``None`` where no record reports the figure)."""
     cost: float | None = None
