@@ -13,7 +13,9 @@ from typing import Final
 
 from .._core import anthropic_blocks
 from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
 from .._core.frozen import raw
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import decode_each
 from .._core.wire import extra
@@ -40,6 +42,11 @@ from ._formats import ANTHROPIC as NAME
 __all__ = ["decode_request", "decode_response"]
 
 _RESPONSE: Final = frozenset(("id", "type", "role", "model", "content", "stop_reason", "usage"))
+_ROLE_CONTENT: Final = frozenset(("role", "content"))
+_CONTENT: Final = frozenset(("content",))
+_new_system: Final = maker(SystemMessage)
+_new_user: Final = maker(UserMessage)
+_new_assistant: Final = maker(AssistantMessage)
 _USAGE: Final = frozenset(
     (
         "input_tokens",
@@ -58,8 +65,12 @@ def _blocks(values: Any, key: str, *, request: bool = True) -> tuple[Block, ...]
         blocks = anthropic_blocks.decode_blocks(values, NAME)
     except DecodeError as exc:
         raise exc.within(f".{key}") from None
-    if request and any(type(b) is not TextBlock or not b.text for b in blocks):
-        blocks = tuple(_mark_empty(b) for b in blocks)
+    if request:
+        for b in blocks:  # _mark_empty changes only these two kinds
+            if (type(b) is TextBlock and not b.text) or (
+                type(b) is ToolResultBlock and type(b.content) is tuple
+            ):
+                return tuple([_mark_empty(b) for b in blocks])
     return blocks
 
 
@@ -92,13 +103,22 @@ def _message(d: Any) -> Message:
     if role not in ("user", "assistant", "system"):
         return RawMessage(wrap_owned(d))
     content = _content(d)
+    # Built by makers: the content is a string or a tuple of decoded blocks, the extra a
+    # FrozenDict over the owned body: nothing left for the public constructor to freeze.
     if role == "user":
-        return UserMessage(content, extra=extra(d, frozenset(("role", "content"))))
+        return _new_user(content, None, None, None, None, None, None, _extra(d, _ROLE_CONTENT))
     if role == "assistant":
-        return AssistantMessage(content, extra=extra(d, frozenset(("role", "content"))))
+        return _new_assistant(
+            content, None, None, None, None, None, None, None, None, None, _extra(d, _ROLE_CONTENT)
+        )
     # A system message inside ``messages`` keeps its ``role`` in extra: that is how the
     # encoder tells it from the top-level system prompt and writes it back in place.
-    return SystemMessage(content, extra=extra(d, frozenset(("content",))))
+    return _new_system(content, "system", None, None, None, None, None, None, extra(d, _CONTENT))
+
+
+def _extra(d: dict[str, Any], known: frozenset[str]) -> FrozenDict:
+    """:func:`extra` with the usual two-key message (``role`` and ``content``) answered first."""
+    return EMPTY if len(d) == 2 and known.issuperset(d) else extra(d, known)
 
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
