@@ -19,6 +19,7 @@ from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
 from .._core.make import expose_owned
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import extra
 from .._core.wire import fail
@@ -64,6 +65,8 @@ DATA_KEYS: Final = (
     "toolCall",
     "toolResponse",
 )
+
+_DATA_SET: Final = frozenset(DATA_KEYS)
 
 _SNAKE: Final = {
     name: "".join(w if i == 0 else w.capitalize() for i, w in enumerate(name.split("_")))
@@ -119,7 +122,7 @@ _SNAKE: Final = {
 
 def camel(d: dict[str, Any]) -> dict[str, Any]:
     """``d`` with the known snake_case field names (proto style) renamed to camelCase."""
-    if not any("_" in k for k in d):
+    if "_" not in "".join(d):  # one C call: no key has an underscore (keys are strings)
         return d
     out: dict[str, Any] = {}
     for k, v in d.items():
@@ -193,6 +196,15 @@ _BLOB: Final = frozenset(("mimeType", "data"))
 _FILE: Final = frozenset(("mimeType", "fileUri"))
 _CALL: Final = frozenset(("id", "name", "args"))
 _RESPONSE: Final = frozenset(("id", "name", "response", "parts"))
+_RESPONSE_DERIVED: Final = frozenset(("id", "name"))
+_CALL_NO_ARGS: Final = _CALL - {"args"}
+_TEXT_KEYS: Final = frozenset(("text",))
+_THOUGHT_KEYS: Final = frozenset(("text", "thought", "thoughtSignature"))
+# Makers: the decoders hand over checked, frozen values only (see _core/make.py).
+_new_text: Final = maker(TextBlock)
+_new_thinking: Final = maker(ThinkingBlock)
+_new_tool_use: Final = maker(ToolUseBlock)
+_new_result: Final = maker(ToolResultBlock)
 
 
 def _media(d: dict[str, Any], key: str) -> Block:
@@ -233,12 +245,13 @@ def _call(d: dict[str, Any], ids: CallIds) -> Block:
     except DecodeError as exc:
         raise exc.within(".functionCall") from None
     # ``args`` is written back only when non-empty: an explicit empty object stays in extra.
-    ex = _split(d, "functionCall", fc, _CALL if args != {} else _CALL - {"args"})
-    return ToolUseBlock(
+    ex = _split(d, "functionCall", fc, _CALL if args != {} else _CALL_NO_ARGS)
+    return _new_tool_use(
         call_id if call_id is not None else ids.call(name),
         name,
         wrap_owned(args) if args else EMPTY,
-        extra=ex,
+        None,
+        ex,
     )
 
 
@@ -278,17 +291,10 @@ def _function_response(d: dict[str, Any], ids: CallIds) -> Block:
             isinstance(b, ImageBlock | AudioBlock) for b in media
         ):
             media, exact = [], False
-    keep = set(_RESPONSE)
-    if not exact:
-        keep -= {"response", "parts"}
-    ex = _split(d, "functionResponse", fr, frozenset(keep))
-    content: str | tuple[Block, ...] = (TextBlock(text), *media) if media else text
-    return ToolResultBlock(
-        call_id if call_id is not None else ids.result(name),
-        content,
-        is_error=is_error,
-        name=name,
-        extra=ex,
+    ex = _split(d, "functionResponse", fr, _RESPONSE if exact else _RESPONSE_DERIVED)
+    content: str | tuple[Block, ...] = (_new_text(text, None, EMPTY), *media) if media else text
+    return _new_result(
+        call_id if call_id is not None else ids.result(name), content, is_error, name, ex
     )
 
 
@@ -297,23 +303,19 @@ def decode_part(d: Any, ids: CallIds) -> Block:
     if type(d) is not dict:
         return RawBlock(expose_owned(d))
     d = camel(d)
-    present = [k for k in DATA_KEYS if k in d]
+    present = _DATA_SET.intersection(d)
     if len(present) != 1:
         return RawBlock(wrap_owned(d))
-    key = present[0]
+    (key,) = present
     if key == "text":
         text = d["text"]
         if type(text) is not str:
             raise fail("a string", text, "text")
         if d.get("thought") is True:
             signature = opt_str(d, "thoughtSignature")
-            return ThinkingBlock(
-                text,
-                signature=signature,
-                provider=None if signature is None else "google",
-                extra=extra(d, frozenset(("text", "thought", "thoughtSignature"))),
-            )
-        return TextBlock(text, extra=extra(d, frozenset(("text",))))
+            provider = None if signature is None else "google"
+            return _new_thinking(text, signature, False, provider, extra(d, _THOUGHT_KEYS))
+        return _new_text(text, None, EMPTY if len(d) == 1 else extra(d, _TEXT_KEYS))
     if key in ("inlineData", "fileData"):
         return _media(d, key)
     if key == "functionCall":
