@@ -50,9 +50,11 @@ from typing import Any
 from typing import Final
 from typing import assert_never
 
+from .._core.frozen import EMPTY
 from .._core.frozen import raw
 from .._core.jsontext import dump_compact
 from .._core.make import expose_owned
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import fail
 from .._core.wire import opt_int
@@ -115,6 +117,7 @@ _EXEC_TYPES: Final = frozenset(
         "item.completed",
     )
 )
+_ITEM: Final = frozenset(("item",))
 _ITEM_EVENTS: Final = {"item.started": False, "item.updated": False, "item.completed": True}
 _USAGE: Final = frozenset(
     ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")
@@ -165,8 +168,12 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
     return out
 
 
+_new_raw: Final = maker(RawMessage)
+_new_stream: Final = maker(StreamEventMessage)
+
+
 def _raw(obj: dict[str, Any]) -> RawMessage:
-    return RawMessage(wrap_owned(obj))
+    return _new_raw(wrap_owned(obj), None, None, None, None, None, None, None, EMPTY)
 
 
 def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
@@ -176,8 +183,9 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             return _raw(obj)
         completed = _ITEM_EVENTS[tag]
         if is_preview(item, completed=completed, seen=started):
-            return StreamEventMessage(wrap_owned(obj), message_id=item_id(item))
-        skeleton = rest(obj, ("item",))
+            event = wrap_owned(obj)
+            return _new_stream(event, None, None, None, None, item_id(item), None, EMPTY)
+        skeleton = rest(obj, _ITEM)
         try:
             message = decode_item(
                 item,
