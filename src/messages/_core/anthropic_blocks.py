@@ -44,6 +44,11 @@ _REDACTED: Final = frozenset(("type", "data"))
 _TOOL_USE: Final = frozenset(("type", "id", "name", "input"))
 _TOOL_RESULT: Final = frozenset(("type", "tool_use_id", "content", "is_error"))
 _MEDIA: Final = frozenset(("type", "source"))
+_TOOL_USE_CALLER: Final = _TOOL_USE | {"caller"}
+_DIRECT: Final = {"type": "direct"}
+_DIRECT_EXTRA: Final = wrap_owned({"caller": _DIRECT})
+"""The extra of nearly every Claude Code tool call (``"caller": {"type": "direct"}``),
+shared: it is immutable, and equal values hash equal whichever object holds them."""
 
 _new_text: Final = maker(TextBlock)
 _new_thinking: Final = maker(ThinkingBlock)
@@ -97,7 +102,13 @@ def _tool_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
         raise fail("a string", name, "name")
     if type(args) is not dict:
         args = obj_or_empty(d, "input")
-    ex = EMPTY if _TOOL_USE.issuperset(d) else extra(d, _TOOL_USE)
+    if _TOOL_USE.issuperset(d):
+        ex = EMPTY
+    elif len(d) == 5 and _TOOL_USE_CALLER.issuperset(d):  # Claude Code's ``caller`` key
+        caller = d["caller"]
+        ex = _DIRECT_EXTRA if caller == _DIRECT else wrap_owned({"caller": caller})
+    else:
+        ex = extra(d, _TOOL_USE)
     return _new_tool_use(call_id, name, wrap_owned(args), None, ex)
 
 

@@ -200,15 +200,32 @@ def iter_decode(
     scan = scan_strict
     remaining: Iterator[str | bytes] = iter(lines)
     number = 0
+    message: Message | tuple[Message, ...]
     while True:
         for line in remaining:
             number += 1
             stripped = line.strip()
+            obj: Any = None
+            if type(stripped) is str and len(stripped) <= max_line:
+                # The usual line, as few steps as possible: this loop is the hot one.
+                try:
+                    obj, end = scan(stripped, 0)
+                except (StopIteration, ValueError, RecursionError):
+                    end = -1
+                if end == len(stripped):
+                    try:
+                        message = decode(obj)
+                    except DecodeError as exc:
+                        message = _invalid(exc, number, line, source, strict)
+                    if type(message) is tuple:  # a record that holds several messages
+                        yield from message
+                    else:
+                        yield message  # type: ignore[misc]
+                    continue
             if not stripped:
                 continue
-            obj: Any = None
             parsed = False
-            if len(stripped) <= max_line:  # load_line's fast path, inlined: this loop is hot
+            if len(stripped) <= max_line:  # load_line's fast path, inlined
                 try:
                     text = stripped if type(stripped) is str else stripped.decode("utf-8")  # type: ignore[union-attr]
                     obj, end = scan(text, 0)
@@ -217,7 +234,6 @@ def iter_decode(
                     pass
             first = number
             shown = line
-            message: Message | tuple[Message, ...]
             doc = None if parsed else _document(stripped, remaining, number, max_line)
             try:
                 if doc is not None and doc.text is not None:  # a multi-line document
@@ -230,14 +246,7 @@ def iter_decode(
                     obj = load_line(stripped, max_line=max_line)
                 message = decode(obj)
             except DecodeError as exc:
-                exc.line = first
-                if exc.source is None:
-                    exc.source = source
-                if strict:
-                    raise
-                message = InvalidLineMessage(
-                    _text_of(shown).rstrip("\r\n"), reason=f"{exc.path}: {exc.reason}", line=first
-                )
+                message = _invalid(exc, first, shown, source, strict)
             if isinstance(message, tuple):  # a record that holds several messages (see decode)
                 yield from message
             else:
@@ -248,6 +257,20 @@ def iter_decode(
                 break
         else:
             return
+
+
+def _invalid(
+    exc: DecodeError, line: int, shown: str | bytes, source: str, strict: bool
+) -> InvalidLineMessage:
+    """The InvalidLineMessage for a record ``decode`` refused (raised again when ``strict``)."""
+    exc.line = line
+    if exc.source is None:
+        exc.source = source
+    if strict:
+        raise exc
+    return InvalidLineMessage(
+        _text_of(shown).rstrip("\r\n"), reason=f"{exc.path}: {exc.reason}", line=line
+    )
 
 
 def _document(
