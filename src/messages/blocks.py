@@ -18,6 +18,7 @@ from typing import TypeAlias
 from typing import final
 
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.fields import freeze_objects
@@ -25,7 +26,6 @@ from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
-from ._core.jsontext import parse_arguments
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not
@@ -47,7 +47,8 @@ __all__ = [
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class TextBlock:
     """Plain text written by a user or a model.
 
@@ -72,7 +73,8 @@ class TextBlock:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ThinkingBlock:
     """The model's reasoning, with the provider's opaque signature kept exactly.
 
@@ -101,7 +103,8 @@ class ThinkingBlock:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolUseBlock:
     """The model asks the caller to run a tool.
 
@@ -133,13 +136,16 @@ class ToolUseBlock:
 
         Strict as everywhere in the library: ``NaN``, ``Infinity`` and ``1e999`` are not JSON.
         """
+        from ._core.jsontext import parse_arguments  # lazy: json costs import time
+
         return self.arguments is not None and parse_arguments(self.arguments) is None
 
     __repr__ = compact_repr
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolResultBlock:
     """What a tool returned for one call.
 
@@ -255,7 +261,8 @@ class MediaReads:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ImageBlock(MediaReads):
     r"""An image: base64 data, a URL (``data:`` URIs included), or a provider file id.
 
@@ -284,7 +291,8 @@ class ImageBlock(MediaReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class AudioBlock(MediaReads):
     """Audio: base64 data, a URL (``data:`` URIs included), or a provider file id.
 
@@ -310,7 +318,8 @@ class AudioBlock(MediaReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class RawBlock:
     """Anything this library does not model, kept verbatim (server tool calls, documents...).
 

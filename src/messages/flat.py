@@ -17,6 +17,7 @@ from typing import final
 from ._core.fields import Role
 from ._core.fields import Timestamp
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.fields import freeze_objects
@@ -24,7 +25,6 @@ from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
-from ._core.jsontext import parse_arguments
 from .blocks import Block
 from .blocks import TextBlock
 
@@ -46,7 +46,8 @@ __all__ = [
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class TextMessage:
     """A piece of text.
 
@@ -85,7 +86,8 @@ class TextMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ThinkingMessage:
     """The model's reasoning, with its opaque signature."""
 
@@ -123,7 +125,8 @@ class ThinkingMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolUseMessage:
     """A tool call.
 
@@ -168,13 +171,16 @@ class ToolUseMessage:
 
         Strict as everywhere in the library: ``NaN``, ``Infinity`` and ``1e999`` are not JSON.
         """
+        from ._core.jsontext import parse_arguments  # lazy: json costs import time
+
         return self.arguments is not None and parse_arguments(self.arguments) is None
 
     __repr__ = compact_repr
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolResultMessage:
     """What a tool returned for one call.
 
@@ -224,7 +230,8 @@ class ToolResultMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ImageMessage:
     """An image: base64 data, a URL or a provider file id (see the matching block)."""
 
@@ -262,7 +269,8 @@ class ImageMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class AudioMessage:
     """Audio: base64 data, a URL or a provider file id (see the matching block)."""
 
@@ -300,7 +308,8 @@ class AudioMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class RawMessage:
     """Anything not modelled, kept verbatim: an unknown event line, or a RawBlock's data.
 

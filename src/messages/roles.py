@@ -17,6 +17,7 @@ from typing import final
 
 from ._core.fields import Timestamp
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_map
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
@@ -101,7 +102,8 @@ class ContentReads:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class SystemMessage(ContentReads):
     """Instructions for the model: a system prompt, or an OpenAI ``developer`` message.
 
@@ -138,7 +140,8 @@ class SystemMessage(ContentReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class UserMessage(ContentReads):
     """What the user (or the harness, for tool results) sends to the model.
 
@@ -174,7 +177,8 @@ class UserMessage(ContentReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class AssistantMessage(ContentReads):
     """One model turn: text, thinking, tool calls, with usage and stop reason.
 
@@ -225,7 +229,8 @@ class AssistantMessage(ContentReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolMessage(ContentReads):
     """A tool-role message (OpenAI ``tool``): carries ToolResultBlocks.
 

@@ -9,7 +9,6 @@ equality (``1``, ``1.0`` and ``true`` differ), and equal values hash equal.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -34,9 +33,18 @@ def depth_limit() -> int:
     return current_limits().max_depth
 
 
-_canon = json.JSONEncoder(
-    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
-).encode
+def _canon(d: dict[str, Any]) -> str:
+    """Canonical JSON text of a stored object: the key of equality and hashing.
+
+    The encoder is built on first use, so importing the vocabulary does not import ``json``.
+    """
+    import json
+
+    encode = json.JSONEncoder(
+        ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    ).encode
+    globals()["_canon"] = encode  # every later call goes straight to the encoder
+    return encode(d)
 
 
 _set = object.__setattr__

@@ -19,8 +19,6 @@ from itertools import chain
 from typing import Any
 from typing import Final
 
-from .._core.jsontext import load_strict
-from .._core.jsontext import scan_strict
 from ..errors import DecodeError
 from ..limits import current_limits
 from ..message import Message
@@ -36,6 +34,28 @@ __all__ = [
     "merge_deltas",
     "opens_document",
 ]
+
+
+def scan_strict(text: str, index: int) -> tuple[Any, int]:
+    """:func:`messages._core.jsontext.scan_strict`, bound here on first use.
+
+    Importing the JSON readers imports ``json``; an adapter module is imported long before
+    its first line is read, so the binding waits for that line.
+    """
+    from .._core.jsontext import scan_strict as scan
+
+    globals()["scan_strict"] = scan
+    return scan(text, index)
+
+
+def load_strict(text: str | bytes, *, first_line: int | None = None) -> Any:
+    """:func:`messages._core.jsontext.load_strict`, bound here on first use."""
+    from .._core.jsontext import load_strict as load
+
+    globals()["load_strict"] = load
+    return load(text, first_line=first_line)
+
+
 
 
 def is_native(obj: Any) -> bool:
@@ -197,7 +217,8 @@ def iter_decode(
     """
     if max_line is None:
         max_line = current_limits().max_line
-    scan = scan_strict
+    from .._core.jsontext import scan_strict as scan
+
     remaining: Iterator[str | bytes] = iter(lines)
     number = 0
     message: Message | tuple[Message, ...]

@@ -200,7 +200,6 @@ _RESPONSE_DERIVED: Final = frozenset(("id", "name"))
 _CALL_NO_ARGS: Final = _CALL - {"args"}
 _TEXT_KEYS: Final = frozenset(("text",))
 _THOUGHT_KEYS: Final = frozenset(("text", "thought", "thoughtSignature"))
-# Makers: the decoders hand over checked, frozen values only (see _core/make.py).
 _new_text: Final = maker(TextBlock)
 _new_thinking: Final = maker(ThinkingBlock)
 _new_tool_use: Final = maker(ToolUseBlock)
