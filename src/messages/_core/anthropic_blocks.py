@@ -32,7 +32,6 @@ from .make import wrap_owned
 from .wire import extra
 from .wire import fail
 from .wire import obj_or_empty
-from .wire import present
 from .wire import str_or
 
 MAX_BLOCK_DEPTH: Final = 64
@@ -288,9 +287,13 @@ def usage_counts(usage: Usage) -> dict[str, Any]:
     Claude Code logs and the Anthropic API spell usage the same way; each encoder then adds
     what it keeps besides (details objects, another provider's fields).
     """
-    return present(
-        input_tokens=usage.input_tokens,
-        cache_creation_input_tokens=usage.cache_write_tokens,
-        cache_read_input_tokens=usage.cache_read_tokens,
-        output_tokens=usage.output_tokens,
-    )
+    out: dict[str, Any] = {}  # what present() gives, without its keyword dict
+    if usage.input_tokens is not None:
+        out["input_tokens"] = usage.input_tokens
+    if usage.cache_write_tokens is not None:
+        out["cache_creation_input_tokens"] = usage.cache_write_tokens
+    if usage.cache_read_tokens is not None:
+        out["cache_read_input_tokens"] = usage.cache_read_tokens
+    if usage.output_tokens is not None:
+        out["output_tokens"] = usage.output_tokens
+    return out

@@ -56,8 +56,6 @@ def load_strict(text: str | bytes, *, first_line: int | None = None) -> Any:
     return load(text, first_line=first_line)
 
 
-
-
 def is_native(obj: Any) -> bool:
     """Whether a parsed line is this library's own JSON: ``"v": 1`` and a string ``"kind"``.
 

@@ -17,7 +17,9 @@ from typing import Any
 from typing import Final
 
 from .._core import anthropic_blocks
+from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
+from .._core.frozen import raw
 from .._core.frozen import thaw
 from .._core.make import wrap_owned
 from ..blocks import Block
@@ -69,12 +71,13 @@ def foreign(extra: Mapping[str, JsonValue], expected: str | tuple[str, ...]) -> 
     or that carries a JSON-RPC marker the target does not use, belongs to another format.
     An extra without a ``type`` (written by hand, or a block's extra) is taken as ours.
     """
-    if not extra:
+    d = raw(extra) if type(extra) is FrozenDict else extra  # plain reads, no wrapping
+    if not d:
         return False
-    tag = extra.get("type")
-    if tag is not None and (tag != expected if isinstance(expected, str) else tag not in expected):
+    tag = d.get("type")
+    if tag is not None and (tag != expected if type(expected) is str else tag not in expected):
         return True
-    return any(marker in extra for marker in _FOREIGN_MARKERS)
+    return "method" in d or "jsonrpc" in d  # _FOREIGN_MARKERS
 
 
 def _complete(values: list[Any], depth: int) -> bool:
