@@ -312,7 +312,7 @@ def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
         raise fail("an object", obj)
     if obj.get("jsonrpc") != "2.0":
-        return RawMessage(wrap_owned(obj))
+        return ev.raw_line(obj)
     method = obj.get("method", MISSING)
     if method == "session/update":
         return _update(obj)
@@ -327,7 +327,7 @@ def _decode(obj: Any) -> Message:
         return StreamEventMessage(wrap_owned(obj), session_id=_sid(result))
     if "error" in obj:
         return _error(obj)
-    return RawMessage(wrap_owned(obj))
+    return ev.raw_line(obj)
 
 
 def decode(obj: Any) -> Message:

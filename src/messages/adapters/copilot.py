@@ -290,7 +290,7 @@ def _decode(obj: Any) -> Message:
             return _event(obj, data)
     elif tag == "result" and "exitCode" in obj:  # without one it is no Copilot line
         return _result(obj)
-    return RawMessage(wrap_owned(obj))
+    return ev.raw_line(obj)
 
 
 def decode(obj: Any) -> Message:
