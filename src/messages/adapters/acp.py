@@ -128,6 +128,13 @@ _METHOD_PREFIXES: Final = ("session/", "fs/", "terminal/")
 def _mirror(
     d: dict[str, Any], params: dict[str, Any], known: frozenset[str], update: Any = None
 ) -> FrozenDict:
+    if (  # the usual envelope, nothing of it to keep: the same as the general path below
+        d.keys() <= _RPC
+        and params.keys() <= known
+        and None not in d.values()
+        and None not in params.values()
+    ):
+        return wrap_owned({"params": {"update": update}}) if update else EMPTY
     params_rest = rest(params, known)
     if update:
         params_rest["update"] = update
