@@ -133,9 +133,19 @@ _FAST_DECODERS: Final = {
 
 def decode_content(values: list[Any]) -> tuple[Block, ...]:
     """Owned Anthropic-shaped blocks to blocks, losslessly (see the module docstring)."""
-    out = []
     fast = _FAST_DECODERS
     required = REQUIRED_BLOCK_KEYS
+    if len(values) == 1:  # most Claude Code lines hold one block: no loop, no list
+        value = values[0]
+        if type(value) is dict:
+            tag = value.get("type")
+            decoder = fast.get(tag) if type(tag) is str else None
+            if decoder is not None and value.keys() >= required[tag]:
+                try:
+                    return (decoder(value, "anthropic", 0),)
+                except DecodeError as exc:
+                    raise exc.within("[0]") from None
+    out = []
     for i, value in enumerate(values):
         try:
             if type(value) is dict:
