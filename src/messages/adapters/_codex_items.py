@@ -67,6 +67,7 @@ __all__ = [
 _ID: Final = frozenset(("id",))
 _ID_TEXT: Final = frozenset(("id", "text"))
 _ID_CONTENT: Final = frozenset(("id", "content"))
+_CONTENT: Final = frozenset(("content",))
 _ID_MESSAGE: Final = frozenset(("id", "message"))
 _new_text: Final = maker(TextMessage)
 _new_thinking: Final = maker(ThinkingMessage)
@@ -262,7 +263,7 @@ def _tool(
     output_key = "aggregatedOutput" if camel else "aggregated_output"
     sid = context.get("session_id")
     if not completed:
-        slot["item"] = rest(item, known)
+        slot["item"] = rest(item, frozenset(known))
         return _new_tool_use(
             tool_id, name, tool_input, None, "assistant", None, sid, None, None, None, None, extra
         )
@@ -276,7 +277,7 @@ def _tool(
             raise fail("a string", output, output_key)
         content = output or ""
         known.append(output_key)
-        item_rest = rest(item, known)
+        item_rest = rest(item, frozenset(known))
     elif kind == "mcp" and type(item.get("result")) is dict and "content" in item["result"]:
         result = item["result"]
         inner = result["content"]
@@ -286,10 +287,10 @@ def _tool(
             content = decode_content(inner)
         except DecodeError as exc:
             raise exc.within(".result.content") from None
-        item_rest = rest(item, known)
-        item_rest["result"] = rest(result, ("content",))
+        item_rest = rest(item, frozenset(known))
+        item_rest["result"] = rest(result, _CONTENT)
     else:
-        item_rest = rest(item, known)
+        item_rest = rest(item, frozenset(known))
     slot["item"] = item_rest
     failed = is_error_of(item, "exitCode" if camel else "exit_code")
     if alone:

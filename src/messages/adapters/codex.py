@@ -142,13 +142,10 @@ _APP_METHODS: Final = frozenset(
 def _usage(d: dict[str, Any]) -> Usage:
     total = opt_int(d, "input_tokens")
     cached = opt_int(d, "cached_input_tokens")
-    return Usage(
-        total - cached if total is not None and cached is not None else total,
-        opt_int(d, "output_tokens"),
-        cached,
-        reasoning_tokens=opt_int(d, "reasoning_output_tokens"),
-        extra=wrap_owned(rest(d, _USAGE)),
-    )
+    output = opt_int(d, "output_tokens")
+    reasoning = opt_int(d, "reasoning_output_tokens")
+    inp = total - cached if total is not None and cached is not None else total
+    return _new_usage(inp, output, cached, None, reasoning, None, wrap_owned(rest(d, _USAGE)))
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
@@ -170,6 +167,11 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
 
 _new_raw: Final = maker(RawMessage)
 _new_stream: Final = maker(StreamEventMessage)
+_new_usage: Final = maker(Usage)
+_new_init: Final = maker(InitMessage)
+_new_result: Final = maker(ResultMessage)
+_THREAD_ID: Final = frozenset(("thread_id",))
+_USAGE_KEY: Final = frozenset(("usage",))
 
 
 def _raw(obj: dict[str, Any]) -> RawMessage:
@@ -200,9 +202,9 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             raise exc.within(".item") from None
         return _raw(obj) if message is None else message
     if tag == "thread.started":
-        return InitMessage(
-            session_id=opt_str(obj, "thread_id"), extra=wrap_owned(rest(obj, ("thread_id",)))
-        )
+        sid = opt_str(obj, "thread_id")
+        extra = wrap_owned(rest(obj, _THREAD_ID))
+        return _new_init(None, None, None, sid, None, None, None, None, extra)
     if tag == "turn.completed":
         usage = obj.get("usage")
         if usage is not None and type(usage) is not dict:
@@ -211,7 +213,25 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             decoded = None if usage is None else _usage(usage)
         except DecodeError as exc:
             raise exc.within(".usage") from None
-        return ResultMessage(is_error=False, usage=decoded, extra=wrap_owned(rest(obj, ("usage",))))
+        extra = wrap_owned(rest(obj, _USAGE_KEY))
+        return _new_result(
+            None,
+            None,
+            False,
+            None,
+            None,
+            None,
+            None,
+            decoded,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            extra,
+        )
     if tag == "turn.failed":
         error = obj.get("error")
         if type(error) is not dict:
