@@ -28,9 +28,16 @@ JsonValue = Union[None, bool, int, float, str, tuple["JsonValue", ...], "FrozenD
 
 def depth_limit() -> int:
     """The JSON nesting limit in force (:attr:`messages.limits.Limits.max_depth`)."""
+    limit: int = _current_limits().max_depth
+    return limit
+
+
+def _current_limits() -> Any:
+    """:func:`messages.limits.current_limits`, imported on first use (then called directly)."""
     from ..limits import current_limits
 
-    return current_limits().max_depth
+    globals()["_current_limits"] = current_limits
+    return current_limits()
 
 
 def _canon(d: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ from typing import assert_never
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
+from .._core.frozen import depth_limit
 from .._core.frozen import raw
 from .._core.frozen import thaw
 from .._core.jsontext import parse_arguments
@@ -119,10 +120,15 @@ def decode_tool_call(tc: Any) -> Block:
             parsed = parse_arguments(arguments)
             args: Mapping[str, JsonValue] = EMPTY
             if parsed is not None:
-                try:
-                    args = FrozenDict(parsed)
-                except DecodeError:  # a number too large for a float, say
-                    args = EMPTY
+                if arguments.count("{") + arguments.count("[") <= depth_limit():
+                    # fewer brackets than the depth limit: nothing can nest too deeply, and
+                    # the strict parse gave plain, finite JSON of its own: no copy needed
+                    args = wrap_owned(parsed)
+                else:
+                    try:
+                        args = FrozenDict(parsed)
+                    except DecodeError:  # nested deeper than the limit
+                        args = EMPTY
             return _new_tool_use(tc["id"], fn["name"], args, arguments, extra(tc, _CALL))
     return RawBlock(expose_owned(tc))
 
