@@ -100,3 +100,21 @@ def test_the_generated_mix_follows_the_real_captures() -> None:
         if share >= 0.02:
             median, our_median = mix.percentile(sizes, 0.5), mix.percentile(generated[kind], 0.5)
             assert abs(our_median - median) <= 0.15 * median, (kind, median, our_median)
+
+
+def test_the_scale_benchmark_prints_every_measure() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "scale.py"), "--lines", "60", "--passes", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    out = done.stdout
+    for corpus_name in ("claude_code:", "codex:"):
+        assert corpus_name in out
+    rows = ["json.loads (floor)", "decode", "decode + normalize", "decode + stats"]
+    rows.append("stats_bag, sync scheduler")
+    measured = [line[:28].rstrip() for line in out.splitlines() if line[28:].strip()[:1].isdigit()]
+    assert measured == rows * 2, out
+    assert "core-hours" in out.splitlines()[-1]

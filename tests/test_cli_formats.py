@@ -156,6 +156,9 @@ def test_verbose_says_how_each_input_is_read(capsys: pytest.CaptureFixture[str])
     assert err.splitlines() == [
         f"messages: {CODEX}: read as codex (detected)",
         f"messages: {RUN_DOC}: read as gemini_cli (detected)",
+        # Codex's exec --json output names no model, so its usage cannot be priced
+        "messages: stats: no estimated cost for the usage of (a model the log does not name):"
+        " no price in the genai-prices table",
     ]
     code, _, err = run(capsys, "normalize", "-v", "--from", "codex", str(CODEX))
     assert err == f"messages: {CODEX}: read as codex (--from)\n"

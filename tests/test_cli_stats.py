@@ -51,6 +51,9 @@ def test_the_example_session(capsys: pytest.CaptureFixture[str]) -> None:
                 "reasoning": None,  # Claude Code does not report it
             },
             "cost_usd": 0.0345315,
+            "cost_source": "logged",  # the stream's result says what the run cost
+            "model": "claude-sonnet-4-5-20250929",
+            "project": "/home/ana/inventory-service",
         }
     ]
     assert doc["total"]["sessions"] == 1
@@ -83,7 +86,12 @@ def test_results_win_and_per_turn_usage_is_counted_once(
         "cache_write": None,
         "reasoning": None,
     }
-    assert b["cost_usd"] is None
+    # no line of session b says what it cost: estimated from its tokens (genai-prices,
+    # claude-sonnet-4-5 at $3 / $15 / $0.30 per million input / output / cache-read tokens)
+    assert (b["cost_usd"], b["cost_source"]) == (0.000192, "estimated")
+    assert (a["cost_source"], doc["total"]["cost_source"]) == ("logged", "mixed")
+    logged = stats(capsys, "--cost", "logged", str(STATS))["sessions"][1]
+    assert (logged["cost_usd"], logged["cost_source"]) == (None, None)
     total = doc["total"]
     assert (total["sessions"], total["turns"], total["tool_errors"], total["errors"]) == (
         2,
@@ -99,7 +107,7 @@ def test_results_win_and_per_turn_usage_is_counted_once(
         "cache_write": 50,
         "reasoning": None,
     }
-    assert total["cost_usd"] == 0.015
+    assert total["cost_usd"] == 0.015192  # logged for a, estimated for b
 
 
 def test_step_results_add_up(capsys: pytest.CaptureFixture[str]) -> None:
@@ -179,10 +187,10 @@ def test_the_table(capsys: pytest.CaptureFixture[str]) -> None:
         ("total", "6", "3", "1", "1", "23", "57"),
     ]
     tails = [
-        "cache read  cache write     cost",
-        "       200           50  $0.0150",
-        "        10            -        -",
-        "       210           50  $0.0150",
+        "cache read  cache write     cost  cost from",
+        "       200           50  $0.0150     logged",
+        "        10            -  $0.0002  estimated",
+        "       210           50  $0.0152      mixed",
     ]
     table = [
         "  ".join(
@@ -306,8 +314,8 @@ def test_a_figure_no_record_reports_is_unknown_not_zero(capsys: pytest.CaptureFi
     assert s["cost_usd"] is None
     _, out, _ = run(capsys, "stats", str(copilot))
     header, row = out.splitlines()[:2]
-    assert header.split()[-7:] == ["input", "output", "cache", "read", "cache", "write", "cost"]
-    assert row.split()[-5:] == ["-"] * 5
+    assert header.split()[-9:-2] == ["input", "output", "cache", "read", "cache", "write", "cost"]
+    assert row.split()[-6:] == ["-"] * 6
 
 
 def test_reasoning_tokens_get_a_column_when_an_input_reports_them(

@@ -177,6 +177,7 @@ _SUBMODULES = (
     "policy",
     "providers",
     "roles",
+    "scale",
     "serialize",
     "session",
     "stop",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import pickle
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -448,6 +449,32 @@ def test_encode_gives_a_fresh_copy_and_decode_keeps_nothing_of_its_input(
         out = adapter.encode(message)
         scribble(out)
         assert json_equal(adapter.encode(message), obj)
+
+
+# -- across processes ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("adapter", "path"), _fixtures())
+def test_decoded_messages_pickle_and_encode_the_same(adapter: ModuleType, path: Path) -> None:
+    """What a worker decodes (on the decoders' fast paths) comes back equal, hashes equal and
+    writes the same wire lines, under every pickle protocol."""
+    with path.open(encoding="utf-8") as fp:
+        decoded = list(adapter.iter_decode(fp))
+    assert decoded
+    wire = list(adapter.iter_encode(decoded, unsupported="text"))
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(decoded, protocol=protocol))
+        assert back == decoded
+        assert [hash(m) for m in back] == [hash(m) for m in decoded]
+        assert list(adapter.iter_encode(back, unsupported="text")) == wire
+
+
+@pytest.mark.parametrize("adapter", adapters())
+def test_the_codec_functions_pickle_by_name(adapter: ModuleType) -> None:
+    """A module does not pickle; its functions do (by reference), so a task can carry them."""
+    for verb in ("decode", "encode", "detect", "iter_decode", "iter_encode", "merge"):
+        function = getattr(adapter, verb)
+        assert pickle.loads(pickle.dumps(function)) is function, verb
 
 
 # -- the loss policy ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -155,6 +156,27 @@ def test_feeding_frozen_events_leaves_them_as_they_were(
         accumulator.feed(event)
     assert [thaw(event) for event in frozen] == events
     assert accumulator.message() == get(name).decode_response(spec.load(response))
+
+
+@pytest.mark.parametrize(("name", "stream", "response"), STREAMS)
+def test_an_accumulator_pickled_mid_stream_goes_on_where_it_was(
+    name: str, stream: str, response: str
+) -> None:
+    """A stream half read in one process can be finished in another."""
+    spec, accumulator = SPECS[name], get(name).accumulator()
+    events = spec.load(stream)
+    half = len(events) // 2
+    for event in events[:half]:
+        accumulator.feed(event)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        moved: Accumulator = pickle.loads(pickle.dumps(accumulator, protocol=protocol))
+        assert moved.snapshot() == accumulator.snapshot()
+        for event in events[half:]:
+            moved.feed(event)
+        assert moved.message() == get(name).decode_response(spec.load(response))
+    for verb in SURFACE[1:]:  # the codec's functions pickle by reference (a module does not)
+        function = getattr(get(name), verb)
+        assert pickle.loads(pickle.dumps(function)) is function, verb
 
 
 @pytest.mark.parametrize("name", NAMES)

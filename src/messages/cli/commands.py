@@ -24,6 +24,7 @@ from ..errors import MessagesError
 from ..message import Message
 from ..policy import Unsupported
 from ..serialize import dumps
+from ..stats import InputStats
 from ..text._render import MarkdownWriter
 from ..text._render import Transcriber
 from .io import Input
@@ -34,7 +35,6 @@ from .io import Reporter
 from .io import decoded
 from .io import read_lines
 from .render import one_line
-from .stats import FileStats
 
 __all__ = ["Outcome", "process", "strip_extra", "work"]
 
@@ -51,7 +51,7 @@ class Outcome:
     """Whether ``--strict`` stopped at a bad line: no later input should be read."""
     lines: int = 0
     """Lines read."""
-    stats: FileStats | None = None
+    stats: InputStats | None = None
     """The sessions seen, for ``stats``."""
 
 
@@ -195,7 +195,7 @@ def _run(
             live=live,
         )
     else:
-        stats = FileStats(inp.label, name)
+        stats = InputStats(inp.label, name)
         for m in messages:
             stats.feed(m)
         stats.finish()

@@ -8,6 +8,7 @@ lines (see :func:`sniff`), unless ``--from`` names it.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import Counter
@@ -45,6 +46,8 @@ __all__ = [
     "Reporter",
     "Survey",
     "decoded",
+    "default_folders",
+    "expand",
     "foreign_line",
     "read_lines",
     "sniff",
@@ -89,6 +92,8 @@ class Input:
     """The path as given (``-`` for standard input)."""
     example: str | None = None
     """The bundled example's format name, when this input is one."""
+    found: bool = False
+    """Whether the file was found in a folder (one not in a known format is then skipped)."""
 
     @property
     def label(self) -> str:
@@ -369,8 +374,10 @@ def decoded(
     if name is None:
         name = survey.first
         if name is None:
-            if survey.seen:
+            if survey.seen and not inp.found:
                 report.error(label, None, _cannot_tell(survey))
+            elif survey.seen and opts.verbose:
+                report.note(label, None, "skipped: not an agent log")
             return None, iter(())
         how = "detected"
     else:
@@ -414,3 +421,42 @@ def decoded(
             report.error(label, None, f"{count} records are {other} lines, not {read_as}")
 
     return name, good()
+
+
+LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json")
+"""The files a folder argument reads: JSON Lines, and JSON documents (Gemini CLI's output)."""
+
+
+def expand(path: str) -> list[Input]:
+    """The inputs a command-line argument names: a file, or every log under a folder.
+
+    A folder is read recursively, in sorted order, for the files :data:`LOG_SUFFIXES` name;
+    hidden entries below it are left out. Files found this way whose format cannot be told
+    (a configuration file, say) are skipped without a report.
+    """
+    if path == "-" or not os.path.isdir(path):
+        return [Input(path)]
+    found = []
+    for folder, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [
+            os.path.join(folder, name)
+            for name in sorted(files)
+            if name.endswith(LOG_SUFFIXES) and not name.startswith(".")
+        ]
+    return [Input(p, found=True) for p in found]
+
+
+def default_folders(env: dict[str, str] | None = None) -> list[str]:
+    """Where the agents keep their logs, the folders that exist: read when no file is given.
+
+    Claude Code's transcripts are in ``$CLAUDE_CONFIG_DIR/projects`` (a comma-separated list
+    of folders is allowed), else ``~/.claude/projects``; Codex's sessions are in
+    ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``.
+    """
+    env = dict(os.environ) if env is None else env
+    home = env.get("HOME") or os.path.expanduser("~")
+    claude = [p.strip() for p in env.get("CLAUDE_CONFIG_DIR", "").split(",") if p.strip()]
+    places = [os.path.join(p, "projects") for p in claude or [os.path.join(home, ".claude")]]
+    places.append(os.path.join(env.get("CODEX_HOME") or os.path.join(home, ".codex"), "sessions"))
+    return [p for p in places if os.path.isdir(p)]

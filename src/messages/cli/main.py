@@ -13,6 +13,7 @@ file: every good line is still written), 2 usage error. A closed pipe ends the r
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import io
 import multiprocessing
 import os
@@ -27,6 +28,7 @@ from typing import IO
 from typing import Final
 
 from ..adapters import NAMES
+from ..stats import Stats
 from .commands import Outcome
 from .commands import process
 from .commands import work
@@ -35,9 +37,11 @@ from .io import Input
 from .io import Options
 from .io import Progress
 from .io import Reporter
+from .io import default_folders
+from .io import expand
+from .stats import notes
 from .stats import render_json
 from .stats import render_table
-from .stats import sessions
 
 __all__ = ["EXIT_DATA", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -52,7 +56,11 @@ EXIT_USAGE: Final = 2
 def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
     """The inputs and reading flags every command has (and ``--merge`` where it applies)."""
     p.add_argument(
-        "files", nargs="*", metavar="FILE", help="input files ('-' or none: standard input)"
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="input files, or folders to read every agent log under ('-' or none: standard"
+        " input; stats with none on a terminal: the agents' own log folders)",
     )
     if merge:
         p.add_argument("--merge", action="store_true", help="join streamed deltas first")
@@ -142,7 +150,52 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(stats, merge=False)
     stats.add_argument("--json", action="store_true", help="write JSON instead of a table")
+    stats.add_argument(
+        "--by",
+        choices=("session", "day", "month", "model", "project"),
+        default="session",
+        help="one row per session (default), day, month, model or project",
+    )
+    stats.add_argument(
+        "--cost",
+        choices=("auto", "logged", "estimated"),
+        default="auto",
+        help="the logs' own cost, an estimate from token counts (needs genai-prices), or"
+        " logged where a session has it, else estimated (default)",
+    )
+    stats.add_argument(
+        "--tz",
+        type=_zone,
+        default=None,
+        metavar="ZONE",
+        help="IANA time zone for days, months and --since/--until (default: the local zone)",
+    )
+    stats.add_argument(
+        "--since", type=_date, metavar="DAY", help="from this day on (YYYY-MM-DD, inclusive)"
+    )
+    stats.add_argument(
+        "--until", type=_date, metavar="DAY", help="up to this day (YYYY-MM-DD, inclusive)"
+    )
     return parser
+
+
+def _zone(text: str) -> dt.tzinfo:
+    from zoneinfo import ZoneInfo
+    from zoneinfo import ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"unknown time zone {text!r} (an IANA name such as Europe/Paris or UTC)"
+        ) from None
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text.replace("/", "-") if len(text) == 10 else text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a day as YYYY-MM-DD, found {text!r}") from None
 
 
 def _inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Input]:
@@ -150,7 +203,28 @@ def _inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[I
         if args.files:
             parser.error("give either --example or files, not both")
         return [Input("-", example=args.example)]
-    return [Input(path) for path in args.files or ["-"]]
+    if not args.files and args.command == "stats" and _stdin_is_terminal():
+        folders = default_folders()
+        if not folders:
+            parser.error(
+                "no FILE given, and no agent log folder found"
+                " ($CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.codex/sessions)"
+            )
+        return [inp for folder in folders for inp in expand(folder)]
+    inputs = []
+    for path in args.files or ["-"]:
+        found = expand(path)
+        if not found:
+            parser.error(f"no agent log (*.jsonl, *.ndjson, *.json) under {path}")
+        inputs += found
+    return inputs
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _options(args: argparse.Namespace) -> Options:
@@ -333,8 +407,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 inputs, opts, out=out, report=report, progress=progress, live=live
             )
         if opts.command == "stats":
-            found = sessions(o.stats for o in outcomes if o.stats is not None)
-            (render_json if args.json else render_table)(found, out)
+            parts = (Stats.of_input(o.stats) for o in outcomes if o.stats is not None)
+            summary = Stats.merge_all(parts).report(
+                args.by, cost=args.cost, tz=args.tz, since=args.since, until=args.until
+            )
+            (render_json if args.json else render_table)(summary, out)
+            out.flush()
+            for note in notes(summary, unpriced=args.cost == "estimated" or args.verbose):
+                report.note("stats", None, note)
         out.flush()
     except BrokenPipeError:
         _quiet_stdout()

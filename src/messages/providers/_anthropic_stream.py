@@ -23,6 +23,7 @@ from typing import Any
 
 from .._core import anthropic_blocks
 from .._core.jsontext import parse_arguments
+from .._core.slots import Slotted
 from .._core.wire import fail
 from .._core.wire import opt_obj
 from .._core.wire import req_str
@@ -39,7 +40,7 @@ from ._partial import parse_partial
 __all__ = ["AnthropicAccumulator"]
 
 
-class AnthropicAccumulator:
+class AnthropicAccumulator(Slotted):
     """Feed it the parsed ``data`` object of each event, in order (see :func:`accumulator`)."""
 
     __slots__ = ("_bad", "_blocks", "_done", "_error", "_json", "_last", "_message")

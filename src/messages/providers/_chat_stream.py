@@ -31,6 +31,7 @@ from typing import Any
 from typing import Final
 
 from .._core.frozen import FrozenDict
+from .._core.slots import Slotted
 from .._core.wire import fail
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
@@ -66,7 +67,7 @@ def _merge(target: dict[str, Any], key: str, value: Any) -> None:
         target[key] = value
 
 
-class ChatAccumulator:
+class ChatAccumulator(Slotted):
     """Feed it each parsed chunk, in order (see :func:`accumulator`)."""
 
     __slots__ = ("_audio", "_calls", "_choices", "_done", "_error", "_last", "_top", "_usage")

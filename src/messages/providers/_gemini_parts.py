@@ -21,6 +21,7 @@ from .._core.frozen import raw
 from .._core.make import expose_owned
 from .._core.make import maker
 from .._core.make import wrap_owned
+from .._core.slots import Slotted
 from .._core.wire import extra
 from .._core.wire import fail
 from .._core.wire import opt_str
@@ -133,7 +134,7 @@ def camel(d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class CallIds:
+class CallIds(Slotted):
     """Synthetic ids for the calls and responses of one body that came without ``id``.
 
     A call gets ``gemini_call_<tag><n>`` (``n`` counts from 0 in the body); a response gets

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 from typing import Final
 
+from .._core.slots import Slotted
 from .._core.wire import fail
 from ..blocks import Block
 from ..blocks import RawBlock
@@ -44,7 +45,7 @@ def _joins(last: Any, part: Any) -> bool:
     )
 
 
-class _Candidate:
+class _Candidate(Slotted):
     __slots__ = ("content", "fields", "parts")
 
     def __init__(self) -> None:

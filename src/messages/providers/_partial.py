@@ -29,6 +29,7 @@ from typing import Any
 from typing import Final
 
 from .._core.jsontext import load_strict
+from .._core.slots import Slotted
 from ..errors import DecodeError
 
 __all__ = ["MAX_DEPTH", "parse_partial"]
@@ -65,7 +66,7 @@ def _may_become_escape(rest: str) -> bool:
     return len(rest) < 6 and rest[:2] == "\\u"[: len(rest[:2])] and all(c in _HEX for c in rest[2:])
 
 
-class _Parser:
+class _Parser(Slotted):
     """Recursive descent over one text; ``stopped`` is set at the end or at a bad character.
 
     Every method returns what it read so far; once ``stopped`` is set, callers close what

@@ -1,0 +1,580 @@
+"""The stats engine: what each session did, collected input by input.
+
+A session is a ``session_id``; messages without one belong to the last session seen in the
+same input, and an input with no session id at all is one session of its own.
+
+What the figures mean, the same for every format:
+
+- **turns**: model responses. Each stretch of assistant output (text, thinking, tool calls)
+  that follows an input to the model (the user's message, tool results) is one turn; a log
+  that states the count itself is taken at its word (Claude Code's ``num_turns``, the API
+  requests per model of Gemini CLI's JSON output). A Codex ``turn.started`` ...
+  ``turn.completed`` is a user's turn, which may hold several of these;
+- **tool calls**: by tool name, one per call id; **tool errors**: failed results, one per
+  call id (Gemini CLI's JSON output reports both as counts per tool, which are used);
+- **errors**: error records and assistant messages that carry an API error;
+- **tokens** and **cost**: from the session's results when any result reports them, and
+  otherwise from the per-turn usage of assistant messages (one figure per message id:
+  Claude Code repeats a turn's usage on each block's line: within an input the last one
+  wins, and across inputs the most complete one, the final usage of a streamed message). A
+  Claude Code
+  ``result`` line restates the running totals of its process, so only the last one of each
+  input counts; results of other sources (a Codex turn, an OpenCode step, a Copilot call, a
+  Gemini CLI model) each report their own part and are added up.
+
+Nothing is counted twice, across inputs either: a record that two inputs both hold (a
+transcript and a fragment of it) is one record, known by its message id, call id or uuid
+(records without any id are told apart by their content and place). A figure no record
+reports is ``None`` (``-`` in the table), never a made-up zero.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import UTC
+from datetime import datetime
+from typing import Any
+from typing import Final
+
+from .._core.fields import Timestamp
+from .._core.slots import Slotted
+from ..adapters.gemini_cli import tool_counts
+from ..convert import flatten_assistant
+from ..flat import AudioMessage
+from ..flat import ImageMessage
+from ..flat import TextMessage
+from ..flat import ThinkingMessage
+from ..flat import ToolResultMessage
+from ..flat import ToolUseMessage
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..roles import AssistantMessage
+from ..session import ErrorMessage
+from ..session import InitMessage
+from ..session import ResultMessage
+from ..usage import Usage
+
+__all__ = ["Entry", "InputStats", "Key", "SessionStats", "Tokens", "epoch", "resolve"]
+
+Key = tuple[str, str]
+"""``("session", id)``, or ``("input", label)`` for an input without session ids."""
+
+
+def _sum(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else a + b
+
+
+@dataclass(slots=True)
+class Tokens(Slotted):
+    """Token counts and cost; ``None`` where nothing reported the figure."""
+
+    input: int | None = None
+    output: int | None = None
+    cache_read: int | None = None
+    cache_write: int | None = None
+    reasoning: int | None = None
+    cost: float | None = None
+
+    @classmethod
+    def of(cls, usage: Usage | None, cost: float | None = None) -> Tokens:
+        """The counts of one usage value (``cost`` wins over the usage's own cost)."""
+        if usage is None:
+            return cls(cost=cost)
+        return cls(
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_tokens,
+            usage.cache_write_tokens,
+            usage.reasoning_tokens,
+            cost if cost is not None else usage.cost_usd,
+        )
+
+    def add(self, other: Tokens) -> None:
+        """Add ``other`` in place (a figure stays ``None`` only if neither has it)."""
+        self.input = _sum(self.input, other.input)
+        self.output = _sum(self.output, other.output)
+        self.cache_read = _sum(self.cache_read, other.cache_read)
+        self.cache_write = _sum(self.cache_write, other.cache_write)
+        self.reasoning = _sum(self.reasoning, other.reasoning)
+        if other.cost is not None:
+            self.cost = other.cost if self.cost is None else self.cost + other.cost
+
+    def reported(self) -> bool:
+        """Whether any token figure is known."""
+        return any(
+            v is not None
+            for v in (self.input, self.output, self.cache_read, self.cache_write, self.reasoning)
+        )
+
+    def to_json(self) -> dict[str, int | None]:
+        """The token figures as a JSON-ready dict (cost is reported on its own)."""
+        return {
+            "input": self.input,
+            "output": self.output,
+            "cache_read": self.cache_read,
+            "cache_write": self.cache_write,
+            "reasoning": self.reasoning,
+        }
+
+
+def epoch(value: object) -> float | None:
+    """A record's timestamp as seconds since 1970 (UTC), or ``None`` when it has none.
+
+    ISO 8601 text (a time without a zone is taken as UTC) and numbers (seconds, or
+    milliseconds when too large to be seconds, as OpenCode writes them) are understood.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        seconds = float(value)
+        if abs(seconds) > 1e11:
+            seconds /= 1000
+    elif isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value)
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=UTC)
+            seconds = when.timestamp()
+        except (ValueError, OverflowError):
+            return None
+    else:
+        return None
+    # within the years 1..9999 (and a day inside them), where every time zone can tell the day
+    return seconds if _EARLIEST <= seconds <= _LATEST else None
+
+
+_EARLIEST: Final = -62135596800.0 + 86400
+_LATEST: Final = 253402300799.0 - 86400
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One assistant message's usage, with when it happened and which model answered."""
+
+    tokens: Tokens
+    """The message's final token counts (and the cost it reports, if any)."""
+    timestamp: Timestamp | None = None
+    """The record's timestamp as the log writes it (read when a report needs it)."""
+    model: str | None = None
+    """The model that wrote the message, when the log says."""
+
+    @property
+    def time(self) -> float | None:
+        """The timestamp in seconds since 1970 (UTC); ``None`` when unknown (see :func:`epoch`)."""
+        return epoch(self.timestamp)
+
+    def rank(self) -> tuple[int, ...]:
+        """How complete the counts are: of two usages of one message, the higher is final.
+
+        A streamed message's usage grows fragment by fragment (output tokens last), so the
+        higher rank is the later one; taking the maximum makes the choice independent of the
+        order inputs are merged in.
+        """
+        t = self.tokens
+        return tuple(
+            -1 if v is None else v
+            for v in (t.output, t.input, t.cache_read, t.cache_write, t.reasoning)
+        )
+
+
+def _first(a: str | None, b: str | None) -> str | None:
+    return b if a is None else a
+
+
+def _earliest(a: float | None, b: float | None) -> float | None:
+    if a is None:
+        return b
+    return a if b is None else min(a, b)
+
+
+@dataclass(slots=True)
+class _Result(Slotted):
+    tokens: Tokens | None = None
+    turns: int | None = None
+    cost: float | None = None
+    calls: dict[str, tuple[int, int]] | None = None
+
+    def add(self, other: _Result) -> None:
+        if other.tokens is not None and other.tokens.reported():
+            if self.tokens is None:
+                self.tokens = Tokens()
+            self.tokens.add(other.tokens)
+        if other.turns is not None:
+            self.turns = (self.turns or 0) + other.turns
+        if other.cost is not None:
+            self.cost = (self.cost or 0.0) + other.cost
+        if other.calls is not None:
+            calls = self.calls = dict(self.calls or {})
+            for tool, (n, failed) in other.calls.items():
+                had, had_failed = calls.get(tool, (0, 0))
+                calls[tool] = (had + n, had_failed + failed)
+
+
+def _result(m: ResultMessage) -> _Result:
+    cost = m.total_cost_usd
+    if cost is None and m.usage is not None:
+        cost = m.usage.cost_usd
+    tokens = None if m.usage is None else Tokens.of(m.usage, None)
+    if tokens is not None:
+        tokens.cost = None
+    return _Result(tokens, m.num_turns, cost, tool_counts(m))
+
+
+def _fingerprint(m: Message) -> str:
+    """What tells apart two records that carry no id: their fields, compactly."""
+    return repr(m)
+
+
+def _components(turns: list[frozenset[str]]) -> int:
+    """How many distinct turns: turns that share a record (by key) are one."""
+    parent: dict[str, str] = {}
+
+    def root(k: str) -> str:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    count = 0
+    for keys in turns:
+        roots = {root(k) for k in keys if k in parent}
+        new = [k for k in keys if k not in parent]
+        for k in new:
+            parent[k] = k
+        if not roots:
+            count += 1
+            if new:
+                top = new[0]
+                for k in new[1:]:
+                    parent[k] = top
+            continue
+        first, *others = roots
+        for r in others:
+            parent[r] = first
+            count -= 1
+        for k in new:
+            parent[k] = first
+    return count
+
+
+@dataclass(slots=True)
+class SessionStats(Slotted):
+    """What one session did; merge the same session from several inputs with :meth:`absorb`.
+
+    Each figure is held as the records behind it, by key, so that a record two inputs both
+    hold is counted once.
+    """
+
+    session_id: str | None
+    inputs: list[str] = field(default_factory=list)
+    formats: list[str] = field(default_factory=list)
+    turn_keys: list[frozenset[str]] = field(default_factory=list)
+    """The records of each assistant turn seen in the stream, by key (see ``FileStats``)."""
+    calls: dict[str, str] = field(default_factory=dict)
+    """Tool name by call id."""
+    failed: set[str] = field(default_factory=set)
+    """Call ids of failed tool results."""
+    errors_seen: set[str] = field(default_factory=set)
+    """Keys of error records."""
+    turn_usage: dict[str, Entry] = field(default_factory=dict)
+    """Per-message usage by message id (or uuid): the final figures of each message."""
+    results: dict[str, _Result] = field(default_factory=dict)
+    """The results that each report their own part, by record key."""
+    running: dict[str, tuple[str, _Result]] = field(default_factory=dict)
+    """The last Claude Code result (running totals) of each input: its key and figures."""
+    first_time: float | None = None
+    """When the session started: its first timestamped record in an input (seconds since
+    1970, UTC), the earliest over inputs."""
+    model: str | None = None
+    """The first model named (by the session's start, or its first answer)."""
+    cwd: str | None = None
+    """The working folder the log records (``cwd``), the first one named."""
+    folder: str | None = None
+    """The name of the folder holding the first input (``-home-ana-app``), if it is a path."""
+
+    @property
+    def project(self) -> str | None:
+        """The session's project: the ``cwd`` the log records, else its input's folder."""
+        return self.cwd if self.cwd is not None else self.folder
+
+    def copy(self) -> SessionStats:
+        """A copy that can absorb more without changing this one."""
+        return SessionStats(
+            self.session_id,
+            list(self.inputs),
+            list(self.formats),
+            list(self.turn_keys),
+            dict(self.calls),
+            set(self.failed),
+            set(self.errors_seen),
+            dict(self.turn_usage),
+            dict(self.results),
+            dict(self.running),
+            self.first_time,
+            self.model,
+            self.cwd,
+            self.folder,
+        )
+
+    def absorb(self, other: SessionStats) -> None:
+        """Add another part of the same session (from another input, or before its id)."""
+        for label in other.inputs:
+            if label not in self.inputs:
+                self.inputs.append(label)
+        for name in other.formats:
+            if name not in self.formats:
+                self.formats.append(name)
+        self.turn_keys += other.turn_keys
+        for call, tool in other.calls.items():
+            self.calls.setdefault(call, tool)
+        self.failed |= other.failed
+        self.errors_seen |= other.errors_seen
+        usage = self.turn_usage
+        for key, entry in other.turn_usage.items():
+            had = usage.get(key)
+            if had is None or entry.rank() > had.rank():
+                usage[key] = entry
+        self.results.update(other.results)
+        self.running.update(other.running)
+        self.first_time = _earliest(self.first_time, other.first_time)
+        self.model = _first(self.model, other.model)
+        self.cwd = _first(self.cwd, other.cwd)
+        self.folder = _first(self.folder, other.folder)
+
+    def keys(self) -> set[str]:
+        """The keys of every record counted here (to find a fragment's session)."""
+        found: set[str] = set().union(*self.turn_keys) if self.turn_keys else set()
+        found |= self.calls.keys() | self.failed | self.errors_seen | self.turn_usage.keys()
+        found |= self.results.keys() | {key for key, _ in self.running.values()}
+        return found
+
+    def _from_results(self) -> _Result:
+        total = _Result()
+        for part in self.results.values():
+            total.add(part)
+        for part in {key: r for key, r in self.running.values()}.values():
+            total.add(part)  # two inputs ending on the same result count it once
+        return total
+
+    @property
+    def assistant_turns(self) -> int:
+        """Assistant turns counted in the stream (a turn two inputs hold counts once)."""
+        return _components(self.turn_keys)
+
+    @property
+    def turns(self) -> int:
+        """Turns the results report, else assistant turns counted in the stream."""
+        reported = self._from_results().turns
+        return self.assistant_turns if reported is None else reported
+
+    @property
+    def tool_calls(self) -> dict[str, int]:
+        """Calls per tool name: one per call id, plus the counts a log reports as such."""
+        out = Counter(self.calls.values())
+        for tool, (n, _) in (self._from_results().calls or {}).items():
+            out[tool] += n
+        return dict(out)
+
+    @property
+    def tool_errors(self) -> int:
+        """Failed tool results: one per call id, plus the failures a log reports as counts."""
+        reported = sum(failed for _, failed in (self._from_results().calls or {}).values())
+        return len(self.failed) + reported
+
+    @property
+    def errors(self) -> int:
+        """Error records, and assistant messages carrying an API error."""
+        return len(self.errors_seen)
+
+    @property
+    def tokens(self) -> Tokens:
+        """Tokens and cost: the results' totals where they have them, else per-turn usage."""
+        reported = self._from_results()
+        per_turn = Tokens()
+        for part in self.turn_usage.values():
+            per_turn.add(part.tokens)
+        tokens = reported.tokens if reported.tokens is not None else per_turn
+        out = Tokens(
+            tokens.input, tokens.output, tokens.cache_read, tokens.cache_write, tokens.reasoning
+        )
+        out.cost = reported.cost if reported.cost is not None else per_turn.cost
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as a JSON-ready dict (``None`` for figures nothing reported)."""
+        tokens = self.tokens
+        return {
+            "session_id": self.session_id,
+            "inputs": list(self.inputs),
+            "formats": list(self.formats),
+            "turns": self.turns,
+            "tool_calls": dict(sorted(self.tool_calls.items())),
+            "tool_errors": self.tool_errors,
+            "errors": self.errors,
+            "tokens": tokens.to_json(),
+            "cost_usd": None if tokens.cost is None else round(tokens.cost, 10),
+        }
+
+    def reported(self) -> tuple[Tokens | None, float | None]:
+        """The tokens and the cost the session's results report (``None``: they do not)."""
+        found = self._from_results()
+        return found.tokens, found.cost
+
+
+_ASSISTANT_CONTENT = (TextMessage, ThinkingMessage, ToolUseMessage, ImageMessage, AudioMessage)
+
+
+class InputStats(Slotted):
+    """Collects the sessions of one input, message by message (in a worker or the parent).
+
+    Feed it one input's decoded messages in order with :meth:`feed`, then :meth:`finish`;
+    ``sessions`` then holds that input's part of each session.
+    """
+
+    __slots__ = (
+        "_anon",
+        "_current",
+        "_folder",
+        "_in_turn",
+        "_seen",
+        "_turn",
+        "format",
+        "label",
+        "sessions",
+    )
+
+    def __init__(self, label: str, format: str | None) -> None:
+        self.label = label
+        self.format = format
+        self.sessions: dict[Key, SessionStats] = {}
+        self._current: SessionStats | None = None
+        self._anon: SessionStats | None = None
+        self._in_turn: SessionStats | None = None
+        self._turn: set[str] = set()
+        self._seen: Counter[str] = Counter()
+        folder = os.path.basename(os.path.dirname(label)) if os.sep in label else ""
+        self._folder = folder or None
+
+    def _new(self, key: Key, session_id: str | None) -> SessionStats:
+        s = SessionStats(session_id, inputs=[self.label], folder=self._folder)
+        if self.format:
+            s.formats.append(self.format)
+        self.sessions[key] = s
+        return s
+
+    def _session(self, session_id: str | None) -> SessionStats:
+        if session_id is None:
+            if self._current is None:
+                self._current = self._anon = self._new(("input", self.label), None)
+            return self._current
+        key = ("session", session_id)
+        s = self.sessions.get(key) or self._new(key, session_id)
+        if self._anon is not None:  # what came before the first id belongs to this session
+            s.absorb(self.sessions.pop(("input", self.label)))
+            if self._in_turn is self._anon:
+                self._in_turn = s
+            self._anon = None
+        self._current = s
+        return s
+
+    def _key(self, m: Message, *ids: str | None) -> str:
+        """A record's key: its first id, else its content and how often that came before."""
+        for found in ids:
+            if found:
+                return found
+        shape = _fingerprint(m)
+        self._seen[shape] += 1
+        return f"{shape}#{self._seen[shape]}"
+
+    def _end_turn(self) -> None:
+        if self._in_turn is not None:
+            self._in_turn.turn_keys.append(frozenset(self._turn))
+        self._in_turn = None
+        self._turn = set()
+
+    def finish(self) -> None:
+        """Close the turn still open at the end of the input."""
+        self._end_turn()
+
+    def feed(self, m: Message) -> None:
+        """Count one decoded message (role messages are looked at block by block)."""
+        s = self._session(m.session_id)
+        if s.first_time is None and m.timestamp is not None:  # logs are in time order
+            s.first_time = epoch(m.timestamp)
+        if s.cwd is None:
+            cwd = m.cwd if isinstance(m, InitMessage) else m.extra.get("cwd")
+            if isinstance(cwd, str) and cwd:
+                s.cwd = cwd
+        if s.model is None and m.model and not isinstance(m, ResultMessage | ErrorMessage):
+            s.model = m.model
+        if isinstance(m, AssistantMessage):
+            if m.usage is not None:
+                key = self._key(m, m.message_id, m.uuid)
+                logged = m.extra.get("costUSD")  # what older Claude Code transcripts record
+                cost = float(logged) if isinstance(logged, int | float) else None
+                tokens = Tokens.of(m.usage, None if isinstance(logged, bool) else cost)
+                s.turn_usage[key] = Entry(tokens, m.timestamp, m.model)
+            if m.error:
+                s.errors_seen.add(self._key(m, m.message_id, m.uuid))
+        if isinstance(m, ResultMessage):
+            self._end_turn()
+            key = self._key(m, m.uuid, m.message_id)
+            if m.extra.get("type") == "result":  # Claude Code: the running totals
+                s.running[self.label] = (key, _result(m))
+            else:
+                s.results[key] = _result(m)
+            return
+        if isinstance(m, ErrorMessage):
+            s.errors_seen.add(self._key(m, m.uuid, m.message_id))
+            return
+        if isinstance(m, InitMessage):
+            self._end_turn()
+            return
+        record = ""
+        if getattr(m, "role", None) == "assistant":  # the record's key, for its turn
+            record = self._key(m, m.message_id, m.uuid)
+        for part in flatten_assistant(m) if isinstance(m, ROLE_TYPES) else (m,):
+            self._content(s, part, record)
+
+    def _content(self, s: SessionStats, m: Message, record: str) -> None:
+        if isinstance(m, ToolResultMessage):
+            self._end_turn()
+            if m.is_error:
+                s.failed.add(self._key(m, m.tool_use_id))
+            return
+        if not isinstance(m, _ASSISTANT_CONTENT):
+            return
+        if m.role != "assistant":
+            self._end_turn()
+            return
+        if self._in_turn is not s:  # a turn goes on until another speaker (or session) talks
+            self._end_turn()
+            self._in_turn = s
+        if record:
+            self._turn.add(record)
+        if isinstance(m, ToolUseMessage):
+            s.calls.setdefault(self._key(m, m.id), m.name)
+
+
+def resolve(parts: dict[Key, SessionStats]) -> list[SessionStats]:
+    """The sessions of all inputs in first-seen order (``parts`` is left as it was).
+
+    An input without session ids whose records another input holds under one session id (a
+    fragment cut after the line that names the session) is part of that session.
+    """
+    merged = {key: s.copy() for key, s in parts.items()}
+    named = [(s, s.keys()) for key, s in merged.items() if key[0] == "session"]
+    for key, s in list(merged.items()):
+        if key[0] != "input":
+            continue
+        mine = s.keys()
+        owners = [owner for owner, theirs in named if mine & theirs]
+        if len(owners) == 1:
+            owners[0].absorb(s)
+            del merged[key]
+    return list(merged.values())

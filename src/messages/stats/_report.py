@@ -1,0 +1,291 @@
+"""Rows of a stats report: one per session, day, month, model or project, with cost."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import date
+from datetime import datetime
+from datetime import tzinfo
+from typing import Any
+from typing import Literal
+from typing import TypeAlias
+
+from .._core.slots import Slotted
+from ._engine import SessionStats
+from ._engine import Tokens
+from ._prices import available
+from ._prices import estimate
+
+__all__ = ["CostMode", "Report", "Row", "View", "build", "zone_name"]
+
+View: TypeAlias = Literal["session", "day", "month", "model", "project"]
+"""What a report's rows are."""
+CostMode: TypeAlias = Literal["auto", "logged", "estimated"]
+"""Which cost a report shows: the logs' own, estimated from tokens, or logged else estimated."""
+
+VIEWS: tuple[View, ...] = ("session", "day", "month", "model", "project")
+
+
+def zone_name(tz: tzinfo | None) -> str:
+    """The name of a time zone as a report states it (the local zone's abbreviation)."""
+    if tz is None:
+        return datetime.now().astimezone().tzname() or "local"
+    return str(getattr(tz, "key", None) or tz.tzname(None) or tz)
+
+
+@dataclass(slots=True)
+class Row(Slotted):
+    """The figures of one row of a report."""
+
+    key: str | None
+    """The session id, day (``YYYY-MM-DD``), month (``YYYY-MM``), model or project;
+    ``None`` when the logs do not say (a record without a timestamp, a model not named)."""
+    sessions: int = 0
+    """Sessions counted in this row (by where they started)."""
+    turns: int = 0
+    """Model responses (see ``messages stats``)."""
+    tool_calls: Counter[str] = field(default_factory=Counter)
+    """Tool calls by tool name."""
+    tool_errors: int = 0
+    """Failed tool results."""
+    errors: int = 0
+    """Error records and API errors."""
+    tokens: Tokens = field(default_factory=Tokens)
+    """Token counts (``None`` where no record reports the figure)."""
+    cost: float | None = None
+    """US dollars, as the report's cost mode chooses; ``None`` when nothing gives one."""
+    sources: set[str] = field(default_factory=set)
+    """Where the cost comes from: ``"logged"``, ``"estimated"`` or both."""
+    inputs: list[str] = field(default_factory=list)
+    """The inputs that hold this row's records."""
+    formats: list[str] = field(default_factory=list)
+    """Their formats."""
+
+    @property
+    def cost_source(self) -> str | None:
+        """``"logged"``, ``"estimated"``, ``"mixed"`` (both) or ``None`` (no cost)."""
+        if not self.sources:
+            return None
+        return "mixed" if len(self.sources) > 1 else next(iter(self.sources))
+
+    def _add_cost(self, cost: float | None, source: str) -> None:
+        if cost is not None:
+            self.cost = cost if self.cost is None else self.cost + cost
+            self.sources.add(source)
+
+    def _add(self, other: Row) -> None:
+        self.sessions += other.sessions
+        self.turns += other.turns
+        self.tool_calls.update(other.tool_calls)
+        self.tool_errors += other.tool_errors
+        self.errors += other.errors
+        self.tokens.add(other.tokens)
+        if other.cost is not None:
+            self.cost = other.cost if self.cost is None else self.cost + other.cost
+        self.sources |= other.sources
+        self.inputs += [x for x in other.inputs if x not in self.inputs]
+        self.formats += [x for x in other.formats if x not in self.formats]
+
+    def figures(self) -> dict[str, Any]:
+        """The figures as a JSON-ready dict (without the key)."""
+        return {
+            "inputs": list(self.inputs),
+            "formats": list(self.formats),
+            "sessions": self.sessions,
+            "turns": self.turns,
+            "tool_calls": dict(sorted(self.tool_calls.items())),
+            "tool_errors": self.tool_errors,
+            "errors": self.errors,
+            "tokens": self.tokens.to_json(),
+            "cost_usd": None if self.cost is None else round(self.cost, 10),
+            "cost_source": self.cost_source,
+        }
+
+
+@dataclass(slots=True)
+class Report(Slotted):
+    """A stats report: rows, their total, and how they were made."""
+
+    by: View
+    """What the rows are."""
+    cost_mode: CostMode
+    """Which cost is shown."""
+    tz: str
+    """The time zone days and months are told in."""
+    rows: list[Row]
+    """In first-seen order for sessions, else by key (``None`` last)."""
+    total: Row
+    """Every row added up."""
+    sessions: list[SessionStats]
+    """The sessions behind the rows (for ``by="session"``, one per row, in order)."""
+    unpriced: list[str] = field(default_factory=list)
+    """Models with token counts that ``genai-prices`` has no price for."""
+    needs_prices: bool = False
+    """Whether an estimate was wanted but ``genai-prices`` is not installed."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as a JSON-ready dict.
+
+        By session: ``{"sessions": [...], "total": {...}}``, each session with its id,
+        inputs, formats and figures; by anything else: ``{"rows": [...], "total": {...}}``,
+        each row with its ``day``, ``month``, ``model`` or ``project``. Both also say
+        ``by``, ``tz`` and ``cost`` (the mode).
+        """
+        total = self.total.figures()
+        head: dict[str, Any] = {"by": self.by, "tz": self.tz, "cost": self.cost_mode}
+        if self.by == "session":
+            listed = []
+            for row, s in zip(self.rows, self.sessions, strict=True):
+                figures = row.figures()
+                del figures["sessions"]
+                listed.append(
+                    {
+                        "session_id": s.session_id,
+                        **figures,
+                        "model": s.model,
+                        "project": s.project,
+                    }
+                )
+            return {**head, "sessions": listed, "total": total}
+        rows = [{self.by: row.key, **row.figures()} for row in self.rows]
+        return {**head, "rows": rows, "total": total}
+
+
+def _day(when: float | None, tz: tzinfo | None) -> date | None:
+    if when is None:
+        return None
+    moment = datetime.fromtimestamp(when, tz) if tz is not None else datetime.fromtimestamp(when)
+    return moment.date()
+
+
+def _key(by: View, day: date | None, model: str | None, project: str | None) -> str | None:
+    if by == "day":
+        return None if day is None else day.isoformat()
+    if by == "month":
+        return None if day is None else f"{day.year:04d}-{day.month:02d}"
+    return model if by == "model" else project
+
+
+@dataclass(slots=True)
+class _Part(Slotted):
+    """One contribution of tokens and cost: a message's usage, or a session's totals."""
+
+    time: float | None
+    model: str | None
+    tokens: Tokens
+    logged: float | None
+
+
+def _parts(s: SessionStats) -> list[_Part]:
+    tokens, cost = s.reported()
+    if tokens is not None:
+        return [_Part(s.first_time, s.model, tokens, cost)]
+    parts = []
+    for e in s.turn_usage.values():
+        when = e.time
+        logged = None if cost is not None else e.tokens.cost
+        parts.append(
+            _Part(s.first_time if when is None else when, e.model or s.model, e.tokens, logged)
+        )
+    if cost is not None:
+        parts.append(_Part(s.first_time, s.model, Tokens(), cost))
+    return parts
+
+
+def build(
+    sessions: list[SessionStats],
+    *,
+    by: View = "session",
+    cost: CostMode = "auto",
+    tz: tzinfo | None = None,
+    since: date | None = None,
+    until: date | None = None,
+) -> Report:
+    """The report over ``sessions`` (see :meth:`messages.stats.Stats.report`)."""
+    if by not in VIEWS:
+        raise ValueError(f"by: expected one of {', '.join(VIEWS)}, found {by!r}")
+    if cost not in ("auto", "logged", "estimated"):
+        raise ValueError(f"cost: expected auto, logged or estimated, found {cost!r}")
+    ranged = since is not None or until is not None
+
+    def keep(day: date | None) -> bool:
+        if not ranged:
+            return True
+        if day is None:
+            return False
+        return (since is None or day >= since) and (until is None or day <= until)
+
+    groups: dict[str | None, Row] = {}
+    kept: list[SessionStats] = []
+    rows: list[Row] = []
+    unpriced: set[str] = set()
+    wanted_estimate = False
+    for s in sessions:
+        own = Row(s.session_id or f"({', '.join(s.inputs)})")
+        touched = False
+        home_day = _day(s.first_time, tz)
+        if keep(home_day):
+            touched = True
+            own.sessions = 1
+            own.turns = s.turns
+            own.tool_calls.update(s.tool_calls)
+            own.tool_errors = s.tool_errors
+            own.errors = s.errors
+        own.inputs, own.formats = list(s.inputs), list(s.formats)
+        parts = _parts(s)
+        logged = cost == "logged" or (cost == "auto" and any(p.logged is not None for p in parts))
+        split: list[tuple[str | None, Row]] = []
+        for p in parts:
+            day = _day(p.time, tz)
+            if not keep(day):
+                continue
+            touched = True
+            piece = Row(None, tokens=Tokens(*_counts(p.tokens)))
+            if logged:
+                piece._add_cost(p.logged, "logged")
+            else:
+                wanted_estimate = wanted_estimate or p.tokens.reported()
+                price = estimate(p.model, p.time, p.tokens)
+                if price is None and p.tokens.reported() and available():
+                    unpriced.add(p.model or "(a model the log does not name)")
+                piece._add_cost(price, "estimated")
+            split.append((_key(by, day, p.model, s.project), piece))
+        if not touched:
+            continue
+        kept.append(s)
+        if by == "session":
+            for _, piece in split:
+                own._add(piece)
+            rows.append(own)
+            continue
+        if own.sessions:
+            split.insert(0, (_key(by, home_day, s.model, s.project), own))
+        for key, piece in split:
+            row = groups.get(key)
+            if row is None:
+                row = groups[key] = Row(key)
+            row._add(piece)
+            if piece is not own:
+                row.inputs += [x for x in s.inputs if x not in row.inputs]
+                row.formats += [x for x in s.formats if x not in row.formats]
+    if by != "session":
+        rows = [groups[k] for k in sorted(groups, key=lambda k: (k is None, k or ""))]
+    total = Row("total")
+    for row in rows:
+        total._add(row)
+    return Report(
+        by,
+        cost,
+        zone_name(tz),
+        rows,
+        total,
+        kept,
+        sorted(unpriced),
+        wanted_estimate and not available(),
+    )
+
+
+def _counts(t: Tokens) -> tuple[int | None, ...]:
+    return (t.input, t.output, t.cache_read, t.cache_write, t.reasoning)

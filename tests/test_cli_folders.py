@@ -1,0 +1,148 @@
+"""Folder arguments (every agent log under them) and the default log folders of ``stats``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import EXAMPLES
+from messages.cli.io import default_folders
+from messages.cli.io import expand
+from support.adapter_files import local
+from test_cli import run
+
+cli_main = importlib.import_module("messages.cli.main")  # the module, not the function
+CLAUDE = EXAMPLES / "claude_code.jsonl"
+CODEX = local("codex", "exec.jsonl")
+
+
+def _tree(root: Path) -> Path:
+    """A ~/.claude/projects-like tree, with files that are not logs beside the logs."""
+    project = root / "projects" / "-home-ana-inventory-service"
+    project.mkdir(parents=True)
+    shutil.copy(CLAUDE, project / "3b1f6a52.jsonl")
+    (project / "notes.txt").write_text("not a log\n")
+    (project / "settings.json").write_text('{"theme": "dark"}\n')
+    nested = root / "projects" / "-srv-app" / "sub"
+    nested.mkdir(parents=True)
+    shutil.copy(local("cli", "stats-claude.jsonl"), nested / "run.jsonl")
+    hidden = root / "projects" / ".cache"
+    hidden.mkdir()
+    shutil.copy(CLAUDE, hidden / "copy.jsonl")
+    return root / "projects"
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    code, out, err = run(capsys, "stats", "--json", *argv)
+    assert (code, err) == (0, "")
+    doc: dict[str, Any] = json.loads(out)
+    return doc
+
+
+def test_a_folder_reads_every_log_under_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    projects = _tree(tmp_path)
+    assert [Path(i.path).name for i in expand(str(projects))] == [
+        "3b1f6a52.jsonl",
+        "settings.json",
+        "run.jsonl",
+    ]
+    doc = _json(capsys, str(projects))
+    files = _json(
+        capsys,
+        str(projects / "-home-ana-inventory-service" / "3b1f6a52.jsonl"),
+        str(projects / "-srv-app" / "sub" / "run.jsonl"),
+    )
+    assert doc["sessions"] == files["sessions"]
+    assert [s["session_id"] for s in doc["sessions"]][1:] == ["stats-a", "stats-b"]
+    # settings.json is not a log: skipped quietly (said with --verbose)
+    code, _, err = run(capsys, "stats", "--verbose", str(projects))
+    assert code == 0
+    assert "settings.json: skipped: not an agent log" in err
+
+
+def test_a_named_file_in_no_known_format_is_still_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"theme": "dark"}\n')
+    code, _, err = run(capsys, "stats", str(settings))
+    assert code == 1 and "cannot tell the format" in err
+
+
+def test_every_command_takes_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    projects = _tree(tmp_path)
+    code, out, _ = run(capsys, "normalize", "--format", "text", str(projects))
+    assert code == 0 and "[text/user] Which TODO comments" in out and "stats-a" in out
+
+
+def test_an_empty_folder_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "stats", str(tmp_path))
+    assert code == 2 and "no agent log" in err
+
+
+def test_default_folders(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".claude" / "projects").mkdir(parents=True)
+    (home / ".codex" / "sessions").mkdir(parents=True)
+    assert default_folders({"HOME": str(home)}) == [
+        str(home / ".claude" / "projects"),
+        str(home / ".codex" / "sessions"),
+    ]
+    one, two = tmp_path / "one", tmp_path / "two"
+    (one / "projects").mkdir(parents=True)
+    env = {"HOME": str(home), "CLAUDE_CONFIG_DIR": f"{one},{two}", "CODEX_HOME": str(tmp_path)}
+    assert default_folders(env) == [str(one / "projects")]  # two and $CODEX_HOME/sessions: absent
+
+
+def test_stats_on_a_terminal_with_no_file_reads_the_default_folders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.setattr(cli_main, "_stdin_is_terminal", lambda: True)
+    code, _, err = run(capsys, "stats")
+    assert code == 2 and "no agent log folder found" in err
+    _tree(tmp_path / ".claude")
+    sessions = tmp_path / ".codex" / "sessions" / "2026" / "01" / "15"
+    sessions.mkdir(parents=True)
+    shutil.copy(CODEX, sessions / "rollout-1.jsonl")
+    doc = _json(capsys)
+    assert doc["total"]["formats"] == ["claude_code", "codex"]
+    assert doc["total"]["inputs"][-1] == str(sessions / "rollout-1.jsonl")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "elsewhere"))
+    assert _json(capsys)["total"]["formats"] == ["codex"]
+
+
+def test_worker_processes_give_the_same_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    projects = _tree(tmp_path)
+    for by in ("session", "day"):
+        alone = _json(capsys, "--by", by, "--tz", "UTC", str(projects))
+        assert _json(capsys, "--jobs", "2", "--by", by, "--tz", "UTC", str(projects)) == alone
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--tz", "Mars/Olympus"], "unknown time zone 'Mars/Olympus'"),
+        (["--since", "15.01.2026"], "expected a day as YYYY-MM-DD"),
+        (["--by", "week"], "invalid choice: 'week'"),
+        (["--cost", "cheap"], "invalid choice: 'cheap'"),
+    ],
+)
+def test_bad_report_flags_are_usage_errors(
+    flags: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "stats", "--example", *flags)
+    assert code == 2 and message in err

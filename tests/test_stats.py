@@ -1,0 +1,324 @@
+"""``messages.stats``: the accumulator's laws (merge, identity, pickling) and its reports."""
+
+from __future__ import annotations
+
+import pickle
+from datetime import UTC
+from datetime import date
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import EXAMPLES
+from messages import AssistantMessage
+from messages import ErrorMessage
+from messages import InitMessage
+from messages import Message
+from messages import ResultMessage
+from messages import TextBlock
+from messages import ToolResultMessage
+from messages import ToolUseBlock
+from messages import Usage
+from messages import UserMessage
+from messages.stats import Stats
+from messages.stats import _prices
+from messages.stats._engine import epoch
+from messages.strategies import messages as any_message
+from support.adapter_files import local
+
+# A small world of ids, so that inputs share messages, calls and sessions often.
+_sessions = st.none() | st.sampled_from(["s1", "s2", "s3"])
+_ids = st.sampled_from(["m1", "m2", "m3", "m4"])
+_count = st.none() | st.integers(min_value=0, max_value=5000)
+_times = st.none() | st.sampled_from(
+    ["2026-01-15T23:30:00Z", "2026-01-16T00:30:00+01:00", "2026-02-01T12:00:00Z", 1768521600000]
+)
+_models = st.none() | st.sampled_from(["claude-sonnet-4-5", "claude-haiku-4-5", "no-such-model"])
+
+
+@st.composite
+def _assistant(draw: st.DrawFn) -> Message:
+    usage = draw(st.none() | st.builds(Usage, _count, _count, _count, _count))
+    content: tuple[Any, ...] = (TextBlock("ok"),)
+    if draw(st.booleans()):
+        content = (ToolUseBlock(draw(st.sampled_from(["c1", "c2", "c3"])), "Bash", {}),)
+    return AssistantMessage(
+        content,
+        usage=usage,
+        message_id=draw(_ids),
+        session_id=draw(_sessions),
+        model=draw(_models),
+        timestamp=draw(_times),
+        error=draw(st.none() | st.just("rate_limit")),
+    )
+
+
+_record: st.SearchStrategy[Message] = st.one_of(
+    _assistant(),
+    st.builds(UserMessage, st.just("go on"), session_id=_sessions, timestamp=_times),
+    st.builds(
+        ToolResultMessage,
+        st.sampled_from(["c1", "c2", "c3"]),
+        st.just("out"),
+        is_error=st.booleans(),
+        session_id=_sessions,
+    ),
+    st.builds(
+        ResultMessage,
+        num_turns=st.none() | st.integers(0, 9),
+        total_cost_usd=st.none() | st.sampled_from([0.5, 0.25]),
+        usage=st.none() | st.builds(Usage, _count, _count),
+        session_id=_sessions,
+        uuid=st.none() | st.sampled_from(["r1", "r2"]),
+        timestamp=_times,
+    ),
+    st.builds(ErrorMessage, st.just("boom"), session_id=_sessions, uuid=st.sampled_from(["e1"])),
+    st.builds(
+        InitMessage, cwd=st.none() | st.just("/srv/app"), session_id=_sessions, model=_models
+    ),
+    any_message(),
+)
+
+# an input is a label and its messages; labels repeat, as when one file is read twice
+_inputs = st.lists(
+    st.tuples(
+        st.sampled_from(["a.jsonl", "p/b.jsonl", "q/c.jsonl"]), st.lists(_record, max_size=8)
+    ),
+    max_size=6,
+)
+
+
+def _stats(inputs: list[tuple[str, list[Message]]]) -> list[Stats]:
+    return [Stats.of_messages(ms, label=label, format="native") for label, ms in inputs]
+
+
+def _report(s: Stats, **kw: Any) -> dict[str, Any]:
+    return s.report(tz=UTC, **kw).to_json()
+
+
+@given(_inputs, st.data())
+def test_any_split_merged_equals_the_whole(
+    inputs: list[tuple[str, list[Message]]], data: st.DataObject
+) -> None:
+    parts = _stats(inputs)
+    whole = Stats.merge_all(parts)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(parts)), max_size=4)))
+    bounds = [0, *cuts, len(parts)]
+    shards = [Stats.merge_all(parts[a:b]) for a, b in pairwise(bounds)]
+    merged = Stats.merge_all(shards)
+    assert merged == whole
+    for by in ("session", "day", "model"):
+        assert _report(merged, by=by) == _report(whole, by=by)
+
+
+@given(_inputs)
+def test_merge_is_associative_with_an_identity(inputs: list[tuple[str, list[Message]]]) -> None:
+    parts = _stats(inputs) + [Stats.empty()] * 3
+    a, b, c = parts[0], parts[1], parts[2]
+    assert a.merge(b).merge(c) == a.merge(b.merge(c))
+    assert Stats.empty().merge(a) == a == a.merge(Stats.empty())
+
+
+@given(_inputs)
+def test_merging_changes_neither_operand(inputs: list[tuple[str, list[Message]]]) -> None:
+    parts = _stats(inputs)
+    before = pickle.dumps(parts)
+    Stats.merge_all(parts).sessions()
+    for x in parts:
+        for y in parts:
+            x.merge(y)
+    assert pickle.loads(before) == parts
+
+
+@given(_inputs)
+def test_stats_pickle(inputs: list[tuple[str, list[Message]]]) -> None:
+    whole = Stats.merge_all(_stats(inputs))
+    again = pickle.loads(pickle.dumps(whole))
+    assert again == whole
+    assert _report(again, by="month") == _report(whole, by="month")
+
+
+@given(st.lists(_record, max_size=12))
+def test_the_totals_do_not_depend_on_the_view(records: list[Message]) -> None:
+    s = Stats.of_messages(records, label="x.jsonl")
+    totals = [_report(s, by=by)["total"] for by in ("session", "day", "month", "model", "project")]
+    assert all(t == totals[0] for t in totals)
+
+
+def test_a_message_in_two_shards_counts_once_with_its_final_usage() -> None:
+    def line(output: int) -> AssistantMessage:
+        return AssistantMessage(
+            "x", usage=Usage(3, output, 100, 10), message_id="m", session_id="s"
+        )
+
+    early = Stats.of_messages([line(1)], label="fragment.jsonl")
+    final = Stats.of_messages([line(1), line(80)], label="whole.jsonl")
+    for merged in (early.merge(final), final.merge(early)):
+        (s,) = merged.sessions()
+        assert (s.tokens.input, s.tokens.output, s.tokens.cache_read) == (3, 80, 100)
+
+
+def test_of_file_reads_like_the_command() -> None:
+    s = Stats.of_file(str(EXAMPLES / "claude_code.jsonl"))
+    (session,) = s.report().to_json()["sessions"]
+    assert (session["turns"], session["cost_usd"], session["formats"]) == (
+        2,
+        0.0345315,
+        ["claude_code"],
+    )
+    assert Stats.of_file(str(local("cli", "stats-claude.jsonl")), format="codex") == Stats.empty()
+
+
+def _turn(
+    when: str, output: int, model: str = "claude-sonnet-4-5", mid: str = "", session: str = "s"
+) -> Message:
+    return AssistantMessage(
+        "ok",
+        usage=Usage(10, output, 1000, 0),
+        model=model,
+        message_id=mid or f"m-{when}-{output}",
+        session_id=session,
+        timestamp=when,
+    )
+
+
+NIGHT = [
+    _turn("2026-01-15T22:30:00Z", 10),
+    _turn("2026-01-15T23:30:00Z", 20, "claude-haiku-4-5"),
+    _turn("2026-01-16T00:30:00Z", 40),
+]
+
+
+def test_days_are_told_in_the_chosen_zone() -> None:
+    s = Stats.of_messages(NIGHT, label="night.jsonl")
+    utc = s.report(by="day", tz=UTC)
+    assert [(r.key, r.tokens.output) for r in utc.rows] == [("2026-01-15", 30), ("2026-01-16", 40)]
+    assert utc.rows[0].sessions == 1 and utc.rows[1].sessions == 0  # counted where it started
+    paris = s.report(by="day", tz=ZoneInfo("Europe/Paris"))
+    assert [(r.key, r.tokens.output) for r in paris.rows] == [
+        ("2026-01-15", 10),
+        ("2026-01-16", 60),
+    ]
+    assert paris.tz == "Europe/Paris"
+    tokyo_month = s.report(by="month", tz=ZoneInfo("Asia/Tokyo"))
+    assert [(r.key, r.tokens.output) for r in tokyo_month.rows] == [("2026-01", 70)]
+
+
+def test_by_model_splits_a_session_by_the_model_of_each_message() -> None:
+    s = Stats.of_messages(NIGHT, label="night.jsonl")
+    rows = s.report(by="model", tz=UTC, cost="estimated").rows
+    assert [(r.key, r.tokens.output, r.cost_source) for r in rows] == [
+        ("claude-haiku-4-5", 20, "estimated"),
+        ("claude-sonnet-4-5", 50, "estimated"),
+    ]
+    haiku, sonnet = rows
+    assert haiku.cost is not None and sonnet.cost is not None
+    # $1 / $5 / $0.10 per million input / output / cache read tokens (haiku 4.5)
+    assert haiku.cost == pytest.approx((10 * 1 + 20 * 5 + 1000 * 0.1) / 1e6)
+
+
+def test_since_and_until_keep_the_days_between_inclusive() -> None:
+    s = Stats.of_messages(NIGHT, label="night.jsonl")
+    kept = s.report(by="day", tz=UTC, since=date(2026, 1, 16))
+    assert [(r.key, r.tokens.output) for r in kept.rows] == [("2026-01-16", 40)]
+    assert kept.to_json()["total"]["sessions"] == 0  # the session started the day before
+    until = s.report(by="session", tz=UTC, until=date(2026, 1, 15))
+    assert until.total.tokens.output == 30 and until.total.sessions == 1
+    assert s.report(tz=UTC, since=date(2027, 1, 1)).rows == []
+
+
+def test_project_is_the_recorded_cwd_else_the_folder(tmp_path: Path) -> None:
+    with_cwd = [
+        InitMessage(cwd="/srv/app", session_id="a"),
+        _turn("2026-01-15T10:00:00Z", 5, session="a"),
+    ]
+    a = Stats.of_messages(with_cwd, label=str(tmp_path / "-srv-app" / "a.jsonl"))
+    b = Stats.of_messages(
+        [_turn("2026-01-15T11:00:00Z", 7, session="b")],
+        label=str(tmp_path / "-home-dev-tool" / "b.jsonl"),
+    )
+    rows = a.merge(b).report(by="project", tz=UTC).rows
+    assert [(r.key, r.sessions) for r in rows] == [("-home-dev-tool", 1), ("/srv/app", 1)]
+
+
+def test_logged_cost_wins_in_auto_and_estimated_fills_the_rest() -> None:
+    logged = [
+        _turn("2026-01-15T10:00:00Z", 10),
+        ResultMessage(total_cost_usd=0.5, session_id="s", uuid="r"),
+    ]
+    a = Stats.of_messages(logged, label="a.jsonl")
+    b = Stats.of_messages(
+        [AssistantMessage("x", usage=Usage(10, 10), model="claude-sonnet-4-5", session_id="t")],
+        label="b.jsonl",
+    )
+    doc = a.merge(b).report(tz=UTC).to_json()
+    assert [(s["cost_usd"], s["cost_source"]) for s in doc["sessions"]] == [
+        (0.5, "logged"),
+        ((10 * 3 + 10 * 15) / 1e6, "estimated"),
+    ]
+    assert doc["total"]["cost_source"] == "mixed"
+    estimated = a.report(cost="estimated", tz=UTC).rows[0]
+    assert estimated.cost == pytest.approx((10 * 3 + 10 * 15 + 1000 * 0.3) / 1e6)
+
+
+def test_without_genai_prices_estimates_are_unknown_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_prices, "_module", lambda: None)
+    s = Stats.of_messages(NIGHT, label="night.jsonl")
+    report = s.report(tz=UTC)
+    assert (report.total.cost, report.needs_prices) == (None, True)
+    assert s.report(tz=UTC, cost="logged").needs_prices is False
+
+
+def test_models_without_a_price_are_named() -> None:
+    s = Stats.of_messages([_turn("2026-01-15T10:00:00Z", 5, "no-such-model-7")], label="x")
+    report = s.report(tz=UTC, cost="estimated")
+    assert (report.total.cost, report.unpriced) == (None, ["no-such-model-7"])
+
+
+def test_report_arguments_are_checked() -> None:
+    with pytest.raises(ValueError, match="by: expected one of"):
+        Stats.empty().report("week")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cost: expected"):
+        Stats.empty().report(cost="cheap")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2026-01-15T10:00:00Z", 1768471200.0),
+        ("2026-01-15T11:00:00+01:00", 1768471200.0),
+        ("2026-01-15T10:00:00", 1768471200.0),  # no zone: UTC
+        (1768471200, 1768471200.0),
+        (1768471200000, 1768471200.0),  # milliseconds (OpenCode)
+        ("yesterday", None),
+        (True, None),
+        (float("nan"), None),
+        (1e300, None),
+        ("0001-01-01T00:00:00+05:00", None),
+        (None, None),
+    ],
+)
+def test_timestamps(value: object, expected: float | None) -> None:
+    assert epoch(value) == expected
+
+
+def test_older_claude_code_transcripts_log_a_cost_per_message() -> None:
+    from messages.adapters import get
+
+    line = (
+        '{"type":"assistant","costUSD":0.0123,"sessionId":"s","uuid":"u1",'
+        '"timestamp":"2025-06-01T00:00:00Z","message":{"id":"m","type":"message",'
+        '"role":"assistant","model":"claude-sonnet-4-20250514",'
+        '"content":[{"type":"text","text":"x"}],"usage":{"input_tokens":1,"output_tokens":2}}}'
+    )
+    s = Stats.of_messages(get("claude_code").iter_decode([line.encode()]), label="old.jsonl")
+    assert (s.report(tz=UTC).total.cost, s.report(tz=UTC).total.cost_source) == (0.0123, "logged")
+    estimated = s.report(tz=UTC, cost="estimated").total
+    assert estimated.cost == pytest.approx((1 * 3 + 2 * 15) / 1e6)
