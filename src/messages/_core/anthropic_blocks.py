@@ -22,9 +22,9 @@ from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
-from ..limits import current_limits
 from ..usage import Usage
 from .frozen import EMPTY
+from .frozen import limits_in_force
 from .frozen import raw
 from .make import expose_owned
 from .make import maker
@@ -190,7 +190,7 @@ def decode_blocks(
 ) -> tuple[Block, ...]:
     """An owned wire list to blocks, with the index of a bad element in the error path."""
     if depth:  # only nested lists (tool result content) can be too deep
-        limit = current_limits().max_block_depth
+        limit = limits_in_force().max_block_depth
         if depth > limit:
             raise DecodeError(f"content blocks nest deeper than {limit} levels")
     out = []

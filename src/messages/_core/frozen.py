@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 from typing import Union
@@ -19,6 +20,9 @@ from typing import final
 from typing import overload
 
 from ..errors import DecodeError
+
+if TYPE_CHECKING:
+    from ..limits import Limits
 
 __all__ = ["EMPTY", "FrozenDict", "JsonValue", "freeze", "thaw"]
 
@@ -30,6 +34,16 @@ def depth_limit() -> int:
     """The JSON nesting limit in force (:attr:`messages.limits.Limits.max_depth`)."""
     limit: int = _current_limits().max_depth
     return limit
+
+
+def limits_in_force() -> Limits:
+    """:func:`messages.limits.current_limits`, for modules that must not import it eagerly.
+
+    Importing :mod:`messages.limits` costs import time (a dataclass, contextvars); the
+    codecs read the limits when they decode, not when they are imported.
+    """
+    found: Limits = _current_limits()
+    return found
 
 
 def _current_limits() -> Any:

@@ -19,8 +19,8 @@ from itertools import chain
 from typing import Any
 from typing import Final
 
+from .._core.frozen import limits_in_force
 from ..errors import DecodeError
-from ..limits import current_limits
 from ..message import Message
 from ..session import InvalidLineMessage
 
@@ -72,7 +72,7 @@ def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
     else (surrounding whitespace, other encodings, errors) takes the ``json.loads`` path.
     """
     if max_line is None:
-        max_line = current_limits().max_line
+        max_line = limits_in_force().max_line
     if len(line) > max_line:
         raise DecodeError(f"line is longer than {max_line} characters", value=line[:40])
     try:
@@ -214,7 +214,7 @@ def iter_decode(
     alike.
     """
     if max_line is None:
-        max_line = current_limits().max_line
+        max_line = limits_in_force().max_line
     from .._core.jsontext import scan_strict as scan
 
     remaining: Iterator[str | bytes] = iter(lines)

@@ -246,13 +246,8 @@ def _call(d: dict[str, Any], ids: CallIds) -> Block:
         raise exc.within(".functionCall") from None
     # ``args`` is written back only when non-empty: an explicit empty object stays in extra.
     ex = _split(d, "functionCall", fc, _CALL if args != {} else _CALL_NO_ARGS)
-    return _new_tool_use(
-        call_id if call_id is not None else ids.call(name),
-        name,
-        wrap_owned(args) if args else EMPTY,
-        None,
-        ex,
-    )
+    call_id = call_id if call_id is not None else ids.call(name)
+    return _new_tool_use(call_id, name, wrap_owned(args) if args else EMPTY, None, ex)
 
 
 def _response_text(response: Any) -> tuple[str, bool | None, bool]:
