@@ -16,15 +16,21 @@ from conftest import shared_fixtures
 from messages import EMPTY
 from messages import AssistantMessage
 from messages import AudioBlock
+from messages import CompactBoundaryMessage
 from messages import ErrorMessage
+from messages import HookEventMessage
 from messages import ImageBlock
 from messages import InitMessage
 from messages import InvalidLineMessage
+from messages import RateLimitMessage
 from messages import RawBlock
 from messages import RawMessage
 from messages import ResultMessage
+from messages import StatusMessage
 from messages import StreamEventMessage
+from messages import SystemEventMessage
 from messages import SystemMessage
+from messages import TaskEventMessage
 from messages import TextBlock
 from messages import TextMessage
 from messages import ThinkingBlock
@@ -75,9 +81,9 @@ def test_local_stream_kinds_in_order() -> None:
     ]
     assert got == [
         "InitMessage",
-        "RawMessage",
+        "StatusMessage",
         "StreamEventMessage",
-        "RawMessage",
+        "SystemEventMessage",
         "StreamEventMessage",
         "AssistantMessage",
         "AssistantMessage",
@@ -85,16 +91,16 @@ def test_local_stream_kinds_in_order() -> None:
         "RawMessage",
         "RawMessage",
         "UserMessage",
-        "RawMessage",
+        "RateLimitMessage",
         "AssistantMessage",
-        "RawMessage",
+        "TaskEventMessage",
         "UserMessage",
         "AssistantMessage",
         "UserMessage",
-        "RawMessage",
+        "TaskEventMessage",
         "UserMessage",
-        "RawMessage",
-        "RawMessage",
+        "CompactBoundaryMessage",
+        "HookEventMessage",
         "AssistantMessage",
         "UserMessage",
         "AssistantMessage",
@@ -188,7 +194,8 @@ def test_user_tool_results() -> None:
         ToolResultBlock("toolu_01HandMadeLs", "README.md\nsrc\ntests", is_error=False),
     )
     assert ok.timestamp == "2026-01-15T10:00:03.120Z"
-    assert ok.extra["tool_use_result"]["stdout"] == "README.md\nsrc\ntests"  # type: ignore[index]
+    assert ok.tool_use_result["stdout"] == "README.md\nsrc\ntests"  # type: ignore[index,call-overload]
+    assert "tool_use_result" not in ok.extra
     failed = cc.decode(_line("stream.jsonl", 17))
     assert isinstance(failed, UserMessage)
     assert failed.tool_results[0].is_error is True
@@ -223,12 +230,14 @@ def test_result_fields() -> None:
     assert m.result == '{"files": 3}'
     assert m.structured_output == {"files": 3}
     assert m.usage is not None and m.usage.cache_read_tokens == 3072
-    assert set(m.extra) == {"type", "stop_reason", "modelUsage", "permission_denials"}
+    assert set(m.extra) == {"type"}  # the run details are typed
+    assert m.stop_reason is not None and m.permission_denials is not None
+    assert m.model_usage is not None and len(m.model_usage) >= 1
     failed = cc.decode(_line("stream.jsonl", 26))
     assert isinstance(failed, ResultMessage)
     assert failed.subtype == "error_max_turns" and failed.is_error is True
     assert failed.duration_api_ms == 110500.5
-    assert failed.extra["errors"] == ("Reached maximum number of turns (10)",)
+    assert failed.errors == ("Reached maximum number of turns (10)",)
     assert json_equal(cc.encode(failed)["total_cost_usd"], 1)
 
 
@@ -242,19 +251,44 @@ def test_init_fields() -> None:
     assert m.extra["subtype"] == "init"
 
 
-@pytest.mark.parametrize("number", [2, 4, 14, 18, 20, 21])
-def test_other_system_subtypes_stay_raw_with_context(number: int) -> None:
-    obj = _line("stream.jsonl", number)
-    m = cc.decode(obj)
-    assert isinstance(m, RawMessage)
-    assert m.data == obj
-    assert m.session_id == "5f0c1d2e-0000-4000-8000-000000000001"
-    assert m.uuid == obj["uuid"]
-    assert m.role is None
+def test_system_subtypes_are_typed_events_with_context() -> None:
+    status, thinking, limit, started, done, boundary, hook = (
+        cc.decode(_line("stream.jsonl", n)) for n in (2, 4, 12, 14, 18, 20, 21)
+    )
+    assert status == StatusMessage(
+        "requesting",
+        uuid="a1000000-0000-4000-8000-000000000002",
+        session_id="5f0c1d2e-0000-4000-8000-000000000001",
+        extra={"type": "system"},
+    )
+    assert isinstance(thinking, SystemEventMessage) and thinking.subtype == "thinking_tokens"
+    assert thinking.data == {"estimated_tokens": 8, "estimated_tokens_delta": 8}
+    assert isinstance(limit, RateLimitMessage)
+    assert (limit.status, limit.resets_at, limit.rate_limit_type) == (
+        "allowed",
+        1768478400,
+        "five_hour",
+    )
+    assert limit.info is not None and limit.info["isUsingOverage"] is False
+    assert isinstance(started, TaskEventMessage) and started.subtype == "task_started"
+    assert (started.task_id, started.task_type, started.description) == (
+        "task-1",
+        "local_agent",
+        "Read README",
+    )
+    assert not started.is_terminal
+    assert isinstance(done, TaskEventMessage) and done.status == "completed" and done.is_terminal
+    assert isinstance(boundary, CompactBoundaryMessage)
+    assert (boundary.trigger, boundary.pre_tokens) == ("auto", 150000)
+    assert isinstance(hook, HookEventMessage)
+    assert (hook.subtype, hook.hook_id, hook.event_name) == ("hook_started", "h1", "Stop")
+    for m in (status, thinking, limit, started, done, boundary, hook):
+        assert m.session_id == "5f0c1d2e-0000-4000-8000-000000000001"
+        assert m.uuid is not None
 
 
-@pytest.mark.parametrize("number", [9, 10, 12, 27])
-def test_control_rate_limit_and_unknown_lines_stay_raw(number: int) -> None:
+@pytest.mark.parametrize("number", [9, 10, 27])
+def test_control_and_unknown_lines_stay_raw(number: int) -> None:
     obj = _line("stream.jsonl", number)
     m = cc.decode(obj)
     assert isinstance(m, RawMessage) and m.data == obj
@@ -284,7 +318,10 @@ def test_transcript_records() -> None:
     result = cc.decode(_line("transcript.jsonl", 7))
     assert isinstance(result, UserMessage)
     assert result.tool_results[0].text == "README.md\nsrc"
-    for number in (1, 2, 3, 9, 10):
+    hooks = cc.decode(_line("transcript.jsonl", 9))
+    assert isinstance(hooks, SystemEventMessage) and hooks.subtype == "stop_hook_summary"
+    assert hooks.data["hookCount"] == 1 and hooks.extra["sessionId"] == hooks.session_id
+    for number in (1, 2, 3, 10):
         raw = cc.decode(_line("transcript.jsonl", number))
         assert isinstance(raw, RawMessage)
     assert cc.detect(_line("transcript.jsonl", 1))
@@ -612,7 +649,7 @@ def normalised(m: Any) -> Any:
         changes["usage"] = _norm_usage(m.usage)
     if isinstance(m, ResultMessage) and m.subtype is None and m.is_error is None:
         changes["subtype"] = "success"  # a result line always says how the run ended
-    if isinstance(m, (UserMessage, ResultMessage, InitMessage, StreamEventMessage)):
+    if not isinstance(m, AssistantMessage):  # only assistant and init lines name a model
         changes["model"] = m.model if isinstance(m, InitMessage) else None
     changes["message_id"] = m.message_id if isinstance(m, AssistantMessage) else None
     return replace(m, **changes)
@@ -621,9 +658,11 @@ def normalised(m: Any) -> Any:
 CARRIED = st.one_of(
     ms.assistant_messages(content=CARRIED_BLOCKS),
     ms.role_messages(content=CARRIED_BLOCKS).filter(lambda m: isinstance(m, UserMessage)),
+    ms.harness_user_messages(content=CARRIED_BLOCKS),
     ms.session_messages().filter(
         lambda m: isinstance(m, (ResultMessage, InitMessage, StreamEventMessage))
     ),
+    ms.agent_events(),
 )
 
 

@@ -10,8 +10,9 @@ Honest differences, kept visible in :data:`FLAT`:
 
 - Claude Code (``-p PROMPT``), Codex exec and ``opencode run`` do not echo the prompt;
 - Claude Code and Codex show the model's reasoning (``thinking``), the others here do not;
-- lines an adapter does not model stay ``raw`` (Claude Code's ``rate_limit_event``, Codex's
-  ``turn.started``, the app-server's responses and housekeeping notifications).
+- lines an adapter does not model stay ``raw`` (Codex's ``turn.started``, the app-server's
+  responses and housekeeping notifications); Claude Code's ``rate_limit_event`` is a typed
+  session message, so it is not in the flat kinds.
 
 So the law compares the *conversation*: the flat view's text (with its role), tool calls and
 tool results, in order.
@@ -68,7 +69,7 @@ NO_PROMPT_LINE = frozenset(("codex", "opencode"))
 
 FLAT = {
     "acp": CONVERSATION,
-    "claude_code": ["raw", "thinking(assistant)", *CONVERSATION[1:]],
+    "claude_code": ["thinking(assistant)", *CONVERSATION[1:]],
     "codex": ["raw", "thinking(assistant)", *CONVERSATION[1:]],
     "codex_app_server": [
         *["raw"] * 4,  # responses to initialize, thread/start, turn/start; turn/started

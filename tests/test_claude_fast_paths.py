@@ -513,7 +513,7 @@ def test_a_null_message_is_an_error_and_a_missing_one_keeps_the_line_raw() -> No
 
 def test_raw_lines_keep_their_well_typed_context() -> None:
     line = {
-        "type": "rate_limit_event",
+        "type": "future_event",
         "uuid": UUID,
         "session_id": SID,
         "parent_tool_use_id": "toolu_parent",

@@ -577,7 +577,8 @@ def test_detect_knows_native_lines_and_nothing_else() -> None:
     from messages.adapters import detect
 
     assert detect({"v": 1, "kind": "text", "text": "hi"}) == "native"
-    assert detect({"v": 2, "kind": "text"}) is None
+    assert detect({"v": 2, "kind": "text", "text": "hi"}) == "native"
+    assert detect({"v": 3, "kind": "text"}) is None
     for value in ({}, [], "text", 1, None, {"type": 5}):
         assert detect(value) is None
 

@@ -43,6 +43,7 @@ def test_the_example_session(capsys: pytest.CaptureFixture[str]) -> None:
             "tool_calls": {"Bash": 1},
             "tool_errors": 0,
             "errors": 0,
+            "compactions": 0,
             "tokens": {
                 "input": 14,
                 "output": 246,

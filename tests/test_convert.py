@@ -16,6 +16,7 @@ from messages import AssistantMessage
 from messages import AudioBlock
 from messages import Block
 from messages import DecodeError
+from messages import DocumentBlock
 from messages import ImageBlock
 from messages import ImageMessage
 from messages import InitMessage
@@ -34,6 +35,7 @@ from messages import ToolResultMessage
 from messages import ToolUseBlock
 from messages import ToolUseMessage
 from messages import UserMessage
+from messages import VideoBlock
 from messages import strategies as ms
 from messages.convert import block_to_message
 from messages.convert import context_of
@@ -107,7 +109,8 @@ def test_tool_result_block_content_is_parsed_recursively() -> None:
 def test_unknown_and_unmodelled_shapes_become_raw_blocks_verbatim() -> None:
     odd = [
         {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
-        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "x"}},
+        {"type": "document", "source": {"type": "mystery", "data": "x"}},
+        {"type": "document", "source": {"type": "text", "media_type": 1, "data": "x"}},
         {"type": "image", "source": {"type": "base64", "data": "AAAA", "extra": 1}},
         {"type": "image", "source": "not an object"},
         {"no_type": True},
@@ -219,6 +222,42 @@ def test_parse_blocks_copies_its_input() -> None:
     assert block.input == {"a": [1]}  # type: ignore[union-attr]
 
 
+def test_documents_and_video_are_typed_and_written_back_exactly() -> None:
+    wire = [
+        {
+            "type": "document",
+            "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERg=="},
+            "title": "Q3",
+            "context": "Quarterly numbers",
+            "citations": {"enabled": True},
+            "cache_control": {"type": "ephemeral"},
+        },
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "x"}},
+        {
+            "type": "document",
+            "source": {"type": "content", "content": [{"type": "text", "text": "a"}]},
+        },
+        {"type": "document", "source": {"type": "url", "url": "https://x/a.pdf"}, "title": None},
+        {"type": "document", "source": {"type": "file", "file_id": "file_1"}, "citations": {}},
+        {"type": "video", "source": {"type": "url", "url": "https://x/v.mp4"}, "fps": 2},
+    ]
+    blocks = parse_blocks(wire)
+    assert blocks[0] == DocumentBlock(
+        data="JVBERg==",
+        media_type="application/pdf",
+        title="Q3",
+        context="Quarterly numbers",
+        citations=True,
+        extra={"cache_control": {"type": "ephemeral"}},
+    )
+    assert blocks[1] == DocumentBlock(text="x", media_type="text/plain")
+    assert blocks[2] == DocumentBlock(content=(TextBlock("a"),))
+    assert blocks[3] == DocumentBlock(url="https://x/a.pdf", extra={"title": None})
+    assert blocks[4] == DocumentBlock(file_id="file_1", extra={"citations": {}})
+    assert blocks[5] == VideoBlock(url="https://x/v.mp4", fps=2)
+    assert json_equal(dump_blocks(blocks), wire)
+
+
 def test_dump_blocks_returns_a_fresh_copy() -> None:
     blocks = parse_blocks([{"type": "tool_use", "id": "t", "name": "n", "input": {"a": [1]}}])
     out = dump_blocks(blocks)
@@ -262,6 +301,8 @@ def _anthropic_shaped() -> st.SearchStrategy[Block]:
         ms.image_blocks(),
         ms.audio_blocks(),
         ms.raw_blocks(),
+        ms.document_blocks(),
+        ms.video_blocks(),
     ).filter(lambda b: not (isinstance(b, ThinkingBlock) and b.redacted and b.signature is None))
 
 
@@ -506,13 +547,16 @@ def test_a_type_that_is_not_a_string_is_raw_not_a_crash() -> None:
 
 @given(ms.role_messages())
 def test_messages_to_turn_inverts_flattening(message: Any) -> None:
-    # What a turn carries beyond its blocks and context (usage, stop reason, error, extra)
+    # What a turn carries beyond its blocks and context (usage, stop reason, error, extra,
+    # a user turn's summary marker, origin and tool_use_result)
     # is not in the flat view, so the law is stated for turns without them.
     if isinstance(message.content, str) or not message.content:
         return
     plain = dataclasses.replace(message, extra={})
     if isinstance(plain, AssistantMessage):
         plain = dataclasses.replace(plain, usage=None, stop_reason=None, error=None)
+    if isinstance(plain, UserMessage):  # turn-level fields, like extra: not on the children
+        plain = dataclasses.replace(plain, summary=None, origin=None, tool_use_result=None)
     assert messages_to_turn(flatten_assistant(plain)) == plain
 
 

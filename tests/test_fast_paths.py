@@ -9,6 +9,10 @@ from typing import Any
 import pytest
 from hypothesis import given
 
+from messages import DocumentBlock
+from messages import DocumentMessage
+from messages import VideoBlock
+from messages import VideoMessage
 from messages import strategies as ms
 from messages._core.make import maker
 from messages.adapters._base import load_line
@@ -126,6 +130,8 @@ def _reference_flat(block: Any, context: dict[str, Any]) -> Any:
         ToolResultBlock: ToolResultMessage,
         ImageBlock: ImageMessage,
         AudioBlock: AudioMessage,
+        DocumentBlock: DocumentMessage,
+        VideoBlock: VideoMessage,
     }[type(block)]
     return cls(**fields, **context)
 

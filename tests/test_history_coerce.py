@@ -13,6 +13,7 @@ from conftest import LOCAL_FIXTURES
 from messages import AssistantMessage
 from messages import AudioBlock
 from messages import DecodeError
+from messages import DocumentBlock
 from messages import FrozenDict
 from messages import ImageBlock
 from messages import RawBlock
@@ -181,6 +182,28 @@ def test_langchain_dicts() -> None:
     )
 
 
+def test_openai_file_parts_are_documents() -> None:
+    (m,) = history.coerce(
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "file", "file": {"file_id": "file-1", "filename": "a.pdf"}},
+                    {"type": "input_file", "file_data": "data:application/pdf;base64,JVBERg=="},
+                    {"type": "input_file", "file_url": "https://x/b.pdf", "detail": "high"},
+                    {"type": "file", "file": {"file_id": 7}},
+                ],
+            }
+        ]
+    )
+    assert m.content == (
+        DocumentBlock(file_id="file-1", filename="a.pdf"),
+        DocumentBlock(url="data:application/pdf;base64,JVBERg=="),
+        DocumentBlock(url="https://x/b.pdf", extra={"detail": "high"}),
+        RawBlock({"type": "file", "file": {"file_id": 7}}),
+    )
+
+
 def test_openai_parts_for_audio_and_responses() -> None:
     (m,) = history.coerce(
         [
@@ -204,7 +227,7 @@ def test_openai_parts_for_audio_and_responses() -> None:
             ImageBlock(url="https://x/y.png", extra={"detail": "auto"}),
             ImageBlock(file_id="file_1"),
             ImageBlock(url="https://x/z.png"),
-            RawBlock({"type": "document", "source": {"type": "text", "data": "d"}}),
+            DocumentBlock(text="d"),
         )
     )
 

@@ -99,7 +99,7 @@ def test_line_length_limit_in_the_command_line(tmp_path: Any, capsys: Any) -> No
         code = main(["normalize", "--from", "native", str(path)])
     out, err = capsys.readouterr()
     assert code == 1
-    assert out == '{"v":1,"kind":"text","text":"ok"}\n'
+    assert out == '{"v":2,"kind":"text","text":"ok"}\n'
     assert f"{path}:1" in err and "longer than 100" in err
 
 

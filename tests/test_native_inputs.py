@@ -97,8 +97,8 @@ def test_a_role_of_any_other_value_is_a_decode_error(role: Any) -> None:
         assert info.value.value == role
 
 
-@pytest.mark.parametrize("version", [1.0, True, "1", [1], None, 0])
-def test_the_version_tag_is_exactly_one(version: Any) -> None:
+@pytest.mark.parametrize("version", [1.0, 2.0, True, "1", [1], None, 0, 3])
+def test_the_version_tag_is_exactly_a_readable_integer(version: Any) -> None:
     with pytest.raises(DecodeError) as info:
         from_dict({"v": version, "kind": "text", "text": "x"})
     assert (info.value.path, info.value.value) == ("$.v", version)
@@ -113,7 +113,7 @@ def test_nested_tags() -> None:
     )
     assert from_dict({"type": "usage", "output_tokens": 2}) == Usage(output_tokens=2)
     with pytest.raises(DecodeError) as info:
-        from_dict({"kind": "assistant", "usage": {"type": "usage", "v": 2}})
+        from_dict({"kind": "assistant", "usage": {"type": "usage", "v": 3}})
     assert info.value.path == "$.usage.v"  # only a top-level value carries the version
     with pytest.raises(DecodeError) as info:
         from_dict({"kind": "assistant", "usage": []})
@@ -196,9 +196,9 @@ def test_any_json_gives_a_value_or_a_decode_error(data: Any) -> None:
 
 
 def test_text_message_defaults_are_not_written() -> None:
-    assert to_dict(TextMessage("x", role="assistant")) == {"v": 1, "kind": "text", "text": "x"}
+    assert to_dict(TextMessage("x", role="assistant")) == {"v": 2, "kind": "text", "text": "x"}
     assert to_dict(TextMessage("x", role="user")) == {
-        "v": 1,
+        "v": 2,
         "kind": "text",
         "text": "x",
         "role": "user",
@@ -258,6 +258,6 @@ def test_init_tools_are_read_as_json() -> None:
 def test_fields_equal_to_their_default_are_left_out_even_when_not_the_same_object() -> None:
     # json.loads builds new strings, equal to the defaults but not the same objects
     text = json.loads('{"kind": "text", "text": "x", "role": "assistant", "extra": {}}')
-    assert to_dict(from_dict(text)) == {"v": 1, "kind": "text", "text": "x"}
+    assert to_dict(from_dict(text)) == {"v": 2, "kind": "text", "text": "x"}
     role = "".join(["assist", "ant"])
-    assert to_dict(TextMessage("x", role=role)) == {"v": 1, "kind": "text", "text": "x"}  # type: ignore[arg-type]
+    assert to_dict(TextMessage("x", role=role)) == {"v": 2, "kind": "text", "text": "x"}  # type: ignore[arg-type]

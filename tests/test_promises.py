@@ -94,7 +94,7 @@ def test_nested_objects_of_to_dict_are_copies() -> None:
     ("data", "path", "value"),
     [
         ([1], "$", [1]),
-        ({"v": 2, "kind": "text", "text": "x"}, "$.v", 2),
+        ({"v": 3, "kind": "text", "text": "x"}, "$.v", 3),
         ({"v": True, "kind": "text", "text": "x"}, "$.v", True),
         ({"v": 1.0, "kind": "text", "text": "x"}, "$.v", 1.0),
         ({"kind": "nope"}, "$.kind", "nope"),

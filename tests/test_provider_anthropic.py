@@ -16,6 +16,7 @@ from conftest import json_equal
 from conftest import shared_fixtures
 from messages import AssistantMessage
 from messages import DecodeError
+from messages import DocumentBlock
 from messages import ImageBlock
 from messages import RawBlock
 from messages import RawMessage
@@ -75,7 +76,14 @@ def test_rich_request_keeps_unknown_blocks_and_system_messages() -> None:
     messages = anthropic.decode_request(load(AREA, "request_rich.json"))
     assert messages[0] == SystemMessage("You are a research assistant. Cite your sources.")
     document = messages[1].content[0]
-    assert isinstance(document, RawBlock) and document.type == "document"
+    assert isinstance(document, DocumentBlock)
+    assert (document.media_type, document.title, document.context, document.citations) == (
+        "application/pdf",
+        "Q3 report",
+        "Internal",
+        True,
+    )
+    assert document.extra == {"cache_control": {"type": "ephemeral", "ttl": "1h"}}
     redacted = messages[2].content[1]
     assert isinstance(redacted, ThinkingBlock) and redacted.redacted
     assert redacted.signature.startswith("EmwKAhgB")
@@ -238,16 +246,23 @@ def test_calls_and_results_move_to_their_side_of_the_conversation() -> None:
     [(c[0], *rest) for name, c, *rest in UNSUPPORTED if name == "anthropic"],
 )
 def test_what_the_policy_leaves_in_the_turn(
-    message: Any, path: str, reason: str, described: str
+    message: Any, path: str, reason: str, described: str | None
 ) -> None:
     # (raise, drop and text for every provider: tests/contract/test_providers.py)
     dropped, degraded = check_unsupported("anthropic", [message], path, reason, described)
-    kept = [b for b in message.content if b.kind not in ("audio", "thinking", "raw", "tool_use")]
+    lost = ("audio", "video", "thinking", "raw", "tool_use")
+    # a document goes whole to the policy when described; else only a field of it does
+    kept = [
+        b
+        for b in message.content
+        if b.kind not in lost and not (b.kind == "document" and described is not None)
+    ]
     if kept:
         assert len(dropped["messages"][0]["content"]) == len(kept)
     else:  # a turn whose every block was dropped is left out
         assert dropped["messages"] == []
-    assert {"type": "text", "text": described} in degraded["messages"][0]["content"]
+    if described is not None:
+        assert {"type": "text", "text": described} in degraded["messages"][0]["content"]
 
 
 def test_foreign_fields_and_invalid_arguments_follow_the_policy() -> None:

@@ -10,6 +10,7 @@ from hypothesis import given
 from conftest import json_equal
 from messages import AssistantMessage
 from messages import AudioBlock
+from messages import DocumentBlock
 from messages import ImageBlock
 from messages import RawBlock
 from messages import StopReason
@@ -22,6 +23,7 @@ from messages import ToolUseBlock
 from messages import UnsupportedContentError
 from messages import Usage
 from messages import UserMessage
+from messages import VideoBlock
 from messages.convert import normalize_messages
 from messages.providers import gemini as g
 from support.provider_checks import check_gemini
@@ -75,8 +77,16 @@ def test_agent_loop_details() -> None:
         extra={"fileData": {"displayName": "screen.png"}},
     )
     assert isinstance(user.content[3], AudioBlock)
-    assert isinstance(user.content[1], RawBlock)  # a text file: no document kind yet
-    assert isinstance(user.content[4], RawBlock) and "videoMetadata" in user.content[4].data
+    assert user.content[1] == DocumentBlock(  # a text file is a document
+        file_id="https://generativelanguage.googleapis.com/v1beta/files/abc123",
+        media_type="text/plain",
+    )
+    assert user.content[4] == VideoBlock(
+        file_id="https://www.youtube.com/watch?v=9hE5-98ZeCg",
+        media_type="video/mp4",
+        start_offset="1s",
+        end_offset="5s",
+    )
     calls = messages[2]
     assert [t.id for t in calls.tool_uses] == ["gemini_call_0", "gemini_call_1"]
     assert calls.tool_uses[0].extra == {"thoughtSignature": "CsoBAVSoXO7-sig-1"}

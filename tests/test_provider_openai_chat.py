@@ -16,6 +16,7 @@ from conftest import json_equal
 from messages import AssistantMessage
 from messages import AudioBlock
 from messages import DecodeError
+from messages import DocumentBlock
 from messages import ImageBlock
 from messages import RawBlock
 from messages import RawMessage
@@ -68,7 +69,7 @@ def test_rich_request_details() -> None:
     audio = messages[2].content[3]
     assert isinstance(audio, AudioBlock) and audio.media_type == "audio/wav"
     assert messages[2].content[4].media_type == "audio/mpeg"
-    assert isinstance(messages[2].content[5], RawBlock)
+    assert messages[2].content[5] == DocumentBlock(file_id="file-6F2ksmvXxt4VdoqmHRw6kL")
     _, invalid, custom = messages[3].content[1:]
     assert invalid.invalid_arguments and invalid.input == {}
     assert invalid.arguments == '{"name": "report.pdf", "pages": [1, 2'

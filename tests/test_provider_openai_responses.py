@@ -10,6 +10,7 @@ from hypothesis import given
 
 from conftest import json_equal
 from messages import AssistantMessage
+from messages import DocumentBlock
 from messages import ImageBlock
 from messages import RawBlock
 from messages import StopReason
@@ -85,7 +86,7 @@ def test_agent_loop_keeps_what_it_cannot_model() -> None:
     assert isinstance(user, UserMessage)
     assert user.extra == {"type": "message"}
     assert user.content[0].extra == {"prompt_cache_breakpoint": {"type": "ephemeral"}}
-    assert isinstance(user.content[1], RawBlock) and user.content[1].type == "input_file"
+    assert user.content[1] == DocumentBlock(file_id="file-9Qx2", filename="build.log")
     turn = messages[3]
     assert isinstance(turn, AssistantMessage)
     reasoning = turn.content[0]

@@ -10,19 +10,25 @@ import pytest
 from hypothesis import given
 
 from messages import AssistantMessage
+from messages import AudioMessage
 from messages import DecodeError
+from messages import DocumentBlock
 from messages import EncodeError
 from messages import ImageBlock
 from messages import ResultMessage
 from messages import TextBlock
 from messages import TextMessage
 from messages import ToolResultBlock
+from messages import ToolUseBlock
 from messages import Usage
+from messages import UserMessage
+from messages import VideoMessage
 from messages import from_dict
 from messages import read_jsonl
 from messages import strategies as ms
 from messages import to_dict
 from messages import write_jsonl
+from messages.serialize import FORMAT_VERSION
 from messages.serialize import dumps
 from messages.serialize import loads
 
@@ -53,9 +59,9 @@ def test_output_is_json_safe_and_a_fresh_copy(message: Any) -> None:
 
 
 def test_exact_shapes() -> None:
-    assert to_dict(TextBlock("x")) == {"v": 1, "type": "text", "text": "x"}
+    assert to_dict(TextBlock("x")) == {"v": 2, "type": "text", "text": "x"}
     assert to_dict(Usage(1, cost_usd=0.5)) == {
-        "v": 1,
+        "v": 2,
         "type": "usage",
         "input_tokens": 1,
         "cost_usd": 0.5,
@@ -63,7 +69,7 @@ def test_exact_shapes() -> None:
     assert to_dict(
         AssistantMessage((ToolResultBlock("t", (TextBlock("a"),)),), usage=Usage(2), model="m")
     ) == {
-        "v": 1,
+        "v": 2,
         "kind": "assistant",
         "content": [
             {"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "a"}]}
@@ -72,7 +78,7 @@ def test_exact_shapes() -> None:
         "model": "m",
     }
     assert to_dict(ImageBlock(data="AAAA", media_type="image/png")) == {
-        "v": 1,
+        "v": 2,
         "type": "image",
         "data": "AAAA",
         "media_type": "image/png",
@@ -83,8 +89,68 @@ def test_version_tag_is_optional_on_input_but_checked() -> None:
     assert from_dict({"kind": "text", "text": "x"}) == TextMessage("x")
     assert from_dict({"type": "usage"}) == Usage()
     with pytest.raises(DecodeError) as info:
-        from_dict({"v": 2, "kind": "text", "text": "x"})
-    assert str(info.value) == "$.v: unsupported format version 2 (this library reads 1)"
+        from_dict({"v": 3, "kind": "text", "text": "x"})
+    assert str(info.value) == "$.v: unsupported format version 3 (this library reads 1 and 2)"
+
+
+def test_version_1_documents_still_read() -> None:
+    """Files written before documents and video (``"v": 1``) read unchanged."""
+    v1 = [
+        '{"v":1,"kind":"user","content":[{"type":"text","text":"hi"},'
+        '{"type":"image","url":"https://x/a.png"}],"session_id":"s1"}',
+        '{"v":1,"kind":"audio","data":"UklGRg==","media_type":"audio/wav","role":"user"}',
+        '{"v":1,"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}',
+    ]
+    values = list(read_jsonl(v1))
+    assert values == [
+        UserMessage((TextBlock("hi"), ImageBlock(url="https://x/a.png")), session_id="s1"),
+        AudioMessage(data="UklGRg==", media_type="audio/wav", role="user"),
+        ToolUseBlock("t1", "Bash", {"command": "ls"}),
+    ]
+    assert [to_dict(v)["v"] for v in values] == [FORMAT_VERSION] * 3 == [2] * 3
+
+
+def test_version_2_carries_documents_and_video() -> None:
+    doc = DocumentBlock(text="Minutes.", media_type="text/plain", title="Notes", citations=True)
+    video = VideoMessage(file_id="files/v1", media_type="video/mp4", start_offset="5s", fps=2)
+    assert to_dict(doc) == {
+        "v": 2,
+        "type": "document",
+        "text": "Minutes.",
+        "media_type": "text/plain",
+        "title": "Notes",
+        "citations": True,
+    }
+    assert from_dict(to_dict(doc)) == doc
+    assert from_dict(to_dict(video)) == video
+    nested = DocumentBlock(content=(TextBlock("a"),))
+    assert to_dict(nested)["content"] == [{"type": "text", "text": "a"}]
+    with pytest.raises(DecodeError) as info:
+        from_dict({"type": "video", "fps": "fast"})
+    assert info.value.path == "$.fps"
+
+
+V1_DOCUMENT = [
+    '{"v":1,"kind":"init","cwd":"/w","tools":["Bash"],"session_id":"s-1"}',
+    '{"v":1,"kind":"user","content":"Count the files.","session_id":"s-1"}',
+    '{"v":1,"kind":"assistant","content":[{"type":"text","text":"3."}],"stop_reason":"end_turn"}',
+    '{"v":1,"kind":"result","subtype":"success","num_turns":1,"usage":{"input_tokens":5}}',
+]
+"""A document as version 1 of the format wrote it (before agent events and run details)."""
+
+
+def test_a_version_1_document_still_reads() -> None:
+    values = list(read_jsonl(V1_DOCUMENT))
+    assert [type(v).__name__ for v in values] == [
+        "InitMessage",
+        "UserMessage",
+        "AssistantMessage",
+        "ResultMessage",
+    ]
+    assert values[1] == UserMessage("Count the files.", session_id="s-1")
+    assert values[3].usage == Usage(5)
+    # written back, it is the same document at version 2
+    assert [dumps(v) for v in values] == [line.replace('"v":1', '"v":2') for line in V1_DOCUMENT]
 
 
 @pytest.mark.parametrize(
@@ -171,7 +237,7 @@ def test_json_lines() -> None:
     text = buffer.getvalue()
     assert (
         text
-        == '{"v":1,"kind":"text","text":"é","role":"user"}\n{"v":1,"kind":"result","num_turns":1}\n'
+        == '{"v":2,"kind":"text","text":"é","role":"user"}\n{"v":2,"kind":"result","num_turns":1}\n'
     )
     assert list(read_jsonl(io.StringIO(text + "\n"))) == stream
     assert list(read_jsonl([line.encode() for line in text.splitlines()])) == stream

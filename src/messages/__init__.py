@@ -18,17 +18,28 @@ if TYPE_CHECKING:
     from ._core.frozen import thaw
     from .blocks import AudioBlock
     from .blocks import Block
+    from .blocks import DocumentBlock
     from .blocks import ImageBlock
     from .blocks import RawBlock
     from .blocks import TextBlock
     from .blocks import ThinkingBlock
     from .blocks import ToolResultBlock
     from .blocks import ToolUseBlock
+    from .blocks import VideoBlock
     from .errors import DecodeError
     from .errors import EncodeError
     from .errors import MessagesError
     from .errors import UnsupportedContentError
+    from .events import TERMINAL_TASK_STATUSES
+    from .events import CompactBoundaryMessage
+    from .events import ConversationResetMessage
+    from .events import HookEventMessage
+    from .events import RateLimitMessage
+    from .events import StatusMessage
+    from .events import SystemEventMessage
+    from .events import TaskEventMessage
     from .flat import AudioMessage
+    from .flat import DocumentMessage
     from .flat import FlatMessage
     from .flat import ImageMessage
     from .flat import RawMessage
@@ -36,6 +47,7 @@ if TYPE_CHECKING:
     from .flat import ThinkingMessage
     from .flat import ToolResultMessage
     from .flat import ToolUseMessage
+    from .flat import VideoMessage
     from .message import Context
     from .message import Message
     from .roles import AssistantMessage
@@ -64,13 +76,18 @@ __all__ = [
     "AudioBlock",
     "AudioMessage",
     "Block",
+    "CompactBoundaryMessage",
     "Context",
+    "ConversationResetMessage",
     "DecodeError",
+    "DocumentBlock",
+    "DocumentMessage",
     "EMPTY",
     "EncodeError",
     "ErrorMessage",
     "FlatMessage",
     "FrozenDict",
+    "HookEventMessage",
     "ImageBlock",
     "ImageMessage",
     "InitMessage",
@@ -78,15 +95,20 @@ __all__ = [
     "JsonValue",
     "Message",
     "MessagesError",
+    "RateLimitMessage",
     "RawBlock",
     "RawMessage",
     "ResultMessage",
     "Role",
     "RoleMessage",
     "SessionMessage",
+    "StatusMessage",
     "StopReason",
     "StreamEventMessage",
+    "SystemEventMessage",
     "SystemMessage",
+    "TERMINAL_TASK_STATUSES",
+    "TaskEventMessage",
     "TextBlock",
     "TextMessage",
     "ThinkingBlock",
@@ -100,6 +122,8 @@ __all__ = [
     "UnsupportedContentError",
     "Usage",
     "UserMessage",
+    "VideoBlock",
+    "VideoMessage",
     "__version__",
     "classify_stop_reason",
     "freeze",
@@ -128,23 +152,35 @@ _HOME = {
     "classify_stop_reason": "stop",
     "AudioBlock": "blocks",
     "Block": "blocks",
+    "DocumentBlock": "blocks",
     "ImageBlock": "blocks",
     "RawBlock": "blocks",
     "TextBlock": "blocks",
     "ThinkingBlock": "blocks",
     "ToolResultBlock": "blocks",
     "ToolUseBlock": "blocks",
+    "VideoBlock": "blocks",
     "AudioMessage": "flat",
+    "DocumentMessage": "flat",
     "ImageMessage": "flat",
     "RawMessage": "flat",
     "TextMessage": "flat",
     "ThinkingMessage": "flat",
     "ToolResultMessage": "flat",
     "ToolUseMessage": "flat",
+    "VideoMessage": "flat",
     "AssistantMessage": "roles",
     "SystemMessage": "roles",
     "ToolMessage": "roles",
     "UserMessage": "roles",
+    "CompactBoundaryMessage": "events",
+    "ConversationResetMessage": "events",
+    "HookEventMessage": "events",
+    "RateLimitMessage": "events",
+    "StatusMessage": "events",
+    "SystemEventMessage": "events",
+    "TERMINAL_TASK_STATUSES": "events",
+    "TaskEventMessage": "events",
     "ErrorMessage": "session",
     "InitMessage": "session",
     "InvalidLineMessage": "session",
@@ -168,6 +204,7 @@ _SUBMODULES = (
     "blocks",
     "convert",
     "errors",
+    "events",
     "flat",
     "history",
     "interop",

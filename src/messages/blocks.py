@@ -36,6 +36,7 @@ from ._core.frozen import JsonValue
 __all__ = [
     "AudioBlock",
     "Block",
+    "DocumentBlock",
     "ImageBlock",
     "MediaReads",
     "RawBlock",
@@ -43,6 +44,7 @@ __all__ = [
     "ThinkingBlock",
     "ToolResultBlock",
     "ToolUseBlock",
+    "VideoBlock",
 ]
 
 
@@ -181,7 +183,7 @@ class ToolResultBlock:
 
 
 class MediaReads:
-    """What image and audio blocks share, written once.
+    """What image, audio, document and video blocks share, written once.
 
     Building from bytes or a file, reading the bytes back, the best-known MIME type, and a
     repr that never dumps base64.
@@ -320,8 +322,177 @@ class AudioBlock(MediaReads):
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
+class DocumentBlock(MediaReads):
+    r"""A document: a PDF or other file (base64, URL, file id) or a plain-text body.
+
+    Exactly one source is usually set: ``data`` (base64 bytes, Anthropic ``base64`` source,
+    OpenAI ``file_data``, Gemini ``inlineData``), ``text`` (Anthropic ``text`` source),
+    ``content`` (Anthropic ``content`` source), ``url`` or ``file_id``. Build one from bytes
+    with :meth:`from_bytes` (``%PDF`` is sniffed), from a file with :meth:`from_file`, or from
+    a string with :meth:`from_text`.
+
+    >>> DocumentBlock.from_bytes(b"%PDF-1.7\n", title="report.pdf")
+    DocumentBlock(media_type='application/pdf', data=<9 bytes>, title='report.pdf')
+    >>> DocumentBlock.from_text("Minutes of the meeting.").media_type
+    'text/plain'
+    """
+
+    kind: ClassVar[Literal["document"]] = "document"
+    _: KW_ONLY
+    data: str | None = None
+    """Base64 bytes exactly as received (Anthropic ``source.data`` of a ``base64`` source,
+    OpenAI ``file_data`` without its ``data:`` prefix, Gemini ``inlineData.data``)."""
+    text: str | None = None
+    """A plain-text document body (Anthropic ``source.data`` of a ``text`` source)."""
+    content: str | tuple[Block, ...] | None = None
+    """A document made of content blocks (Anthropic ``source.content`` of a ``content``
+    source): a string or blocks, kept as sent."""
+    url: str | None = None
+    """A URL (Anthropic ``url`` source, Responses ``file_url``), or a ``data:`` URL (OpenAI
+    ``file_data`` as sent); never fetched by this library."""
+    file_id: str | None = None
+    """A provider file id (Anthropic ``file`` source, OpenAI ``file_id``, Gemini
+    ``fileData.fileUri``)."""
+    media_type: str | None = None
+    """MIME type as given (``application/pdf``, ``text/plain``...)."""
+    title: str | None = None
+    """The document's title (Anthropic ``title``); OpenAI has ``filename`` instead."""
+    filename: str | None = None
+    """The file name (OpenAI ``filename``); Anthropic has ``title`` instead."""
+    context: str | None = None
+    """Text about the document the model may read but not cite (Anthropic ``context``)."""
+    citations: bool | None = None
+    """Whether the model may cite the document (Anthropic ``citations.enabled``); ``None``:
+    not said."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``cache_control``...), kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_tuple(self, "content")
+        freeze_map(self, "extra")
+
+    @classmethod
+    def from_bytes(
+        cls,
+        data: bytes,
+        media_type: str | None = None,
+        *,
+        title: str | None = None,
+        filename: str | None = None,
+    ) -> Self:
+        """A document from raw bytes; the MIME type is sniffed (``%PDF``, UTF-8 text)."""
+        from .media import b64encode  # lazy: media helpers cost import time
+        from .media import sniff_document_type  # lazy: media helpers cost import time
+
+        media_type = media_type or sniff_document_type(data)
+        return cls(data=b64encode(data), media_type=media_type, title=title, filename=filename)
+
+    @classmethod
+    def from_text(
+        cls, text: str, media_type: str = "text/plain", *, title: str | None = None
+    ) -> Self:
+        """A plain-text document (an Anthropic ``text`` source)."""
+        return cls(text=text, media_type=media_type, title=title)
+
+    @property
+    def size(self) -> int | None:
+        """Bytes of ``data`` or of a base64 ``data:`` URL, or characters of ``text``.
+
+        ``None`` when the document is elsewhere (a URL, a file id) or made of blocks.
+        """
+        from .media import base64_size
+        from .media import parse_data_uri
+
+        if self.data is not None:
+            return base64_size(self.data)
+        if self.text is not None:
+            return len(self.text)
+        if self.url is not None:
+            uri = parse_data_uri(self.url)
+            if uri is not None:
+                return base64_size(uri.data) if uri.is_base64 else len(uri.data)
+        return None
+
+    def __repr__(self) -> str:
+        from .media import base64_size
+
+        parts = []
+        if self.media_type is not None:
+            parts.append(f"media_type={self.media_type!r}")
+        if self.data is not None:
+            parts.append(f"data=<{base64_size(self.data)} bytes>")
+        if self.text is not None:
+            text = (
+                self.text
+                if len(self.text) <= 60
+                else f"{self.text[:40]}...<{len(self.text)} chars>"
+            )
+            parts.append(f"text={text!r}")
+        if self.content is not None:
+            parts.append(f"content={self.content!r}")
+        for name in ("url", "file_id", "title", "filename", "context", "citations"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append(f"{name}={value!r}")
+        if self.extra:
+            parts.append(f"extra={self.extra!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
+@final
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
+class VideoBlock(MediaReads):
+    r"""A video: base64 data, a URL (``data:`` URIs included) or a provider file id.
+
+    Gemini carries video as ``inlineData``/``fileData`` with a ``video/*`` MIME type, and may
+    clip or sample it with ``videoMetadata``; the other providers take no video.
+
+    >>> VideoBlock(file_id="https://generativelanguage.googleapis.com/v1beta/files/f1",
+    ...            media_type="video/mp4", start_offset="10s", fps=2).fps
+    2
+    """
+
+    kind: ClassVar[Literal["video"]] = "video"
+    _: KW_ONLY
+    data: str | None = None
+    """Base64 text exactly as received (Gemini ``inlineData.data``)."""
+    url: str | None = None
+    """A URL or ``data:`` URI; never fetched by this library."""
+    file_id: str | None = None
+    """A provider file id (Gemini ``fileData.fileUri``, a YouTube URL included)."""
+    media_type: str | None = None
+    """MIME type as given (``video/mp4``)."""
+    start_offset: str | None = None
+    """Where the clip starts, as Gemini writes durations (``"1.5s"``; ``videoMetadata``)."""
+    end_offset: str | None = None
+    """Where the clip ends (Gemini ``videoMetadata.endOffset``)."""
+    fps: int | float | None = None
+    """Frames sampled per second (Gemini ``videoMetadata.fps``), the number as sent."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model (``mediaResolution``...), kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    def __repr__(self) -> str:
+        shown = MediaReads.__repr__(self)
+        clip = [
+            f"{name}={getattr(self, name)!r}"
+            for name in ("start_offset", "end_offset", "fps")
+            if getattr(self, name) is not None
+        ]
+        if not clip:
+            return shown
+        head = shown[:-1]
+        return f"{head}{', ' if not head.endswith('(') else ''}{', '.join(clip)})"
+
+
+@final
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class RawBlock:
-    """Anything this library does not model, kept verbatim (server tool calls, documents...).
+    """Anything this library does not model, kept verbatim (server tool calls...).
 
     >>> RawBlock({"type": "server_tool_use", "id": "srvtoolu_1"}).type
     'server_tool_use'
@@ -346,7 +517,15 @@ class RawBlock:
 
 
 Block: TypeAlias = (
-    TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock | AudioBlock | RawBlock
+    TextBlock
+    | ThinkingBlock
+    | ToolUseBlock
+    | ToolResultBlock
+    | ImageBlock
+    | AudioBlock
+    | RawBlock
+    | DocumentBlock
+    | VideoBlock
 )
 """Any content block."""
 
@@ -358,4 +537,6 @@ BLOCK_TYPES: tuple[type[Block], ...] = (
     ImageBlock,
     AudioBlock,
     RawBlock,
+    DocumentBlock,
+    VideoBlock,
 )

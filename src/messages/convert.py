@@ -32,14 +32,17 @@ from ._core.make import wrap_owned
 from ._core.wire import type_name
 from .blocks import AudioBlock
 from .blocks import Block
+from .blocks import DocumentBlock
 from .blocks import ImageBlock
 from .blocks import RawBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
+from .blocks import VideoBlock
 from .errors import DecodeError
 from .flat import AudioMessage
+from .flat import DocumentMessage
 from .flat import FlatMessage
 from .flat import ImageMessage
 from .flat import RawMessage
@@ -47,6 +50,7 @@ from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
 from .flat import ToolUseMessage
+from .flat import VideoMessage
 from .message import FLAT_TYPES
 from .message import MESSAGE_TYPES
 from .message import ROLE_TYPES
@@ -80,9 +84,10 @@ def parse_blocks(raw: Any, *, provider: str | None = None) -> tuple[Block, ...]:
     """Decode a JSON list of content blocks (Anthropic / Claude Code shapes) into blocks.
 
     Known: ``text``, ``thinking``, ``redacted_thinking``, ``tool_use``, ``tool_result`` (its
-    content recursively), ``image`` and ``audio`` with a ``base64``/``url``/``file`` source.
-    Anything else (unknown types, documents, server tools, elements that are not objects)
-    becomes a :class:`RawBlock` holding the original value. A missing required string reads as
+    content recursively), ``image``, ``audio`` and ``video`` with a ``base64``/``url``/``file``
+    source, and ``document`` with a ``base64``/``text``/``content``/``url``/``file`` source.
+    Anything else (unknown types, server tools, elements that are not objects) becomes a
+    :class:`RawBlock` holding the original value. A missing required string reads as
     ``""`` and a missing ``input`` as ``{}``. Input that is not a list, or a known block with a
     field of the wrong type, raises :class:`DecodeError` with the path to it.
 
@@ -213,6 +218,8 @@ def _flat(block: Block, ctx: _Ctx) -> Message:
                 ts,
                 block.extra,
             )
+        case DocumentBlock() | VideoBlock():
+            return _flat_file(block, ctx)
         case RawBlock():
             wrapped = _native_message(block.data)
             if wrapped is not None:
@@ -220,6 +227,45 @@ def _flat(block: Block, ctx: _Ctx) -> Message:
             return _new_raw(block.data, role, uuid, sid, parent, model, mid, ts, EMPTY)
         case _:
             assert_never(block)
+
+
+def _flat_file(block: DocumentBlock | VideoBlock, ctx: _Ctx) -> Message:
+    """The flat message of a document or video block (rarer kinds: built by keyword)."""
+    role, uuid, sid, parent, model, mid, ts = ctx
+    context = {
+        "role": "user" if role is None else role,
+        "uuid": uuid,
+        "session_id": sid,
+        "parent_tool_use_id": parent,
+        "model": model,
+        "message_id": mid,
+        "timestamp": ts,
+        "extra": block.extra,
+    }
+    if isinstance(block, DocumentBlock):
+        return DocumentMessage(
+            data=block.data,
+            text=block.text,
+            content=block.content,
+            url=block.url,
+            file_id=block.file_id,
+            media_type=block.media_type,
+            title=block.title,
+            filename=block.filename,
+            context=block.context,
+            citations=block.citations,
+            **context,
+        )
+    return VideoMessage(
+        data=block.data,
+        url=block.url,
+        file_id=block.file_id,
+        media_type=block.media_type,
+        start_offset=block.start_offset,
+        end_offset=block.end_offset,
+        fps=block.fps,
+        **context,
+    )
 
 
 def block_to_message(block: Block, **context: Unpack[Context]) -> Message:
@@ -293,6 +339,31 @@ def message_to_block(message: Message) -> Block:
                 url=message.url,
                 file_id=message.file_id,
                 media_type=message.media_type,
+                extra=message.extra,
+            )
+        case DocumentMessage():
+            return DocumentBlock(
+                data=message.data,
+                text=message.text,
+                content=message.content,
+                url=message.url,
+                file_id=message.file_id,
+                media_type=message.media_type,
+                title=message.title,
+                filename=message.filename,
+                context=message.context,
+                citations=message.citations,
+                extra=message.extra,
+            )
+        case VideoMessage():
+            return VideoBlock(
+                data=message.data,
+                url=message.url,
+                file_id=message.file_id,
+                media_type=message.media_type,
+                start_offset=message.start_offset,
+                end_offset=message.end_offset,
+                fps=message.fps,
                 extra=message.extra,
             )
         case RawMessage() if not message.extra and _native_message(message.data) is None:

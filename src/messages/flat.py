@@ -36,12 +36,14 @@ from .blocks import TextBlock
 
 __all__ = [
     "AudioMessage",
+    "DocumentMessage",
     "ImageMessage",
     "RawMessage",
     "TextMessage",
     "ThinkingMessage",
     "ToolResultMessage",
     "ToolUseMessage",
+    "VideoMessage",
 ]
 
 
@@ -353,6 +355,109 @@ class RawMessage:
     __repr__ = compact_repr
 
 
+@final
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
+class DocumentMessage:
+    """A document: file data, a text body, content blocks, a URL or a file id.
+
+    See :class:`~messages.DocumentBlock`.
+    """
+
+    kind: ClassVar[Literal["document"]] = "document"
+    _: KW_ONLY
+    data: str | None = None
+    """Base64 bytes exactly as received."""
+    text: str | None = None
+    """A plain-text document body."""
+    content: str | tuple[Block, ...] | None = None
+    """A document made of content blocks (Anthropic ``content`` source)."""
+    url: str | None = None
+    """A URL or ``data:`` URI; never fetched."""
+    file_id: str | None = None
+    """A provider file id."""
+    media_type: str | None = None
+    """MIME type as given."""
+    title: str | None = None
+    """The document's title (Anthropic ``title``)."""
+    filename: str | None = None
+    """The file name (OpenAI ``filename``)."""
+    context: str | None = None
+    """Text about the document the model may read but not cite (Anthropic ``context``)."""
+    citations: bool | None = None
+    """Whether the model may cite the document; ``None``: not said."""
+    role: Role = "user"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_tuple(self, "content")
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+@final
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
+class VideoMessage:
+    """A video: base64 data, a URL or a provider file id, maybe clipped.
+
+    See :class:`~messages.VideoBlock`.
+    """
+
+    kind: ClassVar[Literal["video"]] = "video"
+    _: KW_ONLY
+    data: str | None = None
+    """Base64 text exactly as received."""
+    url: str | None = None
+    """A URL or ``data:`` URI; never fetched."""
+    file_id: str | None = None
+    """A provider file id."""
+    media_type: str | None = None
+    """MIME type as given."""
+    start_offset: str | None = None
+    """Where the clip starts (Gemini ``videoMetadata.startOffset``)."""
+    end_offset: str | None = None
+    """Where the clip ends (Gemini ``videoMetadata.endOffset``)."""
+    fps: int | float | None = None
+    """Frames sampled per second (Gemini ``videoMetadata.fps``)."""
+    role: Role = "user"
+    """Who produced it; flattening copies the parent message's role."""
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
 FlatMessage = (
     TextMessage
     | ThinkingMessage
@@ -361,5 +466,7 @@ FlatMessage = (
     | ImageMessage
     | AudioMessage
     | RawMessage
+    | DocumentMessage
+    | VideoMessage
 )
 """A message of the flat view: exactly one piece of content."""

@@ -22,24 +22,36 @@ __all__ = [
     "b64encode",
     "base64_size",
     "describe_media",
+    "is_document_type",
+    "is_text_type",
     "media_facts",
     "parse_data_uri",
+    "sniff_document_type",
     "sniff_media_type",
     "to_data_uri",
 ]
 
 
 def sniff_media_type(data: bytes) -> str | None:
-    r"""Guess a MIME type from the first bytes of an image or audio file.
+    r"""Guess a MIME type from the first bytes of an image, audio, video or PDF file.
 
-    Knows PNG, JPEG, GIF, WEBP, MP3, OGG, FLAC and WAV; returns ``None`` otherwise.
+    Knows PNG, JPEG, GIF, WEBP, MP3, OGG, FLAC, WAV, MP4, WebM and PDF; returns ``None``
+    otherwise.
 
     >>> sniff_media_type(b"\x89PNG\r\n\x1a\n....")
     'image/png'
     >>> sniff_media_type(b"RIFF\x00\x00\x00\x00WAVEfmt ")
     'audio/wav'
+    >>> sniff_media_type(b"%PDF-1.7"), sniff_media_type(b"\x00\x00\x00\x18ftypmp42")
+    ('application/pdf', 'video/mp4')
     """
     head = data[:16]
+    if head.startswith(b"%PDF-"):
+        return "application/pdf"
+    if head[4:8] == b"ftyp" and head[8:12] in _MP4_BRANDS:
+        return "video/mp4"
+    if head.startswith(b"\x1aE\xdf\xa3"):
+        return "video/webm"
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
         return "image/png"
     if head.startswith(b"\xff\xd8\xff"):
@@ -57,6 +69,68 @@ def sniff_media_type(data: bytes) -> str | None:
     if head.startswith(b"ID3") or (len(head) >= 2 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0):
         return "audio/mpeg"
     return None
+
+
+_MP4_BRANDS = frozenset((b"isom", b"iso2", b"mp41", b"mp42", b"avc1", b"dash", b"M4V "))
+"""ISO media brands of MP4 video (``M4A``, ``heic`` and others are not video)."""
+
+_TEXT_TYPES = frozenset(
+    (
+        "application/json",
+        "application/xml",
+        "application/javascript",
+        "application/x-javascript",
+        "application/x-python",
+        "application/rtf",
+    )
+)
+
+
+def is_document_type(media_type: str | None) -> bool:
+    """Whether a MIME type names a document: PDF, text, or anything not image/audio/video.
+
+    The parameters after ``;`` are ignored; ``None`` is not a document type.
+
+    >>> is_document_type("application/pdf"), is_document_type("text/plain; charset=utf-8")
+    (True, True)
+    >>> is_document_type("image/png"), is_document_type("video/mp4"), is_document_type(None)
+    (False, False, False)
+    """
+    if not media_type:
+        return False
+    base = media_type.split(";", 1)[0].strip().lower()
+    return not base.startswith(("image/", "audio/", "video/"))
+
+
+def is_text_type(media_type: str | None) -> bool:
+    """Whether a MIME type is text a model reads as such (``text/*``, JSON, XML, code)."""
+    if not media_type:
+        return False
+    base = media_type.split(";", 1)[0].strip().lower()
+    return base.startswith("text/") or base in _TEXT_TYPES
+
+
+def sniff_document_type(data: bytes) -> str | None:
+    r"""Guess a document's MIME type from its bytes.
+
+    ``application/pdf`` for ``%PDF``, ``text/plain`` for UTF-8 text without NUL bytes, else
+    what :func:`sniff_media_type` finds (or ``None``).
+
+    >>> sniff_document_type(b"%PDF-1.4\n"), sniff_document_type("Grüße".encode())
+    ('application/pdf', 'text/plain')
+    >>> sniff_document_type(b"\x00\x01\x02") is None
+    True
+    """
+    found = sniff_media_type(data)
+    if found is not None:
+        return found
+    if b"\x00" in data:
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "text/plain"
 
 
 def b64encode(data: bytes) -> str:
@@ -143,7 +217,11 @@ def base64_size(text: str) -> int:
 
 
 class Medium(Protocol):
-    """What :func:`describe_media` reads: an image or audio block, or a flat media message."""
+    """What :func:`describe_media` reads: a media block or its flat message.
+
+    Image, audio, video or document; a document's ``title``, ``filename``, ``text`` and
+    ``content`` are read too when present.
+    """
 
     @property
     def data(self) -> str | None:
@@ -174,12 +252,14 @@ def _sniffed(data: str) -> str | None:
 
 
 def media_facts(medium: Medium) -> tuple[tuple[str, str], ...]:
-    """What can be said of an image or audio value without showing its data, in order.
+    """What can be said of a media value without showing its data, in order.
 
+    A document's ``("title", ...)`` (its title, else its file name) first, then
     ``("media_type", ...)`` (as given, else from a ``data:`` URI, else sniffed from the
     data), then where it is (``("url", ...)`` or ``("file_id", ...)``), then its size
     (``("bytes", ...)`` for base64, ``("characters", ...)`` for a percent-encoded ``data:``
-    URI). Only what is known is listed.
+    URI or a document's text, ``("blocks", ...)`` for a document made of content blocks).
+    Only what is known is listed.
 
     >>> from messages import ImageBlock
     >>> media_facts(ImageBlock(data="iVBORw0KGgo="))
@@ -203,12 +283,21 @@ def media_facts(medium: Medium) -> tuple[tuple[str, str], ...]:
                 size = ("characters", str(len(uri.data)))
     elif medium.file_id is not None:
         where = ("file_id", medium.file_id)
-    facts = [] if media_type is None else [("media_type", media_type)]
+    text, content = getattr(medium, "text", None), getattr(medium, "content", None)
+    if isinstance(text, str):  # a document's text body
+        size = ("characters", str(len(text)))
+    elif content is not None:  # a document made of content blocks
+        size = ("blocks", str(1 if isinstance(content, str) else len(content)))
+    name = getattr(medium, "title", None) or getattr(medium, "filename", None)
+    facts = [] if not isinstance(name, str) else [("title", name)]
+    facts += [] if media_type is None else [("media_type", media_type)]
     return tuple(facts + [fact for fact in (where, size) if fact is not None])
 
 
 def describe_media(medium: Medium, *, url_width: int | None = None) -> str:
-    """The words for an image or audio value: its :func:`media_facts`, never its data.
+    """The words for a media value (image, audio, video, document): never its data.
+
+    They are its :func:`media_facts`.
 
     Every renderer and every codec's ``unsupported="text"`` uses these words; ``""`` when
     nothing is known. ``url_width`` cuts a long URL (the last character an ellipsis).
@@ -228,8 +317,10 @@ def describe_media(medium: Medium, *, url_width: int | None = None) -> str:
             words.append(value[: max(0, (url_width or 0) - 1)] + "\u2026" if cut else value)
         elif key == "file_id":
             words.append(f"file {value}")
-        elif key in ("bytes", "characters"):
+        elif key in ("bytes", "characters", "blocks"):
             words.append(f"{value} {key}")
+        elif key == "title":
+            words.append(repr(value))
         else:
             words.append(value)
     return ", ".join(words)

@@ -10,7 +10,9 @@ from ._core.fields import Role
 from ._core.fields import Timestamp
 from ._core.wire import type_name
 from .errors import DecodeError
+from .events import EVENT_TYPES
 from .flat import AudioMessage
+from .flat import DocumentMessage
 from .flat import FlatMessage
 from .flat import ImageMessage
 from .flat import RawMessage
@@ -18,6 +20,7 @@ from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
 from .flat import ToolUseMessage
+from .flat import VideoMessage
 from .roles import AssistantMessage
 from .roles import RoleMessage
 from .roles import SystemMessage
@@ -57,6 +60,8 @@ FLAT_TYPES: tuple[type[FlatMessage], ...] = (
     ImageMessage,
     AudioMessage,
     RawMessage,
+    DocumentMessage,
+    VideoMessage,
 )
 SESSION_TYPES: tuple[type[SessionMessage], ...] = (
     ResultMessage,
@@ -64,6 +69,7 @@ SESSION_TYPES: tuple[type[SessionMessage], ...] = (
     InitMessage,
     StreamEventMessage,
     InvalidLineMessage,
+    *EVENT_TYPES,
 )
 MESSAGE_TYPES: tuple[type[Message], ...] = ROLE_TYPES + FLAT_TYPES + SESSION_TYPES
 
@@ -93,8 +99,5 @@ def check_messages(messages: Iterable[Message]) -> tuple[Message, ...]:
 
 def role_of(message: Message) -> str | None:
     """The role of a role or flat message; ``None`` for session messages and role-less raws."""
-    if isinstance(
-        message, (ResultMessage, ErrorMessage, InitMessage, StreamEventMessage, InvalidLineMessage)
-    ):
-        return None
-    return message.role
+    role: str | None = getattr(message, "role", None)  # session messages have none
+    return role

@@ -32,12 +32,14 @@ from ._core.frozen import JsonValue
 from ._core.frozen import raw
 from .blocks import AudioBlock
 from .blocks import Block
+from .blocks import DocumentBlock
 from .blocks import ImageBlock
 from .blocks import RawBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
+from .blocks import VideoBlock
 from .errors import HINT
 from .errors import EncodeError
 from .errors import UnsupportedContentError
@@ -122,7 +124,7 @@ def _dumps(value: Any, ensure_ascii: bool) -> str:
     return json.dumps(value, ensure_ascii=ensure_ascii)
 
 
-def _media(label: str, block: ImageBlock | AudioBlock) -> str:
+def _media(label: str, block: ImageBlock | AudioBlock | VideoBlock | DocumentBlock) -> str:
     from .media import describe_media  # lazy: base64 and struct cost import time
 
     shown = describe_media(block)
@@ -169,6 +171,10 @@ def describe(block: Block) -> str:
     '[tool result call_1 (error): boom]'
     >>> describe(RawBlock({"executableCode": {"language": "PYTHON", "code": "print(1)"}}))
     '[executableCode: print(1)]'
+    >>> describe(DocumentBlock(data="JVBERi0xLjcK", media_type="application/pdf", title="Q3"))
+    "[document: 'Q3', application/pdf, 9 bytes]"
+    >>> describe(VideoBlock(file_id="files/v1", media_type="video/mp4"))
+    '[video: video/mp4, file files/v1]'
     """
     match block:
         case TextBlock():
@@ -190,6 +196,10 @@ def describe(block: Block) -> str:
             return _media("image", block)
         case AudioBlock():
             return _media("audio", block)
+        case DocumentBlock():
+            return _media("document", block)
+        case VideoBlock():
+            return _media("video", block)
         case RawBlock():
             return _raw_label(block.data)
         case _:

@@ -18,6 +18,7 @@ from typing import final
 from ._core.fields import Timestamp
 from ._core.fields import compact_repr
 from ._core.fields import compared
+from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
@@ -168,10 +169,26 @@ class UserMessage(ContentReads):
     """When it was recorded, exactly as the source wrote it."""
     extra: Mapping[str, JsonValue] = EMPTY
     """Wire fields this class does not model, kept for exact replay."""
+    summary: str | None = None
+    """Set when the harness wrote this turn as a summary of earlier history, not the user.
+
+    ``"compaction"`` is the summary that replaces compacted history (Claude Code
+    ``isCompactSummary``, Codex ``compacted``); it is the one kind the adapters read and
+    write today, and other agents' kinds (a branch summary, say) take their own names.
+    Providers still receive the turn as the user turn it is; transcripts label it, and
+    statistics do not count it as a user turn.
+    """
+    origin: Mapping[str, JsonValue] | None = None
+    """What sent this turn, when not the person at the keyboard (Claude Code ``origin``)."""
+    tool_use_result: JsonValue = None
+    """The structured result the harness attaches to a tool result (Claude Code)."""
 
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
+        if self.origin is not None:
+            freeze_map(self, "origin")
+        freeze_json(self, "tool_use_result")
 
     __repr__ = compact_repr
 

@@ -1,12 +1,12 @@
 """Native serialization: every value to a JSON-safe dict and back, and JSON Lines.
 
 Messages are tagged with ``kind``, blocks with ``type`` (the Anthropic-like name), usage with
-``"type": "usage"``; a top-level value also carries the format version ``"v": 1``. Fields at
+``"type": "usage"``; a top-level value also carries the format version ``"v": 2``. Fields at
 their default are left out. ``from_dict(to_dict(x)) == x`` for every value.
 
 >>> from messages import TextMessage
 >>> to_dict(TextMessage("hi", role="user"))
-{'v': 1, 'kind': 'text', 'text': 'hi', 'role': 'user'}
+{'v': 2, 'kind': 'text', 'text': 'hi', 'role': 'user'}
 >>> from_dict(_) == TextMessage("hi", role="user")
 True
 """
@@ -35,6 +35,7 @@ from ._core.make import wrap_owned
 from ._core.wire import type_name
 from .blocks import BLOCK_TYPES
 from .blocks import Block
+from .blocks import ToolUseBlock
 from .errors import DecodeError
 from .errors import EncodeError
 from .message import MESSAGE_TYPES
@@ -43,6 +44,7 @@ from .usage import Usage
 
 __all__ = [
     "FORMAT_VERSION",
+    "READ_VERSIONS",
     "Value",
     "dumps",
     "from_dict",
@@ -52,8 +54,14 @@ __all__ = [
     "write_jsonl",
 ]
 
-FORMAT_VERSION: Final = 1
-"""The version tag ``v`` written on every top-level value."""
+FORMAT_VERSION: Final = 2
+"""The version tag ``v`` written on every top-level value (2 since documents, video and
+agent events)."""
+
+READ_VERSIONS: Final = (1, 2)
+"""The versions :func:`from_dict` reads: version 1 files (before documents, video and agent
+events) still
+read, as every version 1 value is a version 2 value too."""
 
 Value: TypeAlias = Message | Block | Usage
 """Anything :func:`to_dict` accepts."""
@@ -129,6 +137,13 @@ def _usage(v: Any, path: str) -> Any:
     return _nested(v, path, {"usage": Usage})
 
 
+def _tool_use(v: Any, path: str) -> Any:
+    block = _nested(v, path, _BLOCKS)
+    if type(block) is not ToolUseBlock:
+        raise DecodeError(f"expected a tool_use block, found {block.kind!r}", path=f"{path}.type")
+    return block
+
+
 def _role(v: Any, path: str) -> Any:
     if type(v) is not str or v not in ROLES:
         raise DecodeError(f"expected a role, found {v!r}", path=path, value=v)
@@ -154,6 +169,7 @@ _BY_ANNOTATION: Final[dict[str, _In]] = {
     "tuple[FrozenDict, ...]": _objects,
     "str | tuple[Block, ...]": _content,
     "Usage": _usage,
+    "ToolUseBlock": _tool_use,
     "Role": _role,
     'Literal["system", "developer"]': _system_role,
 }
@@ -244,7 +260,7 @@ def to_dict(value: Value) -> dict[str, Any]:
 
     >>> from messages import ToolUseBlock
     >>> to_dict(ToolUseBlock("t1", "Bash", {"command": "ls"}))
-    {'v': 1, 'type': 'tool_use', 'id': 't1', 'name': 'Bash', 'input': {'command': 'ls'}}
+    {'v': 2, 'type': 'tool_use', 'id': 't1', 'name': 'Bash', 'input': {'command': 'ls'}}
     """
     spec = _SPECS.get(type(value))
     if spec is None:
@@ -273,12 +289,15 @@ def _build(d: dict[str, Any], spec: _Spec, path: str) -> Any:
 
 
 def _check_version(d: dict[str, Any], path: str) -> None:
-    """The version tag is optional; when present (a nested value may carry it too) it is 1."""
+    """The version tag is optional; when present (nested values may carry it) it is readable.
+
+    Readable versions are :data:`READ_VERSIONS`.
+    """
     if "v" in d:
         version = d["v"]
-        if type(version) is not int or version != FORMAT_VERSION:
+        if type(version) is not int or version not in READ_VERSIONS:
             raise DecodeError(
-                f"unsupported format version {version!r} (this library reads {FORMAT_VERSION})",
+                f"unsupported format version {version!r} (this library reads 1 and 2)",
                 path=f"{path}.v",
                 value=version,
             )
@@ -326,7 +345,7 @@ def dumps(value: Value) -> str:
 
     >>> from messages import TextBlock
     >>> dumps(TextBlock("hé"))
-    '{"v":1,"type":"text","text":"hé"}'
+    '{"v":2,"type":"text","text":"hé"}'
     """
     spec = _SPECS.get(type(value))
     if spec is None:

@@ -19,6 +19,14 @@ from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
+from .blocks import ToolUseBlock
+from .events import CompactBoundaryMessage
+from .events import ConversationResetMessage
+from .events import HookEventMessage
+from .events import RateLimitMessage
+from .events import StatusMessage
+from .events import SystemEventMessage
+from .events import TaskEventMessage
 from .usage import Usage
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
@@ -80,10 +88,32 @@ class ResultMessage:
     """When it was recorded, exactly as the source wrote it."""
     extra: Mapping[str, JsonValue] = EMPTY
     """Wire fields this class does not model, kept for exact replay."""
+    stop_reason: str | None = None
+    """Why the last model turn stopped (``end_turn``, ``max_tokens``...)."""
+    terminal_reason: str | None = None
+    """Why the agent loop ended (``completed``, ``max_turns``, ``aborted_streaming``...)."""
+    errors: tuple[JsonValue, ...] | None = None
+    """The errors that ended the run, as reported (Claude Code: strings)."""
+    api_error_status: int | None = None
+    """HTTP status of the failing API call, when the run failed on one (429, 529...)."""
+    permission_denials: tuple[JsonValue, ...] | None = None
+    """Tool calls the harness refused (``tool_name``, ``tool_use_id``, ``tool_input``)."""
+    model_usage: Mapping[str, JsonValue] | None = None
+    """Usage and cost per model, keyed by model name (Claude Code ``modelUsage``)."""
+    deferred_tool_use: ToolUseBlock | None = None
+    """The tool call a hook deferred, which ended the run until the caller resumes it."""
+    origin: Mapping[str, JsonValue] | None = None
+    """What started the turn (``{"kind": "human"}``, ``{"kind": "task-notification"}``...)."""
 
     def __post_init__(self) -> None:
         freeze_json(self, "structured_output")
         freeze_map(self, "extra")
+        freeze_json(self, "errors")
+        freeze_json(self, "permission_denials")
+        if self.model_usage is not None:
+            freeze_map(self, "model_usage")
+        if self.origin is not None:
+            freeze_map(self, "origin")
 
     __repr__ = compact_repr
 
@@ -250,6 +280,17 @@ class InvalidLineMessage:
 
 
 SessionMessage = (
-    ResultMessage | ErrorMessage | InitMessage | StreamEventMessage | InvalidLineMessage
+    ResultMessage
+    | ErrorMessage
+    | InitMessage
+    | StreamEventMessage
+    | InvalidLineMessage
+    | TaskEventMessage
+    | HookEventMessage
+    | CompactBoundaryMessage
+    | StatusMessage
+    | RateLimitMessage
+    | SystemEventMessage
+    | ConversationResetMessage
 )
 """A message that is neither role nor content: passes through both views unchanged."""

@@ -26,19 +26,30 @@ from ._core.frozen import JsonValue
 from ._core.frozen import freeze
 from .blocks import AudioBlock
 from .blocks import Block
+from .blocks import DocumentBlock
 from .blocks import ImageBlock
 from .blocks import RawBlock
 from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
+from .blocks import VideoBlock
+from .events import CompactBoundaryMessage
+from .events import ConversationResetMessage
+from .events import HookEventMessage
+from .events import RateLimitMessage
+from .events import StatusMessage
+from .events import SystemEventMessage
+from .events import TaskEventMessage
 from .flat import AudioMessage
+from .flat import DocumentMessage
 from .flat import ImageMessage
 from .flat import RawMessage
 from .flat import TextMessage
 from .flat import ThinkingMessage
 from .flat import ToolResultMessage
 from .flat import ToolUseMessage
+from .flat import VideoMessage
 from .message import Message
 from .roles import AssistantMessage
 from .roles import SystemMessage
@@ -52,12 +63,15 @@ from .session import StreamEventMessage
 from .usage import Usage
 
 __all__ = [
+    "agent_events",
     "assistant_messages",
     "audio_blocks",
     "blocks",
     "contexts",
     "conversations",
+    "document_blocks",
     "flat_messages",
+    "harness_user_messages",
     "image_blocks",
     "json_objects",
     "json_values",
@@ -71,6 +85,7 @@ __all__ = [
     "tool_result_blocks",
     "tool_use_blocks",
     "usages",
+    "video_blocks",
 ]
 
 _EXTRA_KEYS = ("cache_control", "x_custom", "meta", "annotations", "index")
@@ -220,6 +235,63 @@ def audio_blocks() -> st.SearchStrategy[AudioBlock]:
     return _media(AudioBlock, ["audio/wav", "audio/mpeg", "audio/ogg", "audio/flac"])
 
 
+def document_blocks() -> st.SearchStrategy[DocumentBlock]:
+    """A :class:`DocumentBlock` with one source and any mix of the other fields.
+
+    The source is file data, a text body, content blocks, a URL or a file id; title, file
+    name, context and citations setting are each present or not.
+    """
+    names = st.none() | st.sampled_from(["Q3 report", "notes.txt", "spec.pdf"])
+    source = st.one_of(
+        st.fixed_dictionaries(
+            {
+                "data": _base64(),
+                "media_type": st.none() | st.sampled_from(["application/pdf", "text/plain"]),
+            }
+        ),
+        st.fixed_dictionaries(
+            {"text": st.text(max_size=30), "media_type": st.sampled_from(["text/plain"])}
+        ),
+        st.fixed_dictionaries(
+            {
+                "content": st.text(max_size=20)
+                | st.lists(st.builds(TextBlock, st.text(max_size=20)), max_size=2).map(tuple)
+            }
+        ),
+        st.fixed_dictionaries(
+            {
+                "url": st.sampled_from(
+                    ["https://example.com/a.pdf", "data:application/pdf;base64,JVBERg=="]
+                )
+            }
+        ),
+        st.fixed_dictionaries({"file_id": _ids("file_")}),
+    )
+    return st.builds(
+        lambda fields, **named: DocumentBlock(**fields, **named),
+        source,
+        title=names,
+        filename=names,
+        context=st.none() | st.text(max_size=20),
+        citations=st.none() | st.booleans(),
+        extra=st.sampled_from([FrozenDict(), FrozenDict({"cache_control": {"type": "ephemeral"}})]),
+    )
+
+
+def video_blocks() -> st.SearchStrategy[VideoBlock]:
+    """A :class:`VideoBlock` with one source, sometimes clipped or sampled."""
+    offsets = st.none() | st.sampled_from(["0s", "1.5s", "90s"])
+    return st.builds(
+        lambda video, start, end, fps: dataclasses.replace(
+            video, start_offset=start, end_offset=end, fps=fps
+        ),
+        _media(VideoBlock, ["video/mp4", "video/webm", "video/mpeg"]),
+        offsets,
+        offsets,
+        st.none() | st.sampled_from([1, 2.5, 24]),
+    )
+
+
 def raw_blocks() -> st.SearchStrategy[RawBlock]:
     """A :class:`RawBlock` holding an object with a type this library does not model."""
     return st.builds(
@@ -238,6 +310,8 @@ def blocks(*, kinds: list[str] | None = None) -> st.SearchStrategy[Block]:
         "image": image_blocks(),
         "audio": audio_blocks(),
         "raw": raw_blocks(),
+        "document": document_blocks(),
+        "video": video_blocks(),
     }
     chosen = kinds if kinds is not None else list(table)
     return st.one_of([table[k] for k in chosen])
@@ -352,8 +426,20 @@ def flat_messages() -> st.SearchStrategy[Any]:
         ),
         media(ImageMessage, image_blocks()),
         media(AudioMessage, audio_blocks()),
+        st.tuples(document_blocks(), contexts(), role).map(
+            lambda t: _flat_of(DocumentMessage, t[0], t[2], t[1])
+        ),
+        st.tuples(video_blocks(), contexts(), role).map(
+            lambda t: _flat_of(VideoMessage, t[0], t[2], t[1])
+        ),
         _with_context(RawMessage, json_values(max_leaves=5), role=st.none() | role),
     )
+
+
+def _flat_of(cls: type[Any], block: Any, role: str, context: dict[str, Any]) -> Any:
+    """The flat message of ``cls`` holding a block's fields, with a role and context."""
+    fields = {f.name: getattr(block, f.name) for f in dataclasses.fields(block)}
+    return cls(**fields, role=role, **context)
 
 
 def session_messages() -> st.SearchStrategy[Any]:
@@ -369,6 +455,16 @@ def session_messages() -> st.SearchStrategy[Any]:
             total_cost_usd=st.none() | st.floats(min_value=0, max_value=10),
             usage=st.none() | usages(),
             structured_output=json_values(max_leaves=3),
+            stop_reason=st.none() | st.sampled_from(["end_turn", "max_tokens"]),
+            terminal_reason=st.none() | st.sampled_from(["completed", "max_turns"]),
+            errors=st.none() | st.lists(st.text(max_size=10), max_size=2).map(tuple),
+            api_error_status=st.none() | st.sampled_from([429, 529]),
+            permission_denials=st.none()
+            | st.lists(json_objects(max_size=2), max_size=2).map(tuple),
+            model_usage=st.none() | json_objects(keys=st.sampled_from(["claude-haiku-4-5"])),
+            deferred_tool_use=st.none()
+            | st.builds(ToolUseBlock, _ids("toolu_"), st.just("Bash"), _tool_inputs()),
+            origin=st.none() | st.just({"kind": "human"}),
         ),
         _with_context(
             ErrorMessage,
@@ -387,12 +483,95 @@ def session_messages() -> st.SearchStrategy[Any]:
             reason=st.text(max_size=20),
             line=st.none() | st.integers(min_value=1, max_value=10**6),
         ),
+        agent_events(),
+    )
+
+
+def agent_events() -> st.SearchStrategy[Any]:
+    """A harness event: task lifecycle, hook, compaction, status, rate limit, reset, other."""
+    word = st.text("abcdefghij_", min_size=1, max_size=10)
+    maybe_word = st.none() | word
+    task_usage = json_objects(
+        keys=st.sampled_from(["total_tokens", "tool_uses", "duration_ms"]),
+        values=st.integers(min_value=0, max_value=10**6),
+    )
+    statuses = ["pending", "running", "completed", "failed", "stopped", "killed"]
+    return st.one_of(
+        _with_context(
+            TaskEventMessage,
+            st.sampled_from(["task_started", "task_progress", "task_notification", "task_updated"]),
+            task_id=_ids("task-"),
+            description=maybe_word,
+            task_type=st.none() | st.sampled_from(["local_bash", "local_agent"]),
+            tool_use_id=st.none() | _ids("toolu_"),
+            status=st.none() | st.sampled_from(statuses),
+            summary=maybe_word,
+            usage=st.none() | task_usage,
+            patch=st.none() | st.sampled_from(statuses).map(lambda v: {"status": v}),
+        ),
+        _with_context(
+            HookEventMessage,
+            st.sampled_from(["hook_started", "hook_progress", "hook_response"]),
+            hook_id=st.none() | _ids("hook-"),
+            hook_name=st.none() | st.sampled_from(["PreToolUse:Bash", "Stop"]),
+            hook_event=st.none() | st.sampled_from(["PreToolUse", "Stop"]),
+            stdout=maybe_word,
+            exit_code=st.none() | st.integers(min_value=0, max_value=255),
+            outcome=st.none() | st.sampled_from(["success", "error", "cancelled"]),
+        ),
+        _with_context(
+            CompactBoundaryMessage,
+            st.none()
+            | st.fixed_dictionaries(
+                {
+                    "trigger": st.sampled_from(["manual", "auto"]),
+                    "pre_tokens": st.integers(min_value=0, max_value=10**6),
+                }
+            ),
+        ),
+        _with_context(StatusMessage, st.none() | st.sampled_from(["requesting", "compacting"])),
+        _with_context(
+            RateLimitMessage,
+            st.none()
+            | st.fixed_dictionaries(
+                {"status": st.sampled_from(["allowed", "allowed_warning", "rejected"])},
+                optional={
+                    "resetsAt": st.integers(min_value=0, max_value=2**31),
+                    "rateLimitType": st.sampled_from(["five_hour", "seven_day"]),
+                    "utilization": st.floats(min_value=0, max_value=1),
+                },
+            ),
+        ),
+        _with_context(
+            SystemEventMessage,
+            st.sampled_from(["thinking_tokens", "api_retry", "future_kind"]),
+            json_objects(keys=st.sampled_from(["tokens", "attempt", "note"]), max_size=2),
+        ),
+        _with_context(ConversationResetMessage, st.none() | _ids("conv-")),
+    )
+
+
+def harness_user_messages(
+    *, content: st.SearchStrategy[Block] | None = None
+) -> st.SearchStrategy[UserMessage]:
+    """A :class:`UserMessage` with the fields an agent harness sets, each present or not.
+
+    The fields are the compaction ``summary`` marker, ``origin`` and ``tool_use_result``.
+    Kept out of :func:`role_messages`, whose turns every format carries whole; these fields
+    are the harness's (Claude Code writes them back, providers leave them out).
+    """
+    return _with_context(
+        UserMessage,
+        _content(content if content is not None else blocks()),
+        summary=st.none() | st.just("compaction"),
+        origin=st.none() | st.sampled_from([{"kind": "human"}, {"kind": "task-notification"}]),
+        tool_use_result=st.none() | json_values(max_leaves=3),
     )
 
 
 def messages() -> st.SearchStrategy[Message]:
-    """Any message: role, flat or session."""
-    return st.one_of(role_messages(), flat_messages(), session_messages())
+    """Any message: role (harness-marked user turns included), flat or session."""
+    return st.one_of(role_messages(), harness_user_messages(), flat_messages(), session_messages())
 
 
 def streams(
@@ -447,7 +626,8 @@ def _rich_prompt(draw: st.DrawFn, prompt: str, session: str | None) -> UserMessa
         for e in _WIRE_EXTRAS
     ]
     blocks: list[Block] = [TextBlock(prompt, extra=draw(st.sampled_from(extras)))]
-    blocks.extend(draw(st.lists(image_blocks() | audio_blocks(), max_size=1)))
+    media = image_blocks() | audio_blocks() | document_blocks() | video_blocks()
+    blocks.extend(draw(st.lists(media, max_size=1)))
     return UserMessage(tuple(blocks), session_id=session)
 
 
@@ -581,7 +761,8 @@ def conversations(
     other user content.
 
     With ``rich=True`` block-view turns also carry what converting between formats must
-    handle: images and audio in prompts and results, thinking signed by any provider, raw
+    handle: images, audio, documents and video in prompts, images in results, thinking
+    signed by any provider, raw
     blocks, and wire fields in ``extra`` that provider codecs and agent CLI adapters leave
     there (cache hints, Gemini signatures, Responses item fields, log record fields).
     """

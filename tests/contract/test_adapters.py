@@ -8,6 +8,7 @@ so it stays visible. ``tests/test_adapter_<name>.py`` keeps what is specific to 
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import pickle
@@ -24,6 +25,7 @@ from conftest import json_equal
 from messages import AssistantMessage
 from messages import AudioMessage
 from messages import DecodeError
+from messages import DocumentMessage
 from messages import EncodeError
 from messages import ImageMessage
 from messages import InvalidLineMessage
@@ -36,6 +38,7 @@ from messages import ToolUseBlock
 from messages import ToolUseMessage
 from messages import UnsupportedContentError
 from messages import UserMessage
+from messages import VideoMessage
 from messages import strategies as ms
 from messages import thaw
 from messages.adapters import CLI_NAMES
@@ -693,3 +696,93 @@ def test_media_is_carried_whole_or_refused(
         assert getattr(block, name) == value, name
     for name in {"data", "url", "file_id", "media_type"} - fields.keys():
         assert getattr(block, name) is None, name
+
+
+# -- documents and video ----------------------------------------------------------------------
+
+CARRIES_DOCUMENTS = frozenset(("claude_code", "native"))
+"""Formats with a document content block (Anthropic-shaped, or this library's own)."""
+CARRIES_VIDEO = frozenset(("native",))
+"""Formats with a video content block."""
+
+DOCUMENT_VARIANTS: list[dict[str, Any]] = [
+    {"data": "JVBERi0xLjcK", "media_type": "application/pdf"},
+    {"data": "JVBERi0xLjcK", "media_type": "application/pdf", "title": "Q3", "citations": True},
+    {"text": "Paid on 3 January.", "media_type": "text/plain", "context": "notes"},
+    {"url": "https://example.com/q3.pdf"},
+    {"file_id": "file_1", "filename": "q3.pdf"},
+]
+VIDEO_VARIANTS: list[dict[str, Any]] = [
+    {"data": "GkXfo59C", "media_type": "video/webm"},
+    {"file_id": "https://youtu.be/x", "media_type": "video/mp4", "start_offset": "1s", "fps": 2},
+]
+
+
+@pytest.mark.parametrize("adapter", adapters())
+@pytest.mark.parametrize(
+    ("kind", "fields"),
+    [(DocumentMessage, f) for f in DOCUMENT_VARIANTS] + [(VideoMessage, f) for f in VIDEO_VARIANTS],
+    ids=[f"document-{i}" for i in range(len(DOCUMENT_VARIANTS))]
+    + [f"video-{i}" for i in range(len(VIDEO_VARIANTS))],
+)
+def test_documents_and_video_are_carried_whole_or_refused(
+    adapter: ModuleType, kind: type[Any], fields: dict[str, Any]
+) -> None:
+    """Every field of a document or video is written back, or the block goes to the policy."""
+    message = kind(role="user", **fields)
+    carried = CARRIES_DOCUMENTS if kind is DocumentMessage else CARRIES_VIDEO
+    try:
+        wire = adapter.encode(message)
+    except UnsupportedContentError as exc:
+        assert exc.source == adapter.NAME
+        assert adapter.NAME not in carried
+        assert adapter.encode(message, unsupported="drop") is None
+        # described where the format writes text at all (every format has assistant text)
+        said = adapter.encode(dataclasses.replace(message, role="assistant"), unsupported="text")
+        assert json.dumps(describe(message_to_block(message))) in json.dumps(said)
+        return
+    assert adapter.NAME in carried
+    (block,) = blocks_of(adapter.decode(wire))
+    assert block == message_to_block(message)
+
+
+# -- agent events and harness-marked user turns (issue 13) ------------------------------------
+
+CARRIES_EVENTS = frozenset(("claude_code", "native"))
+"""The formats with a line for every agent event (the others refuse them, by the policy)."""
+
+
+@pytest.mark.parametrize("adapter", adapters())
+@given(event=ms.agent_events())
+def test_agent_events_are_carried_or_follow_the_policy(adapter: ModuleType, event: Any) -> None:
+    if adapter.NAME in CARRIES_EVENTS:
+        line = adapter.encode(event)
+        assert adapter.detect(line)
+        back = adapter.decode(json.loads(json.dumps(line)))
+        lost: dict[str, Any] = {"extra": {}}  # a Claude Code event line names no model or id
+        if adapter.NAME == "claude_code":
+            lost |= {"model": None, "message_id": None}
+        assert dataclasses.replace(back, **lost) == dataclasses.replace(event, **lost)
+        assert adapter.encode(back) == line
+        return
+    with pytest.raises(UnsupportedContentError) as info:
+        adapter.encode(event)
+    assert info.value.path == "$" and info.value.source == adapter.NAME
+    assert adapter.encode(event, unsupported="drop") is None
+    assert adapter.encode(event, unsupported="text") is None  # an event is no content
+
+
+@pytest.mark.parametrize("adapter", adapters())
+@given(message=ms.harness_user_messages(content=ms.text_blocks()))
+def test_a_harness_user_turn_is_written_as_a_user_turn(adapter: ModuleType, message: Any) -> None:
+    """The summary marker, origin and tool_use_result never change what else is written."""
+    plain = dataclasses.replace(message, summary=None, origin=None, tool_use_result=None)
+    for policy in ("drop", "text"):
+        try:
+            marked = list(adapter.iter_encode([message], unsupported=policy))
+            unmarked = list(adapter.iter_encode([plain], unsupported=policy))
+        except EncodeError:
+            continue  # a turn the format cannot write at all, marked or not
+        assert len(marked) == len(unmarked)
+        if adapter.NAME not in CARRIES_EVENTS:
+            assert marked == unmarked

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from messages import AssistantMessage
 from messages import DecodeError
+from messages import DocumentBlock
 from messages import EncodeError
 from messages import ImageBlock
 from messages import RawBlock
@@ -29,6 +30,7 @@ from messages import ToolUseBlock
 from messages import UnsupportedContentError
 from messages import Usage
 from messages import UserMessage
+from messages import VideoBlock
 from messages import strategies as ms
 
 lc = pytest.importorskip("langchain_core.messages")
@@ -42,7 +44,9 @@ _CLASH = {
     "tool_use": {"type", "id", "name", "args", "error"},
     "image": {"type", "base64", "url", "file_id", "mime_type"},
     "audio": {"type", "base64", "url", "file_id", "mime_type"},
+    "video": {"type", "base64", "url", "file_id", "mime_type"},
 }
+_DOCUMENT_CLASH = {"type", "base64", "url", "file_id", "mime_type", "text", "title", "context"}
 
 
 def restrict_block(block: Any) -> Any:
@@ -53,6 +57,15 @@ def restrict_block(block: Any) -> Any:
             content = tuple(restrict_block(b) for b in content)
         extra = {k: v for k, v in block.extra.items() if k == "artifact"}
         return replace(block, content=content, extra=extra)
+    if isinstance(block, DocumentBlock):  # langchain: a file, or text with title and context
+        extra = {k: v for k, v in block.extra.items() if k not in _DOCUMENT_CLASH}
+        if block.content is not None:
+            return TextBlock(block.content if isinstance(block.content, str) else "", extra=extra)
+        if block.text is None:
+            block = replace(block, title=None, context=None)
+        return replace(block, filename=None, citations=None, extra=extra)
+    if isinstance(block, VideoBlock):
+        block = replace(block, start_offset=None, end_offset=None, fps=None)
     clash = _CLASH.get(block.kind)
     if clash is None:
         return block

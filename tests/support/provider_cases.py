@@ -15,6 +15,7 @@ from typing import Any
 
 from messages import AssistantMessage
 from messages import AudioBlock
+from messages import DocumentBlock
 from messages import ImageBlock
 from messages import RawBlock
 from messages import SystemMessage
@@ -24,8 +25,10 @@ from messages import ToolMessage
 from messages import ToolResultBlock
 from messages import ToolUseBlock
 from messages import UserMessage
+from messages import VideoBlock
 
 AUDIO = AudioBlock(data="UklGRg==", media_type="audio/wav")
+VIDEO = VideoBlock(file_id="https://youtu.be/x", media_type="video/mp4")
 FOREIGN_THINKING = ThinkingBlock("Hmm.", signature="EqQB", provider="anthropic")
 UNKNOWN_OPENAI_THINKING = ThinkingBlock("Hmm.", signature="gAAA", provider="openai")
 FOREIGN_RAW = RawBlock({"type": "document", "source": {"type": "text", "data": "x"}})
@@ -732,6 +735,98 @@ UNSUPPORTED: list[tuple[str, list[Any], str, str, str | None]] = [
         ],
         "$[1].content[0].content[0]",
         "a Gemini function response carries text and media only",
+        None,
+    ),
+    # -- documents and video: what a provider has no counterpart for
+    (
+        "anthropic",
+        [UserMessage((VIDEO,))],
+        "$[0].content[0]",
+        "cannot carry video",
+        "[video: video/mp4, file https://youtu.be/x]",
+    ),
+    (
+        "anthropic",
+        [UserMessage((DocumentBlock(data="UEsDBA==", media_type="application/zip"),))],
+        "$[0].content[0]",
+        "cannot carry a application/zip document (PDF or text only)",
+        "[document: application/zip, 4 bytes]",
+    ),
+    (
+        "anthropic",
+        [UserMessage((DocumentBlock(file_id="file_1", title="Q3", filename="q3.pdf"),))],
+        "$[0].content[0].filename",
+        "cannot carry a file name beside a title",
+        None,
+    ),
+    (
+        "openai_chat",
+        [UserMessage((TextBlock("see"), VIDEO))],
+        "$[0].content[1]",
+        "cannot carry video",
+        "[video: video/mp4, file https://youtu.be/x]",
+    ),
+    (
+        "openai_chat",
+        [UserMessage((DocumentBlock(text="hi", title="T"),))],
+        "$[0].content[0]",
+        "cannot carry a text document (files only)",
+        "[document: 'T', 2 characters]",
+    ),
+    (
+        "openai_chat",
+        [UserMessage((DocumentBlock(url="https://x/a.pdf"),))],
+        "$[0].content[0]",
+        "cannot carry a document given by URL",
+        "[document: https://x/a.pdf]",
+    ),
+    (
+        "openai_chat",
+        [UserMessage((DocumentBlock(file_id="file-1", context="unaudited"),))],
+        "$[0].content[0].context",
+        "cannot carry a document's context",
+        None,
+    ),
+    (
+        "openai_responses",
+        [UserMessage((DocumentBlock(content=(TextBlock("a"),)),))],
+        "$[0].content[0]",
+        "OpenAI Responses cannot carry this document (files only)",
+        None,
+    ),
+    (
+        "openai_responses",
+        [UserMessage((DocumentBlock(file_id="file-1", citations=True),))],
+        "$[0].content[0].citations",
+        "cannot carry a document's citations setting",
+        None,
+    ),
+    (
+        "openai_responses",
+        [UserMessage((TextBlock("see"), VIDEO))],
+        "$[0].content[1]",
+        "a video block cannot be a content part",
+        None,
+    ),
+    (
+        "gemini",
+        [UserMessage((DocumentBlock(content=(TextBlock("a"),)),))],
+        "$[0].content[0]",
+        "Gemini has no document made of content blocks",
+        "[document: 1 blocks]",
+    ),
+    (
+        "gemini",
+        [UserMessage((DocumentBlock(file_id="file-1", media_type="application/pdf"),))],
+        "$[0].content[0]",
+        "a file id of another provider is not a Gemini file URI",
+        "[document: application/pdf, file file-1]",
+    ),
+    (
+        "gemini",
+        [UserMessage((DocumentBlock(data="JVBERg==", media_type="application/pdf", title="Q3"),))],
+        "$[0].content[0].title",
+        "Gemini parts carry no document title",
         None,
     ),
 ]

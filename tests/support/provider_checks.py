@@ -26,6 +26,7 @@ import pytest
 from messages import AssistantMessage
 from messages import AudioBlock
 from messages import Block
+from messages import DocumentBlock
 from messages import ImageBlock
 from messages import Message
 from messages import RawBlock
@@ -35,6 +36,7 @@ from messages import ThinkingBlock
 from messages import ToolResultBlock
 from messages import ToolUseBlock
 from messages import UnsupportedContentError
+from messages import VideoBlock
 from messages import thaw
 from messages.errors import HINT
 from messages.media import parse_data_uri
@@ -61,7 +63,15 @@ def fixture_names(area: str, prefix: str, suffix: str = ".json") -> list[str]:
 # ------------------------------------------------------------------------------------ views
 
 
-def _media(block: ImageBlock | AudioBlock) -> tuple[Any, ...]:
+def _media(block: ImageBlock | AudioBlock | DocumentBlock | VideoBlock) -> tuple[Any, ...]:
+    if isinstance(block, DocumentBlock):
+        return (*_source(block), block.filename or block.title)
+    if isinstance(block, VideoBlock):
+        return (*_source(block), block.start_offset, block.end_offset, block.fps)
+    return _source(block)
+
+
+def _source(block: ImageBlock | AudioBlock | DocumentBlock | VideoBlock) -> tuple[Any, ...]:
     if block.data is not None:
         return (block.kind, block.resolved_media_type, block.data)
     if block.url is not None:
@@ -92,7 +102,7 @@ def _summary(block: Block, side: str, *, gemini: bool) -> tuple[Any, ...]:
             if gemini:  # one output string: empty text blocks carry nothing (no "\n" for them)
                 return ("result", block.tool_use_id, _said(block), bool(block.is_error))
             return ("result", block.tool_use_id, block.text)
-        case ImageBlock() | AudioBlock():
+        case ImageBlock() | AudioBlock() | DocumentBlock() | VideoBlock():
             return _media(block)
         case RawBlock():
             return ("raw", thaw(block.data))

@@ -22,6 +22,7 @@ from messages import EMPTY
 from messages import AssistantMessage
 from messages import AudioBlock
 from messages import Block
+from messages import DocumentBlock
 from messages import FrozenDict
 from messages import ImageBlock
 from messages import Message
@@ -33,6 +34,7 @@ from messages import ToolMessage
 from messages import ToolResultBlock
 from messages import ToolUseBlock
 from messages import UserMessage
+from messages import VideoBlock
 from messages import strategies as ms
 from messages import thaw
 
@@ -115,18 +117,36 @@ def anthropic_image() -> st.SearchStrategy[ImageBlock]:
 
 
 @functools.cache
-def anthropic_raw() -> st.SearchStrategy[RawBlock]:
-    document = st.fixed_dictionaries(
-        {
-            "type": st.just("document"),
-            "source": st.just({"type": "text", "media_type": "text/plain", "data": "x"}),
-            "title": _TEXT,
-        }
+def anthropic_document() -> st.SearchStrategy[DocumentBlock]:
+    """Documents Anthropic carries: PDF data, text, content blocks, URL and file sources."""
+    source = st.one_of(
+        st.fixed_dictionaries({"data": _B64, "media_type": st.just("application/pdf")}),
+        st.fixed_dictionaries({"text": _TEXT, "media_type": st.just("text/plain")}),
+        st.fixed_dictionaries(
+            {
+                "content": _TEXT
+                | st.lists(st.builds(TextBlock, _TEXT.filter(bool)), max_size=2).map(tuple)
+            }
+        ),
+        st.fixed_dictionaries({"url": st.just("https://example.com/q3.pdf")}),
+        st.fixed_dictionaries({"file_id": st.just("file_011CNha8")}),
     )
+    return st.builds(
+        lambda fields, **named: DocumentBlock(**fields, **named),
+        source,
+        title=st.none() | _TEXT,
+        context=st.none() | _TEXT,
+        citations=st.none() | st.booleans(),
+        extra=_extras(_CACHE),
+    )
+
+
+@functools.cache
+def anthropic_raw() -> st.SearchStrategy[RawBlock]:
     future = st.fixed_dictionaries(
         {"type": st.just("future_block"), "value": ms.json_values(max_leaves=3)}
     )
-    return st.builds(RawBlock, document | future)
+    return st.builds(RawBlock, future)
 
 
 @functools.cache
@@ -139,8 +159,12 @@ def _anthropic_parts(plain: bool) -> dict[str, st.SearchStrategy[Any]]:
     # Built once, not per draw: a strategy built inside a composite is a new object every
     # example, and Hypothesis validates each new object again (most of this test's time).
     text = st.builds(TextBlock, _TEXT.filter(bool)) if plain else anthropic_text()
-    inner = st.lists(text if plain else text | anthropic_image(), max_size=2).map(tuple)
-    user_blocks = text if plain else text | anthropic_image() | anthropic_raw()
+    inner = st.lists(
+        text if plain else text | anthropic_image() | anthropic_document(), max_size=2
+    ).map(tuple)
+    user_blocks = (
+        text if plain else text | anthropic_image() | anthropic_document() | anthropic_raw()
+    )
     blocks = text if plain else text | anthropic_thinking() | anthropic_raw()
     return {
         "system": _TEXT | st.lists(text, max_size=2).map(tuple),
@@ -232,7 +256,13 @@ def chat_user_block() -> st.SearchStrategy[Any]:
     audio = st.builds(
         AudioBlock, data=_B64, media_type=st.sampled_from(["audio/wav", "audio/mpeg"])
     )
-    file = st.builds(RawBlock, st.just({"type": "file", "file": {"file_id": "file-6F2k"}}))
+    file = st.builds(
+        lambda source, filename: DocumentBlock(**source, filename=filename),
+        st.sampled_from(
+            [{"file_id": "file-6F2k"}, {"url": "data:application/pdf;base64,JVBERg=="}]
+        ),
+        st.none() | st.just("q3.pdf"),
+    )
     return chat_text() | image | audio | file
 
 
@@ -347,9 +377,54 @@ def responses_images() -> st.SearchStrategy[ImageBlock]:
 
 
 @functools.cache
-def gemini_media() -> st.SearchStrategy[ImageBlock | AudioBlock]:
-    """Images and audio Gemini carries: inline data with a MIME type, file URIs."""
+def responses_media() -> st.SearchStrategy[ImageBlock | DocumentBlock]:
+    """Images and files Responses carries: ``input_image`` and ``input_file`` parts."""
+    source = st.sampled_from(
+        [
+            {"file_id": "file-6F2k"},
+            {"url": "data:application/pdf;base64,JVBERg=="},
+            {"url": "https://example.com/q3.pdf"},
+        ]
+    )
+    files = st.builds(
+        lambda fields, filename: DocumentBlock(**fields, filename=filename),
+        source,
+        st.none() | st.just("q3.pdf"),
+    )
+    return responses_images() | files
+
+
+@functools.cache
+def gemini_clipped_video() -> st.SearchStrategy[VideoBlock]:
+    """Video parts with ``videoMetadata`` (Gemini takes it on a part, not in a function
+    response)."""
+    offsets = st.none() | st.sampled_from(["0s", "1.5s", "90s"])
+    return st.builds(
+        VideoBlock,
+        file_id=st.just("https://www.youtube.com/watch?v=9hE5-98ZeCg"),
+        media_type=st.just("video/mp4"),
+        start_offset=offsets,
+        end_offset=offsets,
+        fps=st.none() | st.sampled_from([1, 2.5]),
+    )
+
+
+@functools.cache
+def gemini_media() -> st.SearchStrategy[ImageBlock | AudioBlock | DocumentBlock | VideoBlock]:
+    """Media Gemini carries: inline data with a MIME type, file URIs; images, audio,
+    documents and video."""
     return st.one_of(
+        st.builds(
+            DocumentBlock,
+            data=_b64(),
+            media_type=st.sampled_from(["application/pdf", "text/plain"]),
+        ),
+        st.builds(
+            DocumentBlock,
+            file_id=_IDS.map(lambda s: "gs://bucket/" + s),
+            media_type=st.just("application/pdf"),
+        ),
+        st.builds(VideoBlock, data=_b64(), media_type=st.sampled_from(["video/mp4", "video/webm"])),
         st.builds(ImageBlock, data=_b64(), media_type=st.sampled_from(["image/png", "image/webp"])),
         st.builds(AudioBlock, data=_b64(), media_type=st.sampled_from(["audio/wav", "audio/mp3"])),
         st.builds(
@@ -403,7 +478,7 @@ def calls(*, gemini: bool) -> st.SearchStrategy[ToolUseBlock]:
 @functools.cache
 def results(*, gemini: bool) -> st.SearchStrategy[ToolResultBlock]:
     """Tool results with text or text-and-media content."""
-    media = gemini_media() if gemini else responses_images()
+    media = gemini_media() if gemini else responses_media()
     return st.builds(
         ToolResultBlock,
         _IDS.map(lambda s: "call_" + s),
@@ -436,11 +511,12 @@ def _content(blocks: st.SearchStrategy[Block]) -> st.SearchStrategy[Any]:
 def conversations(*, gemini: bool) -> st.SearchStrategy[list[Message]]:
     """Conversations made only of content the codec can carry (any order, any pairing)."""
     thinking = google_thinking() if gemini else openai_thinking()
-    media = gemini_media() if gemini else responses_images()
+    media = gemini_media() if gemini else responses_media()
     assistant_media = media if gemini else st.nothing()
+    clipped = gemini_clipped_video() if gemini else st.nothing()
     user = st.builds(
         UserMessage,
-        _content(texts() | media | raws(gemini=gemini) | results(gemini=gemini)),
+        _content(texts() | media | clipped | raws(gemini=gemini) | results(gemini=gemini)),
     )
     assistant = st.builds(
         AssistantMessage,
@@ -482,7 +558,7 @@ def _loop_parts(
     # Built once per (gemini, media), not per draw (see _anthropic_parts).
     thinking = google_thinking() if gemini else openai_thinking()
     if media is None:
-        media = gemini_media() if gemini else responses_images()
+        media = gemini_media() if gemini else responses_media()
     return {
         "prompt": st.lists(texts() | media, min_size=1, max_size=2),
         "names": st.lists(st.sampled_from(["shell", "read"]), min_size=1, max_size=3),

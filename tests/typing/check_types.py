@@ -9,13 +9,19 @@ from typing import assert_type
 
 from messages import AssistantMessage
 from messages import Block
+from messages import DocumentBlock
 from messages import FrozenDict
 from messages import JsonValue
 from messages import Message
+from messages import RateLimitMessage
+from messages import ResultMessage
 from messages import StopReason
+from messages import TaskEventMessage
 from messages import TextBlock
 from messages import ToolUseBlock
 from messages import Usage
+from messages import UserMessage
+from messages import VideoBlock
 from messages import from_dict
 from messages import to_dict
 from messages.convert import block_to_message
@@ -56,3 +62,39 @@ def describe(block: Block) -> str:
 
 
 restored = from_dict(to_dict(turn))
+
+
+def document_name(block: Block) -> str | None:
+    """Documents and video match by keyword like every block."""
+    match block:
+        case DocumentBlock(title=title, citations=citations):
+            assert_type(citations, bool | None)
+            return title
+        case VideoBlock(fps=fps, start_offset=start):
+            assert_type(fps, int | float | None)
+            return start
+        case _:
+            return None
+
+
+pdf = DocumentBlock.from_bytes(b"%PDF-1.7\n", title="Q3")
+assert_type(pdf, DocumentBlock)
+assert_type(pdf.size, int | None)
+assert_type(DocumentBlock.from_text("notes").content, str | tuple[Block, ...] | None)
+
+
+def active_tasks(tasks: frozenset[str], event: Message) -> frozenset[str]:
+    """Agent events narrow with match like every other message."""
+    match event:
+        case TaskEventMessage(subtype="task_started", task_id=str() as task):
+            return tasks | {task}
+        case TaskEventMessage(task_id=str() as task) if event.is_terminal:
+            assert_type(event.state, str | None)
+            return tasks - {task}
+        case RateLimitMessage() if event.status == "rejected":
+            assert_type(event.resets_at, int | float | None)
+        case UserMessage(summary="compaction"):
+            assert_type(event.origin, Mapping[str, JsonValue] | None)
+        case ResultMessage(deferred_tool_use=ToolUseBlock() as call):
+            assert_type(call.name, str)
+    return tasks

@@ -15,12 +15,14 @@ from typing import assert_never
 
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..errors import DecodeError
 from ..usage import Usage
 from .frozen import EMPTY
@@ -32,6 +34,7 @@ from .make import wrap_owned
 from .wire import extra
 from .wire import fail
 from .wire import obj_or_empty
+from .wire import present
 from .wire import str_or
 
 MAX_BLOCK_DEPTH: Final = 64
@@ -158,8 +161,85 @@ def _media(d: dict[str, Any], provider: str | None, depth: int) -> Block:
     ):  # text/content documents, unknown source kinds, odd values: kept as they came
         return RawBlock(wrap_owned(d))
     data, url, file_id, media_type = (source.get(k) for k in _SOURCE_FIELDS)
+    if d["type"] == "video":
+        clip = {k: d[k] for k in _CLIP if k in d and _clip_ok(k, d[k])}
+        return VideoBlock(
+            data=data,
+            url=url,
+            file_id=file_id,
+            media_type=media_type,
+            **clip,
+            extra=extra(d, _MEDIA | clip.keys()),
+        )
     cls = ImageBlock if d["type"] == "image" else AudioBlock
     return cls(data=data, url=url, file_id=file_id, media_type=media_type, extra=extra(d, _MEDIA))
+
+
+_CLIP: Final = ("start_offset", "end_offset", "fps")
+"""A video's clip fields. Anthropic has no video block: ``video`` blocks are this library's
+own Anthropic-shaped spelling (as ``audio`` is), so :func:`messages.convert.dump_blocks`
+keeps every block."""
+
+
+def _clip_ok(key: str, value: Any) -> bool:
+    if key == "fps":
+        return type(value) is int or type(value) is float
+    return type(value) is str
+
+
+_DOC_SOURCES: Final = {
+    "base64": ("data", frozenset(("type", "media_type", "data"))),
+    "text": ("data", frozenset(("type", "media_type", "data"))),
+    "url": ("url", frozenset(("type", "url"))),
+    "file": ("file_id", frozenset(("type", "file_id"))),
+    "content": ("content", frozenset(("type", "content"))),
+}
+"""The key each document source kind needs, and the keys it may hold; a source with others
+is kept whole."""
+
+
+def _doc_source(source: Any, provider: str | None, depth: int) -> dict[str, Any] | None:
+    """The DocumentBlock fields a ``source`` stands for; ``None`` when it is not one we model.
+
+    A ``base64`` or ``text`` source without ``media_type`` reads as ``media_type=None`` and is
+    written back without one (the Anthropic provider fills the type its API needs).
+    """
+    if type(source) is not dict:
+        return None
+    kind = source.get("type")
+    known = _DOC_SOURCES.get(kind) if type(kind) is str else None
+    if known is None or known[0] not in source or not source.keys() <= known[1]:
+        return None
+    if kind == "content":
+        content = source["content"]
+        if type(content) is list:
+            try:
+                return {"content": decode_blocks(content, provider, depth + 1)}
+            except DecodeError as exc:
+                raise exc.within(".source.content") from None
+        return {"content": content} if type(content) is str else None
+    if any(type(v) is not str for v in source.values()):
+        return None
+    if kind in ("base64", "text"):
+        field = "data" if kind == "base64" else "text"
+        return {field: source["data"], "media_type": source.get("media_type")}
+    return {kind if kind == "url" else "file_id": source[kind if kind == "url" else "file_id"]}
+
+
+def _document(d: dict[str, Any], provider: str | None, depth: int) -> Block:
+    fields = _doc_source(d.get("source"), provider, depth)
+    if fields is None:  # a source kind or shape we do not model: kept as it came
+        return RawBlock(wrap_owned(d))
+    known = {"type", "source"}
+    for key in ("title", "context", "filename"):
+        if type(d.get(key)) is str:  # a null or odd value stays in extra, as sent
+            fields[key] = d[key]
+            known.add(key)
+    cites = d.get("citations")
+    if type(cites) is dict and cites.keys() == {"enabled"} and type(cites["enabled"]) is bool:
+        fields["citations"] = cites["enabled"]
+        known.add("citations")
+    return DocumentBlock(**fields, extra=extra(d, frozenset(known)))
 
 
 DECODERS: Final[dict[str, _Decoder]] = {
@@ -170,6 +250,8 @@ DECODERS: Final[dict[str, _Decoder]] = {
     "tool_result": _tool_result,
     "image": _media,
     "audio": _media,
+    "video": _media,
+    "document": _document,
 }
 """The decoder of each known block type: ``decoder(owned_dict, provider, depth)``."""
 
@@ -202,7 +284,7 @@ def decode_blocks(
     return tuple(out)
 
 
-def _source(block: ImageBlock | AudioBlock) -> dict[str, Any]:
+def _source(block: ImageBlock | AudioBlock | VideoBlock) -> dict[str, Any]:
     """The block's ``source``, with every field the block has.
 
     The kind comes from the first of data, URL and file id the block has; the other fields
@@ -226,6 +308,48 @@ def _source(block: ImageBlock | AudioBlock) -> dict[str, Any]:
     if block.media_type is not None:
         source["media_type"] = block.media_type
     return source
+
+
+def document_source(block: DocumentBlock, *, defaults: bool = False) -> dict[str, Any] | None:
+    """A document's ``source``: the first of data, text, content, URL and file id it has.
+
+    ``None`` for a block with none of them. With ``defaults`` (the Anthropic API), a base64
+    source without a MIME type says ``application/pdf`` (the only one Anthropic takes), a
+    text source ``text/plain``; otherwise the type is written only when the block has one.
+    """
+    if block.data is not None or block.text is not None:
+        is_data = block.data is not None
+        out: dict[str, Any] = {"type": "base64" if is_data else "text"}
+        media_type = block.media_type
+        if media_type is None and defaults:
+            media_type = "application/pdf" if is_data else "text/plain"
+        if media_type is not None:
+            out["media_type"] = media_type
+        out["data"] = block.data if is_data else block.text
+        return out
+    if block.content is not None:
+        content = block.content
+        return {
+            "type": "content",
+            "content": content if isinstance(content, str) else encode_blocks(content),
+        }
+    if block.url is not None:
+        return {"type": "url", "url": block.url}
+    if block.file_id is not None:
+        return {"type": "file", "file_id": block.file_id}
+    return None
+
+
+def document_fields(block: DocumentBlock, title: str | None) -> dict[str, Any]:
+    """A document's wire fields besides ``type`` and ``source``, in the API's order."""
+    out: dict[str, Any] = {}
+    if title is not None:
+        out["title"] = title
+    if block.context is not None:
+        out["context"] = block.context
+    if block.citations is not None:
+        out["citations"] = {"enabled": block.citations}
+    return out
 
 
 def _merge(out: dict[str, Any], extra_: Any) -> dict[str, Any]:
@@ -270,6 +394,19 @@ def encode_block(block: Block) -> Any:
             return _merge(out, block.extra)
         case ImageBlock() | AudioBlock():
             return _merge({"type": block.kind, "source": _source(block)}, block.extra)
+        case DocumentBlock():
+            source = document_source(block)
+            out = {"type": "document", "source": source or {"type": "text", "data": ""}}
+            out.update(document_fields(block, block.title))
+            if block.filename is not None:  # not an API field: kept for logs and dump_blocks
+                out["filename"] = block.filename
+            return _merge(out, block.extra)
+        case VideoBlock():  # no Anthropic video block: this library's own spelling
+            out = {"type": "video", "source": _source(block)}
+            out.update(present(start_offset=block.start_offset, end_offset=block.end_offset))
+            if block.fps is not None:
+                out["fps"] = block.fps
+            return _merge(out, block.extra)
         case RawBlock():
             return raw(block.data)
         case _:

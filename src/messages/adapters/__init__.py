@@ -119,7 +119,7 @@ def get(name: str) -> Adapter:
 def detect(obj: Any) -> str | None:
     """The name of the format a parsed line belongs to, or ``None`` if no adapter claims it.
 
-    Native lines (an object with ``"v": 1`` and a ``"kind"``) are recognised first; no
+    Native lines (an object with ``"v"``, 1 or 2, and a ``"kind"``) are recognised first; no
     agent CLI adapter claims them. Otherwise each adapter in :data:`CLI_NAMES` is asked in
     turn.
     """

@@ -20,12 +20,14 @@ from .._core.wire import opt_str
 from .._core.wire import rest
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..flat import ToolResultMessage
 from ..policy import Policy
 from . import _events as ev
@@ -83,7 +85,7 @@ def block_out(b: Block) -> Any:
             return ev.overlay(out, b.extra)
         case RawBlock():
             return raw(b.data)
-        case ThinkingBlock() | ToolUseBlock() | ToolResultBlock():
+        case ThinkingBlock() | ToolUseBlock() | ToolResultBlock() | DocumentBlock() | VideoBlock():
             raise AssertionError("not a content block")  # callers check first
         case _:
             assert_never(b)
@@ -126,12 +128,13 @@ def result_items(m: ToolResultMessage, policy: Policy) -> list[Any] | None:
         return [item_out(TextBlock(m.content))] if m.content else None
     items = []
     for i, b in enumerate(m.content):
-        if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock)) or (
+        not_content = (ThinkingBlock, ToolUseBlock, ToolResultBlock, DocumentBlock, VideoBlock)
+        if isinstance(b, not_content) or (
             isinstance(b, (ImageBlock, AudioBlock)) and b.file_id is not None
         ):
             reason = (
                 f"cannot carry {b.kind} blocks in tool results"
-                if isinstance(b, (ThinkingBlock, ToolUseBlock, ToolResultBlock))
+                if isinstance(b, not_content)
                 else NO_FILE_ID
             )
             alt = policy.degrade(b, f"$.content[{i}]", reason)

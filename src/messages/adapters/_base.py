@@ -22,6 +22,7 @@ from typing import Final
 from .._core.frozen import limits_in_force
 from ..errors import DecodeError
 from ..message import Message
+from ..serialize import READ_VERSIONS
 from ..session import InvalidLineMessage
 
 __all__ = [
@@ -57,12 +58,12 @@ def load_strict(text: str | bytes, *, first_line: int | None = None) -> Any:
 
 
 def is_native(obj: Any) -> bool:
-    """Whether a parsed line is this library's own JSON: ``"v": 1`` and a string ``"kind"``.
+    """Whether a parsed line is this library's own JSON: ``"v"`` (1 or 2) and a string ``"kind"``.
 
     The one test for native lines: :func:`messages.adapters.detect` and the ``native``
     adapter claim them, and no agent CLI adapter does.
     """
-    return type(obj) is dict and obj.get("v") == 1 and type(obj.get("kind")) is str
+    return type(obj) is dict and obj.get("v") in READ_VERSIONS and type(obj.get("kind")) is str
 
 
 def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:

@@ -33,6 +33,11 @@ from ..session import InitMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
 from ..usage import Usage
+from ._claude_events import decode_rate_limit
+from ._claude_events import decode_reset
+from ._claude_events import decode_system
+from ._claude_events import result_details
+from ._claude_events import user_details
 from ._common import decode_content
 
 __all__ = ["decode"]
@@ -70,6 +75,9 @@ _new_usage: Final = maker(Usage)
 _new_raw: Final = maker(RawMessage)
 _new_result: Final = maker(ResultMessage)
 _new_init: Final = maker(InitMessage)
+
+_NO_USER_DETAILS: Final = (None, None, None)
+"""summary, origin, tool_use_result of a user line that has none of them."""
 
 _STREAM_EXTRA: Final = wrap_owned({"type": "stream_event", "parent_tool_use_id": None})
 """The extra of almost every stream_event line, shared rather than built per line."""
@@ -281,7 +289,8 @@ def _user_any(obj: dict[str, Any]) -> Message:
     del rest["content"]
     extra, (uuid, sid, parent, ts) = _split(obj)
     extra["message"] = rest
-    return _new_user(content, uuid, sid, parent, None, None, ts, wrap_owned(extra))
+    details = user_details(extra) or _NO_USER_DETAILS
+    return _new_user(content, uuid, sid, parent, None, None, ts, wrap_owned(extra), *details)
 
 
 def _result(obj: dict[str, Any]) -> Message:
@@ -295,6 +304,8 @@ def _result(obj: dict[str, Any]) -> Message:
     cost = opt_num(obj, "total_cost_usd")
     usage = _opt_usage(obj)
     uuid, sid, parent, ts = _checked_context(obj)
+    extra = rest(obj, _RESULT)
+    details = result_details(extra)
     return _new_result(
         subtype,
         result,
@@ -311,13 +322,18 @@ def _result(obj: dict[str, Any]) -> Message:
         None,
         None,
         ts,
-        wrap_owned(rest(obj, _RESULT)),
+        wrap_owned(extra),
+        *details,
     )
 
 
 def _system(obj: dict[str, Any]) -> Message:
-    if obj.get("subtype") != "init":
-        return _raw(obj)
+    subtype = obj.get("subtype")
+    if subtype != "init":
+        if type(subtype) is not str:
+            return _raw(obj)
+        remainder, context = _split(obj)
+        return decode_system(obj, remainder, context)
     tools = obj.get("tools")
     if tools is not None and type(tools) is not list:
         raise fail("an array", tools, "tools")
@@ -446,7 +462,8 @@ def _user(obj: dict[str, Any]) -> Message:
             return _user_any(obj)
         extra, (uuid, sid, parent, ts) = _split(obj)
         extra["message"] = {"role": inner["role"]}
-        return _new_user(blocks, uuid, sid, parent, None, None, ts, wrap_owned(extra))
+        details = user_details(extra) or _NO_USER_DETAILS  # origin, tool_use_result...
+        return _new_user(blocks, uuid, sid, parent, None, None, ts, wrap_owned(extra), *details)
     return _user_any(obj)
 
 
@@ -468,12 +485,24 @@ def _stream_event(obj: dict[str, Any]) -> Message:
     return _stream_event_any(obj)
 
 
+def _rate_limit(obj: dict[str, Any]) -> Message:
+    remainder, context = _split(obj)
+    return decode_rate_limit(obj, remainder, context)
+
+
+def _reset(obj: dict[str, Any]) -> Message:
+    remainder, context = _split(obj)
+    return decode_reset(obj, remainder, context)
+
+
 _DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
     "assistant": _assistant,
     "user": _user,
     "result": _result,
     "system": _system,
     "stream_event": _stream_event,
+    "rate_limit_event": _rate_limit,
+    "conversation_reset": _reset,
 }
 
 

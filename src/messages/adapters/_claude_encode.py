@@ -21,14 +21,24 @@ from ..blocks import Block
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
+from ..blocks import VideoBlock
 from ..convert import message_to_block
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import describe
@@ -42,6 +52,10 @@ from ..session import InvalidLineMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
 from ..usage import Usage
+from ._claude_events import line_type
+from ._claude_events import put_result_details
+from ._claude_events import put_user_details
+from ._claude_events import system_line
 from ._common import foreign
 
 __all__ = ["encode_message"]
@@ -60,20 +74,22 @@ def _encode_usage(usage: Usage) -> dict[str, Any]:
 def _carry(content: str | tuple[Block, ...], policy: Policy) -> str | tuple[Block, ...]:
     """Content from another source, with blocks Claude cannot take rejected, dropped or texted.
 
-    Audio has no Anthropic block; a thinking signature issued by another provider would be
-    refused by the API, so such a block is not carried either.
+    Audio and video have no Anthropic block; a thinking signature issued by another provider
+    would be refused by the API, so such a block is not carried either.
     """
     if isinstance(content, str):
         return content
     out: list[Block] = []
     changed = False
     for i, block in enumerate(content):
-        if isinstance(block, AudioBlock) or (
+        if isinstance(block, AudioBlock | VideoBlock) or (
             isinstance(block, ThinkingBlock)
             and block.signature is not None
             and block.provider not in (None, "anthropic")
         ):
-            what = "audio" if isinstance(block, AudioBlock) else f"{block.provider} thinking"
+            what = (
+                block.kind if not isinstance(block, ThinkingBlock) else f"{block.provider} thinking"
+            )
             alt = policy.degrade(block, f"$.content[{i}]", f"{NAME} cannot carry {what} blocks")
             changed = True
             if alt is not None:
@@ -141,6 +157,8 @@ def _role_line(
     _put_context(out, m, ex)
     if assistant and m.error is not None:  # type: ignore[union-attr]
         out["error"] = m.error  # type: ignore[union-attr]
+    elif not assistant:
+        put_user_details(out, m)  # type: ignore[arg-type]
     out.update(ex)
     out["message"] = inner
     return out
@@ -153,7 +171,9 @@ def _flat(
     | ToolResultMessage
     | ImageMessage
     | AudioMessage
-    | RawMessage,
+    | RawMessage
+    | DocumentMessage
+    | VideoMessage,
     policy: Policy,
 ) -> Any:
     """A flat message as a one-block assistant or user line."""
@@ -212,6 +232,7 @@ def _result_line(m: ResultMessage) -> dict[str, Any]:
         out["usage"] = _encode_usage(m.usage)
     if m.structured_output is not None:
         out["structured_output"] = raw(m.structured_output)
+    put_result_details(out, m)
     _put_context(out, m, ex)
     out.update(ex)
     return out
@@ -234,6 +255,15 @@ def _init_line(m: InitMessage) -> dict[str, Any]:
 def _stream_line(m: StreamEventMessage) -> dict[str, Any]:
     ex = _own(m.extra, "stream_event")
     out: dict[str, Any] = {"type": "stream_event", "event": raw(m.event)}
+    _put_context(out, m, ex)
+    out.update(ex)
+    return out
+
+
+def _event_line(m: Message) -> dict[str, Any]:
+    """An agent event as its ``system`` (or ``rate_limit_event``) line."""
+    ex = _own(m.extra, line_type(m))
+    out = system_line(m, ex)
     _put_context(out, m, ex)
     out.update(ex)
     return out
@@ -279,6 +309,8 @@ def encode_message(m: Message, policy: Policy) -> Any:
             | ImageMessage()
             | AudioMessage()
             | RawMessage()
+            | DocumentMessage()
+            | VideoMessage()
         ):
             return _flat(m, policy)
         case ResultMessage():
@@ -287,6 +319,16 @@ def encode_message(m: Message, policy: Policy) -> Any:
             return _init_line(m)
         case StreamEventMessage():
             return _stream_line(m)
+        case (
+            TaskEventMessage()
+            | HookEventMessage()
+            | CompactBoundaryMessage()
+            | StatusMessage()
+            | RateLimitMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+        ):
+            return _event_line(m)
         case ErrorMessage():
             line = AssistantMessage(
                 (TextBlock(m.message),),

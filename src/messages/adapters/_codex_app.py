@@ -13,7 +13,8 @@ Notifications ``{"method": ..., "params": {...}}`` that carry content or outcome
 - ``turn/completed`` -> ResultMessage (``subtype`` = turn status, ``is_error``, ``duration_ms``,
   ``result`` = the turn's error message: read-only views of ``params.turn``);
 - ``thread/started`` -> InitMessage (``session_id``, ``cwd``, views of ``params.thread``);
-- ``error`` -> ErrorMessage (``will_retry`` from ``willRetry``; message and code are views).
+- ``error`` -> ErrorMessage (``will_retry`` from ``willRetry``; message and code are views);
+- ``thread/compacted`` -> CompactBoundaryMessage (the thread's history was compacted).
 
 ``threadId`` is read into ``session_id``. Requests and responses (lines with an ``id``), other
 notifications and anything unexpected stay RawMessage. ``extra`` holds the line with the
@@ -31,6 +32,7 @@ from .._core.wire import opt_bool
 from .._core.wire import opt_str
 from .._core.wire import rest
 from ..errors import DecodeError
+from ..events import CompactBoundaryMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
@@ -152,6 +154,9 @@ def _notification(
             cwd=cwd if type(cwd) is str else None,
             extra=wrap_owned(skeleton),
         )
+    if method == "thread/compacted":
+        skeleton["params"] = rest(params, ("threadId",))
+        return CompactBoundaryMessage(session_id=sid, extra=wrap_owned(skeleton))
     if method == "error":
         message = _view(params.get("error"), "message")
         if type(message) is not str:
@@ -189,6 +194,7 @@ def encode_app(m: Message, ex: dict[str, Any]) -> dict[str, Any] | None:
     elif not (
         (method == "turn/completed" and isinstance(m, ResultMessage))
         or (method == "thread/started" and isinstance(m, InitMessage))
+        or (method == "thread/compacted" and isinstance(m, CompactBoundaryMessage))
     ):
         return None
     params.update(params_rest)

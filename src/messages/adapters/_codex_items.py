@@ -213,7 +213,7 @@ def decode_item(
         except DecodeError as exc:
             raise exc.within(".content") from None
         slot["item"] = rest(item, _ID_CONTENT)
-        return _new_user(blocks, None, sid, None, None, item_id, None, extra)
+        return _new_user(blocks, None, sid, None, None, item_id, None, extra, None, None, None)
     if kind == "error":
         slot["item"] = rest(item, _ID_MESSAGE)
         text = need_str(item, "message")

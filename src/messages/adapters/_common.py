@@ -31,10 +31,12 @@ from ..convert import context_of
 from ..convert import message_to_block
 from ..errors import DecodeError
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import describe
@@ -171,7 +173,14 @@ def as_text(message: Message) -> TextMessage | None:
     match message:
         case TextMessage():
             return message
-        case ThinkingMessage() | ImageMessage() | AudioMessage() | RawMessage():
+        case (
+            ThinkingMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | DocumentMessage()
+            | VideoMessage()
+            | RawMessage()
+        ):
             role = message.role or "assistant"
         case _:
             return None

@@ -55,13 +55,22 @@ from ..blocks import Block
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -411,6 +420,9 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             m.role is None or "jsonrpc" in m.data
         ):
             return raw(m.data)  # type: ignore[no-any-return]
+        case DocumentMessage() | VideoMessage():
+            alt = refuse(m, f"ACP content has no {m.kind} block", policy)
+            return None if alt is None else _encode(alt, policy)
         case ThinkingMessage():
             out = _chunk_out("agent_thought_chunk", m, {"type": "text", "text": m.thinking})
         case ToolUseMessage():
@@ -446,7 +458,18 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             why = f"ACP has no {m.kind} chunk for the {m.role} role"
             refuse(m, why, policy, degrade=False)
             return None
-        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+        case (
+            StreamEventMessage()
+            | InvalidLineMessage()
+            | InitMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+            | TaskEventMessage()
+        ):
             why = f"ACP has no message for a {m.kind} message"
             refuse(m, why, policy, degrade=False)
             return None

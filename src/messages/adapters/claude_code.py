@@ -52,6 +52,7 @@ NAME: Final = "claude_code"
 _LINE_TYPES: Final = frozenset(
     (
         "rate_limit_event",
+        "conversation_reset",
         "control_request",
         "control_response",
         "control_cancel_request",

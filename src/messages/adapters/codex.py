@@ -66,13 +66,22 @@ from ..convert import block_to_message
 from ..convert import context_of
 from ..errors import DecodeError
 from ..errors import EncodeError
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -118,6 +127,8 @@ _EXEC_TYPES: Final = frozenset(
     )
 )
 _ITEM: Final = frozenset(("item",))
+_OWN_RECORDS: Final = frozenset(("error", "compacted"))
+"""Line types decoded from Codex that are not exec events (``compacted``: a rollout record)."""
 _ITEM_EVENTS: Final = {"item.started": False, "item.updated": False, "item.completed": True}
 _USAGE: Final = frozenset(
     ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")
@@ -172,6 +183,8 @@ _new_init: Final = maker(InitMessage)
 _new_result: Final = maker(ResultMessage)
 _THREAD_ID: Final = frozenset(("thread_id",))
 _USAGE_KEY: Final = frozenset(("usage",))
+_NO_RUN_DETAILS: Final = (None,) * 8
+"""The result fields Claude Code reports and Codex does not (stop_reason... origin)."""
 
 
 def _raw(obj: dict[str, Any]) -> RawMessage:
@@ -231,6 +244,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             None,
             None,
             extra,
+            *_NO_RUN_DETAILS,
         )
     if tag == "turn.failed":
         error = obj.get("error")
@@ -245,7 +259,24 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
         return ResultMessage(is_error=True, result=text, extra=wrap_owned(skeleton))
     if tag == "error" and type(obj.get("message")) is str:
         return ErrorMessage(obj["message"], extra=wrap_owned(rest(obj, ("message",))))
+    if tag == "compacted":
+        return _compacted(obj)
     return _raw(obj)
+
+
+def _compacted(obj: dict[str, Any]) -> Message:
+    """A rollout ``compacted`` record: the summary that replaced the history.
+
+    It is the user turn the model receives (``summary="compaction"``); the rest of the
+    record stays in extra.
+    """
+    payload = obj.get("payload")
+    text = payload.get("message") if type(payload) is dict else None
+    if type(text) is not str or type(payload) is not dict:
+        return _raw(obj)
+    skeleton = rest(obj, ("payload",))
+    skeleton["payload"] = rest(payload, ("message",))
+    return UserMessage(text, summary="compaction", extra=wrap_owned(skeleton))
 
 
 def decode(obj: Any, *, started: Container[str] = frozenset()) -> Message:
@@ -356,6 +387,14 @@ def _own_exec(m: Message, ex: dict[str, Any]) -> dict[str, Any] | None:
         return out
     elif tag == "error" and isinstance(m, ErrorMessage):
         out["message"] = m.message
+    elif tag == "compacted" and isinstance(m, UserMessage) and isinstance(m.content, str):
+        payload = {"message": m.content}
+        payload_rest = ex.get("payload")
+        if type(payload_rest) is dict:
+            payload.update(payload_rest)
+        out.update(ex)
+        out["payload"] = payload
+        return out
     else:
         return None
     out.update(ex)
@@ -414,9 +453,18 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             | ThinkingMessage()
             | ImageMessage()
             | AudioMessage()
+            | DocumentMessage()
+            | VideoMessage()
             | RawMessage()
             | StreamEventMessage()
             | InvalidLineMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+            | TaskEventMessage()
         ):
             return _degrade(m, policy)
         case _:
@@ -460,7 +508,7 @@ def _encode(m: Message, policy: Policy, calls: _Calls = None) -> Any:
         own = None
         if "method" in plain_ex:
             own = encode_app(m, plain_ex)
-        elif plain_ex.get("type") in _EXEC_TYPES or plain_ex.get("type") == "error":
+        elif plain_ex.get("type") in _EXEC_TYPES or plain_ex.get("type") in _OWN_RECORDS:
             own = _own_exec(m, plain_ex)
         if own is not None:
             return own

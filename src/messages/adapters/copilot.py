@@ -56,13 +56,22 @@ from .._core.wire import opt_time
 from .._core.wire import rest
 from ..blocks import ToolUseBlock
 from ..convert import message_to_block
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -429,10 +438,20 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             return raw(m.data)  # type: ignore[no-any-return]
         case StreamEventMessage() if _own_event(raw(m.event)):
             return raw(m.event)  # type: ignore[no-any-return]
-        case RawMessage() | ImageMessage() | AudioMessage():
+        case RawMessage() | ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage():
             alt = refuse(m, f"Copilot has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage():
+        case (
+            StreamEventMessage()
+            | InvalidLineMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+            | TaskEventMessage()
+        ):
             why = f"Copilot has no event for a {m.kind} message"
             refuse(m, why, policy, degrade=False)
             return None

@@ -48,13 +48,22 @@ from .._core.wire import opt_obj
 from .._core.wire import opt_str
 from .._core.wire import opt_time
 from .._core.wire import rest
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -209,8 +218,12 @@ def _result(d: dict[str, Any]) -> Message:
         None,
         timestamp,
         extra,
+        *_NO_RUN_DETAILS,
     )
 
+
+_NO_RUN_DETAILS: Final = (None,) * 8
+"""The result fields Claude Code reports and Gemini CLI does not (stop_reason... origin)."""
 
 _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
     "init": _init,
@@ -331,10 +344,22 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
                 return raw(m.data)  # type: ignore[no-any-return]
             alt = refuse(m, "Gemini CLI has no event for raw content", policy)
             return None if alt is None else _encode(alt, policy)
-        case ThinkingMessage() | ImageMessage() | AudioMessage():
+        case (
+            ThinkingMessage() | ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage()
+        ):
             alt = refuse(m, f"Gemini CLI has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage():
+        case (
+            StreamEventMessage()
+            | InvalidLineMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+            | TaskEventMessage()
+        ):
             why = f"Gemini CLI has no event for a {m.kind} message"
             refuse(m, why, policy, degrade=False)
             return None

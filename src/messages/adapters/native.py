@@ -1,13 +1,13 @@
 """The library's own JSON Lines (see :mod:`messages.serialize`), with the adapter surface.
 
 It lets the command line and scripts treat native files like any agent CLI's output: a line
-is one message as :func:`messages.serialize.to_dict` writes it (``"v": 1`` and ``"kind"``).
+is one message as :func:`messages.serialize.to_dict` writes it (``"v": 2`` and ``"kind"``).
 Every message kind can be written, so nothing is ever unsupported here.
 
 >>> from messages import TextMessage
 >>> line = next(iter_encode([TextMessage("hi", role="user")]))
 >>> line
-'{"v":1,"kind":"text","text":"hi","role":"user"}'
+'{"v":2,"kind":"text","text":"hi","role":"user"}'
 >>> [m.text for m in iter_decode([line])]
 ['hi']
 """
@@ -61,7 +61,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
 
 
 def detect(obj: Any) -> bool:
-    """Whether a parsed line is native: an object with ``"v": 1`` and a ``"kind"``."""
+    """Whether a parsed line is native: an object with ``"v"`` (1 or 2) and a ``"kind"``."""
     return _base.is_native(obj)
 
 

@@ -56,13 +56,22 @@ from .._core.wire import type_name
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -425,10 +434,21 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             return raw(m.data)  # type: ignore[no-any-return]
         case StreamEventMessage() if raw(m.event).get("type") in _EVENTS:
             return raw(m.event)  # type: ignore[no-any-return]
-        case RawMessage() | ImageMessage() | AudioMessage():
+        case RawMessage() | ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage():
             alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+        case (
+            StreamEventMessage()
+            | InvalidLineMessage()
+            | InitMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+            | TaskEventMessage()
+        ):
             why = f"OpenCode run output has no event for a {m.kind} message"
             refuse(m, why, policy, degrade=False)
             return None

@@ -13,13 +13,22 @@ from typing import Any
 from typing import Final
 
 from .._core.frozen import thaw
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..media import describe_media
 from ..message import Message
 from ..policy import describe
@@ -27,6 +36,7 @@ from ..session import ErrorMessage
 from ..session import InitMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
+from ..text import summarize
 
 __all__ = ["one_line", "summary"]
 
@@ -89,6 +99,16 @@ def summary(m: Message, *, answer: bool = True) -> str:
             return f"{m.code}: {m.message}" if m.code else m.message
         case StreamEventMessage():
             return m.type or _short(m.event)
+        case (
+            TaskEventMessage()
+            | HookEventMessage()
+            | CompactBoundaryMessage()
+            | StatusMessage()
+            | RateLimitMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+        ):
+            return summarize(m, None)
         case _:
             return ""
     return ", ".join(parts)
@@ -110,7 +130,7 @@ def _body(m: Message) -> str:
         case ToolResultMessage():
             flag = " (error)" if m.is_error else ""
             return f"{m.tool_use_id}{flag}: {_result_text(m)}"
-        case ImageMessage() | AudioMessage():
+        case ImageMessage() | AudioMessage() | DocumentMessage() | VideoMessage():
             return describe_media(m)
         case RawMessage():
             return _short(m.data)

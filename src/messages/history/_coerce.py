@@ -24,12 +24,14 @@ from .._core.wire import type_name
 from ..blocks import BLOCK_TYPES
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
+from ..media import parse_data_uri
 from ..message import MESSAGE_TYPES
 from ..message import Message
 from ..roles import AssistantMessage
@@ -223,7 +225,41 @@ def _openai_part(d: dict[str, Any]) -> Block | None:
             media_type = _AUDIO_FORMATS.get(fmt, f"audio/{fmt}")
         extra = _rest(inner, ("data", "format")) | _rest(d, ("input_audio",))
         return AudioBlock(data=inner["data"], media_type=media_type, extra=extra)
+    if kind in ("file", "input_file"):
+        return _openai_file(d, kind)
     return None
+
+
+_FILE_KEYS: Final = ("file_data", "file_id", "file_url", "filename")
+
+
+def _openai_file(d: dict[str, Any], kind: str) -> Block | None:
+    """A Chat ``file`` part or a Responses ``input_file`` part as a document.
+
+    ``file_data`` is a ``data:`` URL (kept in ``url``) or bare base64 (kept in ``data``);
+    a part whose fields are not strings is left to the Anthropic-shaped reader (raw).
+    """
+    inner = d.get("file") if kind == "file" else d
+    if not isinstance(inner, dict):
+        return None
+    fields = {k: inner[k] for k in _FILE_KEYS if k in inner}
+    if not fields or any(not isinstance(v, str) for v in fields.values()):
+        return None
+    data = fields.get("file_data")
+    is_uri = data is not None and parse_data_uri(data) is not None
+    if is_uri and "file_url" in fields:
+        return None
+    if kind == "file":
+        extra = _rest(inner, _FILE_KEYS) | _rest(d, ("file",))
+    else:
+        extra = _rest(d, _FILE_KEYS)
+    return DocumentBlock(
+        data=None if is_uri else data,
+        url=data if is_uri else fields.get("file_url"),
+        file_id=fields.get("file_id"),
+        filename=fields.get("filename"),
+        extra=extra,
+    )
 
 
 def _rest(d: dict[str, Any], known: tuple[str, ...]) -> FrozenDict:

@@ -16,12 +16,14 @@ from .._core.fields import ROLES
 from .._core.frozen import raw
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..convert import message_to_block
 from ..message import ROLE_TYPES
 from ..message import Message
@@ -69,8 +71,18 @@ class _Tally:
                         self.block(inner)
             case ImageBlock():
                 self.images += 1
-            case AudioBlock():
+            case AudioBlock() | VideoBlock():
                 self.audio += 1
+            case DocumentBlock():
+                if block.text is not None:
+                    self.texts.append(block.text)
+                elif isinstance(block.content, str):
+                    self.texts.append(block.content)
+                elif block.content is not None:
+                    for inner in block.content:
+                        self.block(inner)
+                else:  # file bytes, a URL or a file id: not measured by its size
+                    self.images += 1
             case RawBlock():
                 self.texts.append(_json(raw(block.data)))
             case _:
@@ -96,7 +108,9 @@ def count_tokens_approximately(
     Per message: the characters of its text, thinking, tool names and arguments (as JSON),
     tool result text and raw blocks, divided by ``chars_per_token`` and rounded up; plus
     ``extra_tokens_per_message`` (role and framing); plus ``tokens_per_image`` per image and
-    ``tokens_per_audio`` per audio clip (media are never measured by their base64 size).
+    ``tokens_per_audio`` per audio or video clip (media are never measured by their base64
+    size). A document's text body counts as text; a document file (PDF bytes, a URL, a file
+    id) costs ``tokens_per_image``.
     With ``count_name``, a participant name (``extra["name"]``) counts as text too. Session
     messages are never sent to a model and count 0.
 
@@ -237,7 +251,8 @@ def trim(
     - idempotent: trimming the result again with the same arguments changes nothing.
 
     Session messages are kept or dropped with the stretch they sit in; the default counter
-    charges them nothing.
+    charges them nothing. A compaction summary (``UserMessage.summary``) is the user turn the
+    model receives, so it is trimmed as one: a kept stretch may start on it.
 
     ``token_counter`` counts a sequence of messages; the default is
     :func:`count_tokens_approximately`. Use :func:`per_message` or

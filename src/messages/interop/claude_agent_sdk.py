@@ -245,8 +245,9 @@ def to_messages(objects: Iterable[Any]) -> list[Message]:
 
     Each is written back as its Claude Code line (:func:`to_line`) and decoded with
     :func:`messages.adapters.claude_code.decode`: user and assistant turns, results,
-    ``init`` and stream events get their own classes, other records (task and hook events,
-    rate limits, resets) are kept whole as :class:`~messages.RawMessage`.
+    ``init``, stream events, task and hook events, compaction boundaries, status changes,
+    other system events, rate limits and conversation resets get their own classes (see
+    docs/model.md for the mapping).
     """
     from ..adapters import claude_code
 

@@ -51,12 +51,14 @@ from .._core.frozen import thaw
 from .._core.wire import present
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..errors import DecodeError
 from ..message import Message
 from ..roles import AssistantMessage
@@ -109,6 +111,13 @@ _STANDARD: Final = frozenset(
 )
 """langchain's v1 standard block types (``non_standard`` aside)."""
 _MEDIA_KEYS: Final = (("data", "base64"), ("url", "url"), ("file_id", "file_id"))
+_MEDIA_CLASSES: Final[dict[str, type[ImageBlock | AudioBlock | VideoBlock | DocumentBlock]]] = {
+    "image": ImageBlock,
+    "audio": AudioBlock,
+    "video": VideoBlock,
+    "file": DocumentBlock,
+}
+"""langchain's media block types: a ``file`` block is a document."""
 
 
 def _lc() -> Any:
@@ -205,12 +214,18 @@ def _block(data: Any, path: str) -> Block:
         )
     if tag in ("tool_call", "invalid_tool_call"):
         return _call(data, tag, path)
-    if tag in ("image", "audio") and "source_type" not in data:
+    if tag in ("image", "audio", "video", "file") and "source_type" not in data:
         fields = {ours: _opt(data, theirs, path, str) for ours, theirs in _MEDIA_KEYS}
         media = _opt(data, "mime_type", path, str)
         extra = _rest(data, ("type", "base64", "url", "file_id", "mime_type"), path)
-        cls = ImageBlock if tag == "image" else AudioBlock
+        cls = _MEDIA_CLASSES[tag]
         return cls(**fields, media_type=media, extra=extra)
+    if tag == "text-plain":
+        text = _opt(data, "text", path, str)
+        named = {key: _opt(data, key, path, str) for key in ("title", "context")}
+        media = _opt(data, "mime_type", path, str)
+        extra = _rest(data, ("type", "text", "title", "context", "mime_type"), path)
+        return DocumentBlock(text=text or "", media_type=media, **named, extra=extra)
     if _wrapper(data):
         return RawBlock(frozen(data["value"], f"{path}.value", NAME))
     return RawBlock(frozen(data, path, NAME))
@@ -260,6 +275,9 @@ _RESERVED: Final = {
     "invalid_tool_call": frozenset(("type", "id", "name", "args", "error")),
     "image": frozenset(("type", "base64", "url", "file_id", "mime_type")),
     "audio": frozenset(("type", "base64", "url", "file_id", "mime_type")),
+    "video": frozenset(("type", "base64", "url", "file_id", "mime_type")),
+    "file": frozenset(("type", "base64", "url", "file_id", "mime_type")),
+    "text-plain": frozenset(("type", "text", "title", "context", "mime_type")),
 }
 """The keys of each v1 block type that carry a field of ours: never taken from ``extra``."""
 
@@ -294,6 +312,17 @@ def _wrap(value: JsonValue) -> dict[str, Any]:
     if isinstance(data, dict) and data.get("type") == "non_standard" and not _wrapper(data):
         return data
     return {"type": "non_standard", "value": data}
+
+
+def _media_out(tag: str, block: DocumentBlock | VideoBlock) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": tag}
+    for ours, theirs in _MEDIA_KEYS:
+        value = getattr(block, ours)
+        if value is not None:
+            out[theirs] = value
+    if block.media_type is not None:
+        out["mime_type"] = block.media_type
+    return out
 
 
 def _v1(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
@@ -349,6 +378,31 @@ def _v1(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
                     out[theirs] = value
             if block.media_type is not None:
                 out["mime_type"] = block.media_type
+        case VideoBlock():
+            out = _media_out("video", block)
+            for name in ("start_offset", "end_offset", "fps"):
+                if getattr(block, name) is not None:
+                    policy.refuse(f"langchain video has no {name}", f"{path}.{name}")
+        case DocumentBlock():
+            if block.content is not None:
+                text = policy.degrade(block, path, "langchain has no document of content blocks")
+                return None if text is None else {"type": "text", "text": text.text}
+            if block.text is not None:
+                out = {"type": "text-plain", "text": block.text}
+                if block.media_type is not None:
+                    out["mime_type"] = block.media_type
+                keep: tuple[str, ...] = ("title", "context")
+            else:
+                out = _media_out("file", block)
+                keep = ()
+            for name in ("title", "filename", "context", "citations"):
+                value = getattr(block, name)
+                if name in keep and value is not None:
+                    out[name] = value
+                elif value is not None:
+                    policy.refuse(
+                        f"langchain {out['type']} blocks have no {name}", f"{path}.{name}"
+                    )
         case RawBlock():
             if not isinstance(block.data, Mapping):
                 text = policy.degrade(block, path, "langchain keeps only objects as non-standard")

@@ -56,12 +56,14 @@ from .._core.frozen import FrozenDict
 from .._core.frozen import thaw
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..errors import DecodeError
 from ..message import Message
 from ..roles import AssistantMessage
@@ -212,16 +214,16 @@ def _user_item(item: Any, path: str) -> Block:
     if kind == "text-content":
         rest = {k: v for k, v in item.items() if k not in ("content", "kind")}
         return TextBlock(item["content"], extra=frozen_object(rest, path, NAME))
-    if kind in ("image-url", "audio-url"):
+    if kind in _URL_KINDS:
         data = _media_rest(item, path)
         url, media = data.pop("url"), data.pop("media_type", None)
         data.pop("kind")
         data = {k: v for k, v in data.items() if not (k == "force_download" and v is False)}
         data = {k: v for k, v in data.items() if not (k == "vendor_metadata" and v is None)}
-        cls = ImageBlock if kind == "image-url" else AudioBlock
+        cls = _URL_KINDS[kind]
         return cls(url=url, media_type=media, extra=frozen_object(data, path, NAME))
     media = item.get("media_type")
-    if kind == "binary" and isinstance(media, str) and media.split("/")[0] in ("image", "audio"):
+    if kind == "binary" and isinstance(media, str):
         data = _media_rest(item, path)
         body = data.pop("data")
         if isinstance(body, str):  # pydantic-ai writes bytes in the URL-safe alphabet
@@ -230,7 +232,7 @@ def _user_item(item: Any, path: str) -> Block:
         data.pop("kind")
         if data.get("vendor_metadata", 0) is None:
             del data["vendor_metadata"]
-        cls = ImageBlock if media.startswith("image/") else AudioBlock
+        cls = _URL_KINDS.get(media.split("/")[0] + "-url", DocumentBlock)
         return cls(data=body, media_type=media, extra=frozen_object(data, path, NAME))
     return RawBlock(frozen(item, path, NAME))
 
@@ -455,6 +457,16 @@ def _refuse_context(message: Any, names: Iterable[str], policy: Policy, path: st
             policy.refuse(f"pydantic-ai has no place for {name!r} here", f"{path}.{name}", value)
 
 
+Media = ImageBlock | AudioBlock | VideoBlock | DocumentBlock
+_URL_KINDS: Final[dict[str, type[Media]]] = {
+    "image-url": ImageBlock,
+    "audio-url": AudioBlock,
+    "video-url": VideoBlock,
+    "document-url": DocumentBlock,
+}
+"""pydantic-ai's URL content kinds; ``binary`` content goes by its MIME type the same way
+(a type that is not image, audio or video is a document)."""
+
 _ITEM_KEYS: Final = {
     "binary": frozenset(("kind", "data", "media_type", "vendor_metadata", "identifier")),
     "url": frozenset(
@@ -477,7 +489,13 @@ def _item_checked(
     return data
 
 
-def _media_item(block: ImageBlock | AudioBlock, policy: Policy, path: str) -> Any:
+def _media_item(block: Media, policy: Policy, path: str) -> Any:
+    if isinstance(block, DocumentBlock) and (block.text is not None or block.content is not None):
+        return _degrade(block, policy, path, "pydantic-ai documents are files or URLs")
+    for name in ("title", "filename", "context", "citations", "start_offset", "end_offset", "fps"):
+        value = getattr(block, name, None)
+        if value is not None:
+            policy.refuse(f"pydantic-ai {block.kind} content has no {name}", f"{path}.{name}")
     if block.data is not None:
         media = block.media_type or block.resolved_media_type
         if media is None:
@@ -511,7 +529,7 @@ def _user_content(block: Block, policy: Policy, path: str) -> Any:
                 item = {"kind": "text-content", "content": block.text}
                 return _item_checked(item, block.extra, _ITEM_KEYS["text-content"], policy, path)
             return block.text
-        case ImageBlock() | AudioBlock():
+        case ImageBlock() | AudioBlock() | VideoBlock() | DocumentBlock():
             return _media_item(block, policy, path)
         case RawBlock():
             data = thaw(block.data)

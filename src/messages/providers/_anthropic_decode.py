@@ -26,6 +26,7 @@ from .._core.wire import opt_obj
 from .._core.wire import opt_str
 from .._core.wire import type_name
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import TextBlock
 from ..blocks import ToolResultBlock
 from ..errors import DecodeError
@@ -66,16 +67,14 @@ def _blocks(values: Any, key: str, *, request: bool = True) -> tuple[Block, ...]
     except DecodeError as exc:
         raise exc.within(f".{key}") from None
     if request:
-        for b in blocks:  # _mark_empty changes only these two kinds
-            if (type(b) is TextBlock and not b.text) or (
-                type(b) is ToolResultBlock and type(b.content) is tuple
-            ):
+        for b in blocks:  # (a non-empty text block, the usual one, is never marked)
+            if (type(b) is not TextBlock or not b.text) and _mark_empty(b) is not b:
                 return tuple([_mark_empty(b) for b in blocks])
     return blocks
 
 
 def _mark_empty(block: Block) -> Block:
-    """An empty text block keeps its ``type`` in extra (nested in results too).
+    """An empty text block keeps its ``type`` in extra (nested in results and documents too).
 
     The encoder leaves out empty text blocks, which the API rejects and which carry
     nothing; one marked so was in the request as it came and is written back.
@@ -83,6 +82,8 @@ def _mark_empty(block: Block) -> Block:
     if type(block) is TextBlock and not block.text:
         return replace(block, extra=wrap_owned({"type": "text", **raw(block.extra)}))
     if type(block) is ToolResultBlock and not isinstance(block.content, str):
+        return replace(block, content=tuple(_mark_empty(b) for b in block.content))
+    if type(block) is DocumentBlock and isinstance(block.content, tuple):
         return replace(block, content=tuple(_mark_empty(b) for b in block.content))
     return block
 
@@ -106,7 +107,9 @@ def _message(d: Any) -> Message:
     # Built by makers: the content is a string or a tuple of decoded blocks, the extra a
     # FrozenDict over the owned body: nothing left for the public constructor to freeze.
     if role == "user":
-        return _new_user(content, None, None, None, None, None, None, _extra(d, _ROLE_CONTENT))
+        return _new_user(
+            content, None, None, None, None, None, None, _extra(d, _ROLE_CONTENT), None, None, None
+        )
     if role == "assistant":
         return _new_assistant(
             content, None, None, None, None, None, None, None, None, None, _extra(d, _ROLE_CONTENT)

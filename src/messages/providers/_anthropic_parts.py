@@ -11,16 +11,23 @@ from typing import Any
 from typing import Final
 from typing import assert_never
 
+from .._core.anthropic_blocks import document_fields
+from .._core.anthropic_blocks import document_source
 from .._core.frozen import FrozenDict
 from .._core.frozen import thaw
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
+from ..errors import DecodeError
+from ..media import b64decode
+from ..media import is_text_type
 from ..media import parse_data_uri
 from ..policy import Policy
 from ._carry import put_extra
@@ -67,6 +74,49 @@ def _source(block: ImageBlock, policy: Policy, path: str) -> dict[str, Any] | Te
     if block.file_id is not None:
         return {"type": "file", "file_id": block.file_id}
     return policy.degrade(block, path, "cannot carry an image without data, URL or file id")
+
+
+def _document(block: DocumentBlock, policy: Policy, path: str) -> dict[str, Any] | TextBlock | None:
+    """A document block, or what the policy made of one Anthropic cannot take.
+
+    File bytes (``data``, or a base64 ``data:`` URL) go as a ``base64`` source when they are
+    a PDF (the only type Anthropic takes so), as a ``text`` source when their MIME type is
+    text; other types follow the policy. The title is the title, else the file name.
+    """
+    data, media_type = block.data, block.media_type
+    if data is None and block.url is not None:
+        uri = parse_data_uri(block.url)
+        if uri is not None:
+            if not uri.is_base64:
+                return policy.degrade(block, path, "cannot carry a document in a text data URL")
+            data, media_type = uri.data, media_type or uri.media_type
+    source: dict[str, Any] | None
+    if data is not None:
+        media_type = media_type or block.resolved_media_type or "application/pdf"
+        if is_text_type(media_type):
+            try:
+                text = b64decode(data, path=f"{path}.data").decode("utf-8")
+            except (DecodeError, UnicodeDecodeError):
+                return policy.degrade(block, path, "cannot carry text document bytes not in UTF-8")
+            source = {"type": "text", "media_type": "text/plain", "data": text}
+        elif media_type != "application/pdf":
+            reason = f"cannot carry a {media_type} document (PDF or text only)"
+            return policy.degrade(block, path, reason)
+        else:
+            source = {"type": "base64", "media_type": media_type, "data": data}
+    elif block.text is None and isinstance(block.content, tuple):
+        # content blocks are written under the policy, as a tool result's are
+        inner = encode_blocks(block.content, "tool_result", policy, f"{path}.content")
+        source = {"type": "content", "content": inner}
+    else:
+        source = document_source(block, defaults=True)
+        if source is None:
+            reason = "cannot carry a document without data, text, URL or file id"
+            return policy.degrade(block, path, reason)
+    title = block.title if block.title is not None else block.filename
+    if block.title is not None and block.filename not in (None, block.title):
+        policy.refuse("cannot carry a file name beside a title", f"{path}.filename")
+    return {"type": "document", "source": source, **document_fields(block, title)}
 
 
 def text_block(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
@@ -163,8 +213,19 @@ def _encode_block(
                     out = {"type": "image", "source": source}
                     put_extra(out, block.extra, policy, path, "image")
                     return out
-        case AudioBlock():
-            replacement = policy.degrade(block, path, "cannot carry audio")
+        case DocumentBlock():
+            if where not in ("user", "tool_result"):
+                reason = f"cannot carry a document in a {where} turn"
+                replacement = policy.degrade(block, path, reason)
+            else:
+                doc = _document(block, policy, path)
+                if not isinstance(doc, dict):
+                    replacement = doc
+                else:
+                    put_extra(doc, block.extra, policy, path, "document")
+                    return doc
+        case AudioBlock() | VideoBlock():
+            replacement = policy.degrade(block, path, f"cannot carry {block.kind}")
         case RawBlock() if refusal_text(block) is not None and where != "system":
             said = str(refusal_text(block))
             return text_block(TextBlock(said), policy, path) if said else None

@@ -128,7 +128,19 @@ def _message(d: Any) -> Message:
         block = _new_result(call_id, _content(d), None, None, extra(d, _TOOL_KEYS))
         return _new_tool((block,), None, None, None, None, None, None, EMPTY)
     if role == "user":
-        return _new_user(_content(d), None, None, None, None, None, None, extra(d, _ROLE_CONTENT))
+        return _new_user(
+            _content(d),
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            extra(d, _ROLE_CONTENT),
+            None,
+            None,
+            None,
+        )
     if role in ("system", "developer"):
         kind: Literal["system", "developer"] = "developer" if role == "developer" else "system"
         content = _content(d)

@@ -26,12 +26,14 @@ from .._core.make import wrap_owned
 from .._core.wire import extra
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..errors import DecodeError
 from ..media import parse_data_uri
 from ..media import to_data_uri
@@ -47,6 +49,7 @@ __all__ = [
     "decode_tool_call",
     "encode_part",
     "encode_tool_call",
+    "file_fields",
     "is_tool_call",
     "text_part",
 ]
@@ -69,13 +72,15 @@ _CALL: Final = frozenset(("id", "type", "function"))
 _FUNCTION: Final = frozenset(("name", "arguments"))
 _new_text: Final = maker(TextBlock)
 _new_tool_use: Final = maker(ToolUseBlock)
+_FILE: Final = frozenset(("type", "file"))
+_FILE_KEYS: Final = frozenset(("file_data", "file_id", "filename"))
 
 
 # ---------------------------------------------------------------------------- decoding
 
 
 def decode_part(p: Any) -> Block:
-    """One owned content part: text, image_url and input_audio are modelled, the rest raw."""
+    """One owned content part: text, image_url, input_audio and file modelled, else raw."""
     if type(p) is not dict:
         return RawBlock(expose_owned(p))
     kind = p.get("type")
@@ -103,7 +108,33 @@ def decode_part(p: Any) -> Block:
         ):
             media_type = _AUDIO_FORMATS[inner["format"]]
             return AudioBlock(data=inner["data"], media_type=media_type, extra=extra(p, _AUDIO))
+    if kind == "file":
+        return _file(p)
     return RawBlock(wrap_owned(p))
+
+
+def _file(p: dict[str, Any]) -> Block:
+    """A ``file`` part as a document; any other shape stays raw.
+
+    ``file_data`` is a ``data:`` URL (kept in ``url``) or bare base64 (kept in ``data``).
+    """
+    inner = p.get("file")
+    if (
+        type(inner) is not dict
+        or not inner.keys() <= _FILE_KEYS
+        or not ("file_data" in inner or "file_id" in inner)
+        or any(type(v) is not str for v in inner.values())
+    ):
+        return RawBlock(wrap_owned(p))
+    file_data = inner.get("file_data")
+    is_uri = file_data is not None and parse_data_uri(file_data) is not None
+    return DocumentBlock(
+        data=None if is_uri else file_data,
+        url=file_data if is_uri else None,
+        file_id=inner.get("file_id"),
+        filename=inner.get("filename"),
+        extra=extra(p, _FILE),
+    )
 
 
 def decode_tool_call(tc: Any) -> Block:
@@ -178,6 +209,68 @@ def _audio_part(block: AudioBlock, policy: Policy, path: str) -> dict[str, Any] 
     return out
 
 
+def file_fields(
+    block: DocumentBlock, policy: Policy, path: str, url_key: str | None = None
+) -> dict[str, Any] | None:
+    """The OpenAI file fields of a document (``file_data``, ``file_id``, ``filename``).
+
+    Shared by Chat ``file`` parts and Responses ``input_file`` (which has ``url_key``,
+    ``file_url``, for a URL); ``None``: not a file OpenAI takes (a text body, content
+    blocks, a URL without a field for it).
+
+    Fields only Anthropic has (``context``, ``citations``) follow the policy; the title
+    stands in for a missing file name.
+    """
+    out: dict[str, Any] = {}
+    links = []  # URLs, and file ids that are URIs (a Gemini file): OpenAI takes them as URLs
+    if block.url is not None and parse_data_uri(block.url) is not None:
+        out["file_data"] = block.url
+    elif block.url is not None:
+        links.append(("url", block.url))
+    if block.data is not None and "file_data" not in out:
+        media_type = block.media_type or block.resolved_media_type
+        out["file_data"] = block.data if media_type is None else to_data_uri(media_type, block.data)
+    elif block.data is not None:
+        policy.refuse("cannot carry file data beside a data URL", f"{path}.data")
+    if block.file_id is not None and "://" not in block.file_id:
+        out["file_id"] = block.file_id
+    elif block.file_id is not None:
+        links.append(("file_id", block.file_id))
+    for field, link in links:
+        if url_key is not None and url_key not in out:
+            out[url_key] = link
+        elif out:  # the document goes by its other source; this one cannot come along
+            policy.refuse("cannot carry a document's URL here", f"{path}.{field}", link)
+    if not out:
+        return None
+    if block.filename is not None:
+        out["filename"] = block.filename
+    elif block.title is not None:
+        out["filename"] = block.title
+    if block.title is not None and block.filename not in (None, block.title):
+        policy.refuse("cannot carry a title beside a file name", f"{path}.title", block.title)
+    if block.context is not None:
+        policy.refuse("cannot carry a document's context", f"{path}.context", block.context)
+    if block.citations is not None:
+        why = "cannot carry a document's citations setting"
+        policy.refuse(why, f"{path}.citations", block.citations)
+    return out
+
+
+def _file_part(
+    block: DocumentBlock, policy: Policy, path: str
+) -> dict[str, Any] | TextBlock | None:
+    if block.url is not None and parse_data_uri(block.url) is None and block.file_id is None:
+        return policy.degrade(block, path, "cannot carry a document given by URL")
+    inner = file_fields(block, policy, path)
+    if inner is None:
+        what = "a text document" if block.text is not None else "this document"
+        return policy.degrade(block, path, f"cannot carry {what} (files only)")
+    out: dict[str, Any] = {"type": "file", "file": inner}
+    put_extra(out, block.extra, policy, path, "document")
+    return out
+
+
 def text_part(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
     """A text part; citations have no place on a Chat part."""
     out: dict[str, Any] = {"type": "text", "text": block.text}
@@ -215,6 +308,14 @@ def encode_part(block: Block, where: str, policy: Policy, path: str) -> dict[str
                 result = policy.degrade(block, path, f"cannot carry audio in a {where} message")
             else:
                 result = _audio_part(block, policy, path)
+        case DocumentBlock():
+            if where != "user":
+                reason = f"cannot carry a document in a {where} message"
+                result = policy.degrade(block, path, reason)
+            else:
+                result = _file_part(block, policy, path)
+        case VideoBlock():
+            result = policy.degrade(block, path, "cannot carry video")
         case RawBlock():
             data = block.data
             if raw_is_own(data, NAME) and not is_tool_call(block):

@@ -59,7 +59,9 @@ GEMINI: Final = "gemini"
 PROVIDERS: Final = (ANTHROPIC, CHAT, RESPONSES, GEMINI)
 """The provider formats, in the order the registry lists them."""
 
-Place = Literal["message", "text", "thinking", "tool_use", "tool_result", "image", "audio"]
+Place = Literal[
+    "message", "text", "thinking", "tool_use", "tool_result", "image", "audio", "document", "video"
+]
 """Where an ``extra`` sits: on a role message, or on a block of that kind."""
 Owner = Literal["own", "content", "record", "unknown"]
 """What :func:`owner` says about a key (see the module docstring)."""
@@ -83,6 +85,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
         "tool_result": (_words("cache_control is_error content"), _NONE),
         "image": (_words("cache_control"), _NONE),
         "audio": (_words("cache_control"), _NONE),
+        "document": (_words("cache_control title context citations"), _NONE),
+        "video": (_NONE, _NONE),
     },
     CHAT: {
         "message": (
@@ -98,6 +102,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
         "tool_result": (_words("name"), _words("content")),
         "image": (_words("detail prompt_cache_breakpoint"), _NONE),
         "audio": (_words("transcript prompt_cache_breakpoint"), _words("expires_at")),
+        "document": (_words("prompt_cache_breakpoint"), _NONE),
+        "video": (_NONE, _NONE),
     },
     RESPONSES: {
         "message": (_NONE, _words("type id status phase role")),
@@ -107,6 +113,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
         "tool_result": (_words("caller namespace"), _words("type id status")),
         "image": (_words("detail image_url file_id prompt_cache_breakpoint"), _words("type")),
         "audio": (_NONE, _NONE),
+        "document": (_words("prompt_cache_breakpoint detail"), _words("type")),
+        "video": (_NONE, _NONE),
     },
     GEMINI: {
         "message": (_NONE, _words("role")),
@@ -119,6 +127,14 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
             _words("inlineData fileData partMetadata"),
         ),
         "audio": (
+            _words("videoMetadata mediaResolution thoughtSignature"),
+            _words("inlineData fileData partMetadata"),
+        ),
+        "document": (
+            _words("videoMetadata mediaResolution thoughtSignature"),
+            _words("inlineData fileData partMetadata"),
+        ),
+        "video": (
             _words("videoMetadata mediaResolution thoughtSignature"),
             _words("inlineData fileData partMetadata"),
         ),

@@ -76,10 +76,10 @@ def _content(c: Any, ids: CallIds) -> Message:
     ex = EMPTY if len(c) == 1 else extra(c, CONTENT_KEYS)
     for b in blocks:
         if type(b) is not ToolResultBlock:
-            return _new_user(blocks, None, None, None, None, None, None, ex)
+            return _new_user(blocks, None, None, None, None, None, None, ex, None, None, None)
     if blocks:
         return _new_tool(blocks, None, None, None, None, None, None, ex)
-    return _new_user(blocks, None, None, None, None, None, None, ex)
+    return _new_user(blocks, None, None, None, None, None, None, ex, None, None, None)
 
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:

@@ -76,7 +76,9 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
             )
         value = d.get("input")
         if type(value) is str:
-            out.append(_new_user(value, None, None, None, None, None, None, EMPTY))
+            out.append(
+                _new_user(value, None, None, None, None, None, None, EMPTY, None, None, None)
+            )
         elif type(value) is list:
             try:
                 decoded = _decode_items(value)
@@ -186,7 +188,7 @@ def _input_message(d: dict[str, Any], role: str) -> Message:
     content = items.decode_parts(d.get("content"), "input_text", "content")
     ex = extra(d, MESSAGE_KEYS)
     if role == "user":
-        return _new_user(content, None, None, None, None, None, None, ex)
+        return _new_user(content, None, None, None, None, None, None, ex, None, None, None)
     kind = "developer" if role == "developer" else "system"
     return _new_system(content, kind, None, None, None, None, None, None, ex)
 

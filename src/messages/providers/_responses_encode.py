@@ -19,12 +19,14 @@ from .._core.frozen import thaw
 from .._core.wire import present
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..flat import RawMessage
 from ..message import Message
 from ..policy import Policy
@@ -153,6 +155,10 @@ def _encode_turn(turn: Message, policy: Policy, path: str, emit: Any) -> None:
             raise AssertionError(turn)
 
 
+_PARTS = frozenset(("image", "audio", "document", "video"))
+"""Block kinds an input message takes as parts (or the policy decides about, as parts)."""
+
+
 def _encode_input(
     content: str | tuple[Block, ...],
     role: str,
@@ -199,7 +205,7 @@ def _encode_input(
         elif isinstance(block, ToolResultBlock):
             flush()
             put(items.encode_fco(block, policy, at))
-        elif isinstance(block, TextBlock | RawBlock) or block.kind in ("image", "audio"):
+        elif isinstance(block, TextBlock | RawBlock) or block.kind in _PARTS:
             part = items.encode_part(block, "input_text", policy, at)
             if part is not None:
                 parts.append(part)
@@ -385,7 +391,7 @@ def encode_model_blocks(
                 degraded = policy.degrade(
                     block, at, "this raw block is not an OpenAI Responses item"
                 )
-            case ImageBlock() | AudioBlock():
+            case ImageBlock() | AudioBlock() | DocumentBlock() | VideoBlock():
                 degraded = policy.degrade(
                     block, at, f"OpenAI Responses assistant messages cannot carry {block.kind}"
                 )

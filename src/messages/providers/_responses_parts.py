@@ -40,6 +40,7 @@ from .._core.wire import fail
 from .._core.wire import opt_str
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
@@ -47,12 +48,14 @@ from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..errors import DecodeError
+from ..media import parse_data_uri
 from ..media import to_data_uri
 from ..policy import Policy
 from ._carry import carried
 from ._carry import encode_each
 from ._carry import failed_output
 from ._carry import non_null
+from ._chat_parts import file_fields
 from ._formats import RESPONSES
 from ._formats import fits
 from ._formats import foreign_citations
@@ -99,6 +102,7 @@ TEXT_TYPES: Final = frozenset(("input_text", "output_text", "refusal"))
 _TEXT: Final = frozenset(("type", "text", "annotations"))
 _REFUSAL: Final = frozenset(("type", "refusal"))
 _IMAGE: Final = frozenset(("type", "image_url", "file_id"))
+_FILE: Final = frozenset(("type", "file_data", "file_id", "file_url", "filename"))
 _REASONING: Final = frozenset(("type", "summary", "encrypted_content"))
 CALL_KEYS: Final = frozenset(("type", "call_id", "name", "arguments"))
 _OUTPUT: Final = frozenset(("type", "call_id", "output"))
@@ -206,7 +210,43 @@ def decode_part(d: Any, default: str) -> Block:
         if "detail" not in d:  # written as it came: without the "auto" the encoder adds
             ex = wrap_owned({"type": tag, **raw(ex)})
         return ImageBlock(url=opt_str(d, "image_url"), file_id=opt_str(d, "file_id"), extra=ex)
+    if tag == "input_file":
+        return _input_file(d)
     return RawBlock(wrap_owned(d))
+
+
+def _input_file(d: dict[str, Any]) -> Block:
+    """An ``input_file`` part as a document; odd values keep it raw.
+
+    ``file_data`` is a ``data:`` URL (kept in ``url``) or bare base64 (kept in ``data``);
+    a part with both a ``data:`` URL and a ``file_url`` stays raw too.
+    """
+    known = {k: d[k] for k in _FILE if k in d and k != "type"}
+    file_data, file_url = known.get("file_data"), known.get("file_url")
+    is_uri = type(file_data) is str and parse_data_uri(file_data) is not None
+    if (
+        not known.keys() & {"file_data", "file_id", "file_url"}
+        or any(type(v) is not str for v in known.values())
+        or (is_uri and file_url is not None)
+    ):
+        return RawBlock(wrap_owned(d))
+    return DocumentBlock(
+        data=None if is_uri else file_data,
+        url=file_data if is_uri else file_url,
+        file_id=known.get("file_id"),
+        filename=known.get("filename"),
+        extra=extra(d, _FILE),
+    )
+
+
+def _file_part(block: DocumentBlock, policy: Policy, path: str) -> dict[str, Any] | None:
+    """An ``input_file`` part; ``None`` when the document is not a file (text, content)."""
+    fields = file_fields(block, policy, path, "file_url")
+    if fields is None:
+        return None
+    out: dict[str, Any] = {"type": "input_file", **fields}
+    out.update(carried(block.extra, policy, path, "document", written=out, protected=TYPE_KEYS))
+    return out
 
 
 def decode_parts(value: Any, default: str, key: str) -> str | tuple[Block, ...]:
@@ -376,6 +416,13 @@ def encode_part(block: Block, default: str, policy: Policy, path: str) -> dict[s
             degraded = policy.degrade(block, path, "an image needs data, a URL or a file id")
         case RawBlock() if ours(block):
             return dict(raw(block.data))
+        case DocumentBlock():
+            part = _file_part(block, policy, path)
+            if part is not None:
+                return part
+            what = "a text document" if block.text is not None else "this document"
+            why = f"OpenAI Responses cannot carry {what} (files only)"
+            degraded = policy.degrade(block, path, why)
         case AudioBlock():
             degraded = policy.degrade(block, path, "OpenAI Responses has no audio input part")
         case RawBlock():

@@ -13,6 +13,10 @@ What the figures mean, the same for every format:
 - **tool calls**: by tool name, one per call id; **tool errors**: failed results, one per
   call id (Gemini CLI's JSON output reports both as counts per tool, which are used);
 - **errors**: error records and assistant messages that carry an API error;
+- **compactions**: times the history was compacted (Claude Code ``compact_boundary`` lines,
+  Codex ``thread/compacted``, or the compaction summaries themselves where the log has no
+  boundary record). A compaction summary is the harness's, not the user's: it is counted
+  here, and like any input to the model it closes the assistant turn before it;
 - **tokens** and **cost**: from the session's results when any result reports them, and
   otherwise from the per-turn usage of assistant messages (one figure per message id:
   Claude Code repeats a turn's usage on each block's line: within an input the last one
@@ -43,15 +47,19 @@ from .._core.fields import Timestamp
 from .._core.slots import Slotted
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
+from ..events import CompactBoundaryMessage
 from ..flat import AudioMessage
+from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import ToolResultMessage
 from ..flat import ToolUseMessage
+from ..flat import VideoMessage
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..roles import AssistantMessage
+from ..roles import UserMessage
 from ..session import ErrorMessage
 from ..session import InitMessage
 from ..session import ResultMessage
@@ -296,6 +304,10 @@ class SessionStats(Slotted):
     """The working folder the log records (``cwd``), the first one named."""
     folder: str | None = None
     """The name of the folder holding the first input (``-home-ana-app``), if it is a path."""
+    boundaries: set[str] = field(default_factory=set)
+    """Keys of compaction boundary records."""
+    summaries: set[str] = field(default_factory=set)
+    """Keys of compaction summaries (user turns the harness wrote)."""
 
     @property
     def project(self) -> str | None:
@@ -319,6 +331,8 @@ class SessionStats(Slotted):
             self.model,
             self.cwd,
             self.folder,
+            set(self.boundaries),
+            set(self.summaries),
         )
 
     def absorb(self, other: SessionStats) -> None:
@@ -345,6 +359,8 @@ class SessionStats(Slotted):
         self.model = _first(self.model, other.model)
         self.cwd = _first(self.cwd, other.cwd)
         self.folder = _first(self.folder, other.folder)
+        self.boundaries |= other.boundaries
+        self.summaries |= other.summaries
 
     def keys(self) -> set[str]:
         """The keys of every record counted here (to find a fragment's session)."""
@@ -392,6 +408,11 @@ class SessionStats(Slotted):
         return len(self.errors_seen)
 
     @property
+    def compactions(self) -> int:
+        """Compactions: boundary records, or the summaries where a log has no boundaries."""
+        return max(len(self.boundaries), len(self.summaries))
+
+    @property
     def tokens(self) -> Tokens:
         """Tokens and cost: the results' totals where they have them, else per-turn usage."""
         reported = self._from_results()
@@ -416,6 +437,7 @@ class SessionStats(Slotted):
             "tool_calls": dict(sorted(self.tool_calls.items())),
             "tool_errors": self.tool_errors,
             "errors": self.errors,
+            "compactions": self.compactions,
             "tokens": tokens.to_json(),
             "cost_usd": None if tokens.cost is None else round(tokens.cost, 10),
         }
@@ -426,7 +448,15 @@ class SessionStats(Slotted):
         return found.tokens, found.cost
 
 
-_ASSISTANT_CONTENT = (TextMessage, ThinkingMessage, ToolUseMessage, ImageMessage, AudioMessage)
+_ASSISTANT_CONTENT = (
+    TextMessage,
+    ThinkingMessage,
+    ToolUseMessage,
+    ImageMessage,
+    AudioMessage,
+    DocumentMessage,
+    VideoMessage,
+)
 
 
 class InputStats(Slotted):
@@ -535,6 +565,11 @@ class InputStats(Slotted):
         if isinstance(m, InitMessage):
             self._end_turn()
             return
+        if isinstance(m, CompactBoundaryMessage):
+            s.boundaries.add(self._key(m, m.uuid, m.message_id))
+            return
+        if isinstance(m, UserMessage) and m.summary == "compaction":
+            s.summaries.add(self._key(m, m.uuid, m.message_id))
         record = ""
         if getattr(m, "role", None) == "assistant":  # the record's key, for its turn
             record = self._key(m, m.message_id, m.uuid)

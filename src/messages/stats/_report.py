@@ -62,6 +62,8 @@ class Row(Slotted):
     """The inputs that hold this row's records."""
     formats: list[str] = field(default_factory=list)
     """Their formats."""
+    compactions: int = 0
+    """Times a session's history was compacted (see ``messages stats``)."""
 
     @property
     def cost_source(self) -> str | None:
@@ -81,6 +83,7 @@ class Row(Slotted):
         self.tool_calls.update(other.tool_calls)
         self.tool_errors += other.tool_errors
         self.errors += other.errors
+        self.compactions += other.compactions
         self.tokens.add(other.tokens)
         if other.cost is not None:
             self.cost = other.cost if self.cost is None else self.cost + other.cost
@@ -98,6 +101,7 @@ class Row(Slotted):
             "tool_calls": dict(sorted(self.tool_calls.items())),
             "tool_errors": self.tool_errors,
             "errors": self.errors,
+            "compactions": self.compactions,
             "tokens": self.tokens.to_json(),
             "cost_usd": None if self.cost is None else round(self.cost, 10),
             "cost_source": self.cost_source,
@@ -233,6 +237,7 @@ def build(
             own.tool_calls.update(s.tool_calls)
             own.tool_errors = s.tool_errors
             own.errors = s.errors
+            own.compactions = s.compactions
         own.inputs, own.formats = list(s.inputs), list(s.formats)
         parts = _parts(s)
         logged = cost == "logged" or (cost == "auto" and any(p.logged is not None for p in parts))

@@ -17,6 +17,7 @@ from ..message import ROLE_TYPES
 from ..message import Message
 from ..message import check_messages
 from ..message import role_of
+from ..roles import UserMessage
 from ..session import ErrorMessage
 from ..session import InitMessage
 from ..session import InvalidLineMessage
@@ -27,6 +28,8 @@ from ._render import Format
 from ._render import Part
 from ._render import clip
 from ._render import entries
+from ._render import event_entry
+from ._render import media_word
 from ._render import parts_of
 from ._render import raw_note
 from ._render import write
@@ -108,7 +111,7 @@ def _short(part: Part) -> str:
         case "tool_result":
             return f"[Tool {'error' if part.flag else 'result'}] {part.text}"
         case "media":
-            word = "Image" if part.flag else "Audio"
+            word = media_word(part)
             media_type = part.attr("media_type")
             return f"[{word}: {media_type}]" if media_type else f"[{word}]"
         case "raw":
@@ -116,6 +119,12 @@ def _short(part: Part) -> str:
 
 
 def _tag(message: Message) -> str | None:
+    event = event_entry(message)
+    if event is not None:
+        details = ", ".join(value for _, value in event.attrs)
+        return f"[{event.label}: {details}]" if details else f"[{event.label}]"
+    if isinstance(message, UserMessage) and message.summary is not None:
+        return f"[{message.summary.capitalize()} summary]"
     if isinstance(message, ResultMessage):
         return f"[Result: {message.subtype}]" if message.subtype else "[Result]"
     if isinstance(message, ErrorMessage):
@@ -135,8 +144,10 @@ def summarize(message: Message, max_length: int | None = 80) -> str:
     Text as is; ``[Thinking]``; tool calls as ``[Tool: name]``; results as
     ``[Tool result] text`` or ``[Tool error] text``; media as ``[Image: image/png]`` (never
     their data); session messages as ``[Result: success] text``, ``[Error: code] text``,
-    ``[Init]``, ``[Event: type]``. Whitespace runs become one space; a cut line ends with
-    an ellipsis. ``max_length=None`` does not cut.
+    ``[Init]``, ``[Event: type]``; agent events as ``[Task: task_started, t1]``,
+    ``[Compacted: auto, 155000]``...; a compaction summary as ``[Compaction summary] text``.
+    Whitespace runs become one space; a cut line ends with an ellipsis.
+    ``max_length=None`` does not cut.
 
     >>> from messages import AssistantMessage, TextBlock, ToolUseBlock
     >>> summarize(AssistantMessage((TextBlock("Let me check the\nfiles."),
@@ -177,8 +188,9 @@ def transcript(
 
     Images and audio are named by type, size, URL or file id and never written out as
     base64. Consecutive flat messages with the same role share one entry; session
-    messages get their own (``Result (success): ...``), stream events only with
-    ``include_events``. ``labels`` renames roles in the text and Markdown styles (for
+    messages get their own (``Result (success): ...``), stream events and agent events
+    (task, hook, status, rate limit) only with ``include_events``; a compaction boundary
+    always shows, and a compaction summary is labelled ``User (compaction summary)``. ``labels`` renames roles in the text and Markdown styles (for
     example ``{"user": "Human", "assistant": "AI"}``); ``max_text_length`` cuts every long
     text, argument and output.
 

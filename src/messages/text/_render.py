@@ -21,13 +21,22 @@ from typing import assert_never
 from .._core.frozen import raw
 from ..blocks import AudioBlock
 from ..blocks import Block
+from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import RawBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..convert import message_to_block
+from ..events import CompactBoundaryMessage
+from ..events import ConversationResetMessage
+from ..events import HookEventMessage
+from ..events import RateLimitMessage
+from ..events import StatusMessage
+from ..events import SystemEventMessage
+from ..events import TaskEventMessage
 from ..flat import RawMessage
 from ..media import describe_media
 from ..media import media_facts
@@ -35,6 +44,7 @@ from ..message import FLAT_TYPES
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..message import role_of
+from ..roles import UserMessage
 from ..roles import as_blocks
 from ..session import ErrorMessage
 from ..session import InitMessage
@@ -43,6 +53,7 @@ from ..session import ResultMessage
 from ..session import StreamEventMessage
 
 __all__ = [
+    "event_entry",
     "Entry",
     "LABELS",
     "MarkdownWriter",
@@ -52,6 +63,7 @@ __all__ = [
     "code_span",
     "entries",
     "fence",
+    "media_word",
     "parts_of",
     "raw_note",
     "write",
@@ -82,6 +94,8 @@ class Part:
     """The non-text parts of a tool result with block content."""
     flag: bool = False
     """Redacted thinking, an error result, or an image (vs audio) medium."""
+    medium: str = ""
+    """For a media part, what it is: ``image``, ``audio``, ``video`` or ``document``."""
 
     def attr(self, name: str) -> str:
         """The detail called ``name``, ``""`` when the part has none: every style reads them so."""
@@ -145,9 +159,10 @@ def _block(block: Block, limit: int | None) -> Part:
                 children,
                 flag=bool(block.is_error),
             )
-        case ImageBlock() | AudioBlock():
+        case ImageBlock() | AudioBlock() | VideoBlock() | DocumentBlock():
             text = describe_media(block, url_width=_URL_WIDTH)
-            return Part("media", text, media_facts(block), flag=isinstance(block, ImageBlock))
+            flag = isinstance(block, ImageBlock)
+            return Part("media", text, media_facts(block), flag=flag, medium=block.kind)
         case RawBlock():
             return Part("raw", block.type or "", (("type", block.type),) if block.type else ())
         case _:
@@ -169,10 +184,56 @@ def parts_of(message: Message, limit: int | None = None) -> list[Part]:
         return [Part("text", clip(message.message, limit))]
     if isinstance(message, InvalidLineMessage):
         return [Part("text", clip(message.text, limit))]
-    return []  # init and stream events: their entry's attributes say it all
+    if isinstance(message, TaskEventMessage):
+        words = message.summary or message.description
+        return [Part("text", clip(words, limit))] if words else []
+    return []  # init, stream and other events: their entry's attributes say it all
+
+
+def event_entry(message: Message) -> Entry | None:
+    """The entry of an agent event (task, hook, compaction...); ``None`` for anything else."""
+    attrs: list[tuple[str, str]] = []
+    if isinstance(message, TaskEventMessage):
+        attrs.append(("subtype", message.subtype))
+        if message.task_id is not None:
+            attrs.append(("task", message.task_id))
+        if message.state is not None:
+            attrs.append(("status", message.state))
+        return Entry("Task", "task_event", attrs)
+    if isinstance(message, HookEventMessage):
+        attrs.append(("subtype", message.subtype))
+        if message.event_name:
+            attrs.append(("type", message.event_name))
+        if message.outcome is not None:
+            attrs.append(("outcome", message.outcome))
+        return Entry("Hook", "hook_event", attrs)
+    if isinstance(message, CompactBoundaryMessage):
+        if message.trigger is not None:
+            attrs.append(("trigger", message.trigger))
+        if message.pre_tokens is not None:
+            attrs.append(("pre_tokens", str(message.pre_tokens)))
+        return Entry("Compacted", "compact_boundary", attrs)
+    if isinstance(message, StatusMessage):
+        attrs.append(("type", message.status or "idle"))
+        return Entry("Status", "status", attrs)
+    if isinstance(message, RateLimitMessage):
+        for key, value in (("type", message.status), ("window", message.rate_limit_type)):
+            if value is not None:
+                attrs.append((key, value))
+        return Entry("Rate limit", "rate_limit", attrs)
+    if isinstance(message, SystemEventMessage):
+        return Entry("System event", "system_event", [("subtype", message.subtype)])
+    if isinstance(message, ConversationResetMessage):
+        if message.new_conversation_id is not None:
+            attrs.append(("conversation", message.new_conversation_id))
+        return Entry("Conversation reset", "conversation_reset", attrs)
+    return None
 
 
 def _session_entry(message: Message) -> Entry:
+    event = event_entry(message)
+    if event is not None:
+        return event
     attrs: list[tuple[str, str]] = []
     if isinstance(message, ResultMessage):
         if message.subtype is not None:
@@ -200,6 +261,21 @@ def _session_entry(message: Message) -> Entry:
     if message.type is not None:
         attrs.append(("type", message.type))
     return Entry("Event", "event", attrs)
+
+
+_QUIET: Final = (
+    StreamEventMessage,
+    TaskEventMessage,
+    HookEventMessage,
+    StatusMessage,
+    RateLimitMessage,
+    SystemEventMessage,
+)
+"""Messages a transcript shows only with ``include_events``: the harness's running notes.
+
+A compaction boundary and a conversation reset are always shown: they say that earlier
+history was replaced.
+"""
 
 
 class Transcriber:
@@ -230,7 +306,7 @@ class Transcriber:
 
         ``None`` for a message left out (a stream event without ``include_events``).
         """
-        if isinstance(message, StreamEventMessage) and not self._include_events:
+        if isinstance(message, _QUIET) and not self._include_events:
             return None
         parts = [
             p
@@ -246,7 +322,11 @@ class Transcriber:
                 return last, parts, False
             entry = Entry(self._names.get(key, key.capitalize()), key, flat_role=key)
         elif role is not None:
-            entry = Entry(self._names.get(role, role.capitalize()), role)
+            label = self._names.get(role, role.capitalize())
+            entry = Entry(label, role)
+            if isinstance(message, UserMessage) and message.summary is not None:
+                entry.label = f"{label} ({message.summary} summary)"  # written by the harness
+                entry.attrs.append(("summary", message.summary))
         else:
             entry = _session_entry(message)
         entry.parts.extend(parts)
@@ -306,8 +386,13 @@ def raw_note(part: Part) -> str:
     return f"[Raw: {part.text}]" if part.text else "[Raw]"
 
 
+def media_word(part: Part) -> str:
+    """The capitalised name of a media part's medium (``Image``, ``Document``...)."""
+    return (part.medium or ("image" if part.flag else "audio")).capitalize()
+
+
 def _media_note(part: Part) -> str:
-    word = "Image" if part.flag else "Audio"
+    word = media_word(part)
     return f"[{word}: {part.text}]" if part.text else f"[{word}]"
 
 
@@ -452,7 +537,7 @@ def _xml_part(part: Part) -> str:
                 inner += "".join(_xml_part(child) for child in part.children)
             return f"<tool_result{_attrs(attrs)}>{inner}</tool_result>"
         case "media":
-            tag = "image" if part.flag else "audio"
+            tag = media_word(part).lower()
             attrs_ = [(k, clip(v, 200) if k == "url" else v) for k, v in part.attrs]
             return f"<{tag}{_attrs(attrs_)}/>"
         case "raw":
