@@ -19,6 +19,8 @@ from messages import strategies as ms
 from messages import thaw
 from messages._core import anthropic_blocks
 from messages._core.jsontext import parse_arguments
+from messages._core.wire import opt_str
+from messages._core.wire import opt_time
 from messages._core.wire import rest
 from messages.adapters import acp
 from messages.adapters import claude_code
@@ -27,6 +29,8 @@ from messages.adapters import copilot
 from messages.adapters import gemini_cli
 from messages.adapters import opencode
 from messages.blocks import BLOCK_TYPES
+from messages.errors import DecodeError
+from messages.flat import RawMessage
 from messages.message import MESSAGE_TYPES
 from messages.providers import anthropic
 from messages.providers import gemini
@@ -234,3 +238,36 @@ def test_adapter_lines_decode_to_deeply_frozen_values(adapter: Any, stream: Any)
     lines = list(adapter.iter_encode(stream, unsupported="drop"))
     for message in adapter.iter_decode(lines):
         _assert_frozen(message)
+
+
+# ------------------------------------------------------------ Claude Code lines kept whole
+
+
+_CONTEXT_VALUES = st.one_of(st.none(), st.text(max_size=5), st.integers(), st.floats(0, 1e9))
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["uuid", "session_id", "sessionId", "parent_tool_use_id", "timestamp"]),
+        _CONTEXT_VALUES,
+    )
+)
+def test_a_raw_line_keeps_its_context_only_when_all_of_it_is_well_typed(
+    context: dict[str, Any],
+) -> None:
+    line = {"type": "x_not_a_claude_line", **context}
+    message = claude_code.decode(json.loads(json.dumps(line)))
+    assert type(message) is RawMessage
+    sid_key = "sessionId" if "sessionId" in line else "session_id"
+    try:  # the checked reads, one by one: any ill-typed field and none is kept
+        expected = (
+            opt_str(line, "uuid"),
+            opt_str(line, sid_key),
+            opt_str(line, "parent_tool_use_id"),
+            opt_time(line),
+        )
+    except DecodeError:
+        expected = (None, None, None, None)
+    got = (message.uuid, message.session_id, message.parent_tool_use_id, message.timestamp)
+    assert got == expected
+    assert claude_code.encode(message) == line

@@ -132,10 +132,17 @@ def _split(obj: dict[str, Any], more: tuple[str, ...] = ()) -> tuple[dict[str, A
 
 def _raw(obj: dict[str, Any]) -> RawMessage:
     """A line kept verbatim, with whatever context fields it has that are well typed."""
-    try:
-        uuid, sid, parent, ts = _checked_context(obj)
-    except DecodeError:
-        uuid = sid = parent = ts = None
+    uuid = obj.get("uuid")  # the reads of _checked_context, checked together
+    sid = obj["sessionId"] if "sessionId" in obj else obj.get("session_id")
+    parent = obj.get("parent_tool_use_id")
+    ts = obj.get("timestamp")
+    if not (
+        (uuid is None or type(uuid) is str)
+        and (sid is None or type(sid) is str)
+        and (parent is None or type(parent) is str)
+        and (ts is None or type(ts) in _TIMESTAMP_TYPES)
+    ):
+        uuid = sid = parent = ts = None  # an ill-typed one: none of them is kept
     return _new_raw(wrap_owned(obj), None, uuid, sid, parent, None, None, ts, EMPTY)
 
 
