@@ -22,7 +22,6 @@ from typing import Final
 from .._core.frozen import limits_in_force
 from ..errors import DecodeError
 from ..message import Message
-from ..serialize import READ_VERSIONS
 from ..session import InvalidLineMessage
 
 __all__ = [
@@ -63,7 +62,11 @@ def is_native(obj: Any) -> bool:
     The one test for native lines: :func:`messages.adapters.detect` and the ``native``
     adapter claim them, and no agent CLI adapter does.
     """
-    return type(obj) is dict and obj.get("v") in READ_VERSIONS and type(obj.get("kind")) is str
+    if type(obj) is not dict or type(obj.get("kind")) is not str:
+        return False
+    from ..serialize import READ_VERSIONS  # lazy: serialize (and json) cost import time
+
+    return obj.get("v") in READ_VERSIONS
 
 
 def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
