@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import example
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,6 +29,9 @@ from messages.adapters import codex
 from messages.adapters import copilot
 from messages.adapters import gemini_cli
 from messages.adapters import opencode
+from messages.adapters._claude_decode import _split
+from messages.adapters._claude_events import decode_system
+from messages.adapters._claude_events import decode_usual_system
 from messages.blocks import BLOCK_TYPES
 from messages.errors import DecodeError
 from messages.flat import RawMessage
@@ -271,3 +275,45 @@ def test_a_raw_line_keeps_its_context_only_when_all_of_it_is_well_typed(
     got = (message.uuid, message.session_id, message.parent_tool_use_id, message.timestamp)
     assert got == expected
     assert claude_code.encode(message) == line
+
+
+_SYSTEM_VALUES = st.one_of(st.none(), st.text(max_size=5), st.integers(), st.booleans())
+
+
+@given(
+    st.sampled_from(["thinking_tokens", "status", "other"]),
+    st.dictionaries(
+        st.sampled_from(["status", "estimated_tokens", "estimated_tokens_delta", "x"]),
+        _SYSTEM_VALUES,
+    ),
+    _SYSTEM_VALUES,
+    _SYSTEM_VALUES,
+)
+@example("thinking_tokens", {"estimated_tokens": 8, "estimated_tokens_delta": 8}, "u", "s")
+@example("status", {"status": "requesting"}, "u", "s")
+@example("status", {"status": None}, "u", "s")
+def test_the_usual_system_lines_decode_as_the_general_path_decodes_them(
+    subtype: str, fields: dict[str, Any], uuid: Any, sid: Any
+) -> None:
+    line = {"type": "system", "subtype": subtype, **fields, "uuid": uuid, "session_id": sid}
+    shortcut = decode_usual_system(json.loads(json.dumps(line)))
+    try:
+        obj = json.loads(json.dumps(line))
+        general = decode_system(obj, *_split(obj))
+    except DecodeError:
+        assert shortcut is None
+        return
+    assert shortcut is None or shortcut == general
+    usual = {
+        "thinking_tokens": {"estimated_tokens", "estimated_tokens_delta"},
+        "status": {"status"},
+    }
+    if (
+        set(fields) == usual.get(subtype)
+        and type(uuid) is str
+        and type(sid) is str
+        and (subtype != "status" or type(fields["status"]) is str)
+    ):
+        assert shortcut is not None  # the shortcut answers the usual lines itself
+    assert claude_code.decode(json.loads(json.dumps(line))) == general
+    assert claude_code.encode(general) == line

@@ -36,6 +36,7 @@ from ..usage import Usage
 from ._claude_events import decode_rate_limit
 from ._claude_events import decode_reset
 from ._claude_events import decode_system
+from ._claude_events import decode_usual_system
 from ._claude_events import result_details
 from ._claude_events import user_details
 from ._common import decode_content
@@ -339,6 +340,9 @@ def _system(obj: dict[str, Any]) -> Message:
     if subtype != "init":
         if type(subtype) is not str:
             return _raw(obj)
+        usual = decode_usual_system(obj)
+        if usual is not None:
+            return usual
         remainder, context = _split(obj)
         return decode_system(obj, remainder, context)
     tools = obj.get("tools")
