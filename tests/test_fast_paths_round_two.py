@@ -20,6 +20,7 @@ from messages import strategies as ms
 from messages import thaw
 from messages._core import anthropic_blocks
 from messages._core.jsontext import parse_arguments
+from messages._core.make import expose_owned
 from messages._core.wire import opt_str
 from messages._core.wire import opt_time
 from messages._core.wire import rest
@@ -30,6 +31,7 @@ from messages.adapters import copilot
 from messages.adapters import gemini_cli
 from messages.adapters import opencode
 from messages.adapters._claude_decode import _split
+from messages.adapters._claude_decode import _tools
 from messages.adapters._claude_events import decode_system
 from messages.adapters._claude_events import decode_usual_system
 from messages.blocks import BLOCK_TYPES
@@ -317,3 +319,8 @@ def test_the_usual_system_lines_decode_as_the_general_path_decodes_them(
         assert shortcut is not None  # the shortcut answers the usual lines itself
     assert claude_code.decode(json.loads(json.dumps(line))) == general
     assert claude_code.encode(general) == line
+
+
+@given(st.lists(st.one_of(st.text(max_size=4), ms.json_values().map(thaw)), max_size=5))
+def test_an_init_lines_tools_freeze_as_each_tool_would(tools: list[Any]) -> None:
+    assert _tools(list(tools)) == tuple([expose_owned(t) for t in tools])

@@ -335,6 +335,15 @@ def _result(obj: dict[str, Any]) -> Message:
     )
 
 
+def _tools(tools: list[Any]) -> tuple[Any, ...]:
+    """An init line's tool list in its frozen form (usually names only: a plain tuple)."""
+    try:
+        "".join(tools)  # in C: raises unless every item is a string (owned JSON: exactly str)
+    except TypeError:
+        return tuple([expose_owned(t) for t in tools])
+    return tuple(tools)
+
+
 def _system(obj: dict[str, Any]) -> Message:
     subtype = obj.get("subtype")
     if subtype != "init":
@@ -353,7 +362,7 @@ def _system(obj: dict[str, Any]) -> Message:
     uuid, sid, parent, ts = _checked_context(obj)
     return _new_init(
         cwd,
-        None if tools is None else tuple([expose_owned(t) for t in tools]),
+        None if tools is None else _tools(tools),
         uuid,
         sid,
         parent,
