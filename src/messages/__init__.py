@@ -145,22 +145,74 @@ __all__ = [
 ]
 """The public names; each loads from its module on first use (see :func:`__getattr__`)."""
 
-_HOMES = (
-    "errors",
-    "_core.frozen",
-    "_core.fields",
-    "usage",
-    "stop",
-    "blocks",
-    "citations",
-    "flat",
-    "roles",
-    "events",
-    "session",
-    "message",
-    "serialize",
-)
-"""Where public names live, cheapest first: a name is looked up in each until found."""
+_HOME = {
+    "DecodeError": "errors",
+    "EncodeError": "errors",
+    "MessagesError": "errors",
+    "UnsupportedContentError": "errors",
+    "EMPTY": "_core.frozen",
+    "FrozenDict": "_core.frozen",
+    "JsonValue": "_core.frozen",
+    "freeze": "_core.frozen",
+    "thaw": "_core.frozen",
+    "Role": "_core.fields",
+    "Timestamp": "_core.fields",
+    "Usage": "usage",
+    "StopReason": "stop",
+    "classify_stop_reason": "stop",
+    "Citation": "citations",
+    "AudioBlock": "blocks",
+    "Block": "blocks",
+    "DocumentBlock": "blocks",
+    "ImageBlock": "blocks",
+    "RawBlock": "blocks",
+    "ServerToolResultBlock": "blocks",
+    "ServerToolUseBlock": "blocks",
+    "TextBlock": "blocks",
+    "ThinkingBlock": "blocks",
+    "ToolResultBlock": "blocks",
+    "ToolUseBlock": "blocks",
+    "VideoBlock": "blocks",
+    "AudioMessage": "flat",
+    "DocumentMessage": "flat",
+    "ImageMessage": "flat",
+    "RawMessage": "flat",
+    "ServerToolResultMessage": "flat",
+    "ServerToolUseMessage": "flat",
+    "TextMessage": "flat",
+    "ThinkingMessage": "flat",
+    "ToolResultMessage": "flat",
+    "ToolUseMessage": "flat",
+    "VideoMessage": "flat",
+    "AssistantMessage": "roles",
+    "SystemMessage": "roles",
+    "ToolMessage": "roles",
+    "UserMessage": "roles",
+    "CompactBoundaryMessage": "events",
+    "ConversationResetMessage": "events",
+    "HookEventMessage": "events",
+    "RateLimitMessage": "events",
+    "StatusMessage": "events",
+    "SystemEventMessage": "events",
+    "TERMINAL_TASK_STATUSES": "events",
+    "TaskEventMessage": "events",
+    "ErrorMessage": "session",
+    "InitMessage": "session",
+    "InvalidLineMessage": "session",
+    "ResultMessage": "session",
+    "StreamEventMessage": "session",
+    "Context": "message",
+    "FlatMessage": "message",
+    "Message": "message",
+    "RoleMessage": "message",
+    "SessionMessage": "message",
+    "from_dict": "serialize",
+    "read_jsonl": "serialize",
+    "to_dict": "serialize",
+    "write_jsonl": "serialize",
+}
+"""The module each public name lives in: asking for one imports that module only (a
+search through the modules would also import every module before it)."""
 
 _SUBMODULES = (
     "adapters",
@@ -195,14 +247,8 @@ def __getattr__(name: str) -> "object":
 
     if name in _SUBMODULES:
         value = import_module(f"messages.{name}")
-    elif name in __all__:
-        for home in _HOMES:
-            module = import_module(f"messages.{home}")
-            if name in module.__all__:
-                value = getattr(module, name)
-                break
-        else:  # pragma: no cover - the public API test checks every name has a home
-            raise AttributeError(f"module 'messages' has no home for {name!r}")
+    elif name in _HOME:
+        value = getattr(import_module(f"messages.{_HOME[name]}"), name)
     else:
         raise AttributeError(f"module 'messages' has no attribute {name!r}")
     globals()[name] = value

@@ -19,6 +19,7 @@ from typing import TypeAlias
 from typing import final
 
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.fields import freeze_tuple
@@ -54,7 +55,8 @@ __all__ = [
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class TextBlock:
     """Plain text written by a user or a model.
 
@@ -79,7 +81,8 @@ class TextBlock:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ThinkingBlock:
     """The model's reasoning, with the provider's opaque signature kept exactly.
 
@@ -108,7 +111,8 @@ class ThinkingBlock:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolUseBlock:
     """The model asks the caller to run a tool.
 
@@ -146,7 +150,8 @@ class ToolUseBlock:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolResultBlock:
     """What a tool returned for one call.
 
@@ -262,7 +267,8 @@ class MediaReads:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ImageBlock(MediaReads):
     r"""An image: base64 data, a URL (``data:`` URIs included), or a provider file id.
 
@@ -291,7 +297,8 @@ class ImageBlock(MediaReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class AudioBlock(MediaReads):
     """Audio: base64 data, a URL (``data:`` URIs included), or a provider file id.
 
@@ -317,7 +324,8 @@ class AudioBlock(MediaReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class DocumentBlock(MediaReads):
     r"""A document: a PDF or other file (base64, URL, file id) or a plain-text body.
 
@@ -436,7 +444,8 @@ class DocumentBlock(MediaReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class VideoBlock(MediaReads):
     r"""A video: base64 data, a URL (``data:`` URIs included) or a provider file id.
 
@@ -484,7 +493,8 @@ class VideoBlock(MediaReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class RawBlock:
     """Anything this library does not model, kept verbatim (unknown kinds, MCP tool blocks...).
 
@@ -514,7 +524,8 @@ class RawBlock:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ServerToolUseBlock:
     """A tool the provider runs itself (web search, code execution...), as the model called it.
 
@@ -548,7 +559,8 @@ class ServerToolUseBlock:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ServerToolResultBlock:
     """What a server-side tool returned, kept exactly as the provider sent it.
 

@@ -14,6 +14,7 @@ from typing import Literal
 from typing import final
 
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_map
 from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
@@ -22,7 +23,8 @@ __all__ = ["Citation"]
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Citation:
     """A source a text cites, with the facts every provider names alike typed.
 

@@ -35,6 +35,7 @@ from typing import final
 
 from ._core.fields import Timestamp
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_map
 from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
@@ -79,7 +80,8 @@ def _num_of(data: Mapping[str, JsonValue] | None, key: str) -> int | float | Non
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class TaskEventMessage:
     """A background task or sub-agent moving through its lifecycle.
 
@@ -150,7 +152,8 @@ class TaskEventMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class HookEventMessage:
     """A hook the harness ran: started, its progress, and its response.
 
@@ -205,7 +208,8 @@ class HookEventMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class CompactBoundaryMessage:
     """The history before this point was compacted into a summary.
 
@@ -256,7 +260,8 @@ class CompactBoundaryMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class StatusMessage:
     """The agent's status changed (``requesting``, ``compacting``; ``None`` when idle).
 
@@ -290,7 +295,8 @@ class StatusMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class RateLimitMessage:
     """The account's rate-limit state changed (Claude Code ``rate_limit_event``).
 
@@ -363,7 +369,8 @@ class RateLimitMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class SystemEventMessage:
     """Any other harness event: its ``subtype``, and the rest of the line in ``data``.
 
@@ -403,7 +410,8 @@ class SystemEventMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ConversationResetMessage:
     """The conversation was replaced without ending the session (after ``/clear``, say).
 

@@ -17,13 +17,13 @@ from typing import final
 from ._core.fields import Role
 from ._core.fields import Timestamp
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
-from ._core.jsontext import parse_arguments
 from .blocks import Block
 from .blocks import TextBlock
 from .blocks import freeze_citations
@@ -52,7 +52,8 @@ __all__ = [
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class TextMessage:
     """A piece of text.
 
@@ -91,7 +92,8 @@ class TextMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ThinkingMessage:
     """The model's reasoning, with its opaque signature."""
 
@@ -129,7 +131,8 @@ class ThinkingMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolUseMessage:
     """A tool call.
 
@@ -174,13 +177,16 @@ class ToolUseMessage:
 
         Strict as everywhere in the library: ``NaN``, ``Infinity`` and ``1e999`` are not JSON.
         """
+        from ._core.jsontext import parse_arguments  # lazy: json costs import time
+
         return self.arguments is not None and parse_arguments(self.arguments) is None
 
     __repr__ = compact_repr
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolResultMessage:
     """What a tool returned for one call.
 
@@ -230,7 +236,8 @@ class ToolResultMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ImageMessage:
     """An image: base64 data, a URL or a provider file id (see the matching block)."""
 
@@ -268,7 +275,8 @@ class ImageMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class AudioMessage:
     """Audio: base64 data, a URL or a provider file id (see the matching block)."""
 
@@ -306,7 +314,8 @@ class AudioMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class RawMessage:
     """Anything not modelled, kept verbatim: an unknown event line, or a RawBlock's data.
 
@@ -351,7 +360,8 @@ class RawMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class DocumentMessage:
     """A document: file data, a text body, content blocks, a URL or a file id.
 
@@ -405,7 +415,8 @@ class DocumentMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class VideoMessage:
     """A video: base64 data, a URL or a provider file id, maybe clipped.
 
@@ -452,7 +463,8 @@ class VideoMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ServerToolUseMessage:
     """A call of a tool the provider runs itself, as ServerToolUseBlock.
 
@@ -495,7 +507,8 @@ class ServerToolUseMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ServerToolResultMessage:
     """What a server-side tool returned, as ServerToolResultBlock.
 

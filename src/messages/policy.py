@@ -21,7 +21,6 @@ messages.errors.UnsupportedContentError: acp: $[0]: no urls (pass unsupported='d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 from typing import Final
@@ -47,7 +46,6 @@ from .blocks import VideoBlock
 from .errors import HINT
 from .errors import EncodeError
 from .errors import UnsupportedContentError
-from .media import describe_media
 
 __all__ = [
     "HINT",
@@ -132,7 +130,15 @@ def _clip(text: str) -> str:
     return text if len(text) <= _SNIPPET else text[: _SNIPPET - 3] + "..."
 
 
+def _dumps(value: Any, ensure_ascii: bool) -> str:
+    import json  # lazy: the describer runs only when something is degraded
+
+    return json.dumps(value, ensure_ascii=ensure_ascii)
+
+
 def _media(label: str, block: ImageBlock | AudioBlock | VideoBlock | DocumentBlock) -> str:
+    from .media import describe_media  # lazy: base64 and struct cost import time
+
     shown = describe_media(block)
     return f"[{label}: {shown}]" if shown else f"[{label}]"
 
@@ -142,7 +148,7 @@ _NAMED: Final = ("refusal", "title", "name", "filename", "text", "content", "cod
 
 def _raw_label(data: JsonValue) -> str:
     if not isinstance(data, FrozenDict):
-        return f"[raw: {_clip(json.dumps(raw(data), ensure_ascii=False))}]"
+        return f"[raw: {_clip(_dumps(raw(data), ensure_ascii=False))}]"
     kind, role = data.get("type"), data.get("role")
     inner = data
     if isinstance(kind, str):
@@ -156,7 +162,7 @@ def _raw_label(data: JsonValue) -> str:
         assert isinstance(nested, FrozenDict)
         inner = nested
     else:
-        return f"[raw: {_clip(json.dumps(raw(data), ensure_ascii=False))}]"
+        return f"[raw: {_clip(_dumps(raw(data), ensure_ascii=False))}]"
     places = [inner, *(v for v in inner.values() if isinstance(v, FrozenDict))]
     for place in places:  # a Chat custom call names its tool inside ``custom``
         for key in _NAMED:
@@ -221,7 +227,7 @@ def describe(block: Block) -> str:
         case ToolUseBlock():
             arguments = block.arguments
             if arguments is None:
-                arguments = json.dumps(raw(block.input), ensure_ascii=False)
+                arguments = _dumps(raw(block.input), ensure_ascii=False)
             return f"[tool call {block.name} ({block.id}): {arguments}]"
         case ToolResultBlock():
             label = f"tool result {block.tool_use_id}" if block.tool_use_id else "tool result"
@@ -238,7 +244,7 @@ def describe(block: Block) -> str:
         case RawBlock():
             return _raw_label(block.data)
         case ServerToolUseBlock():
-            arguments = json.dumps(raw(block.input), ensure_ascii=False)
+            arguments = _dumps(raw(block.input), False)
             return f"[server tool call {block.name} ({block.id}): {_clip(arguments)}]"
         case ServerToolResultBlock():
             status = " (error)" if block.is_error else ""

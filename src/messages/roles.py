@@ -17,6 +17,7 @@ from typing import final
 
 from ._core.fields import Timestamp
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.fields import freeze_tuple
@@ -102,7 +103,8 @@ class ContentReads:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class SystemMessage(ContentReads):
     """Instructions for the model: a system prompt, or an OpenAI ``developer`` message.
 
@@ -139,7 +141,8 @@ class SystemMessage(ContentReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class UserMessage(ContentReads):
     """What the user (or the harness, for tool results) sends to the model.
 
@@ -191,7 +194,8 @@ class UserMessage(ContentReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class AssistantMessage(ContentReads):
     """One model turn: text, thinking, tool calls, with usage and stop reason.
 
@@ -242,7 +246,8 @@ class AssistantMessage(ContentReads):
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ToolMessage(ContentReads):
     """A tool-role message (OpenAI ``tool``): carries ToolResultBlocks.
 

@@ -14,6 +14,7 @@ from typing import final
 
 from ._core.fields import Timestamp
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.frozen import EMPTY
@@ -44,7 +45,8 @@ __all__ = [
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ResultMessage:
     """The end of a run: outcome, durations, turns, cost and usage.
 
@@ -117,7 +119,8 @@ class ResultMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ErrorMessage:
     """An error the source reported (API error, turn failure, retry notice).
 
@@ -155,7 +158,8 @@ class ErrorMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class InitMessage:
     """Session start metadata: where the agent runs and what it can use.
 
@@ -192,7 +196,8 @@ class InitMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class StreamEventMessage:
     """One raw provider stream event (an Anthropic SSE event inside Claude Code, say).
 
@@ -233,7 +238,8 @@ class StreamEventMessage:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class InvalidLineMessage:
     """A line of a stream that could not be decoded, kept with the reason and line number.
 

@@ -10,6 +10,7 @@ from typing import TypeVar
 from typing import final
 
 from ._core.fields import compact_repr
+from ._core.fields import compared
 from ._core.fields import freeze_map
 from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
@@ -30,7 +31,8 @@ def _add(a: N | None, b: N | None) -> N | None:
 
 
 @final
-@dataclass(frozen=True, slots=True, repr=False)
+@compared
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Usage:
     """Tokens used by one call (or a sum of calls), and its cost when known.
 

@@ -26,11 +26,11 @@ from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..blocks import VideoBlock
 from ..errors import DecodeError
-from ..limits import current_limits
 from ..usage import Usage
 from .citations import read_citation
 from .citations import write_citation
 from .frozen import EMPTY
+from .frozen import limits_in_force
 from .frozen import raw
 from .make import expose_owned
 from .make import maker
@@ -56,6 +56,11 @@ RESULT_SUFFIX: Final = "_tool_result"
 """Anthropic names each server tool's result block ``<tool>_tool_result``."""
 _NOT_SERVER: Final = frozenset(("tool_result", "mcp_tool_result"))
 """Result blocks with that suffix that are not server tools' (a client tool's, beta MCP)."""
+_TOOL_USE_CALLER: Final = _TOOL_USE | {"caller"}
+_DIRECT: Final = {"type": "direct"}
+_DIRECT_EXTRA: Final = wrap_owned({"caller": _DIRECT})
+"""The extra of nearly every Claude Code tool call (``"caller": {"type": "direct"}``),
+shared: it is immutable, and equal values hash equal whichever object holds them."""
 
 _new_text: Final = maker(TextBlock)
 _new_thinking: Final = maker(ThinkingBlock)
@@ -109,7 +114,13 @@ def _tool_use(d: dict[str, Any], provider: str | None, depth: int) -> Block:
         raise fail("a string", name, "name")
     if type(args) is not dict:
         args = obj_or_empty(d, "input")
-    ex = EMPTY if _TOOL_USE.issuperset(d) else extra(d, _TOOL_USE)
+    if _TOOL_USE.issuperset(d):
+        ex = EMPTY
+    elif len(d) == 5 and _TOOL_USE_CALLER.issuperset(d):  # Claude Code's ``caller`` key
+        caller = d["caller"]
+        ex = _DIRECT_EXTRA if caller == _DIRECT else wrap_owned({"caller": caller})
+    else:
+        ex = extra(d, _TOOL_USE)
     return _new_tool_use(call_id, name, wrap_owned(args), None, ex)
 
 
@@ -294,7 +305,7 @@ def decode_blocks(
 ) -> tuple[Block, ...]:
     """An owned wire list to blocks, with the index of a bad element in the error path."""
     if depth:  # only nested lists (tool result content) can be too deep
-        limit = current_limits().max_block_depth
+        limit = limits_in_force().max_block_depth
         if depth > limit:
             raise DecodeError(f"content blocks nest deeper than {limit} levels")
     out = []
@@ -461,9 +472,13 @@ def usage_counts(usage: Usage) -> dict[str, Any]:
     Claude Code logs and the Anthropic API spell usage the same way; each encoder then adds
     what it keeps besides (details objects, another provider's fields).
     """
-    return present(
-        input_tokens=usage.input_tokens,
-        cache_creation_input_tokens=usage.cache_write_tokens,
-        cache_read_input_tokens=usage.cache_read_tokens,
-        output_tokens=usage.output_tokens,
-    )
+    out: dict[str, Any] = {}  # what present() gives, without its keyword dict
+    if usage.input_tokens is not None:
+        out["input_tokens"] = usage.input_tokens
+    if usage.cache_write_tokens is not None:
+        out["cache_creation_input_tokens"] = usage.cache_write_tokens
+    if usage.cache_read_tokens is not None:
+        out["cache_read_input_tokens"] = usage.cache_read_tokens
+    if usage.output_tokens is not None:
+        out["output_tokens"] = usage.output_tokens
+    return out

@@ -9,10 +9,10 @@ equality (``1``, ``1.0`` and ``true`` differ), and equal values hash equal.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 from typing import Union
@@ -20,6 +20,9 @@ from typing import final
 from typing import overload
 
 from ..errors import DecodeError
+
+if TYPE_CHECKING:
+    from ..limits import Limits
 
 __all__ = ["EMPTY", "FrozenDict", "JsonValue", "freeze", "thaw"]
 
@@ -29,14 +32,40 @@ JsonValue = Union[None, bool, int, float, str, tuple["JsonValue", ...], "FrozenD
 
 def depth_limit() -> int:
     """The JSON nesting limit in force (:attr:`messages.limits.Limits.max_depth`)."""
+    limit: int = _current_limits().max_depth
+    return limit
+
+
+def limits_in_force() -> Limits:
+    """:func:`messages.limits.current_limits`, for modules that must not import it eagerly.
+
+    Importing :mod:`messages.limits` costs import time (a dataclass, contextvars); the
+    codecs read the limits when they decode, not when they are imported.
+    """
+    found: Limits = _current_limits()
+    return found
+
+
+def _current_limits() -> Any:
+    """:func:`messages.limits.current_limits`, imported on first use (then called directly)."""
     from ..limits import current_limits
 
-    return current_limits().max_depth
+    globals()["_current_limits"] = current_limits
+    return current_limits()
 
 
-_canon = json.JSONEncoder(
-    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
-).encode
+def _canon(d: dict[str, Any]) -> str:
+    """Canonical JSON text of a stored object: the key of equality and hashing.
+
+    The encoder is built on first use, so importing the vocabulary does not import ``json``.
+    """
+    import json
+
+    encode = json.JSONEncoder(
+        ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    ).encode
+    globals()["_canon"] = encode  # every later call goes straight to the encoder
+    return encode(d)
 
 
 _set = object.__setattr__

@@ -37,6 +37,8 @@ def _finite_float(text: str) -> float:
 
 _DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
+_decode: Final[Callable[[str], Any]] = _DECODER.decode
+
 scan_strict: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
 """The C scanner with the strict rules: ``(value, end)`` for the JSON value at an index.
 
@@ -97,8 +99,14 @@ def parse_arguments(text: str) -> dict[str, Any] | None:
     >>> parse_arguments('{"n": NaN}') is None, parse_arguments("[1]") is None
     (True, True)
     """
-    try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    if type(text) is not str:  # what json.loads would reject or decode first (bytes)
+        try:
+            value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        except (ValueError, TypeError, RecursionError):
+            return None
+        return value if type(value) is dict else None
+    try:  # the module's decoder: json.loads with options would build a new one per call
+        value = _decode(text)
     except (ValueError, RecursionError):
         return None
     return value if type(value) is dict else None

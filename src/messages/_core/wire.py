@@ -162,8 +162,16 @@ def rest(d: dict[str, Any], known: Collection[str]) -> dict[str, Any]:
     write it back exactly. The result is a new dict (empty when there is nothing to keep)
     whose values are shared with ``d``.
     """
-    if type(known) is frozenset and d.keys() <= known and None not in d.values():
-        return {}  # the common case, without building a dict item by item
+    if type(known) is frozenset:
+        if d.keys() <= known:
+            if None not in d.values():
+                return {}  # the common case, without building a dict item by item
+        else:  # a copy and a few deletions, in C, beat a comprehension over every key
+            out = dict(d)
+            for k in known.intersection(d):
+                if out[k] is not None:
+                    del out[k]
+            return out
     return {k: v for k, v in d.items() if k not in known or v is None}
 
 

@@ -19,12 +19,9 @@ from itertools import chain
 from typing import Any
 from typing import Final
 
-from .._core.jsontext import load_strict
-from .._core.jsontext import scan_strict
+from .._core.frozen import limits_in_force
 from ..errors import DecodeError
-from ..limits import current_limits
 from ..message import Message
-from ..serialize import READ_VERSIONS
 from ..session import InvalidLineMessage
 
 __all__ = [
@@ -39,13 +36,37 @@ __all__ = [
 ]
 
 
+def scan_strict(text: str, index: int) -> tuple[Any, int]:
+    """:func:`messages._core.jsontext.scan_strict`, bound here on first use.
+
+    Importing the JSON readers imports ``json``; an adapter module is imported long before
+    its first line is read, so the binding waits for that line.
+    """
+    from .._core.jsontext import scan_strict as scan
+
+    globals()["scan_strict"] = scan
+    return scan(text, index)
+
+
+def load_strict(text: str | bytes, *, first_line: int | None = None) -> Any:
+    """:func:`messages._core.jsontext.load_strict`, bound here on first use."""
+    from .._core.jsontext import load_strict as load
+
+    globals()["load_strict"] = load
+    return load(text, first_line=first_line)
+
+
 def is_native(obj: Any) -> bool:
     """Whether a parsed line is this library's own JSON: ``"v"`` (1 or 2) and a string ``"kind"``.
 
     The one test for native lines: :func:`messages.adapters.detect` and the ``native``
     adapter claim them, and no agent CLI adapter does.
     """
-    return type(obj) is dict and obj.get("v") in READ_VERSIONS and type(obj.get("kind")) is str
+    if type(obj) is not dict or type(obj.get("kind")) is not str:
+        return False
+    from ..serialize import READ_VERSIONS  # lazy: serialize (and json) cost import time
+
+    return obj.get("v") in READ_VERSIONS
 
 
 def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
@@ -55,7 +76,7 @@ def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:
     else (surrounding whitespace, other encodings, errors) takes the ``json.loads`` path.
     """
     if max_line is None:
-        max_line = current_limits().max_line
+        max_line = limits_in_force().max_line
     if len(line) > max_line:
         raise DecodeError(f"line is longer than {max_line} characters", value=line[:40])
     try:
@@ -197,19 +218,37 @@ def iter_decode(
     alike.
     """
     if max_line is None:
-        max_line = current_limits().max_line
-    scan = scan_strict
+        max_line = limits_in_force().max_line
+    from .._core.jsontext import scan_strict as scan
+
     remaining: Iterator[str | bytes] = iter(lines)
     number = 0
+    message: Message | tuple[Message, ...]
     while True:
         for line in remaining:
             number += 1
             stripped = line.strip()
+            obj: Any = None
+            if type(stripped) is str and len(stripped) <= max_line:
+                # The usual line, as few steps as possible: this loop is the hot one.
+                try:
+                    obj, end = scan(stripped, 0)
+                except (StopIteration, ValueError, RecursionError):
+                    end = -1
+                if end == len(stripped):
+                    try:
+                        message = decode(obj)
+                    except DecodeError as exc:
+                        message = _invalid(exc, number, line, source, strict)
+                    if type(message) is tuple:  # a record that holds several messages
+                        yield from message
+                    else:
+                        yield message  # type: ignore[misc]
+                    continue
             if not stripped:
                 continue
-            obj: Any = None
             parsed = False
-            if len(stripped) <= max_line:  # load_line's fast path, inlined: this loop is hot
+            if len(stripped) <= max_line:  # load_line's fast path, inlined
                 try:
                     text = stripped if type(stripped) is str else stripped.decode("utf-8")  # type: ignore[union-attr]
                     obj, end = scan(text, 0)
@@ -218,7 +257,6 @@ def iter_decode(
                     pass
             first = number
             shown = line
-            message: Message | tuple[Message, ...]
             doc = None if parsed else _document(stripped, remaining, number, max_line)
             try:
                 if doc is not None and doc.text is not None:  # a multi-line document
@@ -231,14 +269,7 @@ def iter_decode(
                     obj = load_line(stripped, max_line=max_line)
                 message = decode(obj)
             except DecodeError as exc:
-                exc.line = first
-                if exc.source is None:
-                    exc.source = source
-                if strict:
-                    raise
-                message = InvalidLineMessage(
-                    _text_of(shown).rstrip("\r\n"), reason=f"{exc.path}: {exc.reason}", line=first
-                )
+                message = _invalid(exc, first, shown, source, strict)
             if isinstance(message, tuple):  # a record that holds several messages (see decode)
                 yield from message
             else:
@@ -249,6 +280,20 @@ def iter_decode(
                 break
         else:
             return
+
+
+def _invalid(
+    exc: DecodeError, line: int, shown: str | bytes, source: str, strict: bool
+) -> InvalidLineMessage:
+    """The InvalidLineMessage for a record ``decode`` refused (raised again when ``strict``)."""
+    exc.line = line
+    if exc.source is None:
+        exc.source = source
+    if strict:
+        raise exc
+    return InvalidLineMessage(
+        _text_of(shown).rstrip("\r\n"), reason=f"{exc.path}: {exc.reason}", line=line
+    )
 
 
 def _document(

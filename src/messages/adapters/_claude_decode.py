@@ -36,6 +36,7 @@ from ..usage import Usage
 from ._claude_events import decode_rate_limit
 from ._claude_events import decode_reset
 from ._claude_events import decode_system
+from ._claude_events import decode_usual_system
 from ._claude_events import result_details
 from ._claude_events import user_details
 from ._common import decode_content
@@ -132,10 +133,17 @@ def _split(obj: dict[str, Any], more: tuple[str, ...] = ()) -> tuple[dict[str, A
 
 def _raw(obj: dict[str, Any]) -> RawMessage:
     """A line kept verbatim, with whatever context fields it has that are well typed."""
-    try:
-        uuid, sid, parent, ts = _checked_context(obj)
-    except DecodeError:
-        uuid = sid = parent = ts = None
+    uuid = obj.get("uuid")  # the reads of _checked_context, checked together
+    sid = obj["sessionId"] if "sessionId" in obj else obj.get("session_id")
+    parent = obj.get("parent_tool_use_id")
+    ts = obj.get("timestamp")
+    if not (
+        (uuid is None or type(uuid) is str)
+        and (sid is None or type(sid) is str)
+        and (parent is None or type(parent) is str)
+        and (ts is None or type(ts) in _TIMESTAMP_TYPES)
+    ):
+        uuid = sid = parent = ts = None  # an ill-typed one: none of them is kept
     return _new_raw(wrap_owned(obj), None, uuid, sid, parent, None, None, ts, EMPTY)
 
 
@@ -327,11 +335,23 @@ def _result(obj: dict[str, Any]) -> Message:
     )
 
 
+def _tools(tools: list[Any]) -> tuple[Any, ...]:
+    """An init line's tool list in its frozen form (usually names only: a plain tuple)."""
+    try:
+        "".join(tools)  # in C: raises unless every item is a string (owned JSON: exactly str)
+    except TypeError:
+        return tuple([expose_owned(t) for t in tools])
+    return tuple(tools)
+
+
 def _system(obj: dict[str, Any]) -> Message:
     subtype = obj.get("subtype")
     if subtype != "init":
         if type(subtype) is not str:
             return _raw(obj)
+        usual = decode_usual_system(obj)
+        if usual is not None:
+            return usual
         remainder, context = _split(obj)
         return decode_system(obj, remainder, context)
     tools = obj.get("tools")
@@ -342,7 +362,7 @@ def _system(obj: dict[str, Any]) -> Message:
     uuid, sid, parent, ts = _checked_context(obj)
     return _new_init(
         cwd,
-        None if tools is None else tuple([expose_owned(t) for t in tools]),
+        None if tools is None else _tools(tools),
         uuid,
         sid,
         parent,

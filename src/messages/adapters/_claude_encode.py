@@ -134,7 +134,8 @@ def _role_line(
             return None
     else:
         content = m.content
-    if isinstance(m, AssistantMessage):
+    assistant = type(m) is AssistantMessage
+    if assistant:
         if m.model is not None:
             inner["model"] = m.model
         if m.message_id is not None:
@@ -146,7 +147,8 @@ def _role_line(
     inner["content"] = (
         content if isinstance(content, str) else anthropic_blocks.encode_blocks(content)
     )
-    if isinstance(m, AssistantMessage):
+    if assistant:
+        assert isinstance(m, AssistantMessage)
         if m.stop_reason is not None:
             inner["stop_reason"] = m.stop_reason
         if m.usage is not None:
@@ -155,10 +157,10 @@ def _role_line(
         inner.update(inner_ex)
     out: dict[str, Any] = {"type": tag}
     _put_context(out, m, ex)
-    if isinstance(m, AssistantMessage) and m.error is not None:
-        out["error"] = m.error
-    elif isinstance(m, UserMessage):
-        put_user_details(out, m)
+    if assistant and m.error is not None:  # type: ignore[union-attr]
+        out["error"] = m.error  # type: ignore[union-attr]
+    elif not assistant:
+        put_user_details(out, m)  # type: ignore[arg-type]
     out.update(ex)
     out["message"] = inner
     return out
@@ -273,6 +275,13 @@ def _event_line(m: Message) -> dict[str, Any]:
 
 def encode_message(m: Message, policy: Policy) -> Any:
     """A message to its wire object (sharing nested values with it); ``None`` when dropped."""
+    cls = type(m)  # the usual kinds first, without the match's isinstance chain
+    if cls is AssistantMessage:
+        return _role_line(m, "assistant", policy)  # type: ignore[arg-type]
+    if cls is StreamEventMessage:
+        return _stream_line(m)  # type: ignore[arg-type]
+    if cls is UserMessage:
+        return _role_line(m, "user", policy)  # type: ignore[arg-type]
     match m:
         case AssistantMessage():
             return _role_line(m, "assistant", policy)

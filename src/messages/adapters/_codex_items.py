@@ -28,8 +28,10 @@ from typing import Any
 from typing import Final
 
 from .._core import anthropic_blocks
+from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import fail
 from .._core.wire import need_str
@@ -66,6 +68,22 @@ __all__ = [
     "result_text",
 ]
 
+_ID: Final = frozenset(("id",))
+_ID_TEXT: Final = frozenset(("id", "text"))
+_ID_CONTENT: Final = frozenset(("id", "content"))
+_CONTENT: Final = frozenset(("content",))
+_ID_MESSAGE: Final = frozenset(("id", "message"))
+_new_text: Final = maker(TextMessage)
+_new_thinking: Final = maker(ThinkingMessage)
+_new_tool_use: Final = maker(ToolUseMessage)
+_new_tool_result: Final = maker(ToolResultMessage)
+_new_user: Final = maker(UserMessage)
+_new_assistant: Final = maker(AssistantMessage)
+_new_error: Final = maker(ErrorMessage)
+_new_use_block: Final = maker(ToolUseBlock)
+_new_usage: Final = maker(Usage)
+_new_result_block: Final = maker(ToolResultBlock)
+
 KINDS: Final = {
     "agent_message": "text",
     "agentMessage": "text",
@@ -101,7 +119,7 @@ def is_error_of(item: dict[str, Any], exit_key: str) -> bool | None:
     """Whether a finished tool item failed: its status, exit code or error says so."""
     status = item.get("status")
     code = item.get(exit_key)
-    if status in _FAILED or item.get("error") is not None:
+    if (type(status) is str and status in _FAILED) or item.get("error") is not None:
         return True
     if type(code) is int:
         return code != 0
@@ -175,17 +193,22 @@ def decode_item(
         return None
     item_id = opt_str(item, "id")
     extra = wrap_owned(skeleton)
+    sid = context.get("session_id")  # the only context a caller gives (app-server threads)
+    # Makers: every value below is checked (strings) or frozen (wrap_owned, tuples).
     if kind == "text":
-        slot["item"] = rest(item, ("id", "text"))
-        return TextMessage(need_str(item, "text"), message_id=item_id, extra=extra, **context)
+        slot["item"] = rest(item, _ID_TEXT)
+        text = need_str(item, "text")
+        return _new_text(text, None, "assistant", None, sid, None, None, item_id, None, extra)
     if kind == "reasoning":
         if not camel and "text" in item:
-            slot["item"] = rest(item, ("id", "text"))
-            return ThinkingMessage(
-                need_str(item, "text"), message_id=item_id, extra=extra, **context
-            )
-        slot["item"] = rest(item, ("id",))
-        return ThinkingMessage(_reasoning_text(item), message_id=item_id, extra=extra, **context)
+            slot["item"] = rest(item, _ID_TEXT)
+            text = need_str(item, "text")
+        else:
+            slot["item"] = rest(item, _ID)
+            text = _reasoning_text(item)
+        return _new_thinking(
+            text, None, False, None, "assistant", None, sid, None, None, item_id, None, extra
+        )
     if kind == "user":
         content = item["content"]
         if type(content) is not list:
@@ -194,11 +217,12 @@ def decode_item(
             blocks = decode_content(content)
         except DecodeError as exc:
             raise exc.within(".content") from None
-        slot["item"] = rest(item, ("id", "content"))
-        return UserMessage(blocks, message_id=item_id, extra=extra, **context)
+        slot["item"] = rest(item, _ID_CONTENT)
+        return _new_user(blocks, None, sid, None, None, item_id, None, extra, None, None, None)
     if kind == "error":
-        slot["item"] = rest(item, ("id", "message"))
-        return ErrorMessage(need_str(item, "message"), message_id=item_id, extra=extra, **context)
+        slot["item"] = rest(item, _ID_MESSAGE)
+        text = need_str(item, "message")
+        return _new_error(text, None, None, None, sid, None, None, item_id, None, extra)
     return _tool(
         item,
         kind,
@@ -234,7 +258,7 @@ def _tool(
             known.append("arguments")
             tool_input = wrap_owned(args)
         else:
-            tool_input = FrozenDict()
+            tool_input = EMPTY
     else:
         name = item["type"]
         key = _ARG_KEY[kind]
@@ -242,9 +266,12 @@ def _tool(
             known.append(key)
         tool_input = wrap_owned({key: item[key]})
     output_key = "aggregatedOutput" if camel else "aggregated_output"
+    sid = context.get("session_id")
     if not completed:
-        slot["item"] = rest(item, known)
-        return ToolUseMessage(tool_id, name, tool_input, extra=extra, **context)
+        slot["item"] = rest(item, frozenset(known))
+        return _new_tool_use(
+            tool_id, name, tool_input, None, "assistant", None, sid, None, None, None, None, extra
+        )
     item_rest: dict[str, Any]
     content: str | tuple[Block, ...] = ""
     if kind == "command":
@@ -255,7 +282,7 @@ def _tool(
             raise fail("a string", output, output_key)
         content = output or ""
         known.append(output_key)
-        item_rest = rest(item, known)
+        item_rest = rest(item, frozenset(known))
     elif kind == "mcp" and type(item.get("result")) is dict and "content" in item["result"]:
         result = item["result"]
         inner = result["content"]
@@ -265,21 +292,21 @@ def _tool(
             content = decode_content(inner)
         except DecodeError as exc:
             raise exc.within(".result.content") from None
-        item_rest = rest(item, known)
-        item_rest["result"] = rest(result, ("content",))
+        item_rest = rest(item, frozenset(known))
+        item_rest["result"] = rest(result, _CONTENT)
     else:
-        item_rest = rest(item, known)
+        item_rest = rest(item, frozenset(known))
     slot["item"] = item_rest
     failed = is_error_of(item, "exitCode" if camel else "exit_code")
     if alone:
-        return ToolResultMessage(
-            tool_id, content, is_error=failed, name=name, extra=extra, **context
+        return _new_tool_result(
+            tool_id, content, failed, name, "tool", None, sid, None, None, None, None, extra
         )
     blocks = (
-        ToolUseBlock(tool_id, name, tool_input),
-        ToolResultBlock(tool_id, content, is_error=failed, name=name),
+        _new_use_block(tool_id, name, tool_input, None, EMPTY),
+        _new_result_block(tool_id, content, failed, name, EMPTY),
     )
-    return AssistantMessage(blocks, extra=extra, **context)
+    return _new_assistant(blocks, None, None, None, None, sid, None, None, None, None, extra)
 
 
 def _blocks_of(content: str | tuple[Block, ...]) -> list[Any]:
@@ -400,13 +427,10 @@ def decode_usage(d: dict[str, Any]) -> Usage:
     """
     total = opt_int(d, "input_tokens")
     cached = opt_int(d, "cached_input_tokens")
-    return Usage(
-        total - cached if total is not None and cached is not None else total,
-        opt_int(d, "output_tokens"),
-        cached,
-        reasoning_tokens=opt_int(d, "reasoning_output_tokens"),
-        extra=wrap_owned(rest(d, _USAGE)),
-    )
+    output = opt_int(d, "output_tokens")
+    reasoning = opt_int(d, "reasoning_output_tokens")
+    inp = total - cached if total is not None and cached is not None else total
+    return _new_usage(inp, output, cached, None, reasoning, None, wrap_owned(rest(d, _USAGE)))
 
 
 def encode_usage(usage: Usage) -> dict[str, Any]:

@@ -17,7 +17,9 @@ from typing import Any
 from typing import Final
 
 from .._core import anthropic_blocks
+from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
+from .._core.frozen import raw
 from .._core.frozen import thaw
 from .._core.make import wrap_owned
 from ..blocks import Block
@@ -71,12 +73,13 @@ def foreign(extra: Mapping[str, JsonValue], expected: str | tuple[str, ...]) -> 
     or that carries a JSON-RPC marker the target does not use, belongs to another format.
     An extra without a ``type`` (written by hand, or a block's extra) is taken as ours.
     """
-    if not extra:
+    d = raw(extra) if type(extra) is FrozenDict else extra  # plain reads, no wrapping
+    if not d:
         return False
-    tag = extra.get("type")
-    if tag is not None and (tag != expected if isinstance(expected, str) else tag not in expected):
+    tag = d.get("type")
+    if tag is not None and (tag != expected if type(expected) is str else tag not in expected):
         return True
-    return any(marker in extra for marker in _FOREIGN_MARKERS)
+    return "method" in d or "jsonrpc" in d  # _FOREIGN_MARKERS
 
 
 def _complete(values: list[Any], depth: int) -> bool:
@@ -132,9 +135,19 @@ _FAST_DECODERS: Final = {
 
 def decode_content(values: list[Any]) -> tuple[Block, ...]:
     """Owned Anthropic-shaped blocks to blocks, losslessly (see the module docstring)."""
-    out = []
     fast = _FAST_DECODERS
     required = REQUIRED_BLOCK_KEYS
+    if len(values) == 1:  # most Claude Code lines hold one block: no loop, no list
+        value = values[0]
+        if type(value) is dict:
+            tag = value.get("type")
+            decoder = fast.get(tag) if type(tag) is str else None
+            if decoder is not None and value.keys() >= required[tag]:
+                try:
+                    return (decoder(value, "anthropic", 0),)
+                except DecodeError as exc:
+                    raise exc.within("[0]") from None
+    out = []
     for i, value in enumerate(values):
         try:
             if type(value) is dict:

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
+from typing import Final
 
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
@@ -33,12 +34,14 @@ from .._core.frozen import depth_limit
 from .._core.frozen import raw
 from .._core.jsontext import dump_compact
 from .._core.make import copy_json
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import rest
 from ..convert import block_to_message
 from ..convert import context_of
 from ..errors import DecodeError
 from ..errors import EncodeError
+from ..flat import RawMessage
 from ..flat import ToolUseMessage
 from ..message import ROLE_TYPES
 from ..message import SESSION_TYPES
@@ -56,8 +59,17 @@ __all__ = [
     "mirror",
     "overlay",
     "owned",
+    "raw_line",
     "single",
 ]
+
+
+_new_raw: Final = maker(RawMessage)
+
+
+def raw_line(obj: dict[str, Any]) -> RawMessage:
+    """An owned record kept whole (an event the adapter does not model), built by a maker."""
+    return _new_raw(wrap_owned(obj), None, None, None, None, None, None, None, EMPTY)
 
 
 def frozen(mirror: dict[str, Any] | None) -> FrozenDict:

@@ -139,6 +139,13 @@ _METHOD_PREFIXES: Final = ("session/", "fs/", "terminal/")
 def _mirror(
     d: dict[str, Any], params: dict[str, Any], known: frozenset[str], update: Any = None
 ) -> FrozenDict:
+    if (  # the usual envelope, nothing of it to keep: the same as the general path below
+        d.keys() <= _RPC
+        and params.keys() <= known
+        and None not in d.values()
+        and None not in params.values()
+    ):
+        return wrap_owned({"params": {"update": update}}) if update else EMPTY
     params_rest = rest(params, known)
     if update:
         params_rest["update"] = update
@@ -323,7 +330,7 @@ def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
         raise fail("an object", obj)
     if obj.get("jsonrpc") != "2.0":
-        return RawMessage(wrap_owned(obj))
+        return ev.raw_line(obj)
     method = obj.get("method", MISSING)
     if method == "session/update":
         return _update(obj)
@@ -338,7 +345,7 @@ def _decode(obj: Any) -> Message:
         return StreamEventMessage(wrap_owned(obj), session_id=_sid(result))
     if "error" in obj:
         return _error(obj)
-    return RawMessage(wrap_owned(obj))
+    return ev.raw_line(obj)
 
 
 def decode(obj: Any) -> Message:

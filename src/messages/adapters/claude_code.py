@@ -35,7 +35,6 @@ from collections.abc import Iterator
 from typing import Any
 from typing import Final
 
-from .._core.jsontext import dump_compact
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
@@ -109,6 +108,8 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages to Claude Code lines (without line endings); dropped messages write nothing."""
+    from .._core.jsontext import dump_compact  # lazy: json costs import time
+
     policy = Policy(unsupported, NAME)
     for message in messages:
         if isinstance(message, InvalidLineMessage):

@@ -53,9 +53,11 @@ from typing import Any
 from typing import Final
 from typing import assert_never
 
+from .._core.frozen import EMPTY
 from .._core.frozen import raw
 from .._core.jsontext import dump_compact
 from .._core.make import expose_owned
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import fail
 from .._core.wire import opt_str
@@ -134,6 +136,7 @@ _EXEC_TYPES: Final = frozenset(
         "item.completed",
     )
 )
+_ITEM: Final = frozenset(("item",))
 _OWN_RECORDS: Final = frozenset(("error",))
 """Line types decoded from Codex that are neither exec events nor rollout envelopes."""
 _ITEM_EVENTS: Final = {"item.started": False, "item.updated": False, "item.completed": True}
@@ -154,8 +157,18 @@ _APP_METHODS: Final = frozenset(
 )
 
 
+_new_raw: Final = maker(RawMessage)
+_new_stream: Final = maker(StreamEventMessage)
+_new_init: Final = maker(InitMessage)
+_new_result: Final = maker(ResultMessage)
+_THREAD_ID: Final = frozenset(("thread_id",))
+_USAGE_KEY: Final = frozenset(("usage",))
+_NO_RUN_DETAILS: Final = (None,) * 8
+"""The result fields Claude Code reports and Codex does not (stop_reason... origin)."""
+
+
 def _raw(obj: dict[str, Any]) -> RawMessage:
-    return RawMessage(wrap_owned(obj))
+    return _new_raw(wrap_owned(obj), None, None, None, None, None, None, None, EMPTY)
 
 
 def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
@@ -165,8 +178,9 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             return _raw(obj)
         completed = _ITEM_EVENTS[tag]
         if is_preview(item, completed=completed, seen=started):
-            return StreamEventMessage(wrap_owned(obj), message_id=item_id(item))
-        skeleton = rest(obj, ("item",))
+            event = wrap_owned(obj)
+            return _new_stream(event, None, None, None, None, item_id(item), None, EMPTY)
+        skeleton = rest(obj, _ITEM)
         try:
             message = decode_item(
                 item,
@@ -181,9 +195,9 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             raise exc.within(".item") from None
         return _raw(obj) if message is None else message
     if tag == "thread.started":
-        return InitMessage(
-            session_id=opt_str(obj, "thread_id"), extra=wrap_owned(rest(obj, ("thread_id",)))
-        )
+        sid = opt_str(obj, "thread_id")
+        extra = wrap_owned(rest(obj, _THREAD_ID))
+        return _new_init(None, None, None, sid, None, None, None, None, extra)
     if tag == "turn.completed":
         usage = obj.get("usage")
         if usage is not None and type(usage) is not dict:
@@ -192,7 +206,26 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             decoded = None if usage is None else decode_usage(usage)
         except DecodeError as exc:
             raise exc.within(".usage") from None
-        return ResultMessage(is_error=False, usage=decoded, extra=wrap_owned(rest(obj, ("usage",))))
+        extra = wrap_owned(rest(obj, _USAGE_KEY))
+        return _new_result(
+            None,
+            None,
+            False,
+            None,
+            None,
+            None,
+            None,
+            decoded,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            extra,
+            *_NO_RUN_DETAILS,
+        )
     if tag == "turn.failed":
         error = obj.get("error")
         if type(error) is not dict:

@@ -301,7 +301,7 @@ def _decode(obj: Any) -> Message:
             return _event(obj, data)
     elif tag == "result" and "exitCode" in obj:  # without one it is no Copilot line
         return _result(obj)
-    return RawMessage(wrap_owned(obj))
+    return ev.raw_line(obj)
 
 
 def decode(obj: Any) -> Message:
@@ -519,13 +519,19 @@ def _reader() -> Callable[[Any], Message]:
             if type(call) is str and call in announced:
                 return _event(obj, data)  # type: ignore[arg-type]
         message = _decode(obj)
-        if isinstance(message, ToolUseMessage):
-            announced.add(message.id)
-        elif isinstance(message, AssistantMessage) and not isinstance(message.content, str):
-            uses = [b.id for b in message.content if isinstance(b, ToolUseBlock)]
-            if any(call in announced for call in uses):
-                message = ct.without_calls(message, announced, obj["data"]["toolRequests"])
-            announced.update(uses)
+        cls = type(message)  # (final classes: type checks are isinstance checks)
+        if cls is ToolUseMessage:
+            announced.add(message.id)  # type: ignore[union-attr]
+        elif cls is AssistantMessage and type(message.content) is tuple:  # type: ignore[union-attr]
+            uses = [b.id for b in message.content if type(b) is ToolUseBlock]  # type: ignore[union-attr]
+            if uses:
+                if not announced.isdisjoint(uses):
+                    message = ct.without_calls(
+                        message,  # type: ignore[arg-type]
+                        announced,
+                        obj["data"]["toolRequests"],
+                    )
+                announced.update(uses)
         return message
 
     return read

@@ -130,7 +130,7 @@ def _message(d: dict[str, Any]) -> Message:
     role = need_str(d, "role")
     text = need_str(d, "content")
     if role not in ROLES:
-        return RawMessage(wrap_owned(d))
+        return ev.raw_line(d)
     timestamp = opt_time(d)
     extra = ev.frozen(rest(d, _MESSAGE))
     return _new_text(text, None, role, None, None, None, None, None, timestamp, extra)
@@ -184,7 +184,7 @@ def _tool_result(d: dict[str, Any]) -> Message:
 
 def _error(d: dict[str, Any]) -> Message:
     if "severity" not in d:  # not a Gemini CLI error event (detect says so): kept whole
-        return RawMessage(wrap_owned(d))
+        return ev.raw_line(d)
     message = need_str(d, "message")
     timestamp = opt_time(d)
     extra = ev.frozen(rest(d, _ERROR))
@@ -245,7 +245,7 @@ def _decode(obj: Any) -> Message:
     if decoder is None:
         if tag is None and doc.is_document(obj):
             return doc.decode_whole(obj)
-        return RawMessage(wrap_owned(obj))
+        return ev.raw_line(obj)
     return decoder(obj)
 
 

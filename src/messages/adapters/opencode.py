@@ -313,7 +313,7 @@ def _decode(obj: Any) -> Message:
     tag = obj.get("type")
     decoder = _DECODERS.get(tag) if type(tag) is str else None
     if decoder is None:
-        return RawMessage(wrap_owned(obj))
+        return ev.raw_line(obj)
     return decoder(obj)
 
 

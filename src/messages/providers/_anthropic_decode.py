@@ -13,7 +13,9 @@ from typing import Final
 
 from .._core import anthropic_blocks
 from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
 from .._core.frozen import raw
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import decode_each
 from .._core.wire import extra
@@ -41,6 +43,11 @@ from ._formats import ANTHROPIC as NAME
 __all__ = ["decode_request", "decode_response"]
 
 _RESPONSE: Final = frozenset(("id", "type", "role", "model", "content", "stop_reason", "usage"))
+_ROLE_CONTENT: Final = frozenset(("role", "content"))
+_CONTENT: Final = frozenset(("content",))
+_new_system: Final = maker(SystemMessage)
+_new_user: Final = maker(UserMessage)
+_new_assistant: Final = maker(AssistantMessage)
 _USAGE: Final = frozenset(
     (
         "input_tokens",
@@ -59,8 +66,10 @@ def _blocks(values: Any, key: str, *, request: bool = True) -> tuple[Block, ...]
         blocks = anthropic_blocks.decode_blocks(values, NAME)
     except DecodeError as exc:
         raise exc.within(f".{key}") from None
-    if request and any(type(b) is not TextBlock or not b.text for b in blocks):
-        blocks = tuple(_mark_empty(b) for b in blocks)
+    if request:
+        for b in blocks:  # (a non-empty text block, the usual one, is never marked)
+            if (type(b) is not TextBlock or not b.text) and _mark_empty(b) is not b:
+                return tuple([_mark_empty(b) for b in blocks])
     return blocks
 
 
@@ -95,13 +104,24 @@ def _message(d: Any) -> Message:
     if role not in ("user", "assistant", "system"):
         return RawMessage(wrap_owned(d))
     content = _content(d)
+    # Built by makers: the content is a string or a tuple of decoded blocks, the extra a
+    # FrozenDict over the owned body: nothing left for the public constructor to freeze.
     if role == "user":
-        return UserMessage(content, extra=extra(d, frozenset(("role", "content"))))
+        return _new_user(
+            content, None, None, None, None, None, None, _extra(d, _ROLE_CONTENT), None, None, None
+        )
     if role == "assistant":
-        return AssistantMessage(content, extra=extra(d, frozenset(("role", "content"))))
+        return _new_assistant(
+            content, None, None, None, None, None, None, None, None, None, _extra(d, _ROLE_CONTENT)
+        )
     # A system message inside ``messages`` keeps its ``role`` in extra: that is how the
     # encoder tells it from the top-level system prompt and writes it back in place.
-    return SystemMessage(content, extra=extra(d, frozenset(("content",))))
+    return _new_system(content, "system", None, None, None, None, None, None, extra(d, _CONTENT))
+
+
+def _extra(d: dict[str, Any], known: frozenset[str]) -> FrozenDict:
+    """:func:`extra` with the usual two-key message (``role`` and ``content``) answered first."""
+    return EMPTY if len(d) == 2 and known.issuperset(d) else extra(d, known)
 
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:

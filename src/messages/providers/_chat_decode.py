@@ -15,6 +15,7 @@ from .._core.citations import read_citation
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import decode_each
 from .._core.wire import extra
@@ -48,6 +49,16 @@ __all__ = ["ENVELOPE", "decode_request", "decode_response", "decode_usage"]
 ENVELOPE: Final = "completion"
 """The ``extra`` key under which decode_response keeps the ChatCompletion around the message."""
 _ROLE_CONTENT: Final = frozenset(("role", "content"))
+_TOOL_KEYS: Final = frozenset(("role", "content", "tool_call_id"))
+_AUDIO_KEYS: Final = frozenset(("id", "data"))
+# Makers: the decoders below hand over only checked, frozen values (tuples of blocks,
+# FrozenDicts over the owned body), which the public constructors would check again.
+_new_system: Final = maker(SystemMessage)
+_new_user: Final = maker(UserMessage)
+_new_assistant: Final = maker(AssistantMessage)
+_new_tool: Final = maker(ToolMessage)
+_new_text: Final = maker(TextBlock)
+_new_result: Final = maker(ToolResultBlock)
 
 
 def _content(d: dict[str, Any]) -> str | tuple[Block, ...]:
@@ -73,7 +84,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
         if type(annotations) is list and annotations and all(type(a) is dict for a in annotations):
             known.add("annotations")
             citations = tuple([read_citation(a) for a in annotations])
-        blocks.append(TextBlock(content, citations=citations))
+        blocks.append(_new_text(content, citations, EMPTY))
     elif type(content) is list and content:
         known.add("content")
         blocks.extend(decode_part(p) for p in content)
@@ -96,7 +107,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
         and ("data" not in audio or type(audio["data"]) is str)
     ):
         known.add("audio")
-        rest = extra(audio, frozenset(("id", "data")))
+        rest = extra(audio, _AUDIO_KEYS)
         blocks.append(AudioBlock(data=audio.get("data"), file_id=audio["id"], extra=rest))
     rest_ = extra(d, frozenset(known))
     if type(content) is str and len(blocks) == 1 and "annotations" not in known:
@@ -108,20 +119,35 @@ def _message(d: Any) -> Message:
     if type(d) is not dict:
         raise fail("an object", d)
     role = need_str(d, "role")
-    if role in ("system", "developer"):
-        kind: Literal["system", "developer"] = "developer" if role == "developer" else "system"
-        return SystemMessage(_content(d), role=kind, extra=extra(d, _ROLE_CONTENT))
-    if role == "user":
-        return UserMessage(_content(d), extra=extra(d, _ROLE_CONTENT))
     if role == "assistant":
         content, rest = _assistant(d)
-        return AssistantMessage(content, extra=rest)
+        return _new_assistant(content, None, None, None, None, None, None, None, None, None, rest)
     if role == "tool":
         call_id = d.get("tool_call_id")
         if type(call_id) is not str:
             raise fail("a string", call_id, "tool_call_id")
-        rest = extra(d, frozenset(("role", "content", "tool_call_id")))
-        return ToolMessage((ToolResultBlock(call_id, _content(d), extra=rest),))
+        block = _new_result(call_id, _content(d), None, None, extra(d, _TOOL_KEYS))
+        return _new_tool((block,), None, None, None, None, None, None, EMPTY)
+    if role == "user":
+        return _new_user(
+            _content(d),
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            extra(d, _ROLE_CONTENT),
+            None,
+            None,
+            None,
+        )
+    if role in ("system", "developer"):
+        kind: Literal["system", "developer"] = "developer" if role == "developer" else "system"
+        content = _content(d)
+        return _new_system(
+            content, kind, None, None, None, None, None, None, extra(d, _ROLE_CONTENT)
+        )
     return RawMessage(wrap_owned(d))
 
 

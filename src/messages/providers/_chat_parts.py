@@ -16,10 +16,12 @@ from typing import assert_never
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
+from .._core.frozen import depth_limit
 from .._core.frozen import raw
 from .._core.frozen import thaw
 from .._core.jsontext import parse_arguments
 from .._core.make import expose_owned
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import extra
 from ..blocks import AudioBlock
@@ -69,6 +71,9 @@ _TEXT: Final = frozenset(("type", "text"))
 _IMAGE: Final = frozenset(("type", "image_url"))
 _AUDIO: Final = frozenset(("type", "input_audio"))
 _CALL: Final = frozenset(("id", "type", "function"))
+_FUNCTION: Final = frozenset(("name", "arguments"))
+_new_text: Final = maker(TextBlock)
+_new_tool_use: Final = maker(ToolUseBlock)
 _FILE: Final = frozenset(("type", "file"))
 _FILE_KEYS: Final = frozenset(("file_data", "file_id", "filename"))
 
@@ -82,7 +87,7 @@ def decode_part(p: Any) -> Block:
         return RawBlock(expose_owned(p))
     kind = p.get("type")
     if kind == "text" and type(p.get("text")) is str:
-        return TextBlock(p["text"], extra=extra(p, _TEXT))
+        return _new_text(p["text"], None, extra(p, _TEXT))
     if kind == "image_url":
         inner = p.get("image_url")
         if (
@@ -140,7 +145,7 @@ def decode_tool_call(tc: Any) -> Block:
         fn = tc.get("function")
         if (
             type(fn) is dict
-            and fn.keys() <= {"name", "arguments"}
+            and fn.keys() <= _FUNCTION
             and type(fn.get("name")) is str
             and type(fn.get("arguments")) is str
         ):
@@ -148,13 +153,16 @@ def decode_tool_call(tc: Any) -> Block:
             parsed = parse_arguments(arguments)
             args: Mapping[str, JsonValue] = EMPTY
             if parsed is not None:
-                try:
-                    args = FrozenDict(parsed)
-                except DecodeError:  # a number too large for a float, say
-                    args = EMPTY
-            return ToolUseBlock(
-                tc["id"], fn["name"], args, arguments=arguments, extra=extra(tc, _CALL)
-            )
+                if arguments.count("{") + arguments.count("[") <= depth_limit():
+                    # fewer brackets than the depth limit: nothing can nest too deeply, and
+                    # the strict parse gave plain, finite JSON of its own: no copy needed
+                    args = wrap_owned(parsed)
+                else:
+                    try:
+                        args = FrozenDict(parsed)
+                    except DecodeError:  # nested deeper than the limit
+                        args = EMPTY
+            return _new_tool_use(tc["id"], fn["name"], args, arguments, extra(tc, _CALL))
     return RawBlock(expose_owned(tc))
 
 

@@ -11,7 +11,10 @@ from typing import Any
 from typing import Final
 
 from .._core import gemini_counts
+from .._core.frozen import EMPTY
+from .._core.make import maker
 from .._core.wire import decode_each
+from .._core.wire import extra
 from .._core.wire import fail
 from .._core.wire import opt_int
 from .._core.wire import opt_str
@@ -38,6 +41,11 @@ CONTENT_KEYS: Final = frozenset(("parts",))
 """The keys of a user-side content that the role message models."""
 MODEL_KEYS: Final = frozenset(("parts", "role"))
 """The keys of a ``model`` content that the assistant message models."""
+# Makers: the decoders hand over checked, frozen values only (see _core/make.py).
+_new_system: Final = maker(SystemMessage)
+_new_user: Final = maker(UserMessage)
+_new_assistant: Final = maker(AssistantMessage)
+_new_tool: Final = maker(ToolMessage)
 _MODELLED: Final = frozenset(
     ("candidates", "usageMetadata", "modelVersion", "responseId", "createTime")
 )
@@ -47,7 +55,13 @@ def _parts(content: dict[str, Any], ids: CallIds) -> tuple[Block, ...]:
     parts = content.get("parts")
     if type(parts) is not list:
         raise fail("an array", parts, "parts")
-    return tuple(decode_each(parts, lambda part: decode_part(part, ids), ".parts"))
+    out = []
+    for i, part in enumerate(parts):
+        try:
+            out.append(decode_part(part, ids))
+        except DecodeError as exc:
+            raise exc.within(f".parts[{i}]") from None
+    return tuple(out)
 
 
 def _content(c: Any, ids: CallIds) -> Message:
@@ -55,12 +69,18 @@ def _content(c: Any, ids: CallIds) -> Message:
         raise fail("an object", c)
     c = camel(c)
     blocks = _parts(c, ids)
+    # (``parts`` is an array here and a model's ``role`` a string: no modelled key is null,
+    # so ``extra`` keeps exactly the other keys.)
     if c.get("role") == "model":
-        return AssistantMessage(blocks, extra={k: v for k, v in c.items() if k not in MODEL_KEYS})
-    ex = {k: v for k, v in c.items() if k not in CONTENT_KEYS}
-    if blocks and all(isinstance(b, ToolResultBlock) for b in blocks):
-        return ToolMessage(blocks, extra=ex)
-    return UserMessage(blocks, extra=ex)
+        ex = EMPTY if len(c) == 2 else extra(c, MODEL_KEYS)
+        return _new_assistant(blocks, None, None, None, None, None, None, None, None, None, ex)
+    ex = EMPTY if len(c) == 1 else extra(c, CONTENT_KEYS)
+    for b in blocks:
+        if type(b) is not ToolResultBlock:
+            return _new_user(blocks, None, None, None, None, None, None, ex, None, None, None)
+    if blocks:
+        return _new_tool(blocks, None, None, None, None, None, None, ex)
+    return _new_user(blocks, None, None, None, None, None, None, ex, None, None, None)
 
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:

@@ -72,7 +72,7 @@ _SNAKE: Final = {
 
 def camel(d: dict[str, Any]) -> dict[str, Any]:
     """``d`` with the known snake_case field names (proto style) renamed to camelCase."""
-    if not any("_" in k for k in d):
+    if "_" not in "".join(d):  # one C call: no key has an underscore (keys are strings)
         return d
     out: dict[str, Any] = {}
     for k, v in d.items():

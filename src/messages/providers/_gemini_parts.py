@@ -18,6 +18,7 @@ from typing import assert_never
 from .._core.frozen import EMPTY
 from .._core.frozen import raw
 from .._core.make import expose_owned
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import extra
 from .._core.wire import fail
@@ -80,6 +81,16 @@ DATA_KEYS: Final = (
 
 _CALL: Final = frozenset(("id", "name", "args"))
 _RESPONSE: Final = frozenset(("id", "name", "response", "parts"))
+_RESPONSE_DERIVED: Final = frozenset(("id", "name"))
+_CALL_NO_ARGS: Final = _CALL - {"args"}
+_TEXT_KEYS: Final = frozenset(("text",))
+_THOUGHT_KEYS: Final = frozenset(("text", "thought", "thoughtSignature"))
+_DATA_SET: Final = frozenset(DATA_KEYS)
+# Makers: the decoders hand over checked, frozen values only (see _core/make.py).
+_new_text: Final = maker(TextBlock)
+_new_thinking: Final = maker(ThinkingBlock)
+_new_tool_use: Final = maker(ToolUseBlock)
+_new_result: Final = maker(ToolResultBlock)
 
 
 def _call(d: dict[str, Any], ids: CallIds) -> Block:
@@ -98,13 +109,9 @@ def _call(d: dict[str, Any], ids: CallIds) -> Block:
     except DecodeError as exc:
         raise exc.within(".functionCall") from None
     # ``args`` is written back only when non-empty: an explicit empty object stays in extra.
-    ex = split(d, "functionCall", fc, _CALL if args != {} else _CALL - {"args"})
-    return ToolUseBlock(
-        call_id if call_id is not None else ids.call(name),
-        name,
-        wrap_owned(args) if args else EMPTY,
-        extra=ex,
-    )
+    ex = split(d, "functionCall", fc, _CALL if args != {} else _CALL_NO_ARGS)
+    call_id = call_id if call_id is not None else ids.call(name)
+    return _new_tool_use(call_id, name, wrap_owned(args) if args else EMPTY, None, ex)
 
 
 def _response_text(response: Any) -> tuple[str, bool | None, bool]:
@@ -143,17 +150,10 @@ def _function_response(d: dict[str, Any], ids: CallIds) -> Block:
             isinstance(b, ImageBlock | AudioBlock | VideoBlock | DocumentBlock) for b in media
         ):
             media, exact = [], False
-    keep = set(_RESPONSE)
-    if not exact:
-        keep -= {"response", "parts"}
-    ex = split(d, "functionResponse", fr, frozenset(keep))
-    content: str | tuple[Block, ...] = (TextBlock(text), *media) if media else text
-    return ToolResultBlock(
-        call_id if call_id is not None else ids.result(name),
-        content,
-        is_error=is_error,
-        name=name,
-        extra=ex,
+    ex = split(d, "functionResponse", fr, _RESPONSE if exact else _RESPONSE_DERIVED)
+    content: str | tuple[Block, ...] = (_new_text(text, None, EMPTY), *media) if media else text
+    return _new_result(
+        call_id if call_id is not None else ids.result(name), content, is_error, name, ex
     )
 
 
@@ -162,23 +162,19 @@ def decode_part(d: Any, ids: CallIds) -> Block:
     if type(d) is not dict:
         return RawBlock(expose_owned(d))
     d = camel(d)
-    present = [k for k in DATA_KEYS if k in d]
+    present = _DATA_SET.intersection(d)
     if len(present) != 1:
         return RawBlock(wrap_owned(d))
-    key = present[0]
+    (key,) = present
     if key == "text":
         text = d["text"]
         if type(text) is not str:
             raise fail("a string", text, "text")
         if d.get("thought") is True:
             signature = opt_str(d, "thoughtSignature")
-            return ThinkingBlock(
-                text,
-                signature=signature,
-                provider=None if signature is None else "google",
-                extra=extra(d, frozenset(("text", "thought", "thoughtSignature"))),
-            )
-        return TextBlock(text, extra=extra(d, frozenset(("text",))))
+            provider = None if signature is None else "google"
+            return _new_thinking(text, signature, False, provider, extra(d, _THOUGHT_KEYS))
+        return _new_text(text, None, EMPTY if len(d) == 1 else extra(d, _TEXT_KEYS))
     if key in ("inlineData", "fileData"):
         return decode_media(d, key)
     if key == "functionCall":

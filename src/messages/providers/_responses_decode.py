@@ -13,6 +13,8 @@ from dataclasses import replace
 from typing import Any
 from typing import Final
 
+from .._core.frozen import EMPTY
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import extra
 from .._core.wire import fail
@@ -49,6 +51,11 @@ _STATUSES: Final = frozenset(
 )
 MESSAGE_KEYS: Final = frozenset(("role", "content"))
 """The keys of a message item that the role message models."""
+# Makers: the decoders hand over checked, frozen values only (see _core/make.py).
+_new_system: Final = maker(SystemMessage)
+_new_user: Final = maker(UserMessage)
+_new_assistant: Final = maker(AssistantMessage)
+_new_tool: Final = maker(ToolMessage)
 
 
 def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
@@ -64,10 +71,14 @@ def decode_request(body: Mapping[str, Any]) -> tuple[Message, ...]:
         if instructions is not None:
             if type(instructions) is not str:
                 raise fail("a string", instructions, "instructions")
-            out.append(SystemMessage(instructions))
+            out.append(
+                _new_system(instructions, "system", None, None, None, None, None, None, EMPTY)
+            )
         value = d.get("input")
         if type(value) is str:
-            out.append(UserMessage(value))
+            out.append(
+                _new_user(value, None, None, None, None, None, None, EMPTY, None, None, None)
+            )
         elif type(value) is list:
             try:
                 decoded = _decode_items(value)
@@ -121,9 +132,12 @@ def _decode_items(values: list[Any]) -> list[Message]:
     def close() -> None:
         nonlocal side
         if side == "assistant":
-            out.append(AssistantMessage(tuple(group)))
+            content = tuple(group)
+            out.append(
+                _new_assistant(content, None, None, None, None, None, None, None, None, None, EMPTY)
+            )
         elif side == "tool":
-            out.append(ToolMessage(tuple(group)))
+            out.append(_new_tool(tuple(group), None, None, None, None, None, None, EMPTY))
         group.clear()
         side = None
 
@@ -150,7 +164,12 @@ def _decode_items(values: list[Any]) -> list[Message]:
                 plain = item.keys() == MESSAGE_KEYS and type(item["content"]) is str
                 if role == "assistant" and plain:
                     close()
-                    out.append(AssistantMessage(item["content"]))
+                    text = item["content"]
+                    out.append(
+                        _new_assistant(
+                            text, None, None, None, None, None, None, None, None, None, EMPTY
+                        )
+                    )
                     continue
             if tag == "function_call_output":
                 join("tool", [items.decode_fco(item)])
@@ -169,8 +188,9 @@ def _input_message(d: dict[str, Any], role: str) -> Message:
     content = items.decode_parts(d.get("content"), "input_text", "content")
     ex = extra(d, MESSAGE_KEYS)
     if role == "user":
-        return UserMessage(content, extra=ex)
-    return SystemMessage(content, role="developer" if role == "developer" else "system", extra=ex)
+        return _new_user(content, None, None, None, None, None, None, ex, None, None, None)
+    kind = "developer" if role == "developer" else "system"
+    return _new_system(content, kind, None, None, None, None, None, None, ex)
 
 
 def decode_response(body: Mapping[str, Any]) -> AssistantMessage:

@@ -35,6 +35,7 @@ from .._core.frozen import FrozenDict
 from .._core.frozen import raw
 from .._core.jsontext import parse_arguments
 from .._core.make import expose_owned
+from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import extra
 from .._core.wire import fail
@@ -116,6 +117,11 @@ _ANNOTATIONS: Final = frozenset(("annotations",))
 # Never taken from a text block's extra; other modelled keys only as the null of a wire
 # field decoded as None (``carried`` leaves out a null the encoder wrote a value for).
 _TEXT_OWN: Final = frozenset(("type", "text", "refusal", ITEM_RECORD))
+# Makers: the decoders hand over checked, frozen values only (see _core/make.py).
+_new_text: Final = maker(TextBlock)
+_new_thinking: Final = maker(ThinkingBlock)
+_new_tool_use: Final = maker(ToolUseBlock)
+_new_result: Final = maker(ToolResultBlock)
 
 
 def ours(block: RawBlock) -> bool:
@@ -198,13 +204,11 @@ def decode_part(d: Any, default: str) -> Block:
         return RawBlock(expose_owned(d))
     tag = d.get("type")
     if tag in ("input_text", "output_text"):
-        return TextBlock(
-            need_str(d, "text"),
-            citations=_citations(d),
-            extra=_with_type(extra(d, _TEXT), tag, default),
-        )
+        text = need_str(d, "text")
+        return _new_text(text, _citations(d), _with_type(extra(d, _TEXT), tag, default))
     if tag == "refusal":
-        return TextBlock(need_str(d, "refusal"), extra=_with_type(extra(d, _REFUSAL), tag, ""))
+        text = need_str(d, "refusal")
+        return _new_text(text, None, _with_type(extra(d, _REFUSAL), tag, ""))
     if tag == "input_image":
         ex = extra(d, _IMAGE)
         if "detail" not in d:  # written as it came: without the "auto" the encoder adds
@@ -279,9 +283,7 @@ def _reasoning(d: dict[str, Any]) -> Block:
     ex = extra(d, _REASONING)
     if summary != summary_parts(thinking):
         ex = wrap_owned({**raw(ex), "summary": summary})
-    return ThinkingBlock(
-        thinking, signature=opt_str(d, "encrypted_content"), provider="openai", extra=ex
-    )
+    return _new_thinking(thinking, opt_str(d, "encrypted_content"), False, "openai", ex)
 
 
 def summary_parts(thinking: str) -> list[Any]:
@@ -296,24 +298,18 @@ def _parse_arguments(text: str) -> FrozenDict:
 
 def _function_call(d: dict[str, Any]) -> Block:
     arguments = need_str(d, "arguments")
-    return ToolUseBlock(
-        need_str(d, "call_id"),
-        need_str(d, "name"),
-        _parse_arguments(arguments),
-        arguments=arguments,
-        extra=extra(d, CALL_KEYS),
-    )
+    call_id = need_str(d, "call_id")
+    name = need_str(d, "name")
+    return _new_tool_use(call_id, name, _parse_arguments(arguments), arguments, extra(d, CALL_KEYS))
 
 
 def decode_fco(d: dict[str, Any]) -> Block:
     """A ``function_call_output`` item (one without ``call_id`` is kept raw)."""
     if "call_id" not in d or "output" not in d:
         return RawBlock(wrap_owned(d))
-    return ToolResultBlock(
-        need_str(d, "call_id"),
-        decode_parts(d["output"], "input_text", "output"),
-        extra=extra(d, _OUTPUT),
-    )
+    call_id = need_str(d, "call_id")
+    output = decode_parts(d["output"], "input_text", "output")
+    return _new_result(call_id, output, None, None, extra(d, _OUTPUT))
 
 
 def _assistant_message(d: dict[str, Any], mode: Mode, after_text: bool) -> list[Block]:
