@@ -36,6 +36,7 @@ from ..usage import Usage
 from ._claude_events import decode_rate_limit
 from ._claude_events import decode_reset
 from ._claude_events import decode_system
+from ._claude_events import decode_usual_rate_limit
 from ._claude_events import decode_usual_system
 from ._claude_events import result_details
 from ._claude_events import user_details
@@ -301,7 +302,87 @@ def _user_any(obj: dict[str, Any]) -> Message:
     return _new_user(content, uuid, sid, parent, None, None, ts, wrap_owned(extra), *details)
 
 
+_RESULT_USUAL: Final = frozenset(
+    (
+        "subtype",
+        "is_error",
+        "duration_ms",
+        "duration_api_ms",
+        "num_turns",
+        "result",
+        "session_id",
+        "total_cost_usd",
+        "usage",
+        "uuid",
+    )
+)
+"""The keys of every result line Claude Code writes on success (with more beside them)."""
+_RESULT_UNUSUAL: Final = frozenset(
+    ("parent_tool_use_id", "timestamp", "structured_output", "sessionId")
+)
+_NUMBER_TYPES: Final = (int, float)
+
+
 def _result(obj: dict[str, Any]) -> Message:
+    keys = obj.keys()
+    if keys >= _RESULT_USUAL and keys.isdisjoint(_RESULT_UNUSUAL):
+        # The usual line: every modelled field set, no timestamp, parent or structured
+        # output. One type check per field replaces a checked read each, and the extra is a
+        # C copy less ten keys (what wire.rest gives when none of them is null).
+        subtype = obj["subtype"]
+        result = obj["result"]
+        is_error = obj["is_error"]
+        duration_ms = obj["duration_ms"]
+        duration_api_ms = obj["duration_api_ms"]
+        num_turns = obj["num_turns"]
+        cost = obj["total_cost_usd"]
+        usage = obj["usage"]
+        uuid = obj["uuid"]
+        sid = obj["session_id"]
+        if (
+            type(subtype) is str
+            and type(result) is str
+            and type(is_error) is bool
+            and type(duration_ms) in _NUMBER_TYPES
+            and type(duration_api_ms) in _NUMBER_TYPES
+            and type(num_turns) is int
+            and type(cost) in _NUMBER_TYPES
+            and type(usage) is dict
+            and type(uuid) is str
+            and type(sid) is str
+        ):
+            try:
+                run_usage = _usage(usage)
+            except DecodeError as exc:
+                raise exc.within(".usage") from None
+            extra = obj.copy()
+            del extra["subtype"], extra["result"], extra["is_error"], extra["duration_ms"]
+            del extra["duration_api_ms"], extra["num_turns"], extra["total_cost_usd"]
+            del extra["usage"], extra["uuid"], extra["session_id"]
+            details = result_details(extra)
+            return _new_result(
+                subtype,
+                result,
+                is_error,
+                duration_ms,
+                duration_api_ms,
+                num_turns,
+                cost,
+                run_usage,
+                None,
+                uuid,
+                sid,
+                None,
+                None,
+                None,
+                None,
+                wrap_owned(extra),
+                *details,
+            )
+    return _result_any(obj)
+
+
+def _result_any(obj: dict[str, Any]) -> Message:
     structured = obj.get("structured_output")
     subtype = opt_str(obj, "subtype")
     result = opt_str(obj, "result")
@@ -354,6 +435,35 @@ def _system(obj: dict[str, Any]) -> Message:
             return usual
         remainder, context = _split(obj)
         return decode_system(obj, remainder, context)
+    keys = obj.keys()
+    if keys >= _INIT_USUAL and keys.isdisjoint(_INIT_UNUSUAL):
+        # The usual init line: cwd, tools, model, uuid and session id all set, no timestamp
+        # or parent; the extra is a C copy less those five keys (wire.rest's result then).
+        cwd = obj["cwd"]
+        tools = obj["tools"]
+        model = obj["model"]
+        uuid = obj["uuid"]
+        sid = obj["session_id"]
+        if (
+            type(cwd) is str
+            and type(tools) is list
+            and type(model) is str
+            and type(uuid) is str
+            and type(sid) is str
+        ):
+            extra = obj.copy()
+            del extra["cwd"], extra["tools"], extra["model"], extra["uuid"], extra["session_id"]
+            return _new_init(
+                cwd, _tools(tools), uuid, sid, None, model, None, None, wrap_owned(extra)
+            )
+    return _init_any(obj)
+
+
+_INIT_USUAL: Final = frozenset(("cwd", "tools", "model", "uuid", "session_id"))
+_INIT_UNUSUAL: Final = frozenset(("parent_tool_use_id", "timestamp", "sessionId"))
+
+
+def _init_any(obj: dict[str, Any]) -> Message:
     tools = obj.get("tools")
     if tools is not None and type(tools) is not list:
         raise fail("an array", tools, "tools")
@@ -480,11 +590,48 @@ def _user(obj: dict[str, Any]) -> Message:
             blocks = content
         else:
             return _user_any(obj)
+        keys = obj.keys()
+        if keys in (_USER_KEYS, _USER_RESULT_KEYS):  # the lines of a stream-json run
+            uuid = obj["uuid"]
+            sid = obj["session_id"]
+            parent = obj["parent_tool_use_id"]
+            ts = obj["timestamp"]
+            if (
+                type(uuid) is str
+                and type(sid) is str
+                and (parent is None or type(parent) is str)
+                and type(ts) is str
+            ):
+                extra = obj.copy()  # what _split and user_details leave, in the line's order
+                del extra["uuid"], extra["session_id"], extra["timestamp"]
+                if parent is not None:
+                    del extra["parent_tool_use_id"]
+                extra["message"] = {"role": inner["role"]}
+                result = extra.get("tool_use_result")
+                if result is not None:
+                    del extra["tool_use_result"]
+                    result = expose_owned(result)
+                return _new_user(
+                    blocks, uuid, sid, parent, None, None, ts, wrap_owned(extra), None, None, result
+                )
+        elif keys == _PROMPT_KEYS:  # a prompt line written by the caller: no context at all
+            extra = obj.copy()
+            extra["message"] = {"role": inner["role"]}
+            return _new_user(
+                blocks, None, None, None, None, None, None, wrap_owned(extra), None, None, None
+            )
         extra, (uuid, sid, parent, ts) = _split(obj)
         extra["message"] = {"role": inner["role"]}
         details = user_details(extra) or _NO_USER_DETAILS  # origin, tool_use_result...
         return _new_user(blocks, uuid, sid, parent, None, None, ts, wrap_owned(extra), *details)
     return _user_any(obj)
+
+
+_USER_KEYS: Final = frozenset(
+    ("type", "message", "parent_tool_use_id", "session_id", "uuid", "timestamp")
+)
+_USER_RESULT_KEYS: Final = _USER_KEYS | {"tool_use_result"}
+_PROMPT_KEYS: Final = frozenset(("type", "message"))
 
 
 def _stream_event(obj: dict[str, Any]) -> Message:
@@ -506,6 +653,9 @@ def _stream_event(obj: dict[str, Any]) -> Message:
 
 
 def _rate_limit(obj: dict[str, Any]) -> Message:
+    usual = decode_usual_rate_limit(obj)
+    if usual is not None:
+        return usual
     remainder, context = _split(obj)
     return decode_rate_limit(obj, remainder, context)
 

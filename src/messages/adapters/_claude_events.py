@@ -41,6 +41,7 @@ __all__ = [
     "decode_rate_limit",
     "decode_reset",
     "decode_system",
+    "decode_usual_rate_limit",
     "decode_usual_system",
     "line_type",
     "put_result_details",
@@ -185,6 +186,27 @@ def decode_usual_system(obj: dict[str, Any]) -> Message | None:
         if type(status) is str:
             return _new_status(status, uuid, sid, None, None, None, None, _SYSTEM_EXTRA)
     return None
+
+
+_RATE_LIMIT_LINE: Final = frozenset(("type", "rate_limit_info", "uuid", "session_id"))
+_RATE_LIMIT_EXTRA: Final = wrap_owned({"type": "rate_limit_event"})
+"""The extra of almost every rate_limit_event line, shared rather than built per line."""
+
+
+def decode_usual_rate_limit(obj: dict[str, Any]) -> Message | None:
+    """A ``rate_limit_event`` line as Claude Code writes it, without the context split.
+
+    With exactly its usual keys, an object ``rate_limit_info`` and a string uuid and session
+    id, it gives what :func:`decode_rate_limit` gives it; any other line gives ``None``.
+    """
+    if obj.keys() != _RATE_LIMIT_LINE:
+        return None
+    info = obj["rate_limit_info"]
+    uuid = obj["uuid"]
+    sid = obj["session_id"]
+    if type(info) is not dict or type(uuid) is not str or type(sid) is not str:
+        return None
+    return _new_rate_limit(wrap_owned(info), uuid, sid, None, None, None, None, _RATE_LIMIT_EXTRA)
 
 
 def decode_rate_limit(obj: dict[str, Any], rest: dict[str, Any], context: Context) -> Message:
