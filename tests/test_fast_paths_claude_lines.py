@@ -233,3 +233,38 @@ def test_the_usual_lines_take_the_shortcuts(monkeypatch: pytest.MonkeyPatch) -> 
         assert claude_code.encode(claude_code.decode(_fresh(line))) == line
     prompt = {"type": "user", "message": {"role": "user", "content": "hi"}}
     assert claude_code.encode(claude_code.decode(_fresh(prompt))) == prompt
+
+
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "input_tokens": _ANY,
+            "output_tokens": _ANY,
+            "cache_read_input_tokens": _ANY,
+            "cache_creation_input_tokens": _ANY,
+            "service_tier": _ANY,
+            "iterations": _ANY,
+        },
+    ),
+    st.booleans(),
+)
+@example({}, True)
+@example({"service_tier": "standard"}, True)
+@example({"input_tokens": None}, True)
+def test_a_usage_object_decodes_as_the_general_reader_decodes_it(
+    d: dict[str, Any], counts: bool
+) -> None:
+    if counts:  # the four counts set, as on every usage Claude Code writes
+        d = {"input_tokens": 1, "cache_creation_input_tokens": 2, **d}
+        d = {**d, "cache_read_input_tokens": 3, "output_tokens": 4}
+    try:
+        general = _claude_decode._usage_any(_fresh(d))
+    except DecodeError as exc:
+        with pytest.raises(DecodeError) as info:
+            _claude_decode._usage(_fresh(d))
+        assert str(info.value) == str(exc)
+        return
+    fast = _claude_decode._usage(_fresh(d))
+    assert fast == general
+    assert list(fast.extra) == list(general.extra)  # the same keys, in the same order

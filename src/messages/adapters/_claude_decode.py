@@ -174,6 +174,18 @@ def _usage(d: dict[str, Any]) -> Usage:
                 "inference_geo": d["inference_geo"],
             }
             return _new_usage(inp, out, read, write, None, None, wrap_owned(rest))
+    elif d.keys() >= _USAGE:  # a result line's usage: the four counts and more beside them
+        inp = d["input_tokens"]
+        out = d["output_tokens"]
+        read = d["cache_read_input_tokens"]
+        write = d["cache_creation_input_tokens"]
+        if type(inp) is int and type(out) is int and type(read) is int and type(write) is int:
+            rest = d.copy()  # what _usage_any keeps when the four are set: the others, in order
+            del rest["input_tokens"], rest["output_tokens"]
+            del rest["cache_read_input_tokens"], rest["cache_creation_input_tokens"]
+            return _new_usage(
+                inp, out, read, write, None, None, wrap_owned(rest) if rest else EMPTY
+            )
     return _usage_any(d)
 
 

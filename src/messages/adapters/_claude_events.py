@@ -334,14 +334,21 @@ def result_details(rest: dict[str, Any]) -> tuple[Any, ...]:
     out: list[Any] = []
     for key, kind in _RESULT_FIELDS:
         value = rest.get(key)
-        if value is not None and _fits(value, kind):
+        if type(value) is kind:  # the rule of _fits, inlined (a null value is never a kind)
             del rest[key]
-            out.append(wrap_owned(value) if kind is dict else expose_owned(value))
+            if kind is dict:
+                out.append(wrap_owned(value))
+            elif kind is list:
+                out.append(expose_owned(value))
+            else:  # a string or an integer: already in its frozen form
+                out.append(value)
         else:
             out.append(None)
-    deferred = _deferred(rest.get("deferred_tool_use"))
-    if deferred is not None:
-        del rest["deferred_tool_use"]
+    deferred = None
+    if "deferred_tool_use" in rest:
+        deferred = _deferred(rest["deferred_tool_use"])
+        if deferred is not None:
+            del rest["deferred_tool_use"]
     out.append(deferred)
     origin = rest.get("origin")
     if _origin(origin):
