@@ -268,3 +268,77 @@ def test_a_usage_object_decodes_as_the_general_reader_decodes_it(
     fast = _claude_decode._usage(_fresh(d))
     assert fast == general
     assert list(fast.extra) == list(general.extra)  # the same keys, in the same order
+
+
+_ASSISTANT_LINE: dict[str, Any] = {
+    "type": "assistant",
+    "message": {
+        "model": "claude-x",
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "stop_details": None,
+        "usage": {
+            "input_tokens": 1,
+            "cache_creation_input_tokens": 2,
+            "cache_read_input_tokens": 3,
+            "cache_creation": {"ephemeral_5m_input_tokens": 0},
+            "output_tokens": 4,
+            "service_tier": "standard",
+            "inference_geo": "not_available",
+        },
+        "diagnostics": None,
+        "context_management": None,
+    },
+    "parent_tool_use_id": None,
+    "session_id": "s-1",
+    "uuid": "u-5",
+    "request_id": "req_1",
+}
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["parent_tool_use_id", "session_id", "uuid", "request_id", "x"]),
+        _ANY,
+        max_size=2,
+    ),
+    st.dictionaries(
+        st.sampled_from(["model", "id", "stop_reason", "content", "usage", "role"]),
+        st.one_of(_ANY, st.just([{"type": "text", "text": "a"}, {"type": "text", "text": 1}])),
+        max_size=2,
+    ),
+    st.lists(st.sampled_from(["uuid", "stop_details", "message"]), max_size=1),
+)
+@example({}, {}, [])
+@example({}, {"stop_reason": "end_turn"}, [])
+@example({}, {"content": [{"type": "text", "text": 1}]}, [])
+@example({}, {"usage": {"input_tokens": "1"}}, [])
+def test_an_owned_assistant_line_decodes_as_a_borrowed_one(
+    changes: dict[str, Any], inner_changes: dict[str, Any], dropped: list[str]
+) -> None:
+    line = _edited(_ASSISTANT_LINE, changes, [d for d in dropped if d != "stop_details"], {})
+    if "message" in line:
+        line["message"] = _edited(line["message"], inner_changes, dropped, {})
+    borrowed = _outcome(claude_code.decode, line)  # the caller's object stays as it was
+    try:
+        owned: Any = _claude_decode.decode_owned(_fresh(line))
+    except DecodeError as exc:
+        assert borrowed == ("error", str(exc))
+        return
+    assert borrowed == (owned, json.dumps(claude_code.encode(owned)))
+    # iter_decode parses its own lines and so takes the owned path: the same message.
+    (streamed,) = claude_code.iter_decode([json.dumps(line)], strict=True)
+    assert streamed == owned
+
+
+def test_iter_decode_takes_the_owned_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any) -> Any:
+        raise AssertionError("the copying path was taken")
+
+    monkeypatch.setitem(_claude_decode._DECODERS, "assistant", refuse)
+    (m,) = claude_code.iter_decode([json.dumps(_ASSISTANT_LINE)], strict=True)
+    assert claude_code.encode(m) == _ASSISTANT_LINE

@@ -33,6 +33,7 @@ from ..session import InitMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
 from ..usage import Usage
+from ._base import register_owned
 from ._claude_events import decode_rate_limit
 from ._claude_events import decode_reset
 from ._claude_events import decode_system
@@ -42,7 +43,7 @@ from ._claude_events import result_details
 from ._claude_events import user_details
 from ._common import decode_content
 
-__all__ = ["decode"]
+__all__ = ["decode", "decode_owned"]
 
 NAME: Final = "claude_code"
 
@@ -533,59 +534,75 @@ _STREAM_KEYS: Final = frozenset(("type", "event", "session_id", "parent_tool_use
 _STREAM_CHILD_EXTRA: Final = wrap_owned({"type": "stream_event"})
 
 
-def _assistant(obj: dict[str, Any]) -> Message:
+def _assistant_usual(obj: dict[str, Any], owned: bool) -> Message | None:
+    """An assistant line of the exact shape Claude Code writes; ``None`` for any other.
+
+    ``owned``: the line was parsed by :func:`decode_owned`'s caller and nobody else holds
+    it, so its two objects become the extra in place instead of being copied (nothing is
+    changed before every check has passed).
+    """
     inner = obj.get("message")
-    if (
+    if not (
         type(inner) is dict
         and obj.keys() == _ASSISTANT_KEYS
         and inner.keys() == _ASSISTANT_INNER_KEYS
     ):
-        uuid = obj["uuid"]
-        sid = obj["session_id"]
-        model = inner["model"]
-        message_id = inner["id"]
-        stop_reason = inner["stop_reason"]
-        content = inner["content"]
-        usage = inner["usage"]
-        if (
-            type(uuid) is str
-            and type(sid) is str
-            and obj["parent_tool_use_id"] is None
-            and type(model) is str
-            and type(message_id) is str
-            and (stop_reason is None or type(stop_reason) is str)
-            and type(content) is list
-            and type(usage) is dict
-        ):
-            try:
-                blocks = decode_content(content)
-            except DecodeError as exc:
-                raise exc.within(".message.content") from None
-            try:
-                turn_usage = _usage(usage)
-            except DecodeError as exc:
-                raise exc.within(".message.usage") from None
-            rest = inner.copy()
-            del rest["content"], rest["model"], rest["id"], rest["usage"]
-            if stop_reason is not None:
-                del rest["stop_reason"]
-            extra = obj.copy()
-            del extra["uuid"], extra["session_id"]
-            extra["message"] = rest
-            return _new_assistant(
-                blocks,
-                turn_usage,
-                stop_reason,
-                None,
-                uuid,
-                sid,
-                None,
-                model,
-                message_id,
-                None,
-                wrap_owned(extra),
-            )
-    return _assistant_any(obj)
+        return None
+    uuid = obj["uuid"]
+    sid = obj["session_id"]
+    model = inner["model"]
+    message_id = inner["id"]
+    stop_reason = inner["stop_reason"]
+    content = inner["content"]
+    usage = inner["usage"]
+    if not (
+        type(uuid) is str
+        and type(sid) is str
+        and obj["parent_tool_use_id"] is None
+        and type(model) is str
+        and type(message_id) is str
+        and (stop_reason is None or type(stop_reason) is str)
+        and type(content) is list
+        and type(usage) is dict
+    ):
+        return None
+    try:
+        blocks = decode_content(content)
+    except DecodeError as exc:
+        raise exc.within(".message.content") from None
+    try:
+        turn_usage = _usage(usage)
+    except DecodeError as exc:
+        raise exc.within(".message.usage") from None
+    if owned:
+        rest = inner
+        extra = obj
+    else:
+        rest = inner.copy()
+        extra = obj.copy()
+        extra["message"] = rest
+    del rest["content"], rest["model"], rest["id"], rest["usage"]
+    if stop_reason is not None:
+        del rest["stop_reason"]
+    del extra["uuid"], extra["session_id"]
+    return _new_assistant(
+        blocks,
+        turn_usage,
+        stop_reason,
+        None,
+        uuid,
+        sid,
+        None,
+        model,
+        message_id,
+        None,
+        wrap_owned(extra),
+    )
+
+
+def _assistant(obj: dict[str, Any]) -> Message:
+    usual = _assistant_usual(obj, False)
+    return _assistant_any(obj) if usual is None else usual
 
 
 def _user(obj: dict[str, Any]) -> Message:
@@ -688,6 +705,54 @@ _DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
 }
 
 
+def decode_owned(obj: Any) -> Message:
+    """:func:`decode` for a line its caller parsed and gives up (``_base.iter_decode``).
+
+    The same message as :func:`decode`; the usual assistant line (a third of a stream)
+    becomes its extra in place instead of being copied, which :func:`decode` may not do to
+    its caller's object. :func:`decode`'s dispatch is repeated here rather than called, so
+    that the other lines pay no extra call.
+    """
+    if type(obj) is not dict:
+        return RawMessage(expose_owned(obj))
+    tag = obj.get("type")
+    if tag == "stream_event":
+        if obj.keys() == _STREAM_KEYS:  # half of all lines: inlined, as in decode
+            event = obj["event"]
+            uuid = obj["uuid"]
+            sid = obj["session_id"]
+            if (
+                type(event) is dict
+                and type(uuid) is str
+                and type(sid) is str
+                and obj["parent_tool_use_id"] is None
+            ):
+                return _new_stream(
+                    wrap_owned(event), uuid, sid, None, None, None, None, _STREAM_EXTRA
+                )
+    elif tag == "assistant":
+        try:
+            usual = _assistant_usual(obj, True)
+        except DecodeError as exc:
+            if exc.source is None:
+                exc.source = NAME
+            raise
+        if usual is not None:
+            return usual
+    try:
+        decoder = _DECODERS.get(tag)
+    except TypeError:  # an unhashable type
+        decoder = None
+    if decoder is None or ("sessionId" in obj and "session_id" in obj):
+        return _raw(obj)
+    try:
+        return decoder(obj)
+    except DecodeError as exc:
+        if exc.source is None:
+            exc.source = NAME
+        raise
+
+
 def decode(obj: Any) -> Message:
     """One parsed Claude Code line (stream-json or transcript) to one message.
 
@@ -719,3 +784,6 @@ def decode(obj: Any) -> Message:
         if exc.source is None:
             exc.source = NAME
         raise
+
+
+register_owned(decode, decode_owned)

@@ -336,9 +336,9 @@ def result_details(rest: dict[str, Any]) -> tuple[Any, ...]:
         value = rest.get(key)
         if type(value) is kind:  # the rule of _fits, inlined (a null value is never a kind)
             del rest[key]
-            if kind is dict:
+            if type(value) is dict:
                 out.append(wrap_owned(value))
-            elif kind is list:
+            elif type(value) is list:
                 out.append(expose_owned(value))
             else:  # a string or an integer: already in its frozen form
                 out.append(value)
