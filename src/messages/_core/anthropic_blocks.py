@@ -138,7 +138,9 @@ def _tool_result(d: dict[str, Any], provider: str | None, depth: int) -> Block:
         raise fail("a string", call_id, "tool_use_id")
     is_error = d.get("is_error")
     if is_error is None:
-        ex = extra(d, _TOOL_RESULT)
+        # Claude Code's usual result block has no is_error: nothing to keep beside it then
+        # (a null is_error stays in extra, to be written back).
+        ex = EMPTY if "is_error" not in d and _TOOL_RESULT.issuperset(d) else extra(d, _TOOL_RESULT)
     elif type(is_error) is not bool:
         raise fail("a boolean", is_error, "is_error")
     else:

@@ -31,6 +31,7 @@ __all__ = [
     "is_native",
     "iter_decode",
     "load_line",
+    "register_owned",
     "merge_deltas",
     "opens_document",
 ]
@@ -200,6 +201,20 @@ def gather(first: str, rest: Iterator[str | bytes], number: int, max_size: int) 
     return found
 
 
+_OWNED: Final[dict[Any, Any]] = {}
+"""A decoder's variant for objects nobody else holds (see :func:`register_owned`)."""
+
+
+def register_owned(decode: Callable[[Any], Any], owned: Callable[[Any], Any]) -> None:
+    """Have :func:`iter_decode` call ``owned`` in place of ``decode``.
+
+    ``owned`` must give what ``decode`` gives; it may take over the object it is given
+    (change it, keep it), since :func:`iter_decode` parses each line itself and drops the
+    object once decoded.
+    """
+    _OWNED[decode] = owned
+
+
 def iter_decode(
     decode: Callable[[Any], Message | tuple[Message, ...]],
     lines: Iterable[str | bytes],
@@ -220,6 +235,8 @@ def iter_decode(
     if max_line is None:
         max_line = limits_in_force().max_line
     from .._core.jsontext import scan_strict as scan
+
+    decode = _OWNED.get(decode, decode)  # the lines below are parsed here: owned
 
     remaining: Iterator[str | bytes] = iter(lines)
     number = 0

@@ -33,15 +33,17 @@ from ..session import InitMessage
 from ..session import ResultMessage
 from ..session import StreamEventMessage
 from ..usage import Usage
+from ._base import register_owned
 from ._claude_events import decode_rate_limit
 from ._claude_events import decode_reset
 from ._claude_events import decode_system
+from ._claude_events import decode_usual_rate_limit
 from ._claude_events import decode_usual_system
 from ._claude_events import result_details
 from ._claude_events import user_details
 from ._common import decode_content
 
-__all__ = ["decode"]
+__all__ = ["decode", "decode_owned"]
 
 NAME: Final = "claude_code"
 
@@ -173,6 +175,18 @@ def _usage(d: dict[str, Any]) -> Usage:
                 "inference_geo": d["inference_geo"],
             }
             return _new_usage(inp, out, read, write, None, None, wrap_owned(rest))
+    elif d.keys() >= _USAGE:  # a result line's usage: the four counts and more beside them
+        inp = d["input_tokens"]
+        out = d["output_tokens"]
+        read = d["cache_read_input_tokens"]
+        write = d["cache_creation_input_tokens"]
+        if type(inp) is int and type(out) is int and type(read) is int and type(write) is int:
+            rest = d.copy()  # what _usage_any keeps when the four are set: the others, in order
+            del rest["input_tokens"], rest["output_tokens"]
+            del rest["cache_read_input_tokens"], rest["cache_creation_input_tokens"]
+            return _new_usage(
+                inp, out, read, write, None, None, wrap_owned(rest) if rest else EMPTY
+            )
     return _usage_any(d)
 
 
@@ -301,7 +315,87 @@ def _user_any(obj: dict[str, Any]) -> Message:
     return _new_user(content, uuid, sid, parent, None, None, ts, wrap_owned(extra), *details)
 
 
+_RESULT_USUAL: Final = frozenset(
+    (
+        "subtype",
+        "is_error",
+        "duration_ms",
+        "duration_api_ms",
+        "num_turns",
+        "result",
+        "session_id",
+        "total_cost_usd",
+        "usage",
+        "uuid",
+    )
+)
+"""The keys of every result line Claude Code writes on success (with more beside them)."""
+_RESULT_UNUSUAL: Final = frozenset(
+    ("parent_tool_use_id", "timestamp", "structured_output", "sessionId")
+)
+_NUMBER_TYPES: Final = (int, float)
+
+
 def _result(obj: dict[str, Any]) -> Message:
+    keys = obj.keys()
+    if keys >= _RESULT_USUAL and keys.isdisjoint(_RESULT_UNUSUAL):
+        # The usual line: every modelled field set, no timestamp, parent or structured
+        # output. One type check per field replaces a checked read each, and the extra is a
+        # C copy less ten keys (what wire.rest gives when none of them is null).
+        subtype = obj["subtype"]
+        result = obj["result"]
+        is_error = obj["is_error"]
+        duration_ms = obj["duration_ms"]
+        duration_api_ms = obj["duration_api_ms"]
+        num_turns = obj["num_turns"]
+        cost = obj["total_cost_usd"]
+        usage = obj["usage"]
+        uuid = obj["uuid"]
+        sid = obj["session_id"]
+        if (
+            type(subtype) is str
+            and type(result) is str
+            and type(is_error) is bool
+            and type(duration_ms) in _NUMBER_TYPES
+            and type(duration_api_ms) in _NUMBER_TYPES
+            and type(num_turns) is int
+            and type(cost) in _NUMBER_TYPES
+            and type(usage) is dict
+            and type(uuid) is str
+            and type(sid) is str
+        ):
+            try:
+                run_usage = _usage(usage)
+            except DecodeError as exc:
+                raise exc.within(".usage") from None
+            extra = obj.copy()
+            del extra["subtype"], extra["result"], extra["is_error"], extra["duration_ms"]
+            del extra["duration_api_ms"], extra["num_turns"], extra["total_cost_usd"]
+            del extra["usage"], extra["uuid"], extra["session_id"]
+            details = result_details(extra)
+            return _new_result(
+                subtype,
+                result,
+                is_error,
+                duration_ms,
+                duration_api_ms,
+                num_turns,
+                cost,
+                run_usage,
+                None,
+                uuid,
+                sid,
+                None,
+                None,
+                None,
+                None,
+                wrap_owned(extra),
+                *details,
+            )
+    return _result_any(obj)
+
+
+def _result_any(obj: dict[str, Any]) -> Message:
     structured = obj.get("structured_output")
     subtype = opt_str(obj, "subtype")
     result = opt_str(obj, "result")
@@ -354,6 +448,35 @@ def _system(obj: dict[str, Any]) -> Message:
             return usual
         remainder, context = _split(obj)
         return decode_system(obj, remainder, context)
+    keys = obj.keys()
+    if keys >= _INIT_USUAL and keys.isdisjoint(_INIT_UNUSUAL):
+        # The usual init line: cwd, tools, model, uuid and session id all set, no timestamp
+        # or parent; the extra is a C copy less those five keys (wire.rest's result then).
+        cwd = obj["cwd"]
+        tools = obj["tools"]
+        model = obj["model"]
+        uuid = obj["uuid"]
+        sid = obj["session_id"]
+        if (
+            type(cwd) is str
+            and type(tools) is list
+            and type(model) is str
+            and type(uuid) is str
+            and type(sid) is str
+        ):
+            extra = obj.copy()
+            del extra["cwd"], extra["tools"], extra["model"], extra["uuid"], extra["session_id"]
+            return _new_init(
+                cwd, _tools(tools), uuid, sid, None, model, None, None, wrap_owned(extra)
+            )
+    return _init_any(obj)
+
+
+_INIT_USUAL: Final = frozenset(("cwd", "tools", "model", "uuid", "session_id"))
+_INIT_UNUSUAL: Final = frozenset(("parent_tool_use_id", "timestamp", "sessionId"))
+
+
+def _init_any(obj: dict[str, Any]) -> Message:
     tools = obj.get("tools")
     if tools is not None and type(tools) is not list:
         raise fail("an array", tools, "tools")
@@ -411,59 +534,75 @@ _STREAM_KEYS: Final = frozenset(("type", "event", "session_id", "parent_tool_use
 _STREAM_CHILD_EXTRA: Final = wrap_owned({"type": "stream_event"})
 
 
-def _assistant(obj: dict[str, Any]) -> Message:
+def _assistant_usual(obj: dict[str, Any], owned: bool) -> Message | None:
+    """An assistant line of the exact shape Claude Code writes; ``None`` for any other.
+
+    ``owned``: the line was parsed by :func:`decode_owned`'s caller and nobody else holds
+    it, so its two objects become the extra in place instead of being copied (nothing is
+    changed before every check has passed).
+    """
     inner = obj.get("message")
-    if (
+    if not (
         type(inner) is dict
         and obj.keys() == _ASSISTANT_KEYS
         and inner.keys() == _ASSISTANT_INNER_KEYS
     ):
-        uuid = obj["uuid"]
-        sid = obj["session_id"]
-        model = inner["model"]
-        message_id = inner["id"]
-        stop_reason = inner["stop_reason"]
-        content = inner["content"]
-        usage = inner["usage"]
-        if (
-            type(uuid) is str
-            and type(sid) is str
-            and obj["parent_tool_use_id"] is None
-            and type(model) is str
-            and type(message_id) is str
-            and (stop_reason is None or type(stop_reason) is str)
-            and type(content) is list
-            and type(usage) is dict
-        ):
-            try:
-                blocks = decode_content(content)
-            except DecodeError as exc:
-                raise exc.within(".message.content") from None
-            try:
-                turn_usage = _usage(usage)
-            except DecodeError as exc:
-                raise exc.within(".message.usage") from None
-            rest = inner.copy()
-            del rest["content"], rest["model"], rest["id"], rest["usage"]
-            if stop_reason is not None:
-                del rest["stop_reason"]
-            extra = obj.copy()
-            del extra["uuid"], extra["session_id"]
-            extra["message"] = rest
-            return _new_assistant(
-                blocks,
-                turn_usage,
-                stop_reason,
-                None,
-                uuid,
-                sid,
-                None,
-                model,
-                message_id,
-                None,
-                wrap_owned(extra),
-            )
-    return _assistant_any(obj)
+        return None
+    uuid = obj["uuid"]
+    sid = obj["session_id"]
+    model = inner["model"]
+    message_id = inner["id"]
+    stop_reason = inner["stop_reason"]
+    content = inner["content"]
+    usage = inner["usage"]
+    if not (
+        type(uuid) is str
+        and type(sid) is str
+        and obj["parent_tool_use_id"] is None
+        and type(model) is str
+        and type(message_id) is str
+        and (stop_reason is None or type(stop_reason) is str)
+        and type(content) is list
+        and type(usage) is dict
+    ):
+        return None
+    try:
+        blocks = decode_content(content)
+    except DecodeError as exc:
+        raise exc.within(".message.content") from None
+    try:
+        turn_usage = _usage(usage)
+    except DecodeError as exc:
+        raise exc.within(".message.usage") from None
+    if owned:
+        rest = inner
+        extra = obj
+    else:
+        rest = inner.copy()
+        extra = obj.copy()
+        extra["message"] = rest
+    del rest["content"], rest["model"], rest["id"], rest["usage"]
+    if stop_reason is not None:
+        del rest["stop_reason"]
+    del extra["uuid"], extra["session_id"]
+    return _new_assistant(
+        blocks,
+        turn_usage,
+        stop_reason,
+        None,
+        uuid,
+        sid,
+        None,
+        model,
+        message_id,
+        None,
+        wrap_owned(extra),
+    )
+
+
+def _assistant(obj: dict[str, Any]) -> Message:
+    usual = _assistant_usual(obj, False)
+    return _assistant_any(obj) if usual is None else usual
 
 
 def _user(obj: dict[str, Any]) -> Message:
@@ -480,11 +619,48 @@ def _user(obj: dict[str, Any]) -> Message:
             blocks = content
         else:
             return _user_any(obj)
+        keys = obj.keys()
+        if keys in (_USER_KEYS, _USER_RESULT_KEYS):  # the lines of a stream-json run
+            uuid = obj["uuid"]
+            sid = obj["session_id"]
+            parent = obj["parent_tool_use_id"]
+            ts = obj["timestamp"]
+            if (
+                type(uuid) is str
+                and type(sid) is str
+                and (parent is None or type(parent) is str)
+                and type(ts) is str
+            ):
+                extra = obj.copy()  # what _split and user_details leave, in the line's order
+                del extra["uuid"], extra["session_id"], extra["timestamp"]
+                if parent is not None:
+                    del extra["parent_tool_use_id"]
+                extra["message"] = {"role": inner["role"]}
+                result = extra.get("tool_use_result")
+                if result is not None:
+                    del extra["tool_use_result"]
+                    result = expose_owned(result)
+                return _new_user(
+                    blocks, uuid, sid, parent, None, None, ts, wrap_owned(extra), None, None, result
+                )
+        elif keys == _PROMPT_KEYS:  # a prompt line written by the caller: no context at all
+            extra = obj.copy()
+            extra["message"] = {"role": inner["role"]}
+            return _new_user(
+                blocks, None, None, None, None, None, None, wrap_owned(extra), None, None, None
+            )
         extra, (uuid, sid, parent, ts) = _split(obj)
         extra["message"] = {"role": inner["role"]}
         details = user_details(extra) or _NO_USER_DETAILS  # origin, tool_use_result...
         return _new_user(blocks, uuid, sid, parent, None, None, ts, wrap_owned(extra), *details)
     return _user_any(obj)
+
+
+_USER_KEYS: Final = frozenset(
+    ("type", "message", "parent_tool_use_id", "session_id", "uuid", "timestamp")
+)
+_USER_RESULT_KEYS: Final = _USER_KEYS | {"tool_use_result"}
+_PROMPT_KEYS: Final = frozenset(("type", "message"))
 
 
 def _stream_event(obj: dict[str, Any]) -> Message:
@@ -506,6 +682,9 @@ def _stream_event(obj: dict[str, Any]) -> Message:
 
 
 def _rate_limit(obj: dict[str, Any]) -> Message:
+    usual = decode_usual_rate_limit(obj)
+    if usual is not None:
+        return usual
     remainder, context = _split(obj)
     return decode_rate_limit(obj, remainder, context)
 
@@ -524,6 +703,54 @@ _DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
     "rate_limit_event": _rate_limit,
     "conversation_reset": _reset,
 }
+
+
+def decode_owned(obj: Any) -> Message:
+    """:func:`decode` for a line its caller parsed and gives up (``_base.iter_decode``).
+
+    The same message as :func:`decode`; the usual assistant line (a third of a stream)
+    becomes its extra in place instead of being copied, which :func:`decode` may not do to
+    its caller's object. :func:`decode`'s dispatch is repeated here rather than called, so
+    that the other lines pay no extra call.
+    """
+    if type(obj) is not dict:
+        return RawMessage(expose_owned(obj))
+    tag = obj.get("type")
+    if tag == "stream_event":
+        if obj.keys() == _STREAM_KEYS:  # half of all lines: inlined, as in decode
+            event = obj["event"]
+            uuid = obj["uuid"]
+            sid = obj["session_id"]
+            if (
+                type(event) is dict
+                and type(uuid) is str
+                and type(sid) is str
+                and obj["parent_tool_use_id"] is None
+            ):
+                return _new_stream(
+                    wrap_owned(event), uuid, sid, None, None, None, None, _STREAM_EXTRA
+                )
+    elif tag == "assistant":
+        try:
+            usual = _assistant_usual(obj, True)
+        except DecodeError as exc:
+            if exc.source is None:
+                exc.source = NAME
+            raise
+        if usual is not None:
+            return usual
+    try:
+        decoder = _DECODERS.get(tag)
+    except TypeError:  # an unhashable type
+        decoder = None
+    if decoder is None or ("sessionId" in obj and "session_id" in obj):
+        return _raw(obj)
+    try:
+        return decoder(obj)
+    except DecodeError as exc:
+        if exc.source is None:
+            exc.source = NAME
+        raise
 
 
 def decode(obj: Any) -> Message:
@@ -557,3 +784,6 @@ def decode(obj: Any) -> Message:
         if exc.source is None:
             exc.source = NAME
         raise
+
+
+register_owned(decode, decode_owned)

@@ -41,6 +41,7 @@ __all__ = [
     "decode_rate_limit",
     "decode_reset",
     "decode_system",
+    "decode_usual_rate_limit",
     "decode_usual_system",
     "line_type",
     "put_result_details",
@@ -187,6 +188,27 @@ def decode_usual_system(obj: dict[str, Any]) -> Message | None:
     return None
 
 
+_RATE_LIMIT_LINE: Final = frozenset(("type", "rate_limit_info", "uuid", "session_id"))
+_RATE_LIMIT_EXTRA: Final = wrap_owned({"type": "rate_limit_event"})
+"""The extra of almost every rate_limit_event line, shared rather than built per line."""
+
+
+def decode_usual_rate_limit(obj: dict[str, Any]) -> Message | None:
+    """A ``rate_limit_event`` line as Claude Code writes it, without the context split.
+
+    With exactly its usual keys, an object ``rate_limit_info`` and a string uuid and session
+    id, it gives what :func:`decode_rate_limit` gives it; any other line gives ``None``.
+    """
+    if obj.keys() != _RATE_LIMIT_LINE:
+        return None
+    info = obj["rate_limit_info"]
+    uuid = obj["uuid"]
+    sid = obj["session_id"]
+    if type(info) is not dict or type(uuid) is not str or type(sid) is not str:
+        return None
+    return _new_rate_limit(wrap_owned(info), uuid, sid, None, None, None, None, _RATE_LIMIT_EXTRA)
+
+
 def decode_rate_limit(obj: dict[str, Any], rest: dict[str, Any], context: Context) -> Message:
     """A ``rate_limit_event`` line (``rest`` and ``context`` as for :func:`decode_system`)."""
     uuid, sid, parent, ts = context
@@ -312,14 +334,21 @@ def result_details(rest: dict[str, Any]) -> tuple[Any, ...]:
     out: list[Any] = []
     for key, kind in _RESULT_FIELDS:
         value = rest.get(key)
-        if value is not None and _fits(value, kind):
+        if type(value) is kind:  # the rule of _fits, inlined (a null value is never a kind)
             del rest[key]
-            out.append(wrap_owned(value) if kind is dict else expose_owned(value))
+            if type(value) is dict:
+                out.append(wrap_owned(value))
+            elif type(value) is list:
+                out.append(expose_owned(value))
+            else:  # a string or an integer: already in its frozen form
+                out.append(value)
         else:
             out.append(None)
-    deferred = _deferred(rest.get("deferred_tool_use"))
-    if deferred is not None:
-        del rest["deferred_tool_use"]
+    deferred = None
+    if "deferred_tool_use" in rest:
+        deferred = _deferred(rest["deferred_tool_use"])
+        if deferred is not None:
+            del rest["deferred_tool_use"]
     out.append(deferred)
     origin = rest.get("origin")
     if _origin(origin):
