@@ -398,7 +398,9 @@ def encode_block(block: Block) -> Any:
             out: dict[str, Any] = {"type": "text", "text": block.text}
             if block.citations is not None:
                 out["citations"] = [write_citation(c) for c in block.citations]
-            return _merge(out, block.extra)
+            if block.extra:  # _merge, inline on the commonest blocks
+                out.update(raw(block.extra))
+            return out
         case ThinkingBlock():
             if block.redacted:
                 out = {"type": "redacted_thinking", "data": block.signature or ""}
@@ -414,7 +416,9 @@ def encode_block(block: Block) -> Any:
                 "name": block.name,
                 "input": raw(block.input),
             }
-            return _merge(out, block.extra)
+            if block.extra:
+                out.update(raw(block.extra))
+            return out
         case ToolResultBlock():
             content = block.content
             out = {
@@ -424,7 +428,9 @@ def encode_block(block: Block) -> Any:
             }
             if block.is_error is not None:
                 out["is_error"] = block.is_error
-            return _merge(out, block.extra)
+            if block.extra:
+                out.update(raw(block.extra))
+            return out
         case ImageBlock() | AudioBlock():
             return _merge({"type": block.kind, "source": _source(block)}, block.extra)
         case DocumentBlock():
