@@ -398,7 +398,7 @@ def encode_block(block: Block) -> Any:
             out: dict[str, Any] = {"type": "text", "text": block.text}
             if block.citations is not None:
                 out["citations"] = [write_citation(c) for c in block.citations]
-            if block.extra:  # _merge, inline on the commonest blocks
+            if block.extra is not EMPTY and block.extra:  # _merge, inline: the commonest blocks
                 out.update(raw(block.extra))
             return out
         case ThinkingBlock():
@@ -416,7 +416,7 @@ def encode_block(block: Block) -> Any:
                 "name": block.name,
                 "input": raw(block.input),
             }
-            if block.extra:
+            if block.extra is not EMPTY and block.extra:
                 out.update(raw(block.extra))
             return out
         case ToolResultBlock():
@@ -428,7 +428,7 @@ def encode_block(block: Block) -> Any:
             }
             if block.is_error is not None:
                 out["is_error"] = block.is_error
-            if block.extra:
+            if block.extra is not EMPTY and block.extra:
                 out.update(raw(block.extra))
             return out
         case ImageBlock() | AudioBlock():
@@ -469,7 +469,7 @@ def encode_block(block: Block) -> Any:
 
 def encode_blocks(blocks: tuple[Block, ...]) -> list[Any]:
     """Blocks to a wire list."""
-    return [encode_block(b) for b in blocks]
+    return list(map(encode_block, blocks))
 
 
 def usage_counts(usage: Usage) -> dict[str, Any]:

@@ -86,7 +86,7 @@ _EVENT_KINDS: Final = frozenset(
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
     out = anthropic_blocks.usage_counts(usage)  # Claude Code spells usage as the API does
-    if usage.extra:
+    if usage.extra is not EMPTY and usage.extra:
         out.update(raw(usage.extra))
     return out
 
