@@ -14,8 +14,10 @@ import pytest
 from messages import AssistantMessage
 from messages import AudioBlock
 from messages import AudioMessage
+from messages import EncodeError
 from messages import ErrorMessage
 from messages import InvalidLineMessage
+from messages import ResultMessage
 from messages import SystemMessage
 from messages import TextBlock
 from messages import TextMessage
@@ -171,3 +173,27 @@ def test_dropping_part_of_the_content_keeps_the_rest(cls: Any) -> None:
     line = cc.encode(cls((kept, AUDIO), **CONTEXT), unsupported="drop")
     assert line["message"]["content"] == cc.encode(cls((kept,)))["message"]["content"]
     assert {k: line[k] for k in ON_THE_LINE} == ON_THE_LINE
+
+
+@pytest.mark.parametrize(
+    ("obj", "error"),
+    [
+        ({"type": "result", "x": float("inf")}, "cannot write inf as JSON"),
+        ({"type": "result", "x": {1j}}, "not JSON"),
+    ],
+)
+def test_a_line_json_cannot_hold_is_an_encode_error_from_iter_encode(
+    monkeypatch: pytest.MonkeyPatch, obj: Any, error: str
+) -> None:
+    """The line loop calls the C encoder unchecked and reports a failure as dump_compact does.
+
+    Valid messages cannot hold such values (the vocabulary refuses them), so the encoder's
+    output is replaced here to reach the loop's error path.
+    """
+    from messages.adapters import _claude_encode
+
+    monkeypatch.setattr(_claude_encode, "encode_message", lambda m, policy: obj)
+    with pytest.raises(EncodeError, match=error):
+        list(cc.iter_encode([ResultMessage(result="done")]))
+    fine = [InvalidLineMessage("kept", reason="invalid JSON", line=1)]
+    assert list(cc.iter_encode(fine)) == ["kept"]

@@ -400,7 +400,9 @@ def encode_block(block: Block) -> Any:
             out: dict[str, Any] = {"type": "text", "text": block.text}
             if block.citations is not None:
                 out["citations"] = [write_citation(c) for c in block.citations]
-            return _merge(out, block.extra)
+            if block.extra is not EMPTY and block.extra:  # _merge, inline: the commonest blocks
+                out.update(raw(block.extra))
+            return out
         case ThinkingBlock():
             if block.redacted:
                 out = {"type": "redacted_thinking", "data": block.signature or ""}
@@ -416,7 +418,9 @@ def encode_block(block: Block) -> Any:
                 "name": block.name,
                 "input": raw(block.input),
             }
-            return _merge(out, block.extra)
+            if block.extra is not EMPTY and block.extra:
+                out.update(raw(block.extra))
+            return out
         case ToolResultBlock():
             content = block.content
             out = {
@@ -426,7 +430,9 @@ def encode_block(block: Block) -> Any:
             }
             if block.is_error is not None:
                 out["is_error"] = block.is_error
-            return _merge(out, block.extra)
+            if block.extra is not EMPTY and block.extra:
+                out.update(raw(block.extra))
+            return out
         case ImageBlock() | AudioBlock():
             return _merge({"type": block.kind, "source": _source(block)}, block.extra)
         case DocumentBlock():
@@ -465,7 +471,7 @@ def encode_block(block: Block) -> Any:
 
 def encode_blocks(blocks: tuple[Block, ...]) -> list[Any]:
     """Blocks to a wire list."""
-    return [encode_block(b) for b in blocks]
+    return list(map(encode_block, blocks))
 
 
 def usage_counts(usage: Usage) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Final
 from ..errors import DecodeError
 from ..errors import EncodeError
 
-__all__ = ["dump_compact", "load_strict", "parse_arguments", "scan_strict"]
+__all__ = ["dump_compact", "dump_unchecked", "load_strict", "parse_arguments", "scan_strict"]
 
 
 def _reject_constant(name: str) -> Any:
@@ -138,6 +138,10 @@ def _make_dump() -> Callable[[Any], str]:
 
 
 _dump: Final = _make_dump()
+
+dump_unchecked: Final = _dump
+""":func:`dump_compact` without its error translation, for loops that catch ``ValueError``,
+``TypeError`` and ``RecursionError`` themselves and call :func:`dump_compact` to report them."""
 
 
 def dump_compact(value: Any) -> str:

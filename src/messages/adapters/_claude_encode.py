@@ -8,6 +8,8 @@ errors as the synthetic assistant error lines Claude Code itself writes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 from typing import Final
@@ -15,7 +17,10 @@ from typing import assert_never
 
 from .._core import anthropic_blocks
 from .._core.frozen import EMPTY
+from .._core.frozen import FrozenDict
 from .._core.frozen import raw
+from .._core.jsontext import dump_compact
+from .._core.jsontext import dump_unchecked
 from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import RawBlock
@@ -43,6 +48,7 @@ from ..flat import ToolUseMessage
 from ..flat import VideoMessage
 from ..message import Message
 from ..policy import Policy
+from ..policy import Unsupported
 from ..policy import describe
 from ..roles import AssistantMessage
 from ..roles import SystemMessage
@@ -60,15 +66,27 @@ from ._claude_events import put_user_details
 from ._claude_events import system_line
 from ._common import foreign
 
-__all__ = ["encode_message"]
+__all__ = ["encode_lines", "encode_message"]
 
 NAME: Final = "claude_code"
 _SYNTHETIC_MODEL: Final = "<synthetic>"
+_EVENT_KINDS: Final = frozenset(
+    (
+        TaskEventMessage,
+        HookEventMessage,
+        CompactBoundaryMessage,
+        StatusMessage,
+        RateLimitMessage,
+        SystemEventMessage,
+        ConversationResetMessage,
+    )
+)
+"""The agent events, each written as its ``system`` (or own) line by :func:`_event_line`."""
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
     out = anthropic_blocks.usage_counts(usage)  # Claude Code spells usage as the API does
-    if usage.extra:
+    if usage.extra is not EMPTY and usage.extra:
         out.update(raw(usage.extra))
     return out
 
@@ -103,6 +121,14 @@ def _carry(content: str | tuple[Block, ...], policy: Policy) -> str | tuple[Bloc
 
 def _own(extra: Any, tag: str) -> dict[str, Any]:
     """The plain form of ``extra`` when it belongs to a Claude Code ``tag`` line, else ``{}``."""
+    if type(extra) is FrozenDict:  # the usual case, read inline: what foreign() decides
+        d: dict[str, Any] = extra._d
+        if not d:
+            return d
+        found = d.get("type")
+        if (found is None or found == tag) and "method" not in d and "jsonrpc" not in d:
+            return d
+        return {}
     if foreign(extra, tag):
         return {}
     plain_extra: dict[str, Any] = raw(extra)
@@ -156,7 +182,14 @@ def _role_line(
     if inner_ex:
         inner.update(inner_ex)
     out: dict[str, Any] = {"type": tag}
-    _put_context(out, m, ex)
+    if m.session_id is not None and "sessionId" not in ex:  # _put_context, inline
+        out["session_id"] = m.session_id
+    if m.parent_tool_use_id is not None:
+        out["parent_tool_use_id"] = m.parent_tool_use_id
+    if m.uuid is not None:
+        out["uuid"] = m.uuid
+    if m.timestamp is not None:
+        out["timestamp"] = m.timestamp
     if assistant and m.error is not None:  # type: ignore[union-attr]
         out["error"] = m.error  # type: ignore[union-attr]
     elif not assistant:
@@ -282,6 +315,12 @@ def encode_message(m: Message, policy: Policy) -> Any:
         return _stream_line(m)  # type: ignore[arg-type]
     if cls is UserMessage:
         return _role_line(m, "user", policy)  # type: ignore[arg-type]
+    if cls in _EVENT_KINDS:  # past the match's dozen isinstance checks
+        return _event_line(m)
+    if cls is ResultMessage:
+        return _result_line(m)  # type: ignore[arg-type]
+    if cls is InitMessage:
+        return _init_line(m)  # type: ignore[arg-type]
     match m:
         case AssistantMessage():
             return _role_line(m, "assistant", policy)
@@ -353,3 +392,25 @@ def encode_message(m: Message, policy: Policy) -> Any:
             return None
         case _:
             assert_never(m)
+
+
+def encode_lines(messages: Iterable[Message], unsupported: Unsupported) -> Iterator[str]:
+    """Messages to compact JSON lines; invalid lines write their text, dropped ones nothing."""
+    policy = Policy(unsupported, NAME)
+    for message in messages:
+        cls = type(message)
+        if cls is AssistantMessage:  # the usual kinds first, as in encode_message
+            obj = _role_line(message, "assistant", policy)  # type: ignore[arg-type]
+        elif cls is UserMessage:
+            obj = _role_line(message, "user", policy)  # type: ignore[arg-type]
+        elif isinstance(message, InvalidLineMessage):
+            yield message.text
+            continue
+        else:
+            obj = encode_message(message, policy)
+        if obj is not None:
+            try:
+                line = dump_unchecked(obj)
+            except (ValueError, TypeError, RecursionError):
+                line = dump_compact(obj)  # raises the EncodeError that explains it
+            yield line

@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
@@ -38,10 +39,8 @@ from typing import Final
 from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
-from ..session import InvalidLineMessage
 from . import _base
 from ._claude_decode import decode
-from ._claude_encode import encode_message
 from ._common import plain
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
@@ -101,20 +100,34 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     ``unsupported`` is ``"drop"`` (the result may then be ``None``: nothing to write) or
     ``"text"``.
     """
-    return plain(encode_message(message, Policy(unsupported, NAME)))
+    return plain(_encode_message(message, Policy(unsupported, NAME)))
 
 
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages to Claude Code lines (without line endings); dropped messages write nothing."""
-    from .._core.jsontext import dump_compact  # lazy: json costs import time
+    return _encode_lines(messages, unsupported)
 
-    policy = Policy(unsupported, NAME)
-    for message in messages:
-        if isinstance(message, InvalidLineMessage):
-            yield message.text
-            continue
-        obj = encode_message(message, policy)
-        if obj is not None:
-            yield dump_compact(obj)
+
+# The encoder (and json, for lines) loads on the first encode: a program that only decodes
+# does not pay for it. Each name below starts as a loader that binds the real function into
+# this module's globals, so later calls cost what a direct import would.
+
+
+def _load_encode_message(message: Message, policy: Policy) -> Any:
+    from ._claude_encode import encode_message
+
+    globals()["_encode_message"] = encode_message
+    return encode_message(message, policy)
+
+
+def _load_encode_lines(messages: Iterable[Message], unsupported: Unsupported) -> Iterator[str]:
+    from ._claude_encode import encode_lines
+
+    globals()["_encode_lines"] = encode_lines
+    return encode_lines(messages, unsupported)
+
+
+_encode_message: Callable[[Message, Policy], Any] = _load_encode_message
+_encode_lines: Callable[[Iterable[Message], Unsupported], Iterator[str]] = _load_encode_lines
