@@ -322,3 +322,20 @@ def test_older_claude_code_transcripts_log_a_cost_per_message() -> None:
     assert (s.report(tz=UTC).total.cost, s.report(tz=UTC).total.cost_source) == (0.0123, "logged")
     estimated = s.report(tz=UTC, cost="estimated").total
     assert estimated.cost == pytest.approx((1 * 3 + 2 * 15) / 1e6)
+
+
+def test_gemini_thoughts_are_priced_as_output() -> None:
+    # Gemini reports thoughts apart from candidates but bills them as output; the estimate
+    # must match genai-prices' own figure for candidates + thoughts, not candidates alone.
+    genai_prices = pytest.importorskip("genai_prices")
+    path = local("gemini_cli", "output-json-run.json")
+    rows = Stats.of_file(str(path)).report(by="model", cost="estimated", tz=UTC).rows
+    pro = next(r for r in rows if r.key == "gemini-2.5-pro")
+    assert (pro.tokens.output, pro.tokens.reasoning) == (64 + 246, 246)
+
+    def price(output: int) -> float:
+        usage = genai_prices.Usage(input_tokens=14877, cache_read_tokens=9120, output_tokens=output)
+        return float(genai_prices.calc_price(usage, "gemini-2.5-pro").total_price)
+
+    assert pro.cost == pytest.approx(price(64 + 246))
+    assert pro.cost != pytest.approx(price(64))
