@@ -339,6 +339,42 @@ def test_another_providers_response_encodes_with_mapped_fields() -> None:
     assert "cache_creation" not in chat["usage"]
 
 
+@given(st.lists(st.text(max_size=8), min_size=2, max_size=4), st.booleans())
+def test_a_response_of_several_texts_is_one_string(texts: list[str], call: bool) -> None:
+    # ChatCompletionMessage.content is a string; the texts are joined as ``.text`` joins them,
+    # and the joined response is a fixed point from then on.
+    blocks: tuple[Any, ...] = tuple(TextBlock(t) for t in texts)
+    if call:
+        blocks = (*blocks, ToolUseBlock("call_1", "f", {"a": 1}))
+    message = AssistantMessage(blocks, stop_reason="stop", model="gpt-x", message_id="c1")
+    body = openai_chat.encode_response(message)
+    sent = body["choices"][0]["message"]
+    assert sent["content"] == "\n".join(texts) == message.text
+    decoded = openai_chat.decode_response(body)
+    assert decoded.text == message.text
+    assert [(u.id, u.input) for u in decoded.tool_uses] == [
+        (u.id, u.input) for u in blocks[len(texts) :]
+    ]
+    assert json_equal(openai_chat.encode_response(decoded), body)
+
+
+def test_texts_a_string_cannot_hold_stay_parts() -> None:
+    # A text with its own part fields, or with citations next to another text, keeps its part:
+    # joining would drop what it carries (still a shape the SDK's response type refuses).
+    tagged = TextBlock("b", extra={"x_vendor": 1})
+    body = openai_chat.encode_response(AssistantMessage((TextBlock("a"), tagged)))
+    assert body["choices"][0]["message"]["content"] == [
+        {"type": "text", "text": "a"},
+        {"type": "text", "text": "b", "x_vendor": 1},
+    ]
+    # several text blocks in a *request* stay parts: assistant content may be a list there
+    request = openai_chat.encode_request([AssistantMessage((TextBlock("a"), TextBlock("b")))])
+    assert request["messages"][0]["content"] == [
+        {"type": "text", "text": "a"},
+        {"type": "text", "text": "b"},
+    ]
+
+
 def test_stream_without_choices() -> None:
     accumulator = openai_chat.accumulator()
     assert accumulator.snapshot() == AssistantMessage()

@@ -958,7 +958,7 @@ FAULTS: dict[str, Fault] = {
 }
 """Every fault the oracle found in the encoders, by name (issue 12)."""
 
-OPEN: frozenset[str] = frozenset(("chat-response-content-parts",))
+OPEN: frozenset[str] = frozenset()
 """The faults not fixed yet: their tests are expected to fail (``xfail(strict=True)``) and
 the corpus tests tolerate the findings they explain. Fixing one means taking it out of here,
 which turns its test green and its findings into failures everywhere else."""

@@ -31,6 +31,7 @@ from ..roles import AssistantMessage
 from ..roles import SystemMessage
 from ..roles import ToolMessage
 from ..roles import UserMessage
+from ..roles import content_text
 from ..stop import StopReason
 from ..usage import Usage
 from ._carry import carried
@@ -197,6 +198,13 @@ def encode_assistant(
         assert isinstance(text, TextBlock)
         out["content"] = text.text
         _annotations(text, out, policy, f"{path}.content[{j}]")
+    elif response and all(
+        isinstance(b, TextBlock) and _plain(b, policy) and not _cited(b) for _, b in parts
+    ):
+        # A completion's content is one string (the SDK's ChatCompletionMessage): several
+        # plain texts, an Anthropic turn's blocks say, are joined the way the message's own
+        # ``text`` joins them.
+        out["content"] = content_text(tuple(b for _, b in parts if isinstance(b, TextBlock)))
     else:
         out["content"] = [
             text_part(b, policy, f"{path}.content[{j}]") if isinstance(b, TextBlock) else b
