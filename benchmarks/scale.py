@@ -12,9 +12,9 @@ round is kept. Measured per corpus (the real-shaped Claude Code stream-json corp
 ``corpus.py``, and the same conversations as Codex writes them):
 
 - ``json.loads`` of every line (the floor any Python reader pays);
-- ``decode``: ``messages.scale.decode_log`` (format detection included) to typed messages;
+- ``decode``: ``messages.interop.dask.decode_log`` (format detection included) to typed messages;
 - ``decode + normalize``: the same, then ``normalize_messages`` (the flat view);
-- ``decode + stats``: ``messages.scale.stats_partition``, what one task of ``stats_bag``
+- ``decode + stats``: ``messages.interop.dask.stats_partition``, what one task of ``stats_bag``
   does: decode and count (a ``messages.stats.Stats``);
 - with Dask installed, ``stats_bag`` on the ``sync`` scheduler over the corpus written as
   shard files (files read, partitions built, stats merged: the whole job on one core).
@@ -43,8 +43,8 @@ sys.path.insert(0, str(HERE.parent / "src"))
 import corpus  # noqa: E402
 
 from messages.convert import normalize_messages  # noqa: E402
-from messages.scale import decode_log  # noqa: E402
-from messages.scale import stats_partition  # noqa: E402
+from messages.interop.dask import decode_log  # noqa: E402
+from messages.interop.dask import stats_partition  # noqa: E402
 
 
 def _drain(items: Any) -> None:
@@ -98,7 +98,7 @@ def measure(
         "decode + stats": lambda: stats_partition(records),
     }
     if dask:
-        from messages.scale import stats_bag
+        from messages.interop.dask import stats_bag
 
         shards = folder / name
         shards.mkdir()

@@ -190,7 +190,7 @@ def test_a_line_json_cannot_hold_is_an_encode_error_from_iter_encode(
     Valid messages cannot hold such values (the vocabulary refuses them), so the encoder's
     output is replaced here to reach the loop's error path.
     """
-    from messages.adapters import _claude_encode
+    from messages.adapters.claude_code import encoder as _claude_encode
 
     monkeypatch.setattr(_claude_encode, "encode_message", lambda m, policy: obj)
     with pytest.raises(EncodeError, match=error):

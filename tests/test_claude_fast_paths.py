@@ -1,12 +1,12 @@
 """Claude Code decoding: each fast path against the general path it stands in for.
 
-``adapters/_claude_decode`` reads the exact shapes Claude Code writes on almost every line with
-one key-set comparison (the fast paths) and anything else field by field (the general paths:
-``_assistant_any``, ``_user_any``, ``_stream_event_any``, ``_usage_any``). The promise is that
-both give the same message, or the same error, for every line. The real captures only hold
-the common shapes, so the lines here are built to sit on each side of every fast-path test:
-a non-null stop reason, a sub-agent's ``parent_tool_use_id``, explicit nulls for the context
-fields, the model, the id and each token count, keys added or missing.
+``adapters/claude_code/decoder.py`` reads the exact shapes Claude Code writes on almost every line
+with one key-set comparison (the fast paths) and anything else field by field (the general paths:
+``_assistant_any``, ``_user_any``, ``_stream_event_any``, ``_usage_any``). The promise is that both
+give the same message, or the same error, for every line. The real captures only hold the common
+shapes, so the lines here are built to sit on each side of every fast-path test: a non-null stop
+reason, a sub-agent's ``parent_tool_use_id``, explicit nulls for the context fields, the model, the
+id and each token count, keys added or missing.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from messages import TextBlock
 from messages import ToolResultBlock
 from messages import Usage
 from messages import UserMessage
-from messages.adapters import _claude_decode as cd
 from messages.adapters import claude_code as cc
+from messages.adapters.claude_code import decoder as cd
 
 SID = "5f0c1d2e-0000-4000-8000-000000000001"
 UUID = "a1000000-0000-4000-8000-000000000006"

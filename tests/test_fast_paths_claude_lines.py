@@ -17,14 +17,14 @@ from hypothesis import example
 from hypothesis import given
 from hypothesis import strategies as st
 
-from messages.adapters import _claude_decode
 from messages.adapters import claude_code
-from messages.adapters._claude_decode import _init_any
-from messages.adapters._claude_decode import _result_any
-from messages.adapters._claude_decode import _split
-from messages.adapters._claude_decode import _user_any
-from messages.adapters._claude_events import decode_rate_limit
-from messages.adapters._claude_events import decode_usual_rate_limit
+from messages.adapters.claude_code import decoder as _claude_decode
+from messages.adapters.claude_code.decoder import _init_any
+from messages.adapters.claude_code.decoder import _result_any
+from messages.adapters.claude_code.decoder import _split
+from messages.adapters.claude_code.decoder import _user_any
+from messages.adapters.claude_code.events import decode_rate_limit
+from messages.adapters.claude_code.events import decode_usual_rate_limit
 from messages.errors import DecodeError
 from messages.events import RateLimitMessage
 from messages.message import Message

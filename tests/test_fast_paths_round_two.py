@@ -18,22 +18,22 @@ from hypothesis import strategies as st
 from messages import FrozenDict
 from messages import strategies as ms
 from messages import thaw
-from messages._core import anthropic_blocks
 from messages._core.jsontext import parse_arguments
 from messages._core.make import expose_owned
 from messages._core.wire import opt_str
 from messages._core.wire import opt_time
 from messages._core.wire import rest
+from messages._shapes import anthropic_blocks
 from messages.adapters import acp
 from messages.adapters import claude_code
 from messages.adapters import codex
 from messages.adapters import copilot
 from messages.adapters import gemini_cli
 from messages.adapters import opencode
-from messages.adapters._claude_decode import _split
-from messages.adapters._claude_decode import _tools
-from messages.adapters._claude_events import decode_system
-from messages.adapters._claude_events import decode_usual_system
+from messages.adapters.claude_code.decoder import _split
+from messages.adapters.claude_code.decoder import _tools
+from messages.adapters.claude_code.events import decode_system
+from messages.adapters.claude_code.events import decode_usual_system
 from messages.blocks import BLOCK_TYPES
 from messages.errors import DecodeError
 from messages.flat import RawMessage
@@ -42,7 +42,7 @@ from messages.providers import anthropic
 from messages.providers import gemini
 from messages.providers import openai_chat
 from messages.providers import openai_responses
-from messages.providers._gemini_parts import camel
+from messages.providers.gemini.parts import camel
 from messages.usage import Usage
 
 VALUE_TYPES: tuple[type, ...] = (*MESSAGE_TYPES, *BLOCK_TYPES, Usage)

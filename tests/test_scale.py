@@ -1,4 +1,4 @@
-"""``messages.scale``: the adapters over a sharded archive on Dask, equal to ``messages stats``.
+"""``messages.interop.dask``: the adapters over a sharded archive, equal to ``messages stats``.
 
 The archive is built under ``tmp_path`` from the project's own fixtures: Claude Code
 transcripts and stream-json logs, one transcript cut into two shards in the middle of an
@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 from messages import InvalidLineMessage
 from messages.cli.stats import render_json
 from messages.convert import normalize_messages
-from messages.scale import decode_log
-from messages.scale import decode_partition
-from messages.scale import stats_partition
+from messages.interop.dask import decode_log
+from messages.interop.dask import decode_partition
+from messages.interop.dask import stats_partition
 from messages.stats import Stats
 from support.adapter_files import local
 from test_cli import run
@@ -91,7 +91,7 @@ def dask_bag() -> Any:
 def test_stats_on_dask_equal_the_command_on_the_same_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], dask_bag: Any, scheduler: str
 ) -> None:
-    from messages.scale import stats_bag
+    from messages.interop.dask import stats_bag
 
     paths = _archive(tmp_path)
     expected = _cli_stats(capsys, paths)
@@ -104,8 +104,8 @@ def test_stats_on_dask_equal_the_command_on_the_same_files(
 def test_a_folder_is_every_log_under_it_as_for_the_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], dask_bag: Any
 ) -> None:
-    from messages.scale import decode_bag
-    from messages.scale import stats_bag
+    from messages.interop.dask import decode_bag
+    from messages.interop.dask import stats_bag
 
     paths = _archive(tmp_path)
     (tmp_path / ".hidden").mkdir()
@@ -122,7 +122,7 @@ def test_a_folder_is_every_log_under_it_as_for_the_command(
 def test_the_split_message_counts_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], dask_bag: Any
 ) -> None:
-    from messages.scale import stats_bag
+    from messages.interop.dask import stats_bag
 
     paths = _archive(tmp_path)
     shards = [str(p) for p in paths if p.name.startswith("claude-")]
@@ -135,7 +135,7 @@ def test_the_split_message_counts_once(
 
 def test_the_message_bag_holds_every_log_s_messages(tmp_path: Path, dask_bag: Any) -> None:
     from messages.adapters import get
-    from messages.scale import decode_bag
+    from messages.interop.dask import decode_bag
 
     paths = _archive(tmp_path)
     bag = decode_bag([str(p) for p in paths])

@@ -311,8 +311,8 @@ def test_gemini_tool_call_parts_are_server_tools_echoed_back_exactly() -> None:
 def test_a_citation_comes_back_from_its_wire_object(citation: Citation) -> None:
     from dataclasses import fields
 
-    from messages._core.citations import read_citation
-    from messages._core.citations import write_citation
+    from messages._shapes.citations import read_citation
+    from messages._shapes.citations import write_citation
 
     wire = write_citation(citation)
     back = read_citation(json.loads(json.dumps(wire)))  # fast path: built by a maker

@@ -74,12 +74,12 @@ MODULES: dict[str, Module] = {
         95.0,
     ),
     "claude_decode": Module(
-        "src/messages/adapters/_claude_decode.py",
+        "src/messages/adapters/claude_code/decoder.py",
         ("tests/test_adapter_claude_code.py", "tests/test_claude_fast_paths.py"),
         95.0,
     ),
     "claude_encode": Module(
-        "src/messages/adapters/_claude_encode.py",
+        "src/messages/adapters/claude_code/encoder.py",
         ("tests/test_adapter_claude_code.py", "tests/test_claude_encode.py"),
         90.0,
     ),

@@ -70,9 +70,9 @@ if TYPE_CHECKING:
     from .session import ResultMessage
     from .session import SessionMessage
     from .session import StreamEventMessage
-    from .stop import StopReason
-    from .stop import classify_stop_reason
+    from .usage import StopReason
     from .usage import Usage
+    from .usage import classify_stop_reason
 
 __version__ = "0.1.0"
 
@@ -158,8 +158,8 @@ _HOME = {
     "Role": "_core.fields",
     "Timestamp": "_core.fields",
     "Usage": "usage",
-    "StopReason": "stop",
-    "classify_stop_reason": "stop",
+    "StopReason": "usage",
+    "classify_stop_reason": "usage",
     "Citation": "citations",
     "AudioBlock": "blocks",
     "Block": "blocks",
@@ -230,10 +230,8 @@ _SUBMODULES = (
     "policy",
     "providers",
     "roles",
-    "scale",
     "serialize",
     "session",
-    "stop",
     "strategies",
     "text",
     "usage",

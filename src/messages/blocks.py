@@ -613,9 +613,9 @@ def freeze_citations(obj: Any) -> None:
     value = obj.citations
     if value is None or (type(value) is tuple and all(type(c) is Citation for c in value)):
         return
-    from ._core.citations import read_citation  # lazy: it imports this module
     from ._core.frozen import freeze
     from ._core.frozen import thaw
+    from ._shapes.citations import read_citation  # lazy: it imports this module
     from .errors import DecodeError
 
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):

@@ -20,7 +20,6 @@ from typing import Unpack
 from typing import assert_never
 from typing import cast
 
-from ._core import anthropic_blocks
 from ._core.fields import CONTEXT_FIELDS
 from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
@@ -30,6 +29,7 @@ from ._core.make import copy_json
 from ._core.make import maker
 from ._core.make import wrap_owned
 from ._core.wire import type_name
+from ._shapes import anthropic_blocks
 from .blocks import AudioBlock
 from .blocks import Block
 from .blocks import DocumentBlock

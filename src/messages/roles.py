@@ -31,7 +31,7 @@ from .blocks import ToolUseBlock
 from .usage import Usage
 
 if TYPE_CHECKING:
-    from .stop import StopReason
+    from .usage import StopReason
 
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
@@ -238,7 +238,7 @@ class AssistantMessage(ContentReads):
     @property
     def stop(self) -> StopReason | None:
         """``stop_reason`` normalised across providers (the raw value stays in ``stop_reason``)."""
-        from .stop import classify_stop_reason  # lazy: the enum costs import time
+        from .usage import classify_stop_reason  # lazy: the enum costs import time
 
         return classify_stop_reason(self.stop_reason)
 

@@ -22,7 +22,6 @@ from typing import Any
 from typing import Final
 from typing import TypeAlias
 
-from ._core.citations import read_citation
 from ._core.fields import ROLES
 from ._core.frozen import FrozenDict
 from ._core.frozen import depth_limit
@@ -34,6 +33,7 @@ from ._core.make import expose_owned
 from ._core.make import maker
 from ._core.make import wrap_owned
 from ._core.wire import type_name
+from ._shapes.citations import read_citation
 from .blocks import BLOCK_TYPES
 from .blocks import Block
 from .blocks import ToolUseBlock

@@ -115,7 +115,7 @@ def _cycles(graph: dict[str, frozenset[str]]) -> list[list[str]]:
 def test_the_scan_sees_the_tree() -> None:
     graph = _graph()
     assert "messages.providers.anthropic" in graph
-    assert "messages.providers._anthropic_decode" in graph["messages.providers.anthropic"]
+    assert "messages.providers.anthropic.decoder" in graph["messages.providers.anthropic"]
     assert "messages.policy" in graph["messages.providers._carry"]
 
 

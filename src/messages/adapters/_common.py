@@ -16,12 +16,12 @@ from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
-from .._core import anthropic_blocks
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
 from .._core.frozen import raw
 from .._core.frozen import thaw
 from .._core.make import wrap_owned
+from .._shapes import anthropic_blocks
 from ..blocks import Block
 from ..blocks import RawBlock
 from ..blocks import TextBlock

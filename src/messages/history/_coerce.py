@@ -12,7 +12,6 @@ from typing import Final
 from typing import Literal
 from typing import TypeAlias
 
-from .._core import anthropic_blocks
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.jsontext import parse_arguments
@@ -21,6 +20,7 @@ from .._core.make import wrap_owned
 from .._core.wire import decode_each
 from .._core.wire import fail
 from .._core.wire import type_name
+from .._shapes import anthropic_blocks
 from ..blocks import BLOCK_TYPES
 from ..blocks import AudioBlock
 from ..blocks import Block

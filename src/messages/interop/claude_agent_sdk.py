@@ -9,7 +9,7 @@ drops before we see it). ``SystemMessage`` and its task, hook and mirror-error s
 keep the whole line in ``data``, so they come through exactly.
 
 :func:`from_messages` goes the other way: each message is encoded as a Claude Code line
-(:func:`messages.adapters.claude_code.encode`) and built into the SDK's public types the
+(:func:`messages.adapters.claude_code.encoder`) and built into the SDK's public types the
 way its parser would. What the SDK cannot hold (an image in a prompt, redacted thinking, a
 line type it skips) follows ``unsupported``: for a block, ``"text"`` puts a text block
 describing it in its place; a whole record the SDK skips is dropped under ``"text"`` too
@@ -244,7 +244,7 @@ def to_messages(objects: Iterable[Any]) -> list[Message]:
     """SDK messages (what ``query()`` yields) as messages of this library, in order.
 
     Each is written back as its Claude Code line (:func:`to_line`) and decoded with
-    :func:`messages.adapters.claude_code.decode`: user and assistant turns, results,
+    :func:`messages.adapters.claude_code.decoder`: user and assistant turns, results,
     ``init``, stream events, task and hook events, compaction boundaries, status changes,
     other system events, rate limits and conversation resets get their own classes (see
     docs/model.md for the mapping).
@@ -475,7 +475,7 @@ def from_messages(
     """Messages as the SDK's message objects, as its parser would have built them.
 
     Each message becomes its Claude Code line first (so messages from any source work, the
-    way :func:`messages.adapters.claude_code.encode` writes them); blocks the SDK does not
+    way :func:`messages.adapters.claude_code.encoder` writes them); blocks the SDK does not
     keep, and records it skips (rate limits, control requests, transcript-only lines),
     follow ``unsupported``. A required SDK field the message lacks (a result's
     ``duration_ms``, an assistant's ``model``) is filled with the SDK's zero value.

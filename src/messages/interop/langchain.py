@@ -50,12 +50,12 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 
-from .._core.citations import read_citation
-from .._core.citations import write_citation
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
 from .._core.frozen import thaw
 from .._core.wire import present
+from .._shapes.citations import read_citation
+from .._shapes.citations import write_citation
 from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import DocumentBlock

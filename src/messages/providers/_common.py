@@ -19,8 +19,8 @@ from .._core.frozen import thaw
 from .._core.make import copy_json
 from .._core.wire import type_name
 from ..errors import DecodeError
-from ..stop import StopReason
-from ..stop import classify_stop_reason
+from ..usage import StopReason
+from ..usage import classify_stop_reason
 
 __all__ = [
     "copy_body",

@@ -1,0 +1,1 @@
+"""Wire shapes several formats share."""
