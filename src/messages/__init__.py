@@ -33,14 +33,20 @@ if TYPE_CHECKING:
     from .errors import EncodeError
     from .errors import MessagesError
     from .errors import UnsupportedContentError
-    from .events import TERMINAL_TASK_STATUSES
-    from .events import CompactBoundaryMessage
-    from .events import ConversationResetMessage
-    from .events import HookEventMessage
-    from .events import RateLimitMessage
-    from .events import StatusMessage
-    from .events import SystemEventMessage
-    from .events import TaskEventMessage
+    from .events.agent import TERMINAL_TASK_STATUSES
+    from .events.agent import CompactBoundaryMessage
+    from .events.agent import ConversationResetMessage
+    from .events.agent import HookEventMessage
+    from .events.agent import RateLimitMessage
+    from .events.agent import StatusMessage
+    from .events.agent import SystemEventMessage
+    from .events.agent import TaskEventMessage
+    from .events.run import ErrorMessage
+    from .events.run import InitMessage
+    from .events.run import InvalidLineMessage
+    from .events.run import ResultMessage
+    from .events.run import SessionMessage
+    from .events.run import StreamEventMessage
     from .flat import AudioMessage
     from .flat import DocumentMessage
     from .flat import FlatMessage
@@ -64,12 +70,6 @@ if TYPE_CHECKING:
     from .serialize import read_jsonl
     from .serialize import to_dict
     from .serialize import write_jsonl
-    from .session import ErrorMessage
-    from .session import InitMessage
-    from .session import InvalidLineMessage
-    from .session import ResultMessage
-    from .session import SessionMessage
-    from .session import StreamEventMessage
     from .usage import StopReason
     from .usage import Usage
     from .usage import classify_stop_reason
@@ -196,11 +196,11 @@ _HOME = {
     "SystemEventMessage": "events",
     "TERMINAL_TASK_STATUSES": "events",
     "TaskEventMessage": "events",
-    "ErrorMessage": "session",
-    "InitMessage": "session",
-    "InvalidLineMessage": "session",
-    "ResultMessage": "session",
-    "StreamEventMessage": "session",
+    "ErrorMessage": "events",
+    "InitMessage": "events",
+    "InvalidLineMessage": "events",
+    "ResultMessage": "events",
+    "StreamEventMessage": "events",
     "Context": "message",
     "FlatMessage": "message",
     "Message": "message",
@@ -231,7 +231,6 @@ _SUBMODULES = (
     "providers",
     "roles",
     "serialize",
-    "session",
     "strategies",
     "text",
     "usage",

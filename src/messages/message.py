@@ -10,7 +10,13 @@ from ._core.fields import Role
 from ._core.fields import Timestamp
 from ._core.wire import type_name
 from .errors import DecodeError
-from .events import EVENT_TYPES
+from .events.agent import EVENT_TYPES
+from .events.run import ErrorMessage
+from .events.run import InitMessage
+from .events.run import InvalidLineMessage
+from .events.run import ResultMessage
+from .events.run import SessionMessage
+from .events.run import StreamEventMessage
 from .flat import AudioMessage
 from .flat import DocumentMessage
 from .flat import FlatMessage
@@ -28,12 +34,6 @@ from .roles import RoleMessage
 from .roles import SystemMessage
 from .roles import ToolMessage
 from .roles import UserMessage
-from .session import ErrorMessage
-from .session import InitMessage
-from .session import InvalidLineMessage
-from .session import ResultMessage
-from .session import SessionMessage
-from .session import StreamEventMessage
 
 __all__ = [
     "Context",

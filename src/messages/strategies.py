@@ -37,13 +37,18 @@ from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
 from .blocks import VideoBlock
 from .citations import Citation
-from .events import CompactBoundaryMessage
-from .events import ConversationResetMessage
-from .events import HookEventMessage
-from .events import RateLimitMessage
-from .events import StatusMessage
-from .events import SystemEventMessage
-from .events import TaskEventMessage
+from .events.agent import CompactBoundaryMessage
+from .events.agent import ConversationResetMessage
+from .events.agent import HookEventMessage
+from .events.agent import RateLimitMessage
+from .events.agent import StatusMessage
+from .events.agent import SystemEventMessage
+from .events.agent import TaskEventMessage
+from .events.run import ErrorMessage
+from .events.run import InitMessage
+from .events.run import InvalidLineMessage
+from .events.run import ResultMessage
+from .events.run import StreamEventMessage
 from .flat import AudioMessage
 from .flat import DocumentMessage
 from .flat import ImageMessage
@@ -60,11 +65,6 @@ from .roles import AssistantMessage
 from .roles import SystemMessage
 from .roles import ToolMessage
 from .roles import UserMessage
-from .session import ErrorMessage
-from .session import InitMessage
-from .session import InvalidLineMessage
-from .session import ResultMessage
-from .session import StreamEventMessage
 from .usage import Usage
 
 __all__ = [

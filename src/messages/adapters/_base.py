@@ -21,8 +21,8 @@ from typing import Final
 
 from .._core.frozen import limits_in_force
 from ..errors import DecodeError
+from ..events.run import InvalidLineMessage
 from ..message import Message
-from ..session import InvalidLineMessage
 
 __all__ = [
     "MAX_DOCUMENT_LINES",
@@ -355,11 +355,11 @@ def merge_deltas(
     """
     from dataclasses import replace
 
+    from ..events.run import StreamEventMessage
     from ..flat import TextMessage
     from ..flat import ThinkingMessage
     from ..roles import AssistantMessage
     from ..roles import as_blocks
-    from ..session import StreamEventMessage
 
     pending: Message | None = None
     parts: list[str] = []

@@ -28,11 +28,11 @@ from typing import Any
 from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
+from ..events.run import InvalidLineMessage
+from ..events.run import StreamEventMessage
 from ..flat import RawMessage
 from ..message import Message
 from ..policy import Policy
-from ..session import InvalidLineMessage
-from ..session import StreamEventMessage
 from ._base import load_line
 from ._common import refuse
 

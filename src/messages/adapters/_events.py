@@ -41,13 +41,13 @@ from ..convert import block_to_message
 from ..convert import context_of
 from ..errors import DecodeError
 from ..errors import EncodeError
+from ..events.run import InvalidLineMessage
 from ..flat import RawMessage
 from ..flat import ToolUseMessage
 from ..message import ROLE_TYPES
 from ..message import SESSION_TYPES
 from ..message import Message
 from ..roles import as_blocks
-from ..session import InvalidLineMessage
 
 __all__ = [
     "children",

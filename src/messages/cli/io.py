@@ -31,11 +31,11 @@ from ..adapters import get
 from ..adapters._base import iter_decode
 from ..adapters._base import load_line
 from ..errors import DecodeError
+from ..events.run import InvalidLineMessage
+from ..events.run import StreamEventMessage
 from ..flat import RawMessage
 from ..limits import current_limits
 from ..message import Message
-from ..session import InvalidLineMessage
-from ..session import StreamEventMessage
 
 __all__ = [
     "EXAMPLES",

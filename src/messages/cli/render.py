@@ -13,13 +13,17 @@ from typing import Any
 from typing import Final
 
 from .._core.frozen import thaw
-from ..events import CompactBoundaryMessage
-from ..events import ConversationResetMessage
-from ..events import HookEventMessage
-from ..events import RateLimitMessage
-from ..events import StatusMessage
-from ..events import SystemEventMessage
-from ..events import TaskEventMessage
+from ..events.agent import CompactBoundaryMessage
+from ..events.agent import ConversationResetMessage
+from ..events.agent import HookEventMessage
+from ..events.agent import RateLimitMessage
+from ..events.agent import StatusMessage
+from ..events.agent import SystemEventMessage
+from ..events.agent import TaskEventMessage
+from ..events.run import ErrorMessage
+from ..events.run import InitMessage
+from ..events.run import ResultMessage
+from ..events.run import StreamEventMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -35,10 +39,6 @@ from ..media import describe_media
 from ..message import Message
 from ..policy import describe
 from ..policy import server_output
-from ..session import ErrorMessage
-from ..session import InitMessage
-from ..session import ResultMessage
-from ..session import StreamEventMessage
 from ..text import summarize
 
 __all__ = ["one_line", "summary"]

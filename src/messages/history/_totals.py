@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Mapping
 
+from ..events.run import ResultMessage
 from ..message import Message
 from ..message import check_messages
 from ..roles import AssistantMessage
-from ..session import ResultMessage
 from ..usage import Usage
 
 __all__ = ["total_usage", "usage_by_session"]

@@ -41,8 +41,8 @@ from ..cli.io import SNIFF_LINES
 from ..cli.io import expand
 from ..cli.io import sniff
 from ..convert import normalize_messages
+from ..events.run import InvalidLineMessage
 from ..message import Message
-from ..session import InvalidLineMessage
 from ..stats import Stats
 
 if TYPE_CHECKING:

@@ -47,7 +47,10 @@ from .._core.fields import Timestamp
 from .._core.slots import Slotted
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
-from ..events import CompactBoundaryMessage
+from ..events.agent import CompactBoundaryMessage
+from ..events.run import ErrorMessage
+from ..events.run import InitMessage
+from ..events.run import ResultMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -62,9 +65,6 @@ from ..message import ROLE_TYPES
 from ..message import Message
 from ..roles import AssistantMessage
 from ..roles import UserMessage
-from ..session import ErrorMessage
-from ..session import InitMessage
-from ..session import ResultMessage
 from ..usage import Usage
 
 __all__ = ["Entry", "InputStats", "Key", "SessionStats", "Tokens", "epoch", "resolve"]

@@ -12,17 +12,17 @@ from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Mapping
 
+from ..events.run import ErrorMessage
+from ..events.run import InitMessage
+from ..events.run import InvalidLineMessage
+from ..events.run import ResultMessage
+from ..events.run import StreamEventMessage
 from ..flat import TextMessage
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..message import check_messages
 from ..message import role_of
 from ..roles import UserMessage
-from ..session import ErrorMessage
-from ..session import InitMessage
-from ..session import InvalidLineMessage
-from ..session import ResultMessage
-from ..session import StreamEventMessage
 from ._render import LABELS
 from ._render import Format
 from ._render import Part

@@ -32,13 +32,18 @@ from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..blocks import VideoBlock
 from ..convert import message_to_block
-from ..events import CompactBoundaryMessage
-from ..events import ConversationResetMessage
-from ..events import HookEventMessage
-from ..events import RateLimitMessage
-from ..events import StatusMessage
-from ..events import SystemEventMessage
-from ..events import TaskEventMessage
+from ..events.agent import CompactBoundaryMessage
+from ..events.agent import ConversationResetMessage
+from ..events.agent import HookEventMessage
+from ..events.agent import RateLimitMessage
+from ..events.agent import StatusMessage
+from ..events.agent import SystemEventMessage
+from ..events.agent import TaskEventMessage
+from ..events.run import ErrorMessage
+from ..events.run import InitMessage
+from ..events.run import InvalidLineMessage
+from ..events.run import ResultMessage
+from ..events.run import StreamEventMessage
 from ..flat import RawMessage
 from ..media import describe_media
 from ..media import media_facts
@@ -49,11 +54,6 @@ from ..message import role_of
 from ..policy import server_output
 from ..roles import UserMessage
 from ..roles import as_blocks
-from ..session import ErrorMessage
-from ..session import InitMessage
-from ..session import InvalidLineMessage
-from ..session import ResultMessage
-from ..session import StreamEventMessage
 
 __all__ = [
     "event_entry",

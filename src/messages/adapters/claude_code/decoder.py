@@ -25,13 +25,13 @@ from ..._core.wire import opt_time
 from ..._core.wire import rest
 from ...blocks import Block
 from ...errors import DecodeError
+from ...events.run import InitMessage
+from ...events.run import ResultMessage
+from ...events.run import StreamEventMessage
 from ...flat import RawMessage
 from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
-from ...session import InitMessage
-from ...session import ResultMessage
-from ...session import StreamEventMessage
 from ...usage import Usage
 from .._base import register_owned
 from .._common import decode_content

@@ -1,6 +1,6 @@
 """Claude Code harness events, both ways (private half of :mod:`.claude_code`).
 
-``system`` lines other than ``init`` become the agent events of :mod:`messages.events`
+``system`` lines other than ``init`` become the agent events of :mod:`messages.events.agent`
 (task lifecycle, hooks, compaction boundary, status, and a generic event for any other
 subtype); ``rate_limit_event`` lines become :class:`RateLimitMessage`, ``conversation_reset``
 lines :class:`ConversationResetMessage`. This module also
@@ -25,16 +25,16 @@ from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
 from ...blocks import ToolUseBlock
-from ...events import CompactBoundaryMessage
-from ...events import ConversationResetMessage
-from ...events import HookEventMessage
-from ...events import RateLimitMessage
-from ...events import StatusMessage
-from ...events import SystemEventMessage
-from ...events import TaskEventMessage
+from ...events.agent import CompactBoundaryMessage
+from ...events.agent import ConversationResetMessage
+from ...events.agent import HookEventMessage
+from ...events.agent import RateLimitMessage
+from ...events.agent import StatusMessage
+from ...events.agent import SystemEventMessage
+from ...events.agent import TaskEventMessage
+from ...events.run import ResultMessage
 from ...message import Message
 from ...roles import UserMessage
-from ...session import ResultMessage
 
 __all__ = [
     "Context",

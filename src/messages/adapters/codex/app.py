@@ -32,7 +32,11 @@ from ..._core.wire import opt_bool
 from ..._core.wire import opt_str
 from ..._core.wire import rest
 from ...errors import DecodeError
-from ...events import CompactBoundaryMessage
+from ...events.agent import CompactBoundaryMessage
+from ...events.run import ErrorMessage
+from ...events.run import InitMessage
+from ...events.run import ResultMessage
+from ...events.run import StreamEventMessage
 from ...flat import RawMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
@@ -41,10 +45,6 @@ from ...flat import ToolUseMessage
 from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
-from ...session import ErrorMessage
-from ...session import InitMessage
-from ...session import ResultMessage
-from ...session import StreamEventMessage
 from .items import decode_item
 from .items import encode_item
 from .items import is_preview

@@ -43,6 +43,7 @@ from ...blocks import TextBlock
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
 from ...errors import DecodeError
+from ...events.run import ErrorMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
@@ -50,7 +51,6 @@ from ...flat import ToolUseMessage
 from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
-from ...session import ErrorMessage
 from ...usage import Usage
 from .._common import decode_content
 from .._common import tool_pair

@@ -41,6 +41,10 @@ from ...blocks import Block
 from ...blocks import RawBlock
 from ...blocks import TextBlock
 from ...errors import DecodeError
+from ...events.run import ErrorMessage
+from ...events.run import InitMessage
+from ...events.run import ResultMessage
+from ...events.run import StreamEventMessage
 from ...flat import RawMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
@@ -49,10 +53,6 @@ from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
 from ...roles import UserMessage
-from ...session import ErrorMessage
-from ...session import InitMessage
-from ...session import ResultMessage
-from ...session import StreamEventMessage
 from .items import decode_usage
 from .items import encode_usage
 

@@ -44,10 +44,10 @@ from ..._core.wire import opt_num
 from ..._core.wire import opt_str
 from ..._core.wire import rest
 from ..._shapes import gemini_counts
+from ...events.run import ErrorMessage
+from ...events.run import ResultMessage
 from ...flat import TextMessage
 from ...message import Message
-from ...session import ErrorMessage
-from ...session import ResultMessage
 from ...usage import Usage
 from .. import _events as ev
 

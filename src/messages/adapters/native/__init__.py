@@ -21,6 +21,7 @@ from typing import Final
 
 from ..._core.wire import type_name
 from ...errors import DecodeError
+from ...events.run import InvalidLineMessage
 from ...message import MESSAGE_TYPES
 from ...message import Message
 from ...policy import Unsupported
@@ -28,7 +29,6 @@ from ...policy import check_mode
 from ...serialize import dumps
 from ...serialize import from_dict
 from ...serialize import to_dict
-from ...session import InvalidLineMessage
 from .. import _base
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]

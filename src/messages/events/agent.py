@@ -33,12 +33,12 @@ from typing import Final
 from typing import Literal
 from typing import final
 
-from ._core.fields import Timestamp
-from ._core.fields import compact_repr
-from ._core.fields import compared
-from ._core.fields import freeze_map
-from ._core.frozen import EMPTY
-from ._core.frozen import JsonValue
+from .._core.fields import Timestamp
+from .._core.fields import compact_repr
+from .._core.fields import compared
+from .._core.fields import freeze_map
+from .._core.frozen import EMPTY
+from .._core.frozen import JsonValue
 
 __all__ = [
     "CompactBoundaryMessage",

@@ -12,22 +12,22 @@ from typing import ClassVar
 from typing import Literal
 from typing import final
 
-from ._core.fields import Timestamp
-from ._core.fields import compact_repr
-from ._core.fields import compared
-from ._core.fields import freeze_json
-from ._core.fields import freeze_map
-from ._core.frozen import EMPTY
-from ._core.frozen import JsonValue
-from .blocks import ToolUseBlock
-from .events import CompactBoundaryMessage
-from .events import ConversationResetMessage
-from .events import HookEventMessage
-from .events import RateLimitMessage
-from .events import StatusMessage
-from .events import SystemEventMessage
-from .events import TaskEventMessage
-from .usage import Usage
+from .._core.fields import Timestamp
+from .._core.fields import compact_repr
+from .._core.fields import compared
+from .._core.fields import freeze_json
+from .._core.fields import freeze_map
+from .._core.frozen import EMPTY
+from .._core.frozen import JsonValue
+from ..blocks import ToolUseBlock
+from ..usage import Usage
+from .agent import CompactBoundaryMessage
+from .agent import ConversationResetMessage
+from .agent import HookEventMessage
+from .agent import RateLimitMessage
+from .agent import StatusMessage
+from .agent import SystemEventMessage
+from .agent import TaskEventMessage
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not

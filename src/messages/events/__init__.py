@@ -1,0 +1,47 @@
+"""Session messages: what a run and its agent report besides the conversation itself.
+
+They are neither role nor content: they pass through both views unchanged, and no provider
+request carries them. Two families, one module each:
+
+- :mod:`messages.events.run`: the run itself: its start metadata (:class:`InitMessage`), its
+  result (:class:`ResultMessage`), errors, raw provider stream events, and lines that could
+  not be read (:class:`InvalidLineMessage`);
+- :mod:`messages.events.agent`: what the agent harness reports on the way: tasks and
+  sub-agents, hooks, compaction, status, rate limits, conversation resets, other system events.
+
+Every name is importable from here (and from ``messages``).
+"""
+
+from __future__ import annotations
+
+from .agent import EVENT_TYPES
+from .agent import TERMINAL_TASK_STATUSES
+from .agent import CompactBoundaryMessage
+from .agent import ConversationResetMessage
+from .agent import HookEventMessage
+from .agent import RateLimitMessage
+from .agent import StatusMessage
+from .agent import SystemEventMessage
+from .agent import TaskEventMessage
+from .run import ErrorMessage
+from .run import InitMessage
+from .run import InvalidLineMessage
+from .run import ResultMessage
+from .run import StreamEventMessage
+
+__all__ = [
+    "CompactBoundaryMessage",
+    "ConversationResetMessage",
+    "EVENT_TYPES",
+    "ErrorMessage",
+    "HookEventMessage",
+    "InitMessage",
+    "InvalidLineMessage",
+    "RateLimitMessage",
+    "ResultMessage",
+    "StatusMessage",
+    "StreamEventMessage",
+    "SystemEventMessage",
+    "TERMINAL_TASK_STATUSES",
+    "TaskEventMessage",
+]
