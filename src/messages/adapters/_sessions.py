@@ -37,6 +37,9 @@ else. Rules to follow:
   compaction boundary to the history it replaced.
 - ``conversation=True`` for what the model saw (prompts, replies, tool calls and results,
   compaction summaries); progress lines, snapshots, token counts, metadata are ``False``.
+- ``prompt=True`` for what a person typed (a turn; the first one titles the session). It may
+  be set on a record the model did not see as such (Codex echoes each prompt as an event);
+  ``text`` then gives the prompt's words.
 - ``copied=True`` for a record a resume or fork copied from another session: it stays in the
   conversation but its usage belongs to the session it came from. ``origin`` names the session
   this one continues (on any record that says so).
@@ -117,6 +120,8 @@ class SessionFile:
     """A subagent file's agent id (Claude Code ``agentId``, a Codex thread id)."""
     project: str | None = None
     """The project the agent files the session under (Claude Code's project folder name)."""
+    compaction: bool = False
+    """A subagent file whose side conversation writes a compaction summary (not a tool call)."""
 
 
 @final
@@ -155,6 +160,8 @@ class Link:
     """A title the agent gave the session (or, with ``parent``, the branch ending there)."""
     cwd: str | None = None
     """The working directory the record was written in."""
+    text: str | None = None
+    """A prompt's text where the decoded record does not carry it (a prompt echoed as an event)."""
 
     def __repr__(self) -> str:
         shown = [f"id={self.id!r}", f"parent={self.parent!r}"]
@@ -200,10 +207,11 @@ class SessionHook(Protocol):
 
 
 def wire_fields(message: Message) -> Mapping[str, Any]:
-    """The wire fields a decoder kept of a record: a raw line's ``data``, else ``extra``."""
-    data = getattr(message, "data", None)  # raw lines and system events keep the line whole
-    if isinstance(data, Mapping):
-        return data
+    """The wire fields a decoder kept of a record: the line it kept whole, else ``extra``."""
+    for name in ("data", "event"):  # raw lines, system and stream events keep the line whole
+        data = getattr(message, name, None)
+        if isinstance(data, Mapping):
+            return data
     if isinstance(message, RawMessage):
         return {}
     extra: Mapping[str, Any] = getattr(message, "extra", None) or {}
