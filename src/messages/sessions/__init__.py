@@ -18,7 +18,8 @@ came from. :func:`load` reads files or folders and gives one :class:`Session` pe
 What is agent-specific (where files live, how records link) comes from each agent's
 :class:`~messages.adapters._sessions.SessionHook`; formats without one are read as linear
 sessions (one file, records in order). :func:`find` reads the agents' own folders
-(:func:`roots`: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``, ``$CODEX_HOME`` or ``~/.codex``).
+(:func:`roots`: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``, ``$CODEX_HOME`` or ``~/.codex``);
+:func:`pick` finds one session by its file, its id or a unique id prefix.
 
 >>> import messages.sessions as sessions
 >>> session = next(sessions.load("tests/fixtures/sessions/claude_rewind"))
@@ -34,10 +35,20 @@ from __future__ import annotations
 
 from ._load import find
 from ._load import load
+from ._load import pick
 from ._load import roots
 from ._model import Branch
 from ._model import Compaction
 from ._model import Session
 from ._model import SessionUsage
 
-__all__ = ["Branch", "Compaction", "Session", "SessionUsage", "find", "load", "roots"]
+__all__ = [
+    "Branch",
+    "Compaction",
+    "Session",
+    "SessionUsage",
+    "find",
+    "load",
+    "pick",
+    "roots",
+]

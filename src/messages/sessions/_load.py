@@ -36,7 +36,7 @@ from ._model import FrozenMap
 from ._model import Session
 from ._model import SessionUsage
 
-__all__ = ["Located", "assemble_session", "find", "group", "load", "locate", "roots"]
+__all__ = ["Located", "assemble_session", "find", "group", "load", "locate", "pick", "roots"]
 
 HEAD_RECORDS: Final = 64
 """How many records of a file are read at most to tell its agent and session."""
@@ -355,3 +355,38 @@ def load(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> It
 def find(env: Mapping[str, str] | None = None) -> Iterator[Session]:
     """The sessions in the agents' own folders (``~/.claude/projects``, ``~/.codex/sessions``)."""
     return load(roots(env))
+
+
+def pick(query: str, paths: Iterable[str] = ()) -> Session:
+    """One session: the one a file belongs to, or the one whose id is ``query`` or starts so.
+
+    A file is looked for among the files beside it (so a Claude Code transcript finds its
+    subagent files), or in ``paths`` when given; a subagent's file gives that subagent's
+    session. An id or a unique id prefix is looked for in ``paths`` (default: :func:`roots`).
+    Raises :class:`LookupError` when nothing matches, or when a prefix matches several.
+    """
+    given = list(paths)
+    if os.path.isfile(query):
+        target = os.path.realpath(query)
+        where = given or [os.path.dirname(os.path.abspath(query))]
+        for (agent, session_id), located in group(where):
+            files = [x.file for x in located]
+            if any(os.path.realpath(f.path) == target for f in files):
+                session = assemble_session(agent, session_id, files)
+                for sub in session.walk():
+                    if any(os.path.realpath(p) == target for p in sub.files):
+                        return sub
+                return session
+        raise LookupError(f"{query}: not a session file of any agent")
+    groups = group(given or roots())
+    matches = [g for g in groups if g[0][1] == query] or [
+        g for g in groups if g[0][1].startswith(query)
+    ]
+    if not matches:
+        raise LookupError(f"no session with id {query!r} (looked in {len(groups)} sessions)")
+    if len(matches) > 1:
+        shown = ", ".join(f"{a}:{i}" for (a, i), _ in matches[:5])
+        more = "" if len(matches) <= 5 else f" and {len(matches) - 5} more"
+        raise LookupError(f"session id {query!r} is ambiguous: {shown}{more}")
+    (agent, session_id), located = matches[0]
+    return assemble_session(agent, session_id, [x.file for x in located])
