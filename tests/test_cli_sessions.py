@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import shared_fixtures
 from messages import from_dict
 from messages.cli.main import main
 from messages.cli.sessions import LIST_FORMATS
@@ -81,7 +82,7 @@ def test_show_a_file_finds_its_subagents(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0
     doc = json.loads(out)
     assert doc["id"] == "s2" and list(doc["subagents"]) == ["toolu_task", "acompact-0f1e2d"]
-    assert [m["kind"] for m in doc["subagents"]["toolu_task"]["messages"]][0] == "user"
+    assert doc["subagents"]["toolu_task"]["messages"][0]["kind"] == "user"
     assert from_dict(doc["messages"][0]).text == "Read both files, then ask a helper"
 
 
@@ -112,9 +113,12 @@ def test_show_reports_an_unknown_or_ambiguous_id(capsys: pytest.CaptureFixture[s
 
 
 def test_show_a_unique_prefix(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "show", "0199aaaa-0000-7000-8000-0000000000", str(HERE), "-h")
-    assert code == 0  # -h wins
-    code, out, err = run(capsys, "show", "s3b", str(HERE))
+    shared = shared_fixtures("claude_code", "transcripts-2.1")
+    code, out, _ = run(capsys, "show", "8463", str(shared), str(HERE))
+    assert code == 0
+    assert "session: claude_code 8463c716-a2ea-4c14-9efa-87158ebd9f20\n" in out
+    assert "┌ subagent a7be2f0 (call toolu_017SvvKc8KLbhGMG3tXkf21Z)" in out
+    code, out, _ = run(capsys, "show", "s3b", str(HERE))
     assert code == 0 and "continues: s3a" in out
 
 
