@@ -225,3 +225,13 @@ def test_locate_tells_a_subagent_file() -> None:
     assert claude.locate(path, []) == SessionFile(
         path, "s9", role="subagent", agent_id="acompact-1", project="p", compaction=True
     )
+
+
+def test_a_summary_line_for_another_sessions_leaf_is_not_our_title(tmp_path: Path) -> None:
+    lines = (HERE / "claude_rewind" / "-tmp-p" / "s1.jsonl").read_text()
+    other = {"type": "summary", "summary": "Someone else's work", "leafUuid": "elsewhere"}
+    ours = {"type": "summary", "summary": "Fruit and colours", "leafUuid": "u6"}
+    (tmp_path / "s1.jsonl").write_text(lines + json.dumps(other) + "\n")
+    assert one(tmp_path).title == "Name a colour"
+    (tmp_path / "s1.jsonl").write_text(lines + json.dumps(ours) + "\n" + json.dumps(other) + "\n")
+    assert one(tmp_path).title == "Fruit and colours"

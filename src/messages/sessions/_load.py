@@ -251,9 +251,11 @@ def _finish(
     records, links = part.records, part.links
     graph = assemble(links)
     title = None
+    ids = {link.id for link in links if link.id is not None}
     for link in links:
-        if link.title is not None:
-            title = link.title  # the agent's own title; the last one wins
+        # the agent's own title (the last one wins); one naming a leaf must name one of ours
+        if link.title is not None and (link.parent is None or link.parent in ids):
+            title = link.title
     active = set(graph.active)
     prompts = [
         i

@@ -43,7 +43,24 @@ from .._sessions import is_prompt
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
-__all__ = ["HOOK", "ClaudeCodeHook"]
+__all__ = [
+    "ClaudeCodeHook",
+    "HOOK",
+    "agent_of",
+    "cwd_of",
+    "is_boundary",
+    "is_compact_summary",
+    "is_meta",
+    "is_sidechain",
+    "logical_parent_id",
+    "parent_id",
+    "record_id",
+    "record_type",
+    "request_id",
+    "session_of",
+    "subagent_started",
+    "summary_title",
+]
 
 _AGENT_FILE: Final = re.compile(r"agent-([A-Za-z0-9_-]+)\.jsonl$")
 _ROLE_TYPES: Final = frozenset(("user", "assistant"))

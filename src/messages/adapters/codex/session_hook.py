@@ -42,7 +42,17 @@ from .._sessions import SessionFile
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
-__all__ = ["HOOK", "CodexHook"]
+__all__ = [
+    "BURST_GAP",
+    "CodexHook",
+    "HOOK",
+    "forked_from",
+    "is_context_compacted",
+    "meta_id",
+    "meta_payload",
+    "prompt_echo",
+    "spawned_by",
+]
 
 _ID_IN_NAME: Final = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")
 BURST_GAP: Final = 1.0
