@@ -161,6 +161,18 @@ def _tool_use(v: Any, path: str) -> Any:
     return block
 
 
+def _message(v: Any, path: str) -> Any:
+    """A message nested in another (a sub-agent's turn in a progress report)."""
+    if type(v) is not dict:
+        raise _bad("an object", v, path)
+    _check_version(v, path)
+    tag = v.get("kind")
+    cls = _MESSAGES.get(tag) if type(tag) is str else None
+    if cls is None:
+        raise DecodeError(f"unknown message kind {tag!r}", path=f"{path}.kind", value=tag)
+    return _build(v, _SPECS[cls], path)
+
+
 def _role(v: Any, path: str) -> Any:
     if type(v) is not str or v not in ROLES:
         raise DecodeError(f"expected a role, found {v!r}", path=path, value=v)
@@ -188,6 +200,7 @@ _BY_ANNOTATION: Final[dict[str, _In]] = {
     "str | tuple[Block, ...]": _content,
     "Usage": _usage,
     "ToolUseBlock": _tool_use,
+    "Message": _message,
     "Role": _role,
     'Literal["system", "developer"]': _system_role,
 }

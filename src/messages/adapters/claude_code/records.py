@@ -1,0 +1,195 @@
+"""Claude Code transcript records, both ways (private half of :mod:`.claude_code`).
+
+Besides the turns, a session transcript holds ``progress`` lines (reports on a hook, a
+running command, a sub-agent at work), ``file-history-snapshot`` lines, ``summary`` lines
+(a title for a branch) and ``queue-operation`` lines. They become the records of
+:mod:`messages.events.records`: :class:`ProgressMessage`, :class:`FileSnapshotMessage`,
+:class:`TitleMessage`, :class:`QueueOperationMessage`.
+
+The rule of the harness events holds here too: these fields never make a line fail. A value
+of the expected type fills the typed field; any other stays in ``extra`` and is written back
+as it was. An ``agent_progress`` report carries the sub-agent's own line under
+``data.message``: it is decoded with this adapter (so a reader sees the sub-agent's turn),
+and kept in ``data`` as it was when it does not decode to a typed message.
+
+Lines other than these never reach this module, so the usual assistant and user lines pay
+nothing for it (one more entry in the decoder's dispatch table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from typing import Final
+
+from ..._core.frozen import raw
+from ..._core.make import maker
+from ..._core.make import wrap_owned
+from ...errors import DecodeError
+from ...events.records import FileSnapshotMessage
+from ...events.records import ProgressMessage
+from ...events.records import QueueOperationMessage
+from ...events.records import TitleMessage
+from ...flat import RawMessage
+from ...message import Message
+
+__all__ = [
+    "LINE_TYPES",
+    "RECORD_KINDS",
+    "decode_queue",
+    "decode_progress",
+    "decode_snapshot",
+    "decode_title",
+    "record_line",
+]
+
+LINE_TYPES: Final = {
+    ProgressMessage: "progress",
+    FileSnapshotMessage: "file-history-snapshot",
+    TitleMessage: "summary",
+    QueueOperationMessage: "queue-operation",
+}
+"""The ``type`` of each record's line."""
+
+RECORD_KINDS: Final = frozenset(LINE_TYPES)
+"""The records this module writes as their own lines."""
+
+Context = tuple[Any, Any, Any, Any]
+"""uuid, session_id, parent_tool_use_id, timestamp: checked by the caller."""
+
+_new_progress: Final = maker(ProgressMessage)
+_new_snapshot: Final = maker(FileSnapshotMessage)
+_new_title: Final = maker(TitleMessage)
+_new_queue: Final = maker(QueueOperationMessage)
+
+
+def _take(rest: dict[str, Any], key: str, kind: type) -> Any:
+    """``rest[key]`` moved out when it is of type ``kind``; else ``None`` (it stays there)."""
+    value = rest.get(key)
+    if value is not None and type(value) is kind:
+        del rest[key]
+        return value
+    return None
+
+
+def _nested(inner: Any, decode: Callable[[Any], Message]) -> Message | None:
+    """A sub-agent's line as its message; ``None`` when it stays raw in ``data``."""
+    if type(inner) is not dict or type(inner.get("type")) is not str:
+        return None
+    try:
+        message = decode(inner)
+    except DecodeError:  # a report's fields never make the line fail
+        return None
+    return None if isinstance(message, RawMessage) else message
+
+
+def decode_progress(
+    rest: dict[str, Any], context: Context, decode: Callable[[Any], Message]
+) -> Message:
+    """A ``progress`` line: ``rest`` is a copy of it less its set context fields."""
+    uuid, sid, parent, ts = context
+    subtype = message = data = None
+    found = rest.get("data")
+    if type(found) is dict:
+        del rest["data"]
+        data = found.copy()
+        subtype = _take(data, "type", str)
+        if "message" in data:
+            message = _nested(data["message"], decode)
+            if message is not None:
+                del data["message"]
+        data = wrap_owned(data)
+    tool_use_id = _take(rest, "parentToolUseID", str)
+    progress_id = _take(rest, "toolUseID", str)
+    return _new_progress(
+        subtype,
+        data,
+        tool_use_id,
+        progress_id,
+        message,
+        uuid,
+        sid,
+        parent,
+        None,
+        None,
+        ts,
+        wrap_owned(rest),
+    )
+
+
+def decode_snapshot(rest: dict[str, Any], context: Context) -> Message:
+    """A ``file-history-snapshot`` line (``rest`` as for :func:`decode_progress`)."""
+    uuid, sid, parent, ts = context
+    snapshot = _take(rest, "snapshot", dict)
+    message_uuid = _take(rest, "messageId", str)
+    is_update = _take(rest, "isSnapshotUpdate", bool)
+    return _new_snapshot(
+        None if snapshot is None else wrap_owned(snapshot),
+        message_uuid,
+        is_update,
+        uuid,
+        sid,
+        parent,
+        None,
+        None,
+        ts,
+        wrap_owned(rest),
+    )
+
+
+def decode_title(rest: dict[str, Any], context: Context) -> Message:
+    """A ``summary`` line: a title for the branch ending at ``leafUuid``."""
+    uuid, sid, parent, ts = context
+    title = _take(rest, "summary", str)
+    leaf = _take(rest, "leafUuid", str)
+    return _new_title(title, leaf, uuid, sid, parent, None, None, ts, wrap_owned(rest))
+
+
+def decode_queue(rest: dict[str, Any], context: Context) -> Message:
+    """A ``queue-operation`` line: a prompt queued, taken or dropped."""
+    uuid, sid, parent, ts = context
+    operation = _take(rest, "operation", str)
+    content = _take(rest, "content", str)
+    return _new_queue(operation, content, uuid, sid, parent, None, None, ts, wrap_owned(rest))
+
+
+def record_line(m: Message, nested: Callable[[Message], Any]) -> dict[str, Any]:
+    """The body of a record's line (``type`` and its fields; no context, no extra).
+
+    ``nested`` writes a sub-agent's message back as its line.
+    """
+    out: dict[str, Any] = {"type": LINE_TYPES[type(m)]}
+    if isinstance(m, ProgressMessage):
+        data: dict[str, Any] = {}
+        if m.subtype is not None:
+            data["type"] = m.subtype
+        if m.message is not None:
+            line = nested(m.message)
+            if line is not None:
+                data["message"] = line
+        if m.data is not None:
+            data.update(raw(m.data))
+        if data or m.data is not None:
+            out["data"] = data
+        if m.progress_id is not None:
+            out["toolUseID"] = m.progress_id
+        if m.tool_use_id is not None:
+            out["parentToolUseID"] = m.tool_use_id
+    elif isinstance(m, FileSnapshotMessage):
+        if m.message_uuid is not None:
+            out["messageId"] = m.message_uuid
+        if m.snapshot is not None:
+            out["snapshot"] = raw(m.snapshot)
+        if m.is_update is not None:
+            out["isSnapshotUpdate"] = m.is_update
+    elif isinstance(m, TitleMessage):
+        if m.title is not None:
+            out["summary"] = m.title
+        if m.leaf_uuid is not None:
+            out["leafUuid"] = m.leaf_uuid
+    elif isinstance(m, QueueOperationMessage):
+        if m.operation is not None:
+            out["operation"] = m.operation
+        if m.content is not None:
+            out["content"] = m.content
+    return out
