@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import KW_ONLY
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from typing import ClassVar
 from typing import Final
 from typing import Literal
@@ -41,9 +40,7 @@ from .._core.fields import compared
 from .._core.fields import freeze_map
 from .._core.frozen import EMPTY
 from .._core.frozen import JsonValue
-
-if TYPE_CHECKING:
-    from ..message import Message
+from ..roles import RoleMessage
 
 __all__ = [
     "FileSnapshotMessage",
@@ -82,8 +79,8 @@ class ProgressMessage:
     ``bash_progress``, ``agent_progress``, ``waiting_for_task``...; Codex's event type:
     ``exec_command_end``, ``patch_apply_end``, ``web_search_end``), ``data`` holds its other
     fields as reported, and ``tool_use_id`` links it to the tool call it reports on. A
-    sub-agent's report (``agent_progress``) carries the sub-agent's own turn in
-    :attr:`message`, decoded by the same adapter.
+    sub-agent's report (``agent_progress``) carries the sub-agent's own turn (a user or
+    assistant line) in :attr:`message`, decoded by the same adapter.
 
     >>> p = ProgressMessage("bash_progress", {"output": "ok", "elapsedTimeSeconds": 2},
     ...                     tool_use_id="toolu_1")
@@ -101,8 +98,8 @@ class ProgressMessage:
     """The tool call reported on (Claude Code ``parentToolUseID``, Codex ``call_id``)."""
     progress_id: str | None = None
     """The id of this stream of reports (Claude Code ``toolUseID``)."""
-    message: Message | None = None
-    """A sub-agent's own message, decoded by the same adapter (``agent_progress``)."""
+    message: RoleMessage | None = None
+    """A sub-agent's own turn, decoded by the same adapter (``agent_progress``)."""
     uuid: str | None = None
     """Unique id of this record in its source stream."""
     session_id: str | None = None

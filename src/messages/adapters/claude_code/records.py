@@ -30,14 +30,16 @@ from ...events.records import FileSnapshotMessage
 from ...events.records import ProgressMessage
 from ...events.records import QueueOperationMessage
 from ...events.records import TitleMessage
-from ...flat import RawMessage
 from ...message import Message
+from ...roles import AssistantMessage
+from ...roles import RoleMessage
+from ...roles import UserMessage
 
 __all__ = [
     "LINE_TYPES",
     "RECORD_KINDS",
-    "decode_queue",
     "decode_progress",
+    "decode_queue",
     "decode_snapshot",
     "decode_title",
     "record_line",
@@ -72,15 +74,15 @@ def _take(rest: dict[str, Any], key: str, kind: type) -> Any:
     return None
 
 
-def _nested(inner: Any, decode: Callable[[Any], Message]) -> Message | None:
-    """A sub-agent's line as its message; ``None`` when it stays raw in ``data``."""
+def _nested(inner: Any, decode: Callable[[Any], Message]) -> RoleMessage | None:
+    """A sub-agent's user or assistant line as its message; ``None``: it stays in ``data``."""
     if type(inner) is not dict or type(inner.get("type")) is not str:
         return None
     try:
         message = decode(inner)
     except DecodeError:  # a report's fields never make the line fail
         return None
-    return None if isinstance(message, RawMessage) else message
+    return message if isinstance(message, UserMessage | AssistantMessage) else None
 
 
 def decode_progress(
