@@ -94,13 +94,13 @@ def decode_progress(
     found = rest.get("data")
     if type(found) is dict:
         del rest["data"]
-        data = found.copy()
-        subtype = _take(data, "type", str)
-        if "message" in data:
-            message = _nested(data["message"], decode)
+        fields = found.copy()
+        subtype = _take(fields, "type", str)
+        if "message" in fields:
+            message = _nested(fields["message"], decode)
             if message is not None:
-                del data["message"]
-        data = wrap_owned(data)
+                del fields["message"]
+        data = wrap_owned(fields)
     tool_use_id = _take(rest, "parentToolUseID", str)
     progress_id = _take(rest, "toolUseID", str)
     return _new_progress(

@@ -120,7 +120,9 @@ def _tag(d: dict[str, Any]) -> str | None:
     return tag if type(tag) is str else None
 
 
-def _take(p: dict[str, Any], fields: tuple[tuple[str, type], ...]) -> tuple[list[Any], dict]:
+def _take(
+    p: dict[str, Any], fields: tuple[tuple[str, type], ...]
+) -> tuple[list[Any], dict[str, Any]]:
     """Each field of the expected type, and the payload less them (the others stay)."""
     rest = dict(p)
     values: list[Any] = []
@@ -128,7 +130,7 @@ def _take(p: dict[str, Any], fields: tuple[tuple[str, type], ...]) -> tuple[list
         value = p.get(name)
         if value is not None and type(value) is kind:
             del rest[name]
-            values.append(wrap_owned(value) if kind is dict else value)
+            values.append(wrap_owned(p[name]) if kind is dict else value)
         else:
             values.append(None)
     return values, rest
@@ -212,9 +214,7 @@ def decode_record_item(
         ]
         if got:
             content = wrap_owned(got)
-            blocks.append(
-                ServerToolResultBlock(call_id, "web_search", content, provider="openai")
-            )
+            blocks.append(ServerToolResultBlock(call_id, "web_search", content, provider="openai"))
         sk["payload"] = rest
         return AssistantMessage(tuple(blocks), model=model, timestamp=ts, extra=wrap_owned(sk))
     if tag in COMPACTION_ITEMS:
@@ -228,7 +228,7 @@ def decode_record_item(
 # -- encoding ---------------------------------------------------------------------------------
 
 
-def encode_turn_context(m: Message, p: dict[str, Any], in_place: InPlace) -> Any:
+def encode_turn_context(m: Message, p: dict[str, Any], in_place: InPlace) -> dict[str, Any] | None:
     """A :class:`TurnContextMessage` over its payload skeleton ``p``; else ``None``."""
     if not isinstance(m, TurnContextMessage):
         return None
@@ -246,7 +246,7 @@ def encode_turn_context(m: Message, p: dict[str, Any], in_place: InPlace) -> Any
     return in_place(built, p, ORDER["turn_context"])
 
 
-def encode_record_event(m: Message, p: dict[str, Any], in_place: InPlace) -> Any:
+def encode_record_event(m: Message, p: dict[str, Any], in_place: InPlace) -> dict[str, Any] | None:
     """An ``event_msg`` payload for a record this module types; ``None`` if ``m`` does not fit."""
     kind = _tag(p)
     if kind in TURN_EVENTS and isinstance(m, TurnEventMessage):
@@ -280,7 +280,7 @@ def encode_record_event(m: Message, p: dict[str, Any], in_place: InPlace) -> Any
     return None
 
 
-def encode_record_item(m: Message, p: dict[str, Any], in_place: InPlace) -> Any:
+def encode_record_item(m: Message, p: dict[str, Any], in_place: InPlace) -> dict[str, Any] | None:
     """A ``response_item`` payload for a record this module types; ``None`` if it does not fit."""
     kind = _tag(p)
     if kind == _WEB_SEARCH and isinstance(m, AssistantMessage) and not isinstance(m.content, str):
@@ -305,6 +305,6 @@ def encode_record_item(m: Message, p: dict[str, Any], in_place: InPlace) -> Any:
         content = m.content
         if isinstance(content, str) or len(content) != 1 or not isinstance(content[0], RawBlock):
             return None
-        item = raw(content[0].data)
+        item: Any = raw(content[0].data)
         return item if type(item) is dict else None
     return None
