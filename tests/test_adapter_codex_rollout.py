@@ -239,7 +239,7 @@ def test_a_known_field_of_the_wrong_type_is_a_decode_error_with_its_path(
         {"type": "message", "role": "user", "content": "hi"},
         {"type": "function_call", "name": "shell"},
         {"type": "local_shell_call", "call_id": None, "action": {}},
-        {"type": "ghost_snapshot", "ghost_commit": {"id": "abc"}},
+        {"type": "ghost_snapshot", "ghost_commit": "abc"},  # typed only with an object commit
     ],
 )
 def test_items_this_module_does_not_model_stay_raw(payload: Any) -> None:

@@ -31,6 +31,7 @@ from messages import RawBlock
 from messages import RawMessage
 from messages import ServerToolResultBlock
 from messages import ServerToolUseBlock
+from messages import SystemEventMessage
 from messages import TitleMessage
 from messages import TurnContextMessage
 from messages import TurnEventMessage
@@ -204,6 +205,10 @@ def test_codex_records_decode_to_their_kinds() -> None:
         "ProgressMessage",
         "AssistantMessage",
         "RawMessage",  # an event this library does not know stays raw
+        "FileSnapshotMessage",
+        "TitleMessage",
+        "SystemEventMessage",
+        "ProgressMessage",
     ]
 
 
@@ -281,6 +286,18 @@ def test_codex_edges_keep_ill_typed_fields_in_the_skeleton() -> None:
     assert context.extra["payload"] == {"turn_id": 7, "effort": ["high"]}
     assert isinstance(report, ProgressMessage) and report.tool_use_id is None
     assert report.extra["payload"]["call_id"] == 12 and report.data == {"exit_code": 1}
+
+
+def test_ghost_snapshot_thread_name_and_other_harness_events() -> None:
+    _, messages = _decoded(CODEX, cx)
+    ghost, name, rolled_back, image = messages[18:]
+    assert isinstance(ghost, FileSnapshotMessage) and ghost.snapshot is not None
+    assert ghost.snapshot["id"] == "4f1c2d0a9b" and ghost.tracked_files == ()
+    assert isinstance(name, TitleMessage) and name.title == "Fix the flaky stock test"
+    assert name.session_id == "019c0000-0000-7000-8000-0000000000aa"
+    assert isinstance(rolled_back, SystemEventMessage)
+    assert (rolled_back.subtype, dict(rolled_back.data)) == ("thread_rolled_back", {"num_turns": 1})
+    assert isinstance(image, ProgressMessage) and image.tool_use_id == "ig_Records5"
 
 
 # -- laws ---------------------------------------------------------------------------------------

@@ -7,10 +7,14 @@
   a tool's begin and end reports (``exec_command_end``, ``patch_apply_end``,
   ``web_search_end``...) -> :class:`ProgressMessage` (``tool_use_id`` = ``call_id``, the other
   fields in ``data``); a ``token_count`` with rate limits only -> :class:`RateLimitMessage`;
+  ``thread_name_updated`` -> :class:`TitleMessage`; the other events Codex keeps in its
+  rollouts (``thread_rolled_back``, ``undo_completed``, review mode, plan updates...) ->
+  :class:`SystemEventMessage` (``subtype`` = the event type, ``data`` = its fields);
 - ``response_item`` ``web_search_call`` -> an :class:`AssistantMessage` holding the search as
   a server tool call and, when the item reports its ``status``, its result; a ``compaction``
   item (the opaque summary of a remote compaction) -> a :class:`UserMessage` with
-  ``summary="compaction"`` holding the item as a raw block.
+  ``summary="compaction"`` holding the item as a raw block; a ``ghost_snapshot`` item (the
+  commit Codex takes of the worktree so a turn can be undone) -> :class:`FileSnapshotMessage`.
 
 As everywhere in the rollout codec, what a message does not model stays in the line's
 skeleton (its ``extra``) and each payload is rebuilt over it, keys in the order Codex writes
@@ -30,7 +34,10 @@ from ...blocks import ServerToolResultBlock
 from ...blocks import ServerToolUseBlock
 from ...events.agent import CompactBoundaryMessage
 from ...events.agent import RateLimitMessage
+from ...events.agent import SystemEventMessage
+from ...events.records import FileSnapshotMessage
 from ...events.records import ProgressMessage
+from ...events.records import TitleMessage
 from ...events.records import TurnContextMessage
 from ...events.records import TurnEventMessage
 from ...message import Message
@@ -61,9 +68,23 @@ TOOL_REPORTS: Final = frozenset(
         "web_search_end",
         "mcp_tool_call_begin",
         "mcp_tool_call_end",
+        "image_generation_begin",
+        "image_generation_end",
     )
 )
 """``event_msg`` types that report on a tool call by its ``call_id``."""
+HARNESS_EVENTS: Final = frozenset(
+    (
+        "thread_rolled_back",
+        "undo_completed",
+        "entered_review_mode",
+        "exited_review_mode",
+        "plan_update",
+        "thread_goal_updated",
+        "item_completed",
+    )
+)
+"""Other ``event_msg`` types Codex persists: kept whole as a :class:`SystemEventMessage`."""
 COMPACTION_ITEMS: Final = frozenset(("compaction", "compaction_summary"))
 """``response_item`` types that hold the opaque summary of a remote compaction."""
 _WEB_SEARCH: Final = "web_search_call"
@@ -92,6 +113,7 @@ ORDER: Final = {
     ),
     "tool_report": ("type", "call_id"),
     "rate_limits": ("type", "info", "rate_limits"),
+    "thread_name_updated": ("type", "thread_id", "thread_name"),
     _WEB_SEARCH: ("type", "id", "status", "action"),
 }
 """The order Codex writes each payload's fields in: modelled fields go back in place."""
@@ -188,6 +210,14 @@ def decode_record_event(
     if tag == "context_compacted":
         sk["payload"] = p
         return CompactBoundaryMessage(model=model, timestamp=ts, extra=wrap_owned(sk))
+    if tag == "thread_name_updated":
+        (name, thread), rest = _take(p, (("thread_name", str), ("thread_id", str)))
+        sk["payload"] = rest
+        return TitleMessage(name, session_id=thread, timestamp=ts, extra=wrap_owned(sk))
+    if tag in HARNESS_EVENTS:
+        sk["payload"] = {"type": tag}
+        fields = wrap_owned({k: v for k, v in p.items() if k != "type"})
+        return SystemEventMessage(tag, fields, model=model, timestamp=ts, extra=wrap_owned(sk))
     if tag == "token_count" and p.get("info") is None and type(p.get("rate_limits")) is dict:
         sk["payload"] = {k: v for k, v in p.items() if k != "rate_limits"}
         info = wrap_owned(p["rate_limits"])
@@ -217,6 +247,10 @@ def decode_record_item(
             blocks.append(ServerToolResultBlock(call_id, "web_search", content, provider="openai"))
         sk["payload"] = rest
         return AssistantMessage(tuple(blocks), model=model, timestamp=ts, extra=wrap_owned(sk))
+    if tag == "ghost_snapshot" and type(p.get("ghost_commit")) is dict:
+        sk["payload"] = {k: v for k, v in p.items() if k != "ghost_commit"}
+        commit = wrap_owned(p["ghost_commit"])
+        return FileSnapshotMessage(commit, timestamp=ts, extra=wrap_owned(sk))
     if tag in COMPACTION_ITEMS:
         sk["payload"] = {"type": tag}
         return UserMessage(
@@ -274,6 +308,15 @@ def encode_record_event(m: Message, p: dict[str, Any], in_place: InPlace) -> dic
         if m.metadata is not None:
             built.update(raw(m.metadata))
         return built
+    if kind == "thread_name_updated" and isinstance(m, TitleMessage):
+        built = dict(p)
+        if m.session_id is not None:
+            built["thread_id"] = m.session_id
+        if m.title is not None:
+            built["thread_name"] = m.title
+        return in_place(built, p, ORDER["thread_name_updated"])
+    if kind in HARNESS_EVENTS and isinstance(m, SystemEventMessage):
+        return {**p, "type": m.subtype, **raw(m.data)}
     if kind == "token_count" and isinstance(m, RateLimitMessage) and m.info is not None:
         built = {**p, "rate_limits": raw(m.info)}
         return in_place(built, p, ORDER["rate_limits"])
@@ -301,6 +344,8 @@ def encode_record_item(m: Message, p: dict[str, Any], in_place: InPlace) -> dict
                 return None
             built.update(content)
         return in_place(built, p, ORDER[_WEB_SEARCH])
+    if kind == "ghost_snapshot" and isinstance(m, FileSnapshotMessage) and m.snapshot is not None:
+        return in_place({**p, "ghost_commit": raw(m.snapshot)}, p, ("type", "ghost_commit"))
     if kind in COMPACTION_ITEMS and isinstance(m, UserMessage) and m.summary == "compaction":
         content = m.content
         if isinstance(content, str) or len(content) != 1 or not isinstance(content[0], RawBlock):
