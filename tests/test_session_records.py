@@ -16,12 +16,14 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import LOCAL_FIXTURES
 from conftest import json_equal
 from conftest import shared_fixtures
 from messages import AssistantMessage
 from messages import CompactBoundaryMessage
+from messages import DecodeError
 from messages import FileSnapshotMessage
 from messages import Message
 from messages import ProgressMessage
@@ -39,6 +41,8 @@ from messages import UserMessage
 from messages import strategies as ms
 from messages.adapters import claude_code as cc
 from messages.adapters import codex as cx
+from messages.adapters.claude_code import decoder as cd
+from messages.adapters.claude_code import records as cr
 from messages.convert import normalize_messages
 from messages.serialize import from_dict
 from messages.serialize import to_dict
@@ -369,3 +373,65 @@ def test_the_real_transcript_links_sub_agent_reports_to_their_task() -> None:
     assert all(m.tool_use_id is not None for m in agents)
     kinds = {m.subtype for m in reports}
     assert {"hook_progress", "bash_progress", "waiting_for_task"} <= kinds
+
+
+# -- the progress fast path -------------------------------------------------------------------
+
+_PROGRESS = {
+    "parentUuid": "c1",
+    "isSidechain": False,
+    "sessionId": "s-1",
+    "type": "progress",
+    "data": {"type": "bash_progress", "output": "", "elapsedTimeSeconds": 2},
+    "toolUseID": "bash-progress-0",
+    "parentToolUseID": "toolu_1",
+    "uuid": "u-1",
+    "timestamp": "2026-02-01T10:00:00.000Z",
+}
+_VARIANTS = st.sampled_from(
+    [
+        ("uuid", None),
+        ("uuid", 3),
+        ("timestamp", 1769940000),
+        ("sessionId", None),
+        ("parentToolUseID", None),
+        ("toolUseID", ["x"]),
+        ("session_id", "s-2"),
+        ("parent_tool_use_id", "toolu_9"),
+        ("data", {"output": "no type"}),
+        ("data", {"type": 5}),
+        ("data", None),
+        ("extraKey", {"a": 1}),
+    ]
+)
+
+
+@given(st.lists(_VARIANTS, max_size=3))
+def test_the_progress_fast_path_gives_what_the_general_path_gives(
+    changes: list[tuple[str, Any]],
+) -> None:
+    line = json.loads(json.dumps(_PROGRESS))
+    for key, value in changes:
+        line[key] = value
+    if "sessionId" in line and "session_id" in line:
+        return  # both spellings: the whole line stays raw, before any record path
+    general: Message | DecodeError
+    try:
+        rest, context = cd._split(json.loads(json.dumps(line)))
+        general = cr.decode_progress(rest, context, cc.decode)
+    except DecodeError as exc:  # the general path raises for an ill-typed context field
+        general = exc
+    for owned in (False, True):
+        copy = json.loads(json.dumps(line))
+        fast = cr.decode_usual_progress(copy, owned)
+        if fast is not None:
+            assert not isinstance(general, DecodeError)
+            assert fast == general
+            assert json_equal(cc.encode(fast), line)
+    # and whichever path it takes, both entry points agree
+    if isinstance(general, DecodeError):
+        with pytest.raises(DecodeError):
+            cc.decode(json.loads(json.dumps(line)))
+    else:
+        assert cc.decode(json.loads(json.dumps(line))) == general
+        assert cd.decode_owned(json.loads(json.dumps(line))) == general

@@ -46,6 +46,7 @@ from .records import decode_progress
 from .records import decode_queue
 from .records import decode_snapshot
 from .records import decode_title
+from .records import decode_usual_progress
 
 __all__ = ["decode", "decode_owned"]
 
@@ -699,6 +700,9 @@ def _reset(obj: dict[str, Any]) -> Message:
 
 
 def _progress(obj: dict[str, Any]) -> Message:
+    usual = decode_usual_progress(obj, False)
+    if usual is not None:
+        return usual
     remainder, context = _split(obj)
     return decode_progress(remainder, context, decode)
 
@@ -765,6 +769,10 @@ def decode_owned(obj: Any) -> Message:
             if exc.source is None:
                 exc.source = NAME
             raise
+        if usual is not None:
+            return usual
+    elif tag == "progress":  # most of a 2.1 transcript: its line becomes the extra in place
+        usual = decode_usual_progress(obj, True)
         if usual is not None:
             return usual
     try:
