@@ -282,8 +282,7 @@ def _record_entry(message: Message) -> Entry | None:
         if message.is_update:
             attrs.append(("update", "true"))
         return Entry("File snapshot", "file_snapshot", attrs)
-    if isinstance(message, TitleMessage):
-        _put(attrs, "leaf", message.leaf_uuid)
+    if isinstance(message, TitleMessage):  # the branch's leaf is an id: not for reading
         return Entry("Title", "title", attrs)
     if isinstance(message, QueueOperationMessage):
         _put(attrs, "type", message.operation)

@@ -96,6 +96,11 @@ def decode_usual_progress(obj: dict[str, Any], owned: bool) -> Message | None:
     lines in the shared capture). ``owned``: nobody else holds the line (``decode_owned``),
     so the line and its ``data`` become the extra and the data in place, not copied (nothing
     is changed before every check has passed).
+
+    What it buys, in instructions a line under callgrind (JSON parsing included): the shared
+    transcript decodes at 98.5k with it and 103.8k through the general path alone (91.9k
+    when these lines stayed raw); its assistant and user lines are unchanged (190.4k, 190.2k
+    before).
     """
     data = obj.get("data")
     uuid = obj.get("uuid")
