@@ -49,7 +49,7 @@ from support.adapter_files import assert_decode_error
 from support.adapter_files import wire_objects
 
 LOCAL = LOCAL_FIXTURES / "claude_code"
-UNDETECTED = ("queue-operation", "file-history-snapshot", "future_event")
+UNDETECTED = ("future_event",)
 """Line types in the local fixtures that carry nothing Claude-specific enough to detect."""
 
 

@@ -74,6 +74,7 @@ from .events import system_line
 from .records import LINE_TYPES
 from .records import RECORD_KINDS
 from .records import record_line
+from .records import unlinked
 
 __all__ = ["encode_lines", "encode_message"]
 
@@ -315,9 +316,20 @@ def _event_line(m: Message) -> dict[str, Any]:
     return out
 
 
-def _record_line(m: Message, policy: Policy) -> dict[str, Any]:
-    """A transcript record as its line; a sub-agent's message inside it as its own line."""
-    ex = _own(m.extra, LINE_TYPES[type(m)])
+def _record_line(m: Message, policy: Policy) -> dict[str, Any] | None:
+    """A transcript record as its line; a sub-agent's message inside it as its own line.
+
+    A title without the leaf it names, or a snapshot without the record it was taken for
+    (another agent's, say), has no Claude Code line unless it came from one: refused, or
+    left out, under the policy.
+    """
+    tag = LINE_TYPES[type(m)]
+    ex = _own(m.extra, tag)
+    if not ex:
+        missing = unlinked(m)
+        if missing is not None:
+            policy.refuse(f"{NAME} has no {tag} line without {missing}", "$", m)
+            return None
     out = record_line(m, lambda inner: encode_message(inner, policy))
     _put_context(out, m, ex)
     out.update(ex)

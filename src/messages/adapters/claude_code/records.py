@@ -44,6 +44,7 @@ __all__ = [
     "decode_title",
     "decode_usual_progress",
     "record_line",
+    "unlinked",
 ]
 
 LINE_TYPES: Final = {
@@ -213,6 +214,15 @@ def decode_queue(rest: dict[str, Any], context: Context) -> Message:
     operation = _take(rest, "operation", str)
     content = _take(rest, "content", str)
     return _new_queue(operation, content, uuid, sid, parent, None, None, ts, wrap_owned(rest))
+
+
+def unlinked(m: Message) -> str | None:
+    """The link a record needs for a Claude Code line and lacks (``None``: it has it)."""
+    if isinstance(m, TitleMessage) and m.leaf_uuid is None:
+        return "leaf_uuid"
+    if isinstance(m, FileSnapshotMessage) and m.message_uuid is None:
+        return "message_uuid"
+    return None
 
 
 def record_line(m: Message, nested: Callable[[Message], Any]) -> dict[str, Any]:

@@ -12,9 +12,10 @@
   :class:`SystemEventMessage` (``subtype`` = the event type, ``data`` = its fields);
 - ``response_item`` ``web_search_call`` -> an :class:`AssistantMessage` holding the search as
   a server tool call and, when the item reports its ``status``, its result; a ``compaction``
-  item (the opaque summary of a remote compaction) -> a :class:`UserMessage` with
-  ``summary="compaction"`` holding the item as a raw block; a ``ghost_snapshot`` item (the
-  commit Codex takes of the worktree so a turn can be undone) -> :class:`FileSnapshotMessage`.
+  item (the opaque summary of a remote compaction, which only OpenAI can read) ->
+  :class:`CompactBoundaryMessage` whose ``metadata`` holds it (``encrypted_content``); a
+  ``ghost_snapshot`` item (the commit Codex takes of the worktree so a turn can be undone)
+  -> :class:`FileSnapshotMessage`.
 
 As everywhere in the rollout codec, what a message does not model stays in the line's
 skeleton (its ``extra``) and each payload is rebuilt over it, keys in the order Codex writes
@@ -29,7 +30,6 @@ from typing import Final
 
 from ..._core.frozen import raw
 from ..._core.make import wrap_owned
-from ...blocks import RawBlock
 from ...blocks import ServerToolResultBlock
 from ...blocks import ServerToolUseBlock
 from ...events.agent import CompactBoundaryMessage
@@ -42,7 +42,6 @@ from ...events.records import TurnContextMessage
 from ...events.records import TurnEventMessage
 from ...message import Message
 from ...roles import AssistantMessage
-from ...roles import UserMessage
 
 __all__ = [
     "ORDER",
@@ -251,11 +250,10 @@ def decode_record_item(
         sk["payload"] = {k: v for k, v in p.items() if k != "ghost_commit"}
         commit = wrap_owned(p["ghost_commit"])
         return FileSnapshotMessage(commit, timestamp=ts, extra=wrap_owned(sk))
-    if tag in COMPACTION_ITEMS:
+    if tag in COMPACTION_ITEMS:  # opaque to all but OpenAI: a boundary, its content kept
         sk["payload"] = {"type": tag}
-        return UserMessage(
-            (RawBlock(wrap_owned(p)),), summary="compaction", timestamp=ts, extra=wrap_owned(sk)
-        )
+        metadata = wrap_owned({k: v for k, v in p.items() if k != "type"})
+        return CompactBoundaryMessage(metadata, model=model, timestamp=ts, extra=wrap_owned(sk))
     return None
 
 
@@ -346,10 +344,6 @@ def encode_record_item(m: Message, p: dict[str, Any], in_place: InPlace) -> dict
         return in_place(built, p, ORDER[_WEB_SEARCH])
     if kind == "ghost_snapshot" and isinstance(m, FileSnapshotMessage) and m.snapshot is not None:
         return in_place({**p, "ghost_commit": raw(m.snapshot)}, p, ("type", "ghost_commit"))
-    if kind in COMPACTION_ITEMS and isinstance(m, UserMessage) and m.summary == "compaction":
-        content = m.content
-        if isinstance(content, str) or len(content) != 1 or not isinstance(content[0], RawBlock):
-            return None
-        item: Any = raw(content[0].data)
-        return item if type(item) is dict else None
+    if kind in COMPACTION_ITEMS and isinstance(m, CompactBoundaryMessage):
+        return {**p, **({} if m.metadata is None else raw(m.metadata))}
     return None

@@ -12,8 +12,8 @@ its ``extra`` as a skeleton of the line, so encoding rebuilds the line exactly. 
   (``signature`` = ``encrypted_content``); ``function_call``, ``custom_tool_call``,
   ``local_shell_call`` -> :class:`ToolUseMessage`; their outputs -> :class:`ToolResultMessage`;
   ``web_search_call`` -> an :class:`AssistantMessage` with the server tool call and its
-  result; ``compaction`` -> :class:`UserMessage` with ``summary="compaction"`` (see
-  :mod:`.records`); other items -> :class:`RawMessage`;
+  result; ``compaction`` -> :class:`CompactBoundaryMessage` (see :mod:`.records`); other
+  items -> :class:`RawMessage`;
 - ``event_msg``: ``token_count`` -> :class:`ResultMessage` (``subtype="token_count"``,
   ``usage`` = ``last_token_usage``); ``error`` -> :class:`ErrorMessage`; the echoes of response
   items (``user_message``, ``agent_message``, ``agent_reasoning``...) ->
