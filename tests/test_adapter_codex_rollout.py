@@ -73,10 +73,10 @@ def test_each_line_maps_to_its_kind() -> None:
     assert kinds == [
         "InitMessage",
         "UserMessage",  # environment context
-        "RawMessage",  # turn_context
+        "TurnContextMessage",  # turn_context
         "UserMessage",
         "StreamEventMessage",  # user_message echo
-        "RawMessage",  # token_count with rate limits only
+        "RateLimitMessage",  # token_count with rate limits only
         "ThinkingMessage",
         "StreamEventMessage",  # agent_reasoning echo
         "ToolUseMessage",  # function_call
@@ -94,13 +94,13 @@ def test_each_line_maps_to_its_kind() -> None:
         "ResultMessage",
         "StreamEventMessage",  # the same totals again: no new model call
         "UserMessage",  # compacted
-        "RawMessage",  # turn_context
+        "TurnContextMessage",  # turn_context
         "UserMessage",
         "StreamEventMessage",
-        "RawMessage",  # web_search_call
+        "AssistantMessage",  # web_search_call: the server tool call and its result
         "ResultMessage",
         "ErrorMessage",
-        "RawMessage",  # turn_aborted
+        "TurnEventMessage",  # turn_aborted
     ]
 
 
@@ -163,7 +163,7 @@ def test_a_new_session_forgets_the_model_and_the_totals() -> None:
     context = json.dumps(_line("turn_context", {"model": "gpt-5"}))
     start = json.dumps(_line("session_meta", {"id": "s2"}))
     messages = list(codex.iter_decode([context, count, start, count]))
-    assert [m.kind for m in messages] == ["raw", "result", "init", "result"]
+    assert [m.kind for m in messages] == ["turn_context", "result", "init", "result"]
     assert messages[1].model == "gpt-5" and messages[3].model is None
 
 
@@ -175,9 +175,9 @@ def test_stats_count_each_model_call_once() -> None:
     assert (tokens.output, tokens.reasoning) == (120 + 200 + 80 + 50, 64 + 0 + 16 + 0)
     assert session.session_id == "019a4f2e-5c1b-7d20-9e8a-3b6c0d1f2a47"
     assert session.model == "gpt-5-codex" and session.project == "/home/ana/inventory"
-    assert session.tool_calls == {"apply_patch": 1, "shell": 1}
+    assert session.tool_calls == {"apply_patch": 1, "shell": 1, "web_search": 1}
     assert (session.errors, session.compactions) == (1, 1)
-    assert session.turns == 3  # model responses with content: the web search stays raw
+    assert session.turns == 4  # one per model call: the web search is a response of its own
 
 
 def test_the_command_line_detects_a_rollout_file(capsys: pytest.CaptureFixture[str]) -> None:
@@ -239,7 +239,7 @@ def test_a_known_field_of_the_wrong_type_is_a_decode_error_with_its_path(
         {"type": "message", "role": "user", "content": "hi"},
         {"type": "function_call", "name": "shell"},
         {"type": "local_shell_call", "call_id": None, "action": {}},
-        {"type": "ghost_snapshot", "ghost_commit": {"id": "abc"}},
+        {"type": "ghost_snapshot", "ghost_commit": "abc"},  # typed only with an object commit
     ],
 )
 def test_items_this_module_does_not_model_stay_raw(payload: Any) -> None:

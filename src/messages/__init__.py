@@ -41,6 +41,13 @@ if TYPE_CHECKING:
     from .events.agent import StatusMessage
     from .events.agent import SystemEventMessage
     from .events.agent import TaskEventMessage
+    from .events.records import TURN_END_SUBTYPES
+    from .events.records import FileSnapshotMessage
+    from .events.records import ProgressMessage
+    from .events.records import QueueOperationMessage
+    from .events.records import TitleMessage
+    from .events.records import TurnContextMessage
+    from .events.records import TurnEventMessage
     from .events.run import ErrorMessage
     from .events.run import InitMessage
     from .events.run import InvalidLineMessage
@@ -91,6 +98,7 @@ __all__ = [
     "EMPTY",
     "EncodeError",
     "ErrorMessage",
+    "FileSnapshotMessage",
     "FlatMessage",
     "FrozenDict",
     "HookEventMessage",
@@ -101,6 +109,8 @@ __all__ = [
     "JsonValue",
     "Message",
     "MessagesError",
+    "ProgressMessage",
+    "QueueOperationMessage",
     "RateLimitMessage",
     "RawBlock",
     "RawMessage",
@@ -118,17 +128,21 @@ __all__ = [
     "SystemEventMessage",
     "SystemMessage",
     "TERMINAL_TASK_STATUSES",
+    "TURN_END_SUBTYPES",
     "TaskEventMessage",
     "TextBlock",
     "TextMessage",
     "ThinkingBlock",
     "ThinkingMessage",
     "Timestamp",
+    "TitleMessage",
     "ToolMessage",
     "ToolResultBlock",
     "ToolResultMessage",
     "ToolUseBlock",
     "ToolUseMessage",
+    "TurnContextMessage",
+    "TurnEventMessage",
     "UnsupportedContentError",
     "Usage",
     "UserMessage",
@@ -196,6 +210,13 @@ _HOME = {
     "SystemEventMessage": "events",
     "TERMINAL_TASK_STATUSES": "events",
     "TaskEventMessage": "events",
+    "FileSnapshotMessage": "events",
+    "ProgressMessage": "events",
+    "QueueOperationMessage": "events",
+    "TURN_END_SUBTYPES": "events",
+    "TitleMessage": "events",
+    "TurnContextMessage": "events",
+    "TurnEventMessage": "events",
     "ErrorMessage": "events",
     "InitMessage": "events",
     "InvalidLineMessage": "events",

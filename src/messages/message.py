@@ -11,6 +11,7 @@ from ._core.fields import Timestamp
 from ._core.wire import type_name
 from .errors import DecodeError
 from .events.agent import EVENT_TYPES
+from .events.records import RECORD_TYPES
 from .events.run import ErrorMessage
 from .events.run import InitMessage
 from .events.run import InvalidLineMessage
@@ -74,6 +75,7 @@ SESSION_TYPES: tuple[type[SessionMessage], ...] = (
     StreamEventMessage,
     InvalidLineMessage,
     *EVENT_TYPES,
+    *RECORD_TYPES,
 )
 MESSAGE_TYPES: tuple[type[Message], ...] = ROLE_TYPES + FLAT_TYPES + SESSION_TYPES
 

@@ -41,6 +41,7 @@ from .citations import Citation
 from .errors import DecodeError
 from .errors import EncodeError
 from .message import MESSAGE_TYPES
+from .message import ROLE_TYPES
 from .message import Message
 from .usage import Usage
 
@@ -161,6 +162,18 @@ def _tool_use(v: Any, path: str) -> Any:
     return block
 
 
+def _role_message(v: Any, path: str) -> Any:
+    """A role message nested in another (a sub-agent's turn in a progress report)."""
+    if type(v) is not dict:
+        raise _bad("an object", v, path)
+    _check_version(v, path)
+    tag = v.get("kind")
+    cls = _MESSAGES.get(tag) if type(tag) is str else None
+    if cls is None or cls not in ROLE_TYPES:
+        raise DecodeError(f"expected a role message, found kind {tag!r}", path=f"{path}.kind")
+    return _build(v, _SPECS[cls], path)
+
+
 def _role(v: Any, path: str) -> Any:
     if type(v) is not str or v not in ROLES:
         raise DecodeError(f"expected a role, found {v!r}", path=path, value=v)
@@ -188,6 +201,7 @@ _BY_ANNOTATION: Final[dict[str, _In]] = {
     "str | tuple[Block, ...]": _content,
     "Usage": _usage,
     "ToolUseBlock": _tool_use,
+    "RoleMessage": _role_message,
     "Role": _role,
     'Literal["system", "developer"]': _system_role,
 }

@@ -44,6 +44,12 @@ from .events.agent import RateLimitMessage
 from .events.agent import StatusMessage
 from .events.agent import SystemEventMessage
 from .events.agent import TaskEventMessage
+from .events.records import FileSnapshotMessage
+from .events.records import ProgressMessage
+from .events.records import QueueOperationMessage
+from .events.records import TitleMessage
+from .events.records import TurnContextMessage
+from .events.records import TurnEventMessage
 from .events.run import ErrorMessage
 from .events.run import InitMessage
 from .events.run import InvalidLineMessage
@@ -87,6 +93,7 @@ __all__ = [
     "server_tool_result_blocks",
     "server_tool_use_blocks",
     "session_messages",
+    "session_records",
     "streams",
     "text_blocks",
     "thinking_blocks",
@@ -582,6 +589,61 @@ def session_messages() -> st.SearchStrategy[Any]:
             line=st.none() | st.integers(min_value=1, max_value=10**6),
         ),
         agent_events(),
+        session_records(),
+    )
+
+
+def session_records() -> st.SearchStrategy[Any]:
+    """A session-file record: progress, file snapshot, title, queued prompt, turn settings.
+
+    Progress reports carry a sub-agent's turn or not; turn boundaries are included.
+    """
+    word = st.text("abcdefghij_", min_size=1, max_size=10)
+    maybe_word = st.none() | word
+    turn = st.builds(UserMessage, st.text(max_size=20)) | st.builds(
+        AssistantMessage, st.lists(text_blocks(), max_size=2).map(tuple)
+    )
+    return st.one_of(
+        _with_context(
+            ProgressMessage,
+            st.none() | st.sampled_from(["hook_progress", "bash_progress", "agent_progress"]),
+            st.none()
+            | json_objects(keys=st.sampled_from(["output", "agentId", "prompt"]), max_size=2),
+            tool_use_id=st.none() | _ids("toolu_"),
+            progress_id=st.none() | _ids("bash-progress-"),
+            message=st.none() | turn,
+        ),
+        _with_context(
+            FileSnapshotMessage,
+            st.none()
+            | st.fixed_dictionaries(
+                {"trackedFileBackups": json_objects(keys=st.sampled_from(["a.py", "b.md"]))}
+            ),
+            message_uuid=st.none() | _ids("u-"),
+            is_update=st.none() | st.booleans(),
+        ),
+        _with_context(TitleMessage, maybe_word, leaf_uuid=st.none() | _ids("u-")),
+        _with_context(
+            QueueOperationMessage,
+            st.none() | st.sampled_from(["enqueue", "dequeue", "remove"]),
+            maybe_word,
+        ),
+        _with_context(
+            TurnContextMessage,
+            st.none() | _ids("turn-"),
+            cwd=st.none() | st.just("/work"),
+            approval_policy=st.none() | st.sampled_from(["on-request", "never"]),
+            sandbox_policy=st.none() | st.just({"type": "workspace-write"}),
+            effort=st.none() | st.sampled_from(["low", "high"]),
+        ),
+        _with_context(
+            TurnEventMessage,
+            st.sampled_from(["task_started", "task_complete", "turn_aborted"]),
+            turn_id=st.none() | _ids("turn-"),
+            reason=st.none() | st.just("interrupted"),
+            last_message=maybe_word,
+            context_window=st.none() | st.integers(min_value=0, max_value=10**6),
+        ),
     )
 
 

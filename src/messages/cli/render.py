@@ -20,6 +20,12 @@ from ..events.agent import RateLimitMessage
 from ..events.agent import StatusMessage
 from ..events.agent import SystemEventMessage
 from ..events.agent import TaskEventMessage
+from ..events.records import FileSnapshotMessage
+from ..events.records import ProgressMessage
+from ..events.records import QueueOperationMessage
+from ..events.records import TitleMessage
+from ..events.records import TurnContextMessage
+from ..events.records import TurnEventMessage
 from ..events.run import ErrorMessage
 from ..events.run import InitMessage
 from ..events.run import ResultMessage
@@ -110,6 +116,12 @@ def summary(m: Message, *, answer: bool = True) -> str:
             | RateLimitMessage()
             | SystemEventMessage()
             | ConversationResetMessage()
+            | FileSnapshotMessage()
+            | ProgressMessage()
+            | QueueOperationMessage()
+            | TitleMessage()
+            | TurnContextMessage()
+            | TurnEventMessage()
         ):
             return summarize(m, None)
         case _:

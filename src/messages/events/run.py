@@ -28,6 +28,12 @@ from .agent import RateLimitMessage
 from .agent import StatusMessage
 from .agent import SystemEventMessage
 from .agent import TaskEventMessage
+from .records import FileSnapshotMessage
+from .records import ProgressMessage
+from .records import QueueOperationMessage
+from .records import TitleMessage
+from .records import TurnContextMessage
+from .records import TurnEventMessage
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not
@@ -292,5 +298,11 @@ SessionMessage = (
     | RateLimitMessage
     | SystemEventMessage
     | ConversationResetMessage
+    | ProgressMessage
+    | FileSnapshotMessage
+    | TitleMessage
+    | QueueOperationMessage
+    | TurnContextMessage
+    | TurnEventMessage
 )
 """A message that is neither role nor content: passes through both views unchanged."""

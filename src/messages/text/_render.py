@@ -39,6 +39,12 @@ from ..events.agent import RateLimitMessage
 from ..events.agent import StatusMessage
 from ..events.agent import SystemEventMessage
 from ..events.agent import TaskEventMessage
+from ..events.records import FileSnapshotMessage
+from ..events.records import ProgressMessage
+from ..events.records import QueueOperationMessage
+from ..events.records import TitleMessage
+from ..events.records import TurnContextMessage
+from ..events.records import TurnEventMessage
 from ..events.run import ErrorMessage
 from ..events.run import InitMessage
 from ..events.run import InvalidLineMessage
@@ -206,6 +212,15 @@ def parts_of(message: Message, limit: int | None = None) -> list[Part]:
     if isinstance(message, TaskEventMessage):
         words = message.summary or message.description
         return [Part("text", clip(words, limit))] if words else []
+    if isinstance(message, ProgressMessage):  # a sub-agent's turn, as its own message reads
+        return [] if message.message is None else parts_of(message.message, limit)
+    if isinstance(message, TitleMessage):
+        return [Part("text", clip(message.title, limit))] if message.title else []
+    if isinstance(message, QueueOperationMessage):
+        return [Part("text", clip(message.content, limit))] if message.content else []
+    if isinstance(message, TurnEventMessage):
+        words = message.last_message
+        return [Part("text", clip(words, limit))] if words else []
     return []  # init, stream and other events: their entry's attributes say it all
 
 
@@ -246,6 +261,41 @@ def event_entry(message: Message) -> Entry | None:
         if message.new_conversation_id is not None:
             attrs.append(("conversation", message.new_conversation_id))
         return Entry("Conversation reset", "conversation_reset", attrs)
+    return _record_entry(message)
+
+
+def _put(attrs: list[tuple[str, str]], key: str, value: object) -> None:
+    if value is not None:
+        attrs.append((key, str(value)))
+
+
+def _record_entry(message: Message) -> Entry | None:
+    """The entry of a session-file record (progress, snapshot, title...); else ``None``."""
+    attrs: list[tuple[str, str]] = []
+    if isinstance(message, ProgressMessage):
+        _put(attrs, "subtype", message.subtype)
+        _put(attrs, "tool_use_id", message.tool_use_id)
+        _put(attrs, "agent", message.agent_id)
+        return Entry("Progress", "progress", attrs)
+    if isinstance(message, FileSnapshotMessage):
+        attrs.append(("files", str(len(message.tracked_files))))
+        if message.is_update:
+            attrs.append(("update", "true"))
+        return Entry("File snapshot", "file_snapshot", attrs)
+    if isinstance(message, TitleMessage):  # the branch's leaf is an id: not for reading
+        return Entry("Title", "title", attrs)
+    if isinstance(message, QueueOperationMessage):
+        _put(attrs, "type", message.operation)
+        return Entry("Queue", "queue_operation", attrs)
+    if isinstance(message, TurnContextMessage):
+        for key in ("model", "cwd", "effort"):
+            _put(attrs, key, getattr(message, key))
+        return Entry("Turn context", "turn_context", attrs)
+    if isinstance(message, TurnEventMessage):
+        attrs.append(("subtype", message.subtype))
+        _put(attrs, "turn", message.turn_id)
+        _put(attrs, "reason", message.reason)
+        return Entry("Turn", "turn_event", attrs)
     return None
 
 
@@ -289,11 +339,16 @@ _QUIET: Final = (
     StatusMessage,
     RateLimitMessage,
     SystemEventMessage,
+    ProgressMessage,
+    FileSnapshotMessage,
+    QueueOperationMessage,
+    TurnContextMessage,
+    TurnEventMessage,
 )
 """Messages a transcript shows only with ``include_events``: the harness's running notes.
 
 A compaction boundary and a conversation reset are always shown: they say that earlier
-history was replaced.
+history was replaced; so is a title.
 """
 
 

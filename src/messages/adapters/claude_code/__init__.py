@@ -6,9 +6,12 @@ One JSON object per line, dispatched on its ``type``:
   stop reason, ``error``); ``user`` -> :class:`UserMessage`;
 - ``result`` -> :class:`ResultMessage`; ``system``/``init`` -> :class:`InitMessage`;
 - ``stream_event`` -> :class:`StreamEventMessage`;
-- every other line (other ``system`` subtypes, ``rate_limit_event``, ``control_request``,
-  ``control_response``, transcript ``summary`` lines, recorder lines, unknown types) ->
-  :class:`RawMessage` holding the line verbatim, with its context fields filled in.
+- other ``system`` subtypes, ``rate_limit_event`` and ``conversation_reset`` -> the agent
+  events of :mod:`messages.events.agent`; a transcript's ``progress``,
+  ``file-history-snapshot``, ``summary`` and ``queue-operation`` lines -> the records of
+  :mod:`messages.events.records`;
+- every other line (``control_request``, ``control_response``, recorder lines, unknown
+  types) -> :class:`RawMessage` holding the line verbatim, with its context fields filled in.
 
 Session transcripts (``~/.claude/projects/*/*.jsonl``) use the same records with camelCase
 context (``sessionId``, ``parentUuid``, ``isSidechain``...); they are recognised by their
@@ -79,6 +82,12 @@ def detect(obj: Any) -> bool:
         return True
     if tag == "summary":
         return "leafUuid" in obj
+    if tag == "progress":
+        return type(obj.get("data")) is dict
+    if tag == "file-history-snapshot":
+        return "snapshot" in obj and "messageId" in obj
+    if tag == "queue-operation":
+        return "operation" in obj
     return type(tag) is str and "sessionId" in obj and "parentUuid" in obj
 
 

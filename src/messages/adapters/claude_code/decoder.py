@@ -42,6 +42,11 @@ from .events import decode_usual_rate_limit
 from .events import decode_usual_system
 from .events import result_details
 from .events import user_details
+from .records import decode_progress
+from .records import decode_queue
+from .records import decode_snapshot
+from .records import decode_title
+from .records import decode_usual_progress
 
 __all__ = ["decode", "decode_owned"]
 
@@ -694,6 +699,29 @@ def _reset(obj: dict[str, Any]) -> Message:
     return decode_reset(obj, remainder, context)
 
 
+def _progress(obj: dict[str, Any]) -> Message:
+    usual = decode_usual_progress(obj, False)
+    if usual is not None:
+        return usual
+    remainder, context = _split(obj)
+    return decode_progress(remainder, context, decode)
+
+
+def _snapshot(obj: dict[str, Any]) -> Message:
+    remainder, context = _split(obj)
+    return decode_snapshot(remainder, context)
+
+
+def _title(obj: dict[str, Any]) -> Message:
+    remainder, context = _split(obj)
+    return decode_title(remainder, context)
+
+
+def _queue(obj: dict[str, Any]) -> Message:
+    remainder, context = _split(obj)
+    return decode_queue(remainder, context)
+
+
 _DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
     "assistant": _assistant,
     "user": _user,
@@ -702,6 +730,10 @@ _DECODERS: Final[dict[Any, Callable[[dict[str, Any]], Message]]] = {
     "stream_event": _stream_event,
     "rate_limit_event": _rate_limit,
     "conversation_reset": _reset,
+    "progress": _progress,
+    "file-history-snapshot": _snapshot,
+    "summary": _title,
+    "queue-operation": _queue,
 }
 
 
@@ -737,6 +769,10 @@ def decode_owned(obj: Any) -> Message:
             if exc.source is None:
                 exc.source = NAME
             raise
+        if usual is not None:
+            return usual
+    elif tag == "progress":  # most of a 2.1 transcript: its line becomes the extra in place
+        usual = decode_usual_progress(obj, True)
         if usual is not None:
             return usual
     try:

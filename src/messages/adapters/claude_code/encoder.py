@@ -35,6 +35,12 @@ from ...events.agent import RateLimitMessage
 from ...events.agent import StatusMessage
 from ...events.agent import SystemEventMessage
 from ...events.agent import TaskEventMessage
+from ...events.records import FileSnapshotMessage
+from ...events.records import ProgressMessage
+from ...events.records import QueueOperationMessage
+from ...events.records import TitleMessage
+from ...events.records import TurnContextMessage
+from ...events.records import TurnEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -65,6 +71,10 @@ from .events import line_type
 from .events import put_result_details
 from .events import put_user_details
 from .events import system_line
+from .records import LINE_TYPES
+from .records import RECORD_KINDS
+from .records import record_line
+from .records import unlinked
 
 __all__ = ["encode_lines", "encode_message"]
 
@@ -306,6 +316,26 @@ def _event_line(m: Message) -> dict[str, Any]:
     return out
 
 
+def _record_line(m: Message, policy: Policy) -> dict[str, Any] | None:
+    """A transcript record as its line; a sub-agent's message inside it as its own line.
+
+    A title without the leaf it names, or a snapshot without the record it was taken for
+    (another agent's, say), has no Claude Code line unless it came from one: refused, or
+    left out, under the policy.
+    """
+    tag = LINE_TYPES[type(m)]
+    ex = _own(m.extra, tag)
+    if not ex:
+        missing = unlinked(m)
+        if missing is not None:
+            policy.refuse(f"{NAME} has no {tag} line without {missing}", "$", m)
+            return None
+    out = record_line(m, lambda inner: encode_message(inner, policy))
+    _put_context(out, m, ex)
+    out.update(ex)
+    return out
+
+
 def encode_message(m: Message, policy: Policy) -> Any:
     """A message to its wire object (sharing nested values with it); ``None`` when dropped."""
     cls = type(m)  # the usual kinds first, without the match's isinstance chain
@@ -317,6 +347,8 @@ def encode_message(m: Message, policy: Policy) -> Any:
         return _role_line(m, "user", policy)  # type: ignore[arg-type]
     if cls in _EVENT_KINDS:  # past the match's dozen isinstance checks
         return _event_line(m)
+    if cls in RECORD_KINDS:
+        return _record_line(m, policy)
     if cls is ResultMessage:
         return _result_line(m)  # type: ignore[arg-type]
     if cls is InitMessage:
@@ -374,6 +406,11 @@ def encode_message(m: Message, policy: Policy) -> Any:
             | ConversationResetMessage()
         ):
             return _event_line(m)
+        case ProgressMessage() | FileSnapshotMessage() | TitleMessage() | QueueOperationMessage():
+            return _record_line(m, policy)
+        case TurnContextMessage() | TurnEventMessage():
+            policy.refuse(f"{NAME} has no line for {m.kind} messages", "$", m)
+            return None
         case ErrorMessage():
             line = AssistantMessage(
                 (TextBlock(m.message),),

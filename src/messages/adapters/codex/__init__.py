@@ -75,6 +75,12 @@ from ...events.agent import RateLimitMessage
 from ...events.agent import StatusMessage
 from ...events.agent import SystemEventMessage
 from ...events.agent import TaskEventMessage
+from ...events.records import FileSnapshotMessage
+from ...events.records import ProgressMessage
+from ...events.records import QueueOperationMessage
+from ...events.records import TitleMessage
+from ...events.records import TurnContextMessage
+from ...events.records import TurnEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -432,6 +438,12 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             | StatusMessage()
             | SystemEventMessage()
             | ConversationResetMessage()
+            | FileSnapshotMessage()
+            | ProgressMessage()
+            | QueueOperationMessage()
+            | TitleMessage()
+            | TurnContextMessage()
+            | TurnEventMessage()
             | TaskEventMessage()
             | ServerToolUseMessage()
             | ServerToolResultMessage()

@@ -5,17 +5,21 @@ Each line is an envelope ``{"timestamp": ISO, "type": T, "payload": {...}}``; th
 its ``extra`` as a skeleton of the line, so encoding rebuilds the line exactly. By ``T``:
 
 - ``session_meta`` -> :class:`InitMessage` (``session_id`` = ``payload.id``, ``cwd``);
-- ``turn_context`` -> :class:`RawMessage` (verbatim), ``model`` = the turn's model;
+- ``turn_context`` -> :class:`TurnContextMessage` (the turn's model, folder, policies);
 - ``response_item`` -> the Responses-API item: a ``message`` -> a role message by its role
   (``user``, ``assistant``, ``developer``/``system``) with text blocks for ``input_text`` /
   ``output_text`` parts and raw blocks for the others; ``reasoning`` -> :class:`ThinkingMessage`
   (``signature`` = ``encrypted_content``); ``function_call``, ``custom_tool_call``,
   ``local_shell_call`` -> :class:`ToolUseMessage`; their outputs -> :class:`ToolResultMessage`;
-  other items (``web_search_call``...) -> :class:`RawMessage`;
+  ``web_search_call`` -> an :class:`AssistantMessage` with the server tool call and its
+  result; ``compaction`` -> :class:`CompactBoundaryMessage` (see :mod:`.records`); other
+  items -> :class:`RawMessage`;
 - ``event_msg``: ``token_count`` -> :class:`ResultMessage` (``subtype="token_count"``,
   ``usage`` = ``last_token_usage``); ``error`` -> :class:`ErrorMessage`; the echoes of response
   items (``user_message``, ``agent_message``, ``agent_reasoning``...) ->
-  :class:`StreamEventMessage`; any other event -> :class:`RawMessage`;
+  :class:`StreamEventMessage`; turn boundaries, tool reports, ``context_compacted`` and a
+  ``token_count`` of rate limits only -> the records of :mod:`.records`; any other event ->
+  :class:`RawMessage`;
 - ``compacted`` -> :class:`UserMessage` with ``summary="compaction"``.
 
 A token_count that restates the totals of the one before it (Codex writes it again when only
@@ -55,6 +59,12 @@ from ...roles import SystemMessage
 from ...roles import UserMessage
 from .items import decode_usage
 from .items import encode_usage
+from .records import decode_record_event
+from .records import decode_record_item
+from .records import decode_turn_context
+from .records import encode_record_event
+from .records import encode_record_item
+from .records import encode_turn_context
 
 __all__ = [
     "Context",
@@ -238,7 +248,7 @@ def _item(p: dict[str, Any], sk: dict[str, Any], ctx: Context, ts: Any) -> Messa
         if type(output) is not str:
             raise fail("a string or an array", output, "output", "$.payload")
         return ToolResultMessage(call_id, output, timestamp=ts, extra=wrap_owned(sk))
-    return None
+    return decode_record_item(p, sk, ts, model)
 
 
 def _event(
@@ -252,10 +262,10 @@ def _event(
         sk["payload"] = rest(p, ("message",))
         return ErrorMessage(message, timestamp=ts, extra=wrap_owned(sk))
     if tag != "token_count":
-        return None
+        return decode_record_event(p, sk, ts, ctx.model)
     info = p.get("info")
     if info is None:
-        return None  # rate limits only
+        return decode_record_event(p, sk, ts, ctx.model)  # rate limits only
     if type(info) is not dict:
         raise fail("an object", info, "info", "$.payload")
     totals = info.get("total_token_usage")
@@ -292,10 +302,10 @@ def decode_rollout(obj: dict[str, Any], ctx: Context) -> Message:
     elif tag == "event_msg":
         message = _event(p, sk, obj, ctx, ts)
     elif tag == "turn_context":
-        model = opt_str(p, "model", "$.payload")
-        if model is not None:
-            ctx.model = model
-        return RawMessage(wrap_owned(obj), model=model, timestamp=ts)
+        context = decode_turn_context(p, sk, ts)
+        if context.model is not None:
+            ctx.model = context.model
+        return context
     elif tag == "session_meta":
         session_id = opt_str(p, "id", "$.payload")
         cwd = opt_str(p, "cwd", "$.payload")
@@ -393,7 +403,7 @@ def _payload(m: Message, p: dict[str, Any], tag: Any) -> dict[str, Any] | None:
                 if output is None:
                     return None
             return {**p, "call_id": m.tool_use_id, "output": output}
-        return None
+        return encode_record_item(m, p, _in_place)
     if tag == "event_msg":
         if kind == "error" and isinstance(m, ErrorMessage):
             return {**p, "message": m.message}
@@ -402,7 +412,9 @@ def _payload(m: Message, p: dict[str, Any], tag: Any) -> dict[str, Any] | None:
             info = dict(info) if type(info) is dict else {}
             usage = {**info, "last_token_usage": encode_usage(m.usage)}
             return {**p, "info": _in_place(usage, info, _ORDER["info"])}
-        return None
+        return encode_record_event(m, p, _in_place)
+    if tag == "turn_context":
+        return encode_turn_context(m, p, _in_place)
     if tag == "session_meta" and isinstance(m, InitMessage):
         out = {} if m.session_id is None else {"id": m.session_id}
         out.update(p)

@@ -55,6 +55,12 @@ from ...events.agent import RateLimitMessage
 from ...events.agent import StatusMessage
 from ...events.agent import SystemEventMessage
 from ...events.agent import TaskEventMessage
+from ...events.records import FileSnapshotMessage
+from ...events.records import ProgressMessage
+from ...events.records import QueueOperationMessage
+from ...events.records import TitleMessage
+from ...events.records import TurnContextMessage
+from ...events.records import TurnEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -366,6 +372,12 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             | StatusMessage()
             | SystemEventMessage()
             | ConversationResetMessage()
+            | FileSnapshotMessage()
+            | ProgressMessage()
+            | QueueOperationMessage()
+            | TitleMessage()
+            | TurnContextMessage()
+            | TurnEventMessage()
             | TaskEventMessage()
         ):
             why = f"Gemini CLI has no event for a {m.kind} message"
