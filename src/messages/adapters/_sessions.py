@@ -75,6 +75,7 @@ from typing import final
 
 from ..blocks import TextBlock
 from ..blocks import ToolResultBlock
+from ..events.records import ProgressMessage
 from ..events.run import ResultMessage
 from ..flat import RawMessage
 from ..message import ROLE_TYPES
@@ -208,6 +209,8 @@ class SessionHook(Protocol):
 
 def wire_fields(message: Message) -> Mapping[str, Any]:
     """The wire fields a decoder kept of a record: the line it kept whole, else ``extra``."""
+    if isinstance(message, ProgressMessage):  # its ``data`` is the line's inner object
+        return message.extra
     for name in ("data", "event"):  # raw lines, system and stream events keep the line whole
         data = getattr(message, name, None)
         if isinstance(data, Mapping):

@@ -33,6 +33,8 @@ from typing import Any
 from typing import Final
 
 from ...events.agent import CompactBoundaryMessage
+from ...events.records import ProgressMessage
+from ...events.records import TitleMessage
 from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
@@ -144,6 +146,8 @@ def subagent_started(fields: Mapping[str, Any], message: Message) -> tuple[str |
                 if tool_use_id is not None:
                     break
         return tool_use_id, result["agentId"]
+    if isinstance(message, ProgressMessage) and message.agent_id is not None:
+        return message.tool_use_id, message.agent_id
     data = fields.get("data")
     if (
         record_type(fields) == "progress"
@@ -155,8 +159,10 @@ def subagent_started(fields: Mapping[str, Any], message: Message) -> tuple[str |
     return None
 
 
-def summary_title(fields: Mapping[str, Any]) -> tuple[str, str | None] | None:
-    """A ``summary`` line's ``(summary, leafUuid)``."""
+def summary_title(fields: Mapping[str, Any], message: Message) -> tuple[str, str | None] | None:
+    """A ``summary`` line's ``(summary, leafUuid)`` (typed: a :class:`TitleMessage`)."""
+    if isinstance(message, TitleMessage):
+        return None if message.title is None else (message.title, message.leaf_uuid)
     if record_type(fields) != "summary":
         return None
     title = _str(fields, "summary")
@@ -185,7 +191,7 @@ class _Linker:
     def link(self, message: Message) -> Link:
         fields = wire_fields(message)
         kind = record_type(fields)
-        titled = summary_title(fields)
+        titled = summary_title(fields, message)
         if titled is not None:
             return Link(None, titled[1], title=titled[0])
         uuid = record_id(fields, message)
