@@ -77,7 +77,7 @@ CARRIES_AUDIO = frozenset(("acp", "native"))
 """Formats with an audio content item."""
 STRING_RESULTS = frozenset(("gemini_cli", "opencode", "copilot"))
 """Formats whose tool results are one string: other blocks go through the policy."""
-WRITES_EMPTY_TURNS = {"claude_code": 1, "copilot": 1, "native": 1, "codex": 0, "pi": 1}
+WRITES_EMPTY_TURNS = {"claude_code": 1, "copilot": 1, "native": 1, "codex": 0, "pi": 1, "cursor": 1}
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
 TAKES_OVER_INPUT = frozenset(("claude_code", "codex"))
@@ -119,6 +119,10 @@ BAD_SHAPES = {
     "pi": (
         '{"type":"message","message":{"role":"toolResult","toolCallId":5}}',
         "$.message.toolCallId: expected a string, found an integer",
+    ),
+    "cursor": (
+        '{"type":"tool_call","subtype":"started","call_id":7}',
+        "$.call_id: expected a string, found an integer",
     ),
 }
 """A line of each format with a known key of the wrong type, and what reading it says."""
@@ -298,7 +302,7 @@ def test_every_format_with_captures_has_some() -> None:
     found = {name for name, _ in captures()}
     if not found:
         pytest.skip("real captures not available")
-    assert found == {"claude_code", "codex", "gemini_cli", "acp", "pi"}
+    assert found == {"claude_code", "codex", "gemini_cli", "acp", "pi", "cursor"}
     pretty = [p for name, p in captures() if name == "claude_code" and p.suffix == ".json"]
     assert len(pretty) >= 15  # single pretty-printed Claude Code messages: one object each
 

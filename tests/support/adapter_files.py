@@ -35,6 +35,7 @@ CAPTURE_FOLDERS: dict[str, tuple[str, ...]] = {
     "gemini_cli": ("gemini_cli",),
     "acp": ("acp",),
     "pi": ("pi",),
+    "cursor": ("cursor",),
 }
 """The folders of ../shared/fixtures that hold real captures of each adapter's format."""
 

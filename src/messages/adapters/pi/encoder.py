@@ -9,6 +9,7 @@ results is written as one ``toolResult`` entry per result (:func:`split`), as pi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from typing import Final
 from typing import assert_never
@@ -163,26 +164,36 @@ def _result(m: Message, block: ToolResultBlock, policy: Policy) -> dict[str, Any
 def split(m: Message) -> list[Message]:
     """A role message as pi's entries hold it: each tool result an entry of its own.
 
-    A user or tool turn with tool results and other blocks gives a ``toolResult`` message per
-    result and a user message with the rest, in order; anything else is given as it is.
+    A turn with tool results and other blocks gives, in order, a message of its own kind
+    for each run of other blocks (a user message for a tool turn's) and a ``toolResult``
+    message per result; anything else is given as it is.
     """
-    if not isinstance(m, (UserMessage, ToolMessage)) or isinstance(m.content, str):
+    if not isinstance(m, (UserMessage, ToolMessage, AssistantMessage)) or isinstance(
+        m.content, str
+    ):
         return [m]
     if len(m.content) <= 1 or not any(isinstance(b, ToolResultBlock) for b in m.content):
         return [m]
     ctx = _ctx(m)
     out: list[Message] = []
     held: list[Block] = []
+
+    def flush() -> None:
+        if held:
+            blocks = tuple(held)
+            if isinstance(m, (AssistantMessage, UserMessage)):
+                out.append(replace(m, content=blocks))  # usage and the rest stay with it
+            else:
+                out.append(UserMessage(blocks, **ctx))
+            held.clear()
+
     for block in m.content:
         if isinstance(block, ToolResultBlock):
-            if held:
-                out.append(UserMessage(tuple(held), **ctx))
-                held = []
+            flush()
             out.append(ToolMessage((block,), **ctx))
         else:
             held.append(block)
-    if held:
-        out.append(UserMessage(tuple(held), **ctx))
+    flush()
     return out
 
 
