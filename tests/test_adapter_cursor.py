@@ -56,7 +56,10 @@ def test_tool_calls_and_results_are_typed() -> None:
     got = list(cursor.iter_decode(lines))
     calls = [m for m in got if isinstance(m, ToolUseMessage)]
     results = [m for m in got if isinstance(m, ToolResultMessage)]
-    assert [(c.name, c.input["command"]) for c in calls] == [("shell", "sleep 5"), ("shell", "sleep 3")]
+    assert [(c.name, c.input["command"]) for c in calls] == [
+        ("shell", "sleep 5"),
+        ("shell", "sleep 3"),
+    ]
     assert [r.tool_use_id for r in results] == [c.id for c in calls]
     assert [r.is_error for r in results] == [False, False]
     assert calls[0].message_id == "5bf03e32-be64-48d4-a5ed-c4a0a939b88c-0-otyz"

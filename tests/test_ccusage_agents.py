@@ -88,7 +88,13 @@ def ours(paths: list[Path]) -> dict[str, tuple[int, int, int, int, float]]:
     for row in stats.report("day", tz=UTC, cost="logged").rows:
         t = row.tokens
         assert row.key is not None and row.cost is not None
-        out[row.key] = (t.input or 0, t.output or 0, t.cache_read or 0, t.cache_write or 0, row.cost)
+        out[row.key] = (
+            t.input or 0,
+            t.output or 0,
+            t.cache_read or 0,
+            t.cache_write or 0,
+            row.cost,
+        )
     return out
 
 

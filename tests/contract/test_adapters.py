@@ -77,7 +77,15 @@ CARRIES_AUDIO = frozenset(("acp", "native"))
 """Formats with an audio content item."""
 STRING_RESULTS = frozenset(("gemini_cli", "opencode", "copilot"))
 """Formats whose tool results are one string: other blocks go through the policy."""
-WRITES_EMPTY_TURNS = {"claude_code": 1, "copilot": 1, "native": 1, "codex": 0, "pi": 1, "cursor": 1, "cline": 1}
+WRITES_EMPTY_TURNS = {
+    "claude_code": 1,
+    "copilot": 1,
+    "native": 1,
+    "codex": 0,
+    "pi": 1,
+    "cursor": 1,
+    "cline": 1,
+}
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
 TAKES_OVER_INPUT = frozenset(("claude_code", "codex"))

@@ -10,8 +10,9 @@ same surface. See docs/adapters/index.md.
 The registry finds an adapter by name or by a sample line; importing this package imports
 no adapter, each one is loaded on first use.
 
->>> NAMES
-('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'pi', 'cursor', 'cline', 'native')
+>>> NAMES  # doctest: +NORMALIZE_WHITESPACE
+('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'pi', 'cursor', 'cline',
+ 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -41,7 +42,17 @@ if TYPE_CHECKING:
 
 __all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get", "prepare"]
 
-CLI_NAMES: Final = ("claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp", "pi", "cursor", "cline")
+CLI_NAMES: Final = (
+    "claude_code",
+    "codex",
+    "gemini_cli",
+    "opencode",
+    "copilot",
+    "acp",
+    "pi",
+    "cursor",
+    "cline",
+)
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
 NAMES: Final = (*CLI_NAMES, "native")

@@ -466,14 +466,18 @@ def default_folders(env: dict[str, str] | None = None) -> list[str]:
     return [p for p in places if os.path.isdir(p)]
 
 
-CLINE_EXTENSIONS: Final = ("saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code")
+CLINE_EXTENSIONS: Final = (
+    "saoudrizwan.claude-dev",
+    "rooveterinaryinc.roo-cline",
+    "kilocode.kilo-code",
+)
 """The VS Code extension ids of Cline, Roo Code and Kilo Code: their task folders' parents."""
 EDITORS: Final = ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf")
 """Editors (VS Code and its forks) whose ``User/globalStorage`` may hold those task folders."""
 
 
 def _more_agent_folders(env: dict[str, str], home: str) -> list[str]:
-    """pi's and Cline's folders (the CLI's, and the VS Code extensions' task folders).
+    """The folders of pi and Cline (the CLI's, and the VS Code extensions' task folders).
 
     pi keeps sessions in ``$PI_CODING_AGENT_DIR/sessions``, else ``~/.pi/agent/sessions``;
     the Cline CLI in ``$CLINE_SESSION_DATA_DIR``, else ``$CLINE_DATA_DIR/sessions``, else

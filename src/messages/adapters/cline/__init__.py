@@ -37,6 +37,7 @@ from collections.abc import Iterator
 from typing import Any
 from typing import Final
 
+from ..._core.frozen import expose_owned
 from ..._core.frozen import thaw
 from ..._core.jsontext import dump_compact
 from ..._core.wire import fail
@@ -70,7 +71,7 @@ _CLINE_KEYS: Final = ("ts", "metrics", "modelInfo", "conversationHistoryIndex")
 
 def _decode(obj: Any) -> Message:
     if type(obj) is list:
-        return RawMessage(obj)  # a whole document: the stream reader gives its parts
+        return RawMessage(expose_owned(obj))  # a whole document: the stream reader gives its parts
     if type(obj) is not dict:
         raise fail("an object or an array", obj)
     if is_item(obj):
@@ -188,6 +189,5 @@ def iter_encode(
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """Cline writes whole messages: nothing to join (given back lazily, in order)."""
+    """Give the messages back lazily, in order: Cline writes whole messages, nothing to join."""
     return _base.merge_deltas(messages, is_delta=lambda m: False)
-

@@ -104,7 +104,9 @@ def decode_parts(obj: Any) -> tuple[Message, ...]:
     init = InitMessage(session_id=sid, extra=wrap_owned(header) if header else EMPTY)
     entries = obj["messages"]
     parts = [_marked(init, "transcript", -1)]
-    parts += [_marked(_entry(v, decode_turn, is_turn), "transcript", i) for i, v in enumerate(entries)]
+    parts += [
+        _marked(_entry(v, decode_turn, is_turn), "transcript", i) for i, v in enumerate(entries)
+    ]
     return tuple(parts)
 
 
@@ -134,4 +136,3 @@ def join(kind: str, entries: list[Any], header: dict[str, Any] | None) -> Any:
     out = dict(header or {})
     out["messages"] = entries
     return out
-

@@ -1,5 +1,7 @@
-"""Conversation entries, both ways: one item of ``api_conversation_history.json`` or of a
-``<id>.messages.json`` document's ``messages``.
+"""Conversation entries of a Cline task, both ways.
+
+An entry is one item of ``api_conversation_history.json`` or of a ``<id>.messages.json``
+document's ``messages``.
 
 Both are Anthropic-shaped messages (``role``, ``content``) with fields of Cline's own: the
 newer transcript adds ``id``, ``ts`` (epoch ms), ``modelInfo`` (``id``, ``provider``...)
@@ -63,8 +65,11 @@ def _blocks(values: list[Any]) -> tuple[Block, ...]:
 
 
 def _usage(metrics: dict[str, Any]) -> Usage:
-    """Usage from a transcript's ``metrics`` (``inputTokens``...) or the VS Code extension's
-    (``tokens``: ``prompt`` including cache hits, ``completion``, ``cached``)."""
+    """Usage from ``metrics``, in either shape.
+
+    A transcript's has ``inputTokens``...; the VS Code extension's has ``tokens``
+    (``prompt`` including cache hits, ``completion``, ``cached``).
+    """
     counts: dict[str, Any] = {}
     for wire, name in _METRICS:
         n = metrics.get(wire)
@@ -128,10 +133,11 @@ def _content(content: str | tuple[Block, ...], policy: Policy) -> Any:
         return content
     out = []
     for i, block in enumerate(content):
+        plain = block
         if isinstance(block, TextBlock) and block.citations is not None:
             policy.refuse("Cline text carries no citations", f"$.content[{i}].citations", block)
-            block = TextBlock(block.text, extra=block.extra)
-        out.append(anthropic_blocks.encode_block(block))
+            plain = TextBlock(block.text, extra=block.extra)
+        out.append(anthropic_blocks.encode_block(plain))
     return out
 
 

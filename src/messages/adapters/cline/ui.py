@@ -103,8 +103,10 @@ def decode_item(d: dict[str, Any]) -> Message:
         return ResultMessage(subtype=kind, usage=usage, timestamp=ts, extra=wrap_owned(rest))
     if type(text) is str and key in (_ASSISTANT | _ASSISTANT_ASKS | _USER):
         del rest["text"]
-        role = "user" if key in _USER else "assistant"
-        return TextMessage(text, role=role, timestamp=ts, extra=wrap_owned(rest))
+        user = key in _USER
+        return TextMessage(
+            text, role="user" if user else "assistant", timestamp=ts, extra=wrap_owned(rest)
+        )
     if key == ("say", "reasoning") and type(text) is str:
         del rest["text"]
         return ThinkingMessage(text, role="assistant", timestamp=ts, extra=wrap_owned(rest))

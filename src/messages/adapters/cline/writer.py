@@ -43,7 +43,13 @@ from .ui import encode_item
 
 __all__ = ["encode_entry", "foreign_entries"]
 
-_NOT_KEPT: Final = (AudioBlock, VideoBlock, DocumentBlock, ServerToolUseBlock, ServerToolResultBlock)
+_NOT_KEPT: Final = (
+    AudioBlock,
+    VideoBlock,
+    DocumentBlock,
+    ServerToolUseBlock,
+    ServerToolResultBlock,
+)
 
 
 def _ui(m: Message) -> bool:
@@ -61,7 +67,9 @@ def _carry(blocks: tuple[Block, ...], policy: Policy) -> tuple[Block, ...] | Non
     out: list[Block] = []
     for i, block in enumerate(blocks):
         if isinstance(block, _NOT_KEPT):
-            alt = policy.degrade(block, f"$.content[{i}]", f"Cline cannot carry {block.kind} blocks")
+            alt = policy.degrade(
+                block, f"$.content[{i}]", f"Cline cannot carry {block.kind} blocks"
+            )
             if alt is not None:
                 out.append(alt)
             continue
@@ -72,8 +80,11 @@ def _carry(blocks: tuple[Block, ...], policy: Policy) -> tuple[Block, ...] | Non
 
 
 def foreign_entries(m: Message, policy: Policy, *, check: bool = False) -> list[Any] | None:
-    """The conversation entries a content message from elsewhere gives; ``None`` if it is
-    not content (a session message, or a UI item read from Cline). ``check`` only asks."""
+    """The conversation entries a content message from elsewhere gives.
+
+    ``None`` if it is not content (a session message, or a UI item read from Cline).
+    ``check`` only asks.
+    """
     if _ui(m):
         return None
     if isinstance(m, RawMessage) and m.role is None:
@@ -88,7 +99,9 @@ def foreign_entries(m: Message, policy: Policy, *, check: bool = False) -> list[
         return []
     if isinstance(m, (UserMessage, AssistantMessage, ToolMessage)):
         content = m.content
-        turn: Message = m if not isinstance(m, ToolMessage) else UserMessage(content, **_ctx(m))
+        turn: UserMessage | AssistantMessage = (
+            m if not isinstance(m, ToolMessage) else UserMessage(content, **_ctx(m))
+        )
     else:
         block = RawBlock(m.data) if isinstance(m, RawMessage) else message_to_block(m)
         if isinstance(m, RawMessage):
@@ -98,21 +111,25 @@ def foreign_entries(m: Message, policy: Policy, *, check: bool = False) -> list[
             block = message_to_block(alt)
         content = (block,)
         ctx = _ctx(m)
-        turn = AssistantMessage(content, **ctx) if role == "assistant" else UserMessage(content, **ctx)
+        turn = (
+            AssistantMessage(content, **ctx) if role == "assistant" else UserMessage(content, **ctx)
+        )
     if isinstance(content, str):
-        return [encode_turn(turn, policy)]  # type: ignore[arg-type]
+        return [encode_turn(turn, policy)]
     kept = _carry(content, policy)
     if kept is None:
         return []
-    return [encode_turn(replace(turn, content=kept), policy)]  # type: ignore[arg-type]
+    return [encode_turn(replace(turn, content=kept), policy)]
 
 
 def encode_entry(m: Message, policy: Policy) -> Any:
-    """A message as the entry (or document, or line) it was read from; ``None`` if it has
-    none and the policy leaves it out."""
+    """A message as the entry (or document, or line) it was read from.
+
+    ``None`` if it has none and the policy leaves it out.
+    """
     extra = m.extra
     if KEY in extra:
-        m = replace(m, extra=unmarked(extra))  # type: ignore[type-var]
+        m = replace(m, extra=unmarked(extra))
     if _ui(m):
         item = encode_item(m)
         if item is not None:

@@ -113,7 +113,7 @@ def _payload(d: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     call = d.get("tool_call")
     if type(call) is not dict or len(call) != 1:
         return None
-    (key, body), = call.items()
+    ((key, body),) = call.items()
     if type(body) is not dict:
         return None
     return key, body

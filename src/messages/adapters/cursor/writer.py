@@ -77,10 +77,11 @@ def _blocks(content: str | tuple[Block, ...], policy: Policy) -> list[Any]:
     blocks = (TextBlock(content),) if isinstance(content, str) else content
     out = []
     for i, block in enumerate(blocks):
+        plain = block
         if isinstance(block, TextBlock) and block.citations is not None:
             policy.refuse("Cursor text carries no citations", f"$.content[{i}].citations", block)
-            block = TextBlock(block.text, extra=block.extra)
-        out.append(anthropic_blocks.encode_block(block))
+            plain = TextBlock(block.text, extra=block.extra)
+        out.append(anthropic_blocks.encode_block(plain))
     return out
 
 
@@ -194,7 +195,7 @@ def encode_line(m: Message, policy: Policy) -> Any:
         ):
             why = f"Cursor stream-json has no line for {m.role or 'raw'} {m.kind} content"
             alt = refuse(m, why, policy)
-            if alt is None or (alt.role != "assistant" and alt.role != "user"):
+            if alt is None or alt.role not in ("assistant", "user"):
                 return None
             return encode_line(alt, policy)
         case (

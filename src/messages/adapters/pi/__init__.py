@@ -136,5 +136,5 @@ def iter_encode(
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """pi writes whole messages: nothing to join (given back lazily, in order)."""
+    """Give the messages back lazily, in order: pi writes whole messages, nothing to join."""
     return _base.merge_deltas(messages, is_delta=lambda m: False)

@@ -1,6 +1,6 @@
-"""pi's content blocks, both ways (pi-ai's ``TextContent``, ``ThinkingContent``, ``ToolCall``,
-``ImageContent``).
+"""Content blocks of pi's messages, both ways.
 
+pi-ai's ``TextContent``, ``ThinkingContent``, ``ToolCall`` and ``ImageContent``.
 A block of a known kind whose required keys are missing or of the wrong type, and a block of
 any other kind, is kept whole as a :class:`RawBlock` and written back as it was. Keys a
 block's class does not model (``textSignature``, ``thoughtSignature``...) stay in its
@@ -91,8 +91,8 @@ def _block(value: Any) -> Block:
                 data=value["data"], media_type=value["mimeType"], extra=extra(value, _IMAGE)
             )
         except (ValueError, TypeError):  # not base64, say: kept as it was
-            return RawBlock(value)
-    return RawBlock(value)
+            return RawBlock(wrap_owned(value))
+    return RawBlock(wrap_owned(value))
 
 
 def decode_blocks(values: Any, at: str) -> tuple[Block, ...]:

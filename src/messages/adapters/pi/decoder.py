@@ -155,9 +155,7 @@ def _message(d: dict[str, Any]) -> Message:
         return ToolMessage((result,), uuid=uuid, timestamp=ts, extra=extra)
     if role == BASH:
         data = extra_of(inner, ("role",))
-        return SystemEventMessage(
-            BASH, data, uuid=uuid, timestamp=ts, extra=_mirror(d, used, {})
-        )
+        return SystemEventMessage(BASH, data, uuid=uuid, timestamp=ts, extra=_mirror(d, used, {}))
     return ev.raw_line(d)
 
 
@@ -216,4 +214,3 @@ def decode_entry(obj: Any) -> Message:
     if decoder is None:
         return ev.raw_line(obj)
     return decoder(obj)
-

@@ -232,7 +232,7 @@ def encode_message(m: Message, policy: Policy) -> Any:
         case AssistantMessage():
             return _assistant(m, policy)
         case InitMessage():
-            out = {"type": "session"}
+            out: dict[str, Any] = {"type": "session"}
             if m.session_id is not None:
                 out["id"] = m.session_id
             if m.timestamp is not None:
