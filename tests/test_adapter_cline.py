@@ -110,3 +110,21 @@ def test_turns_from_elsewhere_become_one_conversation_array() -> None:
         {"role": "assistant", "content": "hello", "modelInfo": {"id": "m1"}},
         {"role": "user", "content": [{"type": "text", "text": "bye"}]},
     ]
+
+
+def test_a_task_folder_is_one_session(tmp_path: object) -> None:
+    import shutil
+    from pathlib import Path
+
+    from messages.sessions import load
+
+    task = Path(str(tmp_path)) / "1760000000000"
+    task.mkdir()
+    for name in ("api_conversation_history.json", "ui_messages.json", "task_metadata.json"):
+        shutil.copy(FOLDER / name, task / name)
+    (session,) = load([str(task)])
+    assert session.agent == "cline" and session.id == "1760000000000"
+    assert [m.kind for m in session.messages] == ["user", "assistant", "user", "assistant"]
+    assert session.usage.calls == 2  # the UI log's two requests, not the history's metrics
+    assert session.usage.total.cost_usd == pytest.approx(0.0184)
+    assert session.title is not None and "Fix the failing test" in session.title

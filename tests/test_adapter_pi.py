@@ -127,3 +127,30 @@ def test_a_turn_from_elsewhere_becomes_message_entries() -> None:
     assert call["message"]["content"] == [
         {"type": "toolCall", "id": "t1", "name": "bash", "arguments": {"command": "ls"}}
     ]
+
+
+def test_the_session_hook_links_the_tree_and_marks_the_fork_copies() -> None:
+    from messages.sessions import load
+
+    (session,) = load([str(FOLDER / "session-v3.jsonl")])
+    assert session.agent == "pi" and session.id == "0b7f7c3e-2f4a-4c1b-9d7e-1a2b3c4d5e6f"
+    assert session.title == "login form"  # the session_info entry's name
+    assert session.parent == "5a6b7c8d-0000-4000-8000-000000000001"
+    assert len(session.compactions) == 1
+    # the branch summary's parent is a4: the entries after a4 (a5...a10) are another branch
+    assert [m.uuid for m in session.messages][:3] == ["a1000003", "a1000004", "a1000011"]
+    assert session.branches and session.usage.calls == 3  # a failed call reports zeros
+
+
+def test_a_forked_old_session_counts_only_its_own_calls() -> None:
+    from messages.sessions import load
+
+    path = shared_fixtures("pi", "before-compaction.jsonl")
+    (session,) = load([str(path)])
+    assert session.parent == "d97339c6-6c10-4827-846b-9ff1d9c3dc37"
+    assert len(session.compactions) == 2
+    # every entry but the last was written before the fork's header: copied from the session
+    # it was forked from, whose calls they are
+    assert session.usage.calls == 0 and session.usage.own.cost_usd is None
+    copied = session.usage.copied.cost_usd
+    assert copied is not None and round(copied, 4) == 42.5959

@@ -38,8 +38,6 @@ from ..limits import current_limits
 from ..message import Message
 
 __all__ = [
-    "CLINE_EXTENSIONS",
-    "EDITORS",
     "EXAMPLES",
     "Input",
     "LineCounter",
@@ -452,52 +450,12 @@ def expand(path: str) -> list[Input]:
 def default_folders(env: dict[str, str] | None = None) -> list[str]:
     """Where the agents keep their logs, the folders that exist: read when no file is given.
 
+    Each agent's session hook knows its own folders (see :func:`messages.sessions.roots`):
     Claude Code's transcripts are in ``$CLAUDE_CONFIG_DIR/projects`` (a comma-separated list
     of folders is allowed), else ``~/.claude/projects``; Codex's sessions are in
     ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``; then pi's and Cline's (and Roo
     Code's, Kilo Code's) folders, each agent's own override variables honoured.
     """
-    env = dict(os.environ) if env is None else env
-    home = env.get("HOME") or os.path.expanduser("~")
-    claude = [p.strip() for p in env.get("CLAUDE_CONFIG_DIR", "").split(",") if p.strip()]
-    places = [os.path.join(p, "projects") for p in claude or [os.path.join(home, ".claude")]]
-    places.append(os.path.join(env.get("CODEX_HOME") or os.path.join(home, ".codex"), "sessions"))
-    places += _more_agent_folders(env, home)
-    return [p for p in places if os.path.isdir(p)]
+    from ..sessions import roots
 
-
-CLINE_EXTENSIONS: Final = (
-    "saoudrizwan.claude-dev",
-    "rooveterinaryinc.roo-cline",
-    "kilocode.kilo-code",
-)
-"""The VS Code extension ids of Cline, Roo Code and Kilo Code: their task folders' parents."""
-EDITORS: Final = ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf")
-"""Editors (VS Code and its forks) whose ``User/globalStorage`` may hold those task folders."""
-
-
-def _more_agent_folders(env: dict[str, str], home: str) -> list[str]:
-    """The folders of pi and Cline (the CLI's, and the VS Code extensions' task folders).
-
-    pi keeps sessions in ``$PI_CODING_AGENT_DIR/sessions``, else ``~/.pi/agent/sessions``;
-    the Cline CLI in ``$CLINE_SESSION_DATA_DIR``, else ``$CLINE_DATA_DIR/sessions``, else
-    ``$CLINE_DIR/data/sessions``, else ``~/.cline/data/sessions``; Cline, Roo Code and Kilo
-    Code in VS Code in ``<editor config>/User/globalStorage/<extension>/tasks``.
-    """
-    pi = env.get("PI_CODING_AGENT_DIR") or os.path.join(home, ".pi", "agent")
-    places = [os.path.join(pi, "sessions")]
-    cline_data = env.get("CLINE_DATA_DIR") or os.path.join(
-        env.get("CLINE_DIR") or os.path.join(home, ".cline"), "data"
-    )
-    places.append(env.get("CLINE_SESSION_DATA_DIR") or os.path.join(cline_data, "sessions"))
-    configs = [
-        env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"),
-        os.path.join(home, "Library", "Application Support"),
-    ]
-    if env.get("APPDATA"):
-        configs.append(env["APPDATA"])
-    for config in configs:
-        for editor in EDITORS:
-            storage = os.path.join(config, editor, "User", "globalStorage")
-            places += [os.path.join(storage, ext, "tasks") for ext in CLINE_EXTENSIONS]
-    return places
+    return roots(env)
