@@ -8,11 +8,11 @@ import pytest
 
 from conftest import LOCAL_FIXTURES
 from messages import AssistantMessage
+from messages import DocumentBlock
 from messages import ErrorMessage
 from messages import ImageBlock
 from messages import InitMessage
 from messages import InvalidLineMessage
-from messages import RawBlock
 from messages import RawMessage
 from messages import ResultMessage
 from messages import SystemEventMessage
@@ -39,7 +39,10 @@ def test_the_newer_transcript_gives_its_header_and_entries() -> None:
     assert header.extra["agent"] == "lead"
     user, first, result, second, odd = got[1:]
     assert isinstance(user, UserMessage) and user.uuid == "msg_u1"
-    assert [type(b) for b in user.content] == [type(user.content[0]), RawBlock, RawBlock]
+    _, image, file = user.content  # the SDK's own image and file blocks, typed
+    assert isinstance(image, ImageBlock) and image.media_type == "image/png"
+    assert isinstance(file, DocumentBlock) and file.filename == "/home/dev/app/README.md"
+    assert file.text == "# App\nA demo.\n"
     assert isinstance(first, AssistantMessage) and first.model == "claude-sonnet-4-6"
     assert first.usage is not None
     assert (first.usage.input_tokens, first.usage.cache_read_tokens) == (1200, 800)

@@ -39,11 +39,11 @@ from .._sessions import walk_files
 
 __all__ = [
     "CLINE_EXTENSIONS",
+    "ClineHook",
     "EDITORS",
     "FILES",
     "HOOK",
     "TRANSCRIPT",
-    "ClineHook",
     "transcript_id",
 ]
 

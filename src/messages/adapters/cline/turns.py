@@ -9,23 +9,29 @@ and, on assistant messages, ``metrics`` (``inputTokens``, ``outputTokens``,
 ``cacheReadTokens``, ``cacheWriteTokens``, ``cost``); the VS Code extension's history adds
 ``modelInfo`` (``modelId``, ``providerId``, ``mode``) and ``metrics`` (``tokens``:
 ``prompt``, ``completion``, ``cached``; ``cost``). Blocks go through the Anthropic block
-codec; one it cannot read (Cline's ``file`` block, an image given as ``data`` and
-``mediaType``) is kept whole as a :class:`RawBlock`.
+codec, except the SDK's own ``image`` (``data``, ``mediaType``) and ``file`` (``path``,
+``content``) blocks: an :class:`ImageBlock` and a :class:`DocumentBlock`, marked so they are
+written back in that shape. A block neither reads is kept whole as a :class:`RawBlock`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from typing import Final
 
 from ..._core.frozen import EMPTY
 from ..._core.frozen import FrozenDict
+from ..._core.frozen import raw
 from ..._core.make import wrap_owned
 from ..._core.wire import fail
 from ..._shapes import anthropic_blocks
 from ...blocks import Block
+from ...blocks import DocumentBlock
+from ...blocks import ImageBlock
 from ...blocks import RawBlock
 from ...blocks import TextBlock
+from ...blocks import ToolResultBlock
 from ...errors import DecodeError
 from ...message import Message
 from ...policy import Policy
@@ -35,7 +41,7 @@ from ...usage import Usage
 from .. import _events as ev
 from .._common import decode_content
 
-__all__ = ["decode_turn", "encode_turn", "is_turn"]
+__all__ = ["SHAPE", "decode_turn", "encode_turn", "is_turn"]
 
 _METRICS: Final = (
     ("inputTokens", "input_tokens"),
@@ -50,17 +56,67 @@ def is_turn(obj: Any) -> bool:
     return type(obj) is dict and obj.get("role") in ("user", "assistant") and "content" in obj
 
 
+SHAPE: Final = "cline.block"
+"""The ``extra`` key marking a block read from the SDK's own shape (written back in it)."""
+
+
+def _sdk_block(value: Any) -> Block | None:
+    """A block in the Cline SDK's own shape, typed; ``None`` for any other value.
+
+    The shapes: ``image`` (``data``, ``mediaType``) and ``file`` (``path``, ``content``).
+    """
+    if type(value) is not dict:
+        return None
+    tag = value.get("type")
+    if tag == "image" and "source" not in value:
+        data, media = value.get("data"), value.get("mediaType")
+        if type(data) is str and type(media) is str:
+            rest = {k: v for k, v in value.items() if k not in ("type", "data", "mediaType")}
+            rest[SHAPE] = "image"
+            try:
+                return ImageBlock(data=data, media_type=media, extra=wrap_owned(rest))
+            except (ValueError, TypeError):
+                return None
+    if tag == "file":
+        path, text = value.get("path"), value.get("content")
+        if type(path) is str and type(text) is str:
+            rest = {k: v for k, v in value.items() if k not in ("type", "path", "content")}
+            rest[SHAPE] = "file"
+            return DocumentBlock(text=text, filename=path, extra=wrap_owned(rest))
+    return None
+
+
+def _sdk_out(block: Block) -> dict[str, Any] | None:
+    """A block read from the SDK's own shape, written back in it."""
+    if not isinstance(block, (ImageBlock, DocumentBlock)):
+        return None
+    shape = block.extra.get(SHAPE)
+    rest = {k: v for k, v in raw(block.extra).items() if k != SHAPE} if shape else {}
+    if shape == "image" and isinstance(block, ImageBlock):
+        return ev.overlay(
+            {"type": "image", "data": block.data, "mediaType": block.media_type}, rest
+        )
+    if shape == "file" and isinstance(block, DocumentBlock):
+        return ev.overlay({"type": "file", "path": block.filename, "content": block.text}, rest)
+    return None
+
+
 def _blocks(values: list[Any]) -> tuple[Block, ...]:
-    try:
-        return decode_content(values)
-    except DecodeError:
-        pass
     out: list[Block] = []
-    for value in values:  # one the codec refuses is kept whole
+    for value in values:  # the SDK's own blocks, then the Anthropic codec; else kept whole
+        own = _sdk_block(value)
+        if own is not None:
+            out.append(own)
+            continue
         try:
-            out.extend(decode_content([value]))
+            (block,) = decode_content([value])
+            name = block.extra.get("name") if isinstance(block, ToolResultBlock) else None
+            if isinstance(block, ToolResultBlock) and isinstance(name, str):
+                rest = {k: v for k, v in raw(block.extra).items() if k != "name"}
+                block = replace(block, name=name, extra=wrap_owned(rest) if rest else EMPTY)
+            out.append(block)
         except DecodeError:
-            out.append(RawBlock(value))
+            out.append(RawBlock(wrap_owned(value) if type(value) is dict else value))
     return tuple(out)
 
 
@@ -133,11 +189,18 @@ def _content(content: str | tuple[Block, ...], policy: Policy) -> Any:
         return content
     out = []
     for i, block in enumerate(content):
+        own = _sdk_out(block)
+        if own is not None:
+            out.append(own)
+            continue
         plain = block
         if isinstance(block, TextBlock) and block.citations is not None:
             policy.refuse("Cline text carries no citations", f"$.content[{i}].citations", block)
             plain = TextBlock(block.text, extra=block.extra)
-        out.append(anthropic_blocks.encode_block(plain))
+        item = anthropic_blocks.encode_block(plain)
+        if isinstance(block, ToolResultBlock) and block.name is not None:
+            item["name"] = block.name  # the SDK's tool results name their tool
+        out.append(item)
     return out
 
 

@@ -38,6 +38,7 @@ from .._common import refuse
 from .documents import KEY
 from .documents import METADATA
 from .documents import unmarked
+from .turns import SHAPE
 from .turns import encode_turn
 from .ui import encode_item
 
@@ -66,7 +67,7 @@ def _carry(blocks: tuple[Block, ...], policy: Policy) -> tuple[Block, ...] | Non
     """The blocks Cline keeps, the others through the policy; ``None`` if none is left."""
     out: list[Block] = []
     for i, block in enumerate(blocks):
-        if isinstance(block, _NOT_KEPT):
+        if isinstance(block, _NOT_KEPT) and SHAPE not in block.extra:  # not Cline's own
             alt = policy.degrade(
                 block, f"$.content[{i}]", f"Cline cannot carry {block.kind} blocks"
             )
