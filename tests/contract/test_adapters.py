@@ -852,3 +852,22 @@ def test_a_harness_user_turn_is_written_as_a_user_turn(adapter: ModuleType, mess
         assert len(marked) == len(unmarked)
         if adapter.NAME not in CARRIES_EVENTS:
             assert marked == unmarked
+
+
+@pytest.mark.parametrize(("adapter", "path"), [*_fixtures(), *_captures()])
+def test_a_whole_file_is_detected_as_its_own_format(
+    adapter: ModuleType | None, path: Path | None
+) -> None:
+    """What the command line detects a file as (its first claimed record) is its own format:
+    no adapter claims another agent's file (a Cursor capture is not Claude Code's, say)."""
+    from messages.cli.io import sniff
+
+    if adapter is None or path is None:
+        pytest.skip("real captures not available")
+    with path.open("rb") as fp:
+        survey, _ = sniff(fp)
+    # None: no record of the file as written is any format's (a recorder's envelopes, a
+    # standalone block); otherwise it must be the file's own
+    assert survey.first in (adapter.NAME, None), path.name
+    if path.suffix == ".jsonl" and "caic-" not in path.name:
+        assert survey.first == adapter.NAME, path.name
