@@ -149,3 +149,25 @@ def test_bad_report_flags_are_usage_errors(
 ) -> None:
     code, _, err = run(capsys, "stats", "--example", *flags)
     assert code == 2 and message in err
+
+
+def test_default_folders_of_pi_and_cline(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    pi = home / ".pi" / "agent" / "sessions"
+    cline = home / ".cline" / "data" / "sessions"
+    roo = home / ".config" / "Code" / "User" / "globalStorage" / "rooveterinaryinc.roo-cline"
+    for folder in (pi, cline, roo / "tasks"):
+        folder.mkdir(parents=True)
+    assert default_folders({"HOME": str(home)}) == [str(pi), str(cline), str(roo / "tasks")]
+    moved = tmp_path / "pi-home"
+    (moved / "sessions").mkdir(parents=True)
+    data = tmp_path / "cline-data"
+    (data / "sessions").mkdir(parents=True)
+    env = {"HOME": str(home), "PI_CODING_AGENT_DIR": str(moved), "CLINE_DATA_DIR": str(data)}
+    assert default_folders(env) == [
+        str(moved / "sessions"),
+        str(data / "sessions"),
+        str(roo / "tasks"),
+    ]
+    env["CLINE_SESSION_DATA_DIR"] = str(tmp_path / "nowhere")  # set but absent: not read
+    assert str(data / "sessions") not in default_folders(env)

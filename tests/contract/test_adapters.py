@@ -71,13 +71,21 @@ CARRIES_CITATIONS = frozenset(("claude_code", "native"))
 """Formats with a place for text citations (Anthropic-shaped blocks, native)."""
 CARRIES_SERVER_TOOLS = frozenset(("claude_code", "native"))
 """Formats with a place for a server tool's call and result (Anthropic-shaped blocks, native)."""
-CARRIES_RAW_CONTENT = frozenset(("claude_code", "native"))
+CARRIES_RAW_CONTENT = frozenset(("claude_code", "native", "pi"))
 """Formats that write a raw content block of any role inside a message of that role."""
 CARRIES_AUDIO = frozenset(("acp", "native"))
 """Formats with an audio content item."""
 STRING_RESULTS = frozenset(("gemini_cli", "opencode", "copilot"))
 """Formats whose tool results are one string: other blocks go through the policy."""
-WRITES_EMPTY_TURNS = {"claude_code": 1, "copilot": 1, "native": 1, "codex": 0}
+WRITES_EMPTY_TURNS = {
+    "claude_code": 1,
+    "copilot": 1,
+    "native": 1,
+    "codex": 0,
+    "pi": 1,
+    "cursor": 1,
+    "cline": 1,
+}
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
 TAKES_OVER_INPUT = frozenset(("claude_code", "codex"))
@@ -116,6 +124,18 @@ BAD_SHAPES = {
         "$.params.update.toolCallId: expected a string, found nothing",
     ),
     "native": ('{"v":1,"kind":"text","text":5}', "$.text: expected a string, found an integer"),
+    "pi": (
+        '{"type":"message","message":{"role":"toolResult","toolCallId":5}}',
+        "$.message.toolCallId: expected a string, found an integer",
+    ),
+    "cursor": (
+        '{"type":"tool_call","subtype":"started","call_id":7}',
+        "$.call_id: expected a string, found an integer",
+    ),
+    "cline": (
+        '{"role":"user","content":5,"ts":1}',
+        "$.content: expected a string or an array, found an integer",
+    ),
 }
 """A line of each format with a known key of the wrong type, and what reading it says."""
 
@@ -294,7 +314,7 @@ def test_every_format_with_captures_has_some() -> None:
     found = {name for name, _ in captures()}
     if not found:
         pytest.skip("real captures not available")
-    assert found == {"claude_code", "codex", "gemini_cli", "acp"}
+    assert found == {"claude_code", "codex", "gemini_cli", "acp", "pi", "cursor"}
     pretty = [p for name, p in captures() if name == "claude_code" and p.suffix == ".json"]
     assert len(pretty) >= 15  # single pretty-printed Claude Code messages: one object each
 
@@ -832,3 +852,22 @@ def test_a_harness_user_turn_is_written_as_a_user_turn(adapter: ModuleType, mess
         assert len(marked) == len(unmarked)
         if adapter.NAME not in CARRIES_EVENTS:
             assert marked == unmarked
+
+
+@pytest.mark.parametrize(("adapter", "path"), [*_fixtures(), *_captures()])
+def test_a_whole_file_is_detected_as_its_own_format(
+    adapter: ModuleType | None, path: Path | None
+) -> None:
+    """What the command line detects a file as (its first claimed record) is its own format:
+    no adapter claims another agent's file (a Cursor capture is not Claude Code's, say)."""
+    from messages.cli.io import sniff
+
+    if adapter is None or path is None:
+        pytest.skip("real captures not available")
+    with path.open("rb") as fp:
+        survey, _ = sniff(fp)
+    # None: no record of the file as written is any format's (a recorder's envelopes, a
+    # standalone block); otherwise it must be the file's own
+    assert survey.first in (adapter.NAME, None), path.name
+    if path.suffix == ".jsonl" and "caic-" not in path.name:
+        assert survey.first == adapter.NAME, path.name

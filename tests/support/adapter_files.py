@@ -34,6 +34,8 @@ CAPTURE_FOLDERS: dict[str, tuple[str, ...]] = {
     "codex": ("codex_exec", "codex_app_server"),
     "gemini_cli": ("gemini_cli",),
     "acp": ("acp",),
+    "pi": ("pi",),
+    "cursor": ("cursor",),
 }
 """The folders of ../shared/fixtures that hold real captures of each adapter's format."""
 

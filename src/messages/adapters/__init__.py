@@ -10,8 +10,9 @@ same surface. See docs/adapters/index.md.
 The registry finds an adapter by name or by a sample line; importing this package imports
 no adapter, each one is loaded on first use.
 
->>> NAMES
-('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'native')
+>>> NAMES  # doctest: +NORMALIZE_WHITESPACE
+('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'pi', 'cursor', 'cline',
+ 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -41,7 +42,17 @@ if TYPE_CHECKING:
 
 __all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get", "prepare"]
 
-CLI_NAMES: Final = ("claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp")
+CLI_NAMES: Final = (
+    "claude_code",
+    "codex",
+    "gemini_cli",
+    "opencode",
+    "copilot",
+    "acp",
+    "pi",
+    "cursor",
+    "cline",
+)
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
 NAMES: Final = (*CLI_NAMES, "native")
@@ -109,7 +120,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, pi, cursor, cline, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")
@@ -127,7 +138,7 @@ def detect(obj: Any) -> str | None:
 
     if is_native(obj):
         return "native"
-    if type(obj) is not dict:
+    if type(obj) is not dict and type(obj) is not list:  # a list: a Cline task document
         return None
     for name in CLI_NAMES:
         if get(name).detect(obj):

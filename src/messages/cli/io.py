@@ -453,7 +453,8 @@ def default_folders(env: dict[str, str] | None = None) -> list[str]:
     Each agent's session hook knows its own folders (see :func:`messages.sessions.roots`):
     Claude Code's transcripts are in ``$CLAUDE_CONFIG_DIR/projects`` (a comma-separated list
     of folders is allowed), else ``~/.claude/projects``; Codex's sessions are in
-    ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``.
+    ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``; then pi's and Cline's (and Roo
+    Code's, Kilo Code's) folders, each agent's own override variables honoured.
     """
     from ..sessions import roots
 

@@ -44,6 +44,7 @@ from ...policy import Policy
 from ...policy import Unsupported
 from .. import _base
 from .._common import plain
+from .._stream_json import cursor_shaped
 from .decoder import decode
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
@@ -70,6 +71,8 @@ def detect(obj: Any) -> bool:
     if type(obj) is not dict or _base.is_native(obj):
         return False
     tag = obj.get("type")
+    if type(tag) is str and cursor_shaped(obj, tag):  # Cursor CLI borrows these types
+        return False
     if tag in ("assistant", "user"):
         return type(obj.get("message")) is dict
     if tag == "system":

@@ -196,6 +196,10 @@ def _role_line(
         out["session_id"] = m.session_id
     if m.parent_tool_use_id is not None:
         out["parent_tool_use_id"] = m.parent_tool_use_id
+    elif not assistant and "session_id" in out and not ex:
+        # a stream-json line as Claude Code writes one (top-level: null); it also keeps a
+        # user line from another source apart from Cursor's, which borrows the shape
+        out["parent_tool_use_id"] = None
     if m.uuid is not None:
         out["uuid"] = m.uuid
     if m.timestamp is not None:

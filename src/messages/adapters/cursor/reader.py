@@ -1,0 +1,233 @@
+"""Reading one ``cursor-agent --output-format stream-json`` line.
+
+What a message does not model stays in its ``extra`` (the line's other keys; for ``user`` and
+``assistant`` lines the nested message's under ``"message"``; for tool calls the payload
+under ``"tool_call"``), and the writer puts it back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+from typing import Final
+
+from ..._core.frozen import EMPTY
+from ..._core.frozen import FrozenDict
+from ..._core.jsontext import parse_arguments
+from ..._core.make import wrap_owned
+from ..._core.wire import fail
+from ..._core.wire import need_obj
+from ..._core.wire import need_str
+from ..._core.wire import opt_bool
+from ..._core.wire import opt_num
+from ..._core.wire import opt_str
+from ..._core.wire import opt_time
+from ...errors import DecodeError
+from ...events.run import InitMessage
+from ...events.run import ResultMessage
+from ...events.run import StreamEventMessage
+from ...flat import ThinkingMessage
+from ...flat import ToolResultMessage
+from ...flat import ToolUseMessage
+from ...message import Message
+from ...roles import AssistantMessage
+from ...roles import UserMessage
+from .. import _events as ev
+from .._common import decode_content
+
+__all__ = ["SUFFIX", "decode_line", "result_text"]
+
+SUFFIX: Final = "ToolCall"
+"""How a tool call's payload key ends (``shellToolCall``, ``readToolCall``...)."""
+
+_CONTEXT: Final = ("type", "session_id", "model_call_id", "timestamp_ms")
+_RESULT_TEXT: Final = ("content", "interleavedOutput", "stdout", "output", "message", "error")
+
+
+def _left(d: dict[str, Any], used: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if k not in used}
+
+
+def _frozen(d: dict[str, Any]) -> FrozenDict:
+    return wrap_owned(d) if d else EMPTY
+
+
+def _context(d: dict[str, Any]) -> tuple[str | None, str | None, Any]:
+    """session_id, model_call_id (as message_id) and timestamp_ms, checked."""
+    return opt_str(d, "session_id"), opt_str(d, "model_call_id"), opt_time(d, "timestamp_ms")
+
+
+def _kept(d: dict[str, Any], used: tuple[str, ...]) -> list[str]:
+    """The modelled keys that carry a value (a null stays in extra, to be written back)."""
+    return [k for k in used if d.get(k) is not None or k == "type"]
+
+
+def _init(d: dict[str, Any]) -> Message:
+    if d.get("subtype") != "init":
+        return ev.raw_line(d)
+    sid, _, ts = _context(d)
+    used = ("type", "subtype", "session_id", "cwd", "model")
+    return InitMessage(
+        cwd=opt_str(d, "cwd"),
+        model=opt_str(d, "model"),
+        session_id=sid,
+        timestamp=ts,
+        extra=_frozen(_left(d, _kept(d, used))),
+    )
+
+
+def _turn(d: dict[str, Any]) -> Message:
+    message = need_obj(d, "message")
+    content = message.get("content")
+    if type(content) is not list:
+        raise fail("an array", content, "content", "$.message")
+    try:
+        blocks = decode_content(content)
+    except DecodeError as exc:
+        raise exc.within(".message.content") from None
+    sid, mid, ts = _context(d)
+    top = _left(d, [*_kept(d, _CONTEXT), "message"])
+    inner = _left(message, ("role", "content"))
+    if inner:
+        top["message"] = inner
+    extra = _frozen(top)
+    if d["type"] == "user":
+        return UserMessage(blocks, session_id=sid, message_id=mid, timestamp=ts, extra=extra)
+    return AssistantMessage(blocks, session_id=sid, message_id=mid, timestamp=ts, extra=extra)
+
+
+def _thinking(d: dict[str, Any]) -> Message:
+    sid, mid, ts = _context(d)
+    if d.get("subtype") == "delta":
+        text = need_str(d, "text")
+        extra = _frozen(_left(d, [*_kept(d, _CONTEXT), "text"]))
+        return ThinkingMessage(
+            text, role="assistant", session_id=sid, message_id=mid, timestamp=ts, extra=extra
+        )
+    return StreamEventMessage(wrap_owned(d), session_id=sid, message_id=mid, timestamp=ts)
+
+
+def _payload(d: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The tool call's kind key and its object, when ``tool_call`` holds exactly one."""
+    call = d.get("tool_call")
+    if type(call) is not dict or len(call) != 1:
+        return None
+    ((key, body),) = call.items()
+    if type(body) is not dict:
+        return None
+    return key, body
+
+
+def result_text(result: Any) -> tuple[str, bool | None]:
+    """The text of a tool's outcome, and whether it failed (``success`` or anything else).
+
+    The first string among a few well-known keys (``content``, ``interleavedOutput``,
+    ``stdout``...) of the outcome object, else the object as compact JSON.
+    """
+    if type(result) is not dict or len(result) == 0:
+        return "", None
+    key = "success" if "success" in result else next(iter(result))
+    value = result[key]
+    failed = key != "success"
+    if type(value) is str:
+        return value, failed
+    if type(value) is dict:
+        for name in _RESULT_TEXT:
+            found = value.get(name)
+            if type(found) is str and found:
+                return found, failed
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")), failed
+
+
+def _tool_call(d: dict[str, Any]) -> Message:
+    call = need_str(d, "call_id")
+    found = _payload(d)
+    subtype = d.get("subtype")
+    if found is None or subtype not in ("started", "completed"):
+        return ev.raw_line(d)
+    key, body = found
+    sid, mid, ts = _context(d)
+    name = key[: -len(SUFFIX)] if key.endswith(SUFFIX) and len(key) > len(SUFFIX) else key
+    if type(body.get("name")) is str and not key.endswith(SUFFIX):
+        name = body["name"]
+    args = body.get("args")
+    top = _left(d, [*_kept(d, _CONTEXT), "call_id", "subtype", "tool_call"])
+    if subtype == "started":
+        text = body.get("arguments")  # a function tool's arguments, as JSON text
+        text = text if type(text) is str else None
+        taken: tuple[str, ...] = ()
+        if type(args) is dict:
+            taken = ("args",) if args else ()  # an empty object stays in extra
+        else:
+            args = (parse_arguments(text) or {}) if text is not None else {}
+        if text is not None:
+            taken = (*taken, "arguments")
+        top["tool_call"] = {key: _left(body, taken)}
+        return ToolUseMessage(
+            call,
+            name,
+            wrap_owned(args),
+            arguments=text,
+            role="assistant",
+            session_id=sid,
+            message_id=mid,
+            timestamp=ts,
+            extra=_frozen(top),
+        )
+    top["tool_call"] = d["tool_call"]  # the call and its outcome, whole: content is a view
+    text, failed = result_text(body.get("result"))
+    return ToolResultMessage(
+        call,
+        text,
+        is_error=failed,
+        name=name,
+        session_id=sid,
+        message_id=mid,
+        timestamp=ts,
+        extra=_frozen(top),
+    )
+
+
+def _result(d: dict[str, Any]) -> Message:
+    sid, mid, ts = _context(d)
+    used = (
+        *_CONTEXT,
+        "subtype",
+        "result",
+        "is_error",
+        "duration_ms",
+        "duration_api_ms",
+    )
+    return ResultMessage(
+        subtype=opt_str(d, "subtype"),
+        result=opt_str(d, "result"),
+        is_error=opt_bool(d, "is_error"),
+        duration_ms=opt_num(d, "duration_ms"),
+        duration_api_ms=opt_num(d, "duration_api_ms"),
+        session_id=sid,
+        message_id=mid,
+        timestamp=ts,
+        extra=_frozen(_left(d, _kept(d, used))),
+    )
+
+
+_DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
+    "system": _init,
+    "user": _turn,
+    "assistant": _turn,
+    "thinking": _thinking,
+    "tool_call": _tool_call,
+    "result": _result,
+}
+
+
+def decode_line(obj: Any) -> Message:
+    """One owned Cursor line to one message; a line of an unknown type is kept whole."""
+    if type(obj) is not dict:
+        raise fail("an object", obj)
+    tag = obj.get("type")
+    decoder = _DECODERS.get(tag) if type(tag) is str else None
+    if decoder is None:
+        return ev.raw_line(obj)
+    return decoder(obj)
