@@ -25,6 +25,12 @@ from ...events.agent import RateLimitMessage
 from ...events.agent import StatusMessage
 from ...events.agent import SystemEventMessage
 from ...events.agent import TaskEventMessage
+from ...events.records import FileSnapshotMessage
+from ...events.records import ProgressMessage
+from ...events.records import QueueOperationMessage
+from ...events.records import TitleMessage
+from ...events.records import TurnContextMessage
+from ...events.records import TurnEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -209,6 +215,12 @@ def encode_line(m: Message, policy: Policy) -> Any:
             | SystemEventMessage()
             | ConversationResetMessage()
             | TaskEventMessage()
+            | FileSnapshotMessage()
+            | ProgressMessage()
+            | QueueOperationMessage()
+            | TitleMessage()
+            | TurnContextMessage()
+            | TurnEventMessage()
         ):
             why = f"Cursor stream-json has no line for a {m.kind} message"
             refuse(m, why, policy, degrade=False)

@@ -30,6 +30,12 @@ from ...events.agent import RateLimitMessage
 from ...events.agent import StatusMessage
 from ...events.agent import SystemEventMessage
 from ...events.agent import TaskEventMessage
+from ...events.records import FileSnapshotMessage
+from ...events.records import ProgressMessage
+from ...events.records import QueueOperationMessage
+from ...events.records import TitleMessage
+from ...events.records import TurnContextMessage
+from ...events.records import TurnEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -293,6 +299,12 @@ def encode_message(m: Message, policy: Policy) -> Any:
             | RateLimitMessage()
             | StatusMessage()
             | TaskEventMessage()
+            | FileSnapshotMessage()
+            | ProgressMessage()
+            | QueueOperationMessage()
+            | TitleMessage()
+            | TurnContextMessage()
+            | TurnEventMessage()
             | ConversationResetMessage()
         ):
             refuse(m, f"pi sessions have no entry for a {m.kind} message", policy, degrade=False)
