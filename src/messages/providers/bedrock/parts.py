@@ -1,0 +1,484 @@
+"""Converse ``ContentBlock`` objects, both ways (private to ``bedrock``).
+
+A content block is a union: an object with exactly one member (``text``, ``image``,
+``toolUse``, ``reasoningContent``...). The members this library models become blocks; a
+block with another member (``cachePoint``, ``guardContent``, ``citationsContent``...), with
+several members, or whose member does not have the shape modelled here, is kept whole as
+a :class:`RawBlock` and written back as it came. Bytes are base64 text, as in the JSON
+the HTTP API takes (``boto3`` takes and gives raw bytes there instead).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from typing import Final
+from typing import assert_never
+
+from ..._core.frozen import FrozenDict
+from ..._core.frozen import raw
+from ..._core.frozen import thaw
+from ..._core.make import expose_owned
+from ..._core.make import wrap_owned
+from ..._core.wire import fail
+from ...blocks import AudioBlock
+from ...blocks import Block
+from ...blocks import DocumentBlock
+from ...blocks import ImageBlock
+from ...blocks import RawBlock
+from ...blocks import ServerToolResultBlock
+from ...blocks import ServerToolUseBlock
+from ...blocks import TextBlock
+from ...blocks import ThinkingBlock
+from ...blocks import ToolResultBlock
+from ...blocks import ToolUseBlock
+from ...blocks import VideoBlock
+from ...media import parse_data_uri
+from ...policy import Policy
+from .._carry import carried
+from .._carry import refusal_text
+from .._formats import BEDROCK
+from .._formats import Place
+from .._formats import raw_is_own
+from .ids import original_id
+from .ids import wire_id
+
+__all__ = ["PROVIDER", "carries", "decode_block", "encode_block", "encode_result_part"]
+
+PROVIDER: Final = "bedrock"
+"""The ``provider`` of a ThinkingBlock whose signature a Bedrock model issued."""
+
+_IMAGE: Final = {f: f"image/{f}" for f in ("png", "jpeg", "gif", "webp")}
+_VIDEO: Final = {
+    "mkv": "video/x-matroska",
+    "mov": "video/quicktime",
+    "mp4": "video/mp4",
+    "webm": "video/webm",
+    "flv": "video/x-flv",
+    "mpeg": "video/mpeg",
+    "mpg": "video/mpg",
+    "wmv": "video/x-ms-wmv",
+    "three_gp": "video/3gpp",
+}
+_AUDIO: Final = {
+    f: f"audio/{f}"
+    for f in (
+        *("mp3", "opus", "wav", "aac", "flac", "mp4", "ogg", "mkv"),
+        *("mka", "x-aac", "m4a", "mpeg", "mpga", "pcm", "webm"),
+    )
+}
+_DOCUMENT: Final = {
+    "pdf": "application/pdf",
+    "csv": "text/csv",
+    "doc": "application/msword",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xls": "application/vnd.ms-excel",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "html": "text/html",
+    "txt": "text/plain",
+    "md": "text/markdown",
+}
+_FORMATS: Final = {"image": _IMAGE, "video": _VIDEO, "audio": _AUDIO, "document": _DOCUMENT}
+# Other spellings of the same types, read on the way out only (decoding gives the above).
+_ALIASES: Final = {
+    "image/jpg": "jpeg",
+    "audio/mpeg": "mp3",
+    "audio/x-wav": "wav",
+    "audio/wave": "wav",
+    "text/x-markdown": "md",
+}
+_FROM_TYPE: Final = {
+    kind: {media: fmt for fmt, media in table.items()} for kind, table in _FORMATS.items()
+}
+_MEDIA: Final[dict[str, type[ImageBlock | VideoBlock | AudioBlock]]] = {
+    "image": ImageBlock,
+    "video": VideoBlock,
+    "audio": AudioBlock,
+}
+_NAME_BAD: Final = re.compile(r"[^A-Za-z0-9\-()\[\] ]+")
+
+
+def carries(block: RawBlock) -> bool:
+    """Whether a raw block is a Converse content block (see ``_formats.raw_is_own``)."""
+    return raw_is_own(block.data, BEDROCK)
+
+
+# ---------------------------------------------------------------------------------- decoding
+
+
+def _source(source: Any, *, document: bool = False) -> dict[str, Any] | None:
+    """The modelled fields of a media ``source``, or ``None`` when it is not one we model."""
+    if type(source) is not dict or len(source) != 1:
+        return None
+    ((key, value),) = source.items()
+    if key == "bytes" and type(value) is str:
+        return {"data": value}
+    if key == "s3Location" and type(value) is dict and type(value.get("uri")) is str:
+        owner = value.get("bucketOwner")
+        if set(value) - {"uri", "bucketOwner"} or (owner is not None and type(owner) is not str):
+            return None
+        out: dict[str, Any] = {"url": value["uri"]}
+        if owner is not None:
+            out["extra"] = {"bucketOwner": owner}
+        return out
+    if document and key == "text" and type(value) is str:
+        return {"text": value}
+    if document and key == "content" and type(value) is list and all(map(_text_part, value)):
+        return {"content": tuple(TextBlock(p["text"]) for p in value)}
+    return None
+
+
+def _text_part(p: Any) -> bool:
+    return type(p) is dict and p.keys() == {"text"} and type(p["text"]) is str
+
+
+def _media(kind: str, value: Any) -> Block | None:
+    if type(value) is not dict or type(value.get("format")) is not str:
+        return None
+    if set(value) - {"format", "source"}:
+        return None
+    media_type = _FORMATS[kind].get(value["format"])
+    fields = _source(value.get("source"))
+    if media_type is None or fields is None:
+        return None
+    block: Block = _MEDIA[kind](media_type=media_type, **fields)
+    return block
+
+
+def _document(value: Any) -> Block | None:
+    if type(value) is not dict or type(value.get("name")) is not str:
+        return None
+    if set(value) - {"format", "name", "source", "context", "citations"}:
+        return None
+    fmt = value.get("format")
+    media_type = None
+    if fmt is not None:
+        media_type = _DOCUMENT.get(fmt) if type(fmt) is str else None
+        if media_type is None:
+            return None
+    fields = _source(value.get("source"), document=True)
+    context = value.get("context")
+    cite = value.get("citations")
+    if fields is None or (context is not None and type(context) is not str):
+        return None
+    enabled = None
+    if cite is not None:
+        if (
+            type(cite) is not dict
+            or cite.keys() != {"enabled"}
+            or type(cite["enabled"]) is not bool
+        ):
+            return None
+        enabled = cite["enabled"]
+    return DocumentBlock(
+        media_type=media_type, title=value["name"], context=context, citations=enabled, **fields
+    )
+
+
+def _tool_use(value: Any) -> Block | None:
+    if type(value) is not dict:
+        return None
+    ident, name, args = value.get("toolUseId"), value.get("name"), value.get("input")
+    if type(ident) is not str or type(name) is not str or type(args) is not dict:
+        return None
+    rest = {k: v for k, v in value.items() if k not in ("toolUseId", "name", "input")}
+    return ToolUseBlock(original_id(ident), name, args, extra=rest)
+
+
+_STATUS: Final = {"success": False, "error": True}
+
+
+def _result_part(part: Any) -> Block:
+    if type(part) is dict and len(part) == 1:
+        ((key, value),) = part.items()
+        if key == "text" and type(value) is str:
+            return TextBlock(value)
+        if key == "json":
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            return TextBlock(text, extra={"json": value})
+        if key in _MEDIA:
+            block = _media(key, value)
+            if block is not None:
+                return block
+        if key == "document":
+            block = _document(value)
+            if block is not None:
+                return block
+    return RawBlock(expose_owned(part))
+
+
+def _tool_result(value: Any) -> Block | None:
+    if type(value) is not dict or type(value.get("toolUseId")) is not str:
+        return None
+    content = value.get("content")
+    status = value.get("status")
+    if type(content) is not list or (status is not None and status not in _STATUS):
+        return None
+    rest = {k: v for k, v in value.items() if k not in ("toolUseId", "content", "status")}
+    return ToolResultBlock(
+        original_id(value["toolUseId"]),
+        tuple(_result_part(p) for p in content),
+        is_error=None if status is None else _STATUS[status],
+        extra=rest,
+    )
+
+
+def _reasoning(value: Any) -> Block | None:
+    if type(value) is not dict or len(value) != 1:
+        return None
+    ((key, inner),) = value.items()
+    if key == "redactedContent" and type(inner) is str:
+        return ThinkingBlock("", signature=inner, redacted=True, provider=PROVIDER)
+    if key != "reasoningText" or type(inner) is not dict or type(inner.get("text")) is not str:
+        return None
+    signature = inner.get("signature")
+    if set(inner) - {"text", "signature"} or (signature is not None and type(signature) is not str):
+        return None
+    return ThinkingBlock(
+        inner["text"], signature=signature, provider=None if signature is None else PROVIDER
+    )
+
+
+def decode_block(d: Any) -> Block:
+    """One wire content block (owned) as a block."""
+    if type(d) is not dict or len(d) != 1:
+        return RawBlock(expose_owned(d))
+    ((key, value),) = d.items()
+    block: Block | None = None
+    if key == "text":
+        if type(value) is not str:
+            raise fail("a string", value, "text")
+        return TextBlock(value)
+    if key in _MEDIA:
+        block = _media(key, value)
+    elif key == "document":
+        block = _document(value)
+    elif key == "toolUse":
+        block = _tool_use(value)
+    elif key == "toolResult":
+        block = _tool_result(value)
+    elif key == "reasoningContent":
+        block = _reasoning(value)
+    return block if block is not None else RawBlock(wrap_owned(d))
+
+
+# ---------------------------------------------------------------------------------- encoding
+
+
+def _format(kind: str, block: ImageBlock | AudioBlock | VideoBlock | DocumentBlock) -> str | None:
+    media_type = block.media_type
+    if media_type is None and block.url is not None:
+        uri = parse_data_uri(block.url)
+        media_type = uri.media_type if uri is not None else None
+    if media_type is None:
+        return None
+    media_type = media_type.split(";")[0].strip().lower()
+    return _FROM_TYPE[kind].get(media_type) or _ALIASES.get(media_type)
+
+
+def _media_source(
+    block: ImageBlock | AudioBlock | VideoBlock | DocumentBlock,
+) -> dict[str, Any] | None:
+    if block.data is not None:
+        return {"bytes": block.data}
+    if block.url is not None:
+        if block.url.startswith("s3://"):
+            location: dict[str, Any] = {"uri": block.url}
+            owner = block.extra.get("bucketOwner")
+            if isinstance(owner, str):
+                location["bucketOwner"] = owner
+            return {"s3Location": location}
+        uri = parse_data_uri(block.url)
+        if uri is not None and uri.is_base64:
+            return {"bytes": uri.data}
+    if isinstance(block, DocumentBlock):
+        if block.text is not None:
+            return {"text": block.text}
+        if isinstance(block.content, str):
+            return {"content": [{"text": block.content}]}
+        if block.content is not None and all(isinstance(b, TextBlock) for b in block.content):
+            return {
+                "content": [{"text": b.text} for b in block.content if isinstance(b, TextBlock)]
+            }
+    return None
+
+
+def _media_out(
+    block: ImageBlock | AudioBlock | VideoBlock | DocumentBlock, policy: Policy, path: str
+) -> dict[str, Any] | None:
+    kind = block.kind
+    source = _media_source(block)
+    if source is None:
+        what = "a URL" if block.url is not None else "a file id" if block.file_id else "no data"
+        return _degrade(
+            policy, block, path, f"Converse takes {kind}s as bytes or S3 only, not {what}"
+        )
+    fmt = _format(kind, block)
+    if fmt is None and not (isinstance(block, DocumentBlock) and "bytes" not in source):
+        return _degrade(
+            policy, block, path, f"Converse has no {kind} format for {block.media_type!r}"
+        )
+    out: dict[str, Any] = {}
+    if fmt is not None:
+        out["format"] = fmt
+    if isinstance(block, DocumentBlock):
+        out["name"] = _name(block)
+    out["source"] = source
+    if isinstance(block, DocumentBlock):
+        if block.context is not None:
+            out["context"] = block.context
+        if block.citations is not None:
+            out["citations"] = {"enabled": block.citations}
+    place: Place = kind
+    _no_fields(block.extra, policy, path, place, ("bucketOwner",))
+    return {kind: out}
+
+
+def _name(block: DocumentBlock) -> str:
+    """A document's ``name``: its title or file name, as Converse spells names."""
+    name = block.title if block.title is not None else block.filename
+    if name is None:
+        return "document"
+    cleaned = " ".join(_NAME_BAD.sub("-", name).split())[:200]
+    return cleaned or "document"
+
+
+def _no_fields(
+    extra: Any, policy: Policy, path: str, place: Place, protected: tuple[str, ...] = ()
+) -> None:
+    """A block whose Converse shape is closed: what ``extra`` would add goes to the policy.
+
+    Another format's fields are refused or left out by :func:`carried`; a field it would
+    write (one no table lists) has no place here either.
+    """
+    for key, value in carried(extra, policy, path, place, protected=protected).items():
+        policy.refuse(f"Converse has no place for the field {key!r}", f"{path}.extra.{key}", value)
+
+
+def _degrade(policy: Policy, block: Block, path: str, reason: str) -> dict[str, Any] | None:
+    replaced = policy.degrade(block, path, reason)
+    if replaced is None or not replaced.text:
+        return None
+    return {"text": replaced.text}
+
+
+def _text(block: TextBlock, policy: Policy, path: str) -> dict[str, Any] | None:
+    if block.citations:
+        policy.refuse(
+            "Converse text blocks carry no citations of other formats",
+            path + ".citations",
+            block.citations,
+        )
+    _no_fields(block.extra, policy, path, "text", ("json",))
+    if not block.text:
+        return None  # Converse rejects a blank text block, and an empty one carries nothing
+    return {"text": block.text}
+
+
+def encode_result_part(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
+    """One block of a tool result's content: text, JSON (as decoded), or media."""
+    match block:
+        case TextBlock() if "json" in block.extra:
+            value = block.extra["json"]
+            try:
+                same = json.loads(block.text) == thaw(value)
+            except ValueError:
+                same = False
+            return {"json": thaw(value)} if same else _text(block, policy, path)
+        case TextBlock():
+            return _text(block, policy, path)
+        case ImageBlock() | VideoBlock():
+            return _media_out(block, policy, path)
+        case DocumentBlock():
+            return _media_out(block, policy, path)
+        case RawBlock() if isinstance(block.data, FrozenDict) and len(block.data) == 1:
+            return dict(raw(block.data))
+        case _:
+            return _degrade(
+                policy, block, path, "a Converse tool result carries text, JSON and media"
+            )
+
+
+def _result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any] | None:
+    if block.tool_use_id in policy.lost:
+        return _degrade(policy, block, path, "a result for a call Converse cannot carry")
+    content: list[Any] = []
+    if isinstance(block.content, str):
+        if block.content:
+            content.append({"text": block.content})
+    else:
+        for i, inner in enumerate(block.content):
+            part = encode_result_part(inner, policy, f"{path}.content[{i}]")
+            if part is not None:
+                content.append(part)
+    out: dict[str, Any] = {"toolUseId": wire_id(block.tool_use_id), "content": content}
+    if block.is_error is not None:
+        out["status"] = "error" if block.is_error else "success"
+    protected = ("toolUseId", "content", "status")
+    out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=protected))
+    return {"toolResult": out}
+
+
+def _call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
+    if block.invalid_arguments:
+        policy.refuse(
+            "Converse tool input must be a JSON object", f"{path}.arguments", block.arguments
+        )
+    out: dict[str, Any] = {
+        "toolUseId": wire_id(block.id),
+        "name": block.name,
+        "input": thaw(block.input),
+    }
+    protected = ("toolUseId", "name", "input")
+    out.update(carried(block.extra, policy, path, "tool_use", written=out, protected=protected))
+    return {"toolUse": out}
+
+
+def _thinking(block: ThinkingBlock, where: str, policy: Policy, path: str) -> dict[str, Any] | None:
+    if where != "assistant":
+        return _degrade(policy, block, path, f"cannot carry reasoning in a {where} turn")
+    if block.signature is not None and block.provider != PROVIDER:
+        # Another provider's signature would be sent as if a Bedrock model had issued it.
+        who = repr(block.provider) if block.provider else "another provider"
+        return _degrade(policy, block, path, f"cannot carry reasoning signed by {who}")
+    _no_fields(block.extra, policy, path, "thinking")
+    if block.redacted:
+        if block.signature is None:
+            return _degrade(policy, block, path, "redacted reasoning without its content")
+        return {"reasoningContent": {"redactedContent": block.signature}}
+    text: dict[str, Any] = {"text": block.thinking}
+    if block.signature is not None:
+        text["signature"] = block.signature
+    return {"reasoningContent": {"reasoningText": text}}
+
+
+def encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[str, Any] | None:
+    """A block as a content block of a ``where`` turn (``user``, ``assistant``); ``None``: left out.
+
+    Tool calls and results are written whatever turn holds them: the encoder moves them to
+    the side where they belong.
+    """
+    match block:
+        case TextBlock():
+            return _text(block, policy, path)
+        case ThinkingBlock():
+            return _thinking(block, where, policy, path)
+        case ToolUseBlock():
+            return _call(block, policy, path)
+        case ToolResultBlock():
+            return _result(block, policy, path)
+        case ImageBlock() | AudioBlock() | VideoBlock() | DocumentBlock():
+            return _media_out(block, policy, path)
+        case RawBlock() if refusal_text(block) is not None:
+            said = refusal_text(block)
+            return {"text": said} if said else None
+        case RawBlock():
+            if carries(block):
+                return dict(thaw(block.data))
+            return _degrade(policy, block, path, "this raw block is not a Converse content block")
+        case ServerToolUseBlock() | ServerToolResultBlock():
+            who = block.provider or "another provider"
+            return _degrade(policy, block, path, f"Converse cannot carry {who}'s server tool")
+        case _:
+            assert_never(block)
