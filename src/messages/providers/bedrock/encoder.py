@@ -41,6 +41,7 @@ from .._formats import response_extra
 from .decoder import USAGE_KEYS
 from .decoder import total_tokens
 from .parts import carries
+from .parts import closed_fields
 from .parts import encode_block
 
 __all__ = ["encode_request", "encode_response"]
@@ -153,7 +154,7 @@ def _system(turn: SystemMessage, policy: Policy, path: str) -> list[dict[str, An
             f"cannot carry the field {key!r} on the system prompt", f"{path}.extra.{key}", value
         )
     if isinstance(turn.content, str):
-        return [{"text": turn.content}] if turn.content else []
+        return [{"text": turn.content}] if turn.content.strip() else []
     out: list[dict[str, Any]] = []
     for i, block in enumerate(turn.content):
         at = f"{path}.content[{i}]"
@@ -223,7 +224,7 @@ def encode_request(
             lambda b, at, role=role: encode_block(b, role, policy, at),  # type: ignore[misc]
             f"{path}.content",
         )
-        extra = carried(turn.extra, policy, path, "message", protected=("role", "content"))
+        extra = closed_fields(turn.extra, policy, path, "message", ("role", "content"))
         first = True
         for block in content:
             side = _side(block, role)

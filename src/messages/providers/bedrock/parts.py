@@ -44,7 +44,14 @@ from .._formats import raw_is_own
 from .ids import original_id
 from .ids import wire_id
 
-__all__ = ["PROVIDER", "carries", "decode_block", "encode_block", "encode_result_part"]
+__all__ = [
+    "PROVIDER",
+    "carries",
+    "closed_fields",
+    "decode_block",
+    "encode_block",
+    "encode_result_part",
+]
 
 PROVIDER: Final = "bedrock"
 """The ``provider`` of a ThinkingBlock whose signature a Bedrock model issued."""
@@ -187,6 +194,7 @@ def _tool_use(value: Any) -> Block | None:
 
 
 _STATUS: Final = {"success": False, "error": True}
+_TYPE: Final = frozenset(("type",))
 
 
 def _result_part(part: Any) -> Block:
@@ -213,7 +221,7 @@ def _tool_result(value: Any) -> Block | None:
         return None
     content = value.get("content")
     status = value.get("status")
-    if type(content) is not list or (status is not None and status not in _STATUS):
+    if type(content) is not list or (status is not None and status not in ("success", "error")):
         return None
     rest = {k: v for k, v in value.items() if k not in ("toolUseId", "content", "status")}
     return ToolResultBlock(
@@ -344,21 +352,43 @@ def _name(block: DocumentBlock) -> str:
     return cleaned or "document"
 
 
+def closed_fields(
+    extra: Any,
+    policy: Policy,
+    path: str,
+    place: Place,
+    protected: tuple[str, ...] = (),
+    *,
+    written: dict[str, Any] | None = None,
+    allowed: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """The ``extra`` fields written on a Converse object, whose shapes are closed.
+
+    Another format's fields are refused or left out by :func:`carried`; of the fields it
+    would write, those in ``allowed`` (members of the shape this library does not model)
+    are, and the rest (fields no table lists) have no place in Converse: the policy decides.
+    """
+    out = {}
+    kept = carried(extra, policy, path, place, written=written, protected=protected)
+    for key, value in kept.items():
+        if key in allowed:
+            out[key] = value
+        else:
+            policy.refuse(
+                f"Converse has no place for the field {key!r}", f"{path}.extra.{key}", value
+            )
+    return out
+
+
 def _no_fields(
     extra: Any, policy: Policy, path: str, place: Place, protected: tuple[str, ...] = ()
 ) -> None:
-    """A block whose Converse shape is closed: what ``extra`` would add goes to the policy.
-
-    Another format's fields are refused or left out by :func:`carried`; a field it would
-    write (one no table lists) has no place here either.
-    """
-    for key, value in carried(extra, policy, path, place, protected=protected).items():
-        policy.refuse(f"Converse has no place for the field {key!r}", f"{path}.extra.{key}", value)
+    closed_fields(extra, policy, path, place, protected)
 
 
 def _degrade(policy: Policy, block: Block, path: str, reason: str) -> dict[str, Any] | None:
     replaced = policy.degrade(block, path, reason)
-    if replaced is None or not replaced.text:
+    if replaced is None or not replaced.text.strip():
         return None
     return {"text": replaced.text}
 
@@ -371,8 +401,9 @@ def _text(block: TextBlock, policy: Policy, path: str) -> dict[str, Any] | None:
             block.citations,
         )
     _no_fields(block.extra, policy, path, "text", ("json",))
-    if not block.text:
-        return None  # Converse rejects a blank text block, and an empty one carries nothing
+    if not block.text.strip():
+        # Converse rejects a blank text block (empty, or only whitespace): it is left out.
+        return None
     return {"text": block.text}
 
 
@@ -405,7 +436,7 @@ def _result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]
         return _degrade(policy, block, path, "a result for a call Converse cannot carry")
     content: list[Any] = []
     if isinstance(block.content, str):
-        if block.content:
+        if block.content.strip():
             content.append({"text": block.content})
     else:
         for i, inner in enumerate(block.content):
@@ -416,7 +447,11 @@ def _result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]
     if block.is_error is not None:
         out["status"] = "error" if block.is_error else "success"
     protected = ("toolUseId", "content", "status")
-    out.update(carried(block.extra, policy, path, "tool_result", written=out, protected=protected))
+    out.update(
+        closed_fields(
+            block.extra, policy, path, "tool_result", protected, written=out, allowed=_TYPE
+        )
+    )
     return {"toolResult": out}
 
 
@@ -431,7 +466,9 @@ def _call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
         "input": thaw(block.input),
     }
     protected = ("toolUseId", "name", "input")
-    out.update(carried(block.extra, policy, path, "tool_use", written=out, protected=protected))
+    out.update(
+        closed_fields(block.extra, policy, path, "tool_use", protected, written=out, allowed=_TYPE)
+    )
     return {"toolUse": out}
 
 
@@ -472,7 +509,7 @@ def encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[st
             return _media_out(block, policy, path)
         case RawBlock() if refusal_text(block) is not None:
             said = refusal_text(block)
-            return {"text": said} if said else None
+            return {"text": said} if said and said.strip() else None
         case RawBlock():
             if carries(block):
                 return dict(thaw(block.data))
