@@ -168,6 +168,10 @@ _TABLE: Final[dict[str, StopReason]] = {
     "failed": StopReason.ERROR,
     "MALFORMED_FUNCTION_CALL": StopReason.ERROR,
     "UNEXPECTED_TOOL_CALL": StopReason.ERROR,
+    "guardrail_intervened": StopReason.REFUSAL,
+    "content_filtered": StopReason.REFUSAL,
+    "malformed_model_output": StopReason.ERROR,
+    "malformed_tool_use": StopReason.ERROR,
 }
 
 

@@ -92,6 +92,37 @@ GOOD = {
             {"role": "user", "parts": [{"functionResponse": {"name": "w", "response": {}}}]},
         ],
     },
+    "bedrock": {
+        "system": [{"text": "Be terse."}, {"cachePoint": {"type": "default"}}],
+        "messages": [
+            {"role": "user", "content": [{"text": "Weather?"}]},
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "reasoningContent": {
+                            "reasoningText": {"text": "Call it.", "signature": "c2ln"}
+                        }
+                    },
+                    {"toolUse": {"toolUseId": "t1", "name": "w", "input": {"c": "P"}}},
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "toolResult": {
+                            "toolUseId": "t1",
+                            "content": [{"json": {"t": 18}}],
+                            "status": "success",
+                        }
+                    },
+                    {"image": {"format": "png", "source": {"bytes": "iVBORw0KGgo="}}},
+                    {"text": "Thanks."},
+                ],
+            },
+        ],
+    },
 }
 
 
@@ -150,6 +181,20 @@ BAD = [
     ),
     ("gemini", "$.contents[1].parts[0].thoughtSignature", "not base64!", ("pydantic", "thought")),
     ("gemini", "$.contents[2].role", "model", ("alternation", "contents[2]")),
+    # Bedrock: botocore's ParamValidator, the model's limits, the API's rules
+    ("bedrock", "$.messages[0].content[0].x_key", 1, ("botocore", "content[0]", "x_key")),
+    ("bedrock", "$.messages[1].content[1].toolUse.name", ..., ("botocore", "toolUse", "name")),
+    ("bedrock", "$.messages[0].content[0].image", {}, ("botocore", "content[0]", "more than one")),
+    ("bedrock", "$.messages[2].content[0].toolResult.content", "x", ("botocore", "content")),
+    ("bedrock", "$.messages[2].content[1].image.format", "bmp", ("enum", "format", "bmp")),
+    ("bedrock", "$.messages[2].content[0].toolResult.status", "ok", ("enum", "status")),
+    ("bedrock", "$.messages[0].role", "model", ("enum", "messages[0].role")),
+    ("bedrock", "$.messages[1].content[1].toolUse.toolUseId", "a" * 65, ("max", "toolUseId")),
+    ("bedrock", "$.messages[1].content[1].toolUse.name", "a b", ("pattern", "name")),
+    ("bedrock", "$.messages[1].content[1].toolUse.toolUseId", "f.x:0", ("tool-id", "content[1]")),
+    ("bedrock", "$.messages[2].content[2].text", " ", ("blank-text", "content[2]")),
+    ("bedrock", "$.messages[2].content[0].toolResult.toolUseId", "t9", ("unanswered", "")),
+    ("bedrock", "$.messages[2].role", "assistant", ("alternation", "messages[2]")),
 ]
 
 

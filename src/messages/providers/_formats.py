@@ -148,8 +148,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
         # ``json``: the value of a JSON tool-result part; the block's text says the same.
         "text": (_NONE, _words("json")),
         "thinking": (_NONE, _NONE),
-        "tool_use": (_NONE, _words("type")),
-        "tool_result": (_NONE, _words("type")),
+        "tool_use": (_NONE, _NONE),
+        "tool_result": (_NONE, _NONE),
         "image": (_words("bucketOwner"), _NONE),
         "audio": (_words("bucketOwner"), _NONE),
         "document": (_words("bucketOwner"), _NONE),
@@ -178,8 +178,7 @@ RESPONSE_FIELDS: Final = {
         modelStatus"""
     ),
     BEDROCK: _words(
-        """output stopReason usage metrics additionalModelResponseFields trace
-        performanceConfig serviceTier"""
+        """output metrics additionalModelResponseFields trace performanceConfig serviceTier"""
     ),
 }
 """Fields of each format's response body that a decoded assistant message keeps in extra."""

@@ -157,12 +157,8 @@ def _decode_response(d: dict[str, Any]) -> AssistantMessage:
             out_rest["message"] = None
         if out_rest:
             ex["output"] = out_rest
-    stop = opt_str(d, "stopReason")
-    if stop is None and "stopReason" in d:
-        ex["stopReason"] = None
+    stop = opt_str(d, "stopReason")  # (a null one, never valid, is not kept)
     usage = d.get("usage")
-    if usage is None and "usage" in d:
-        ex["usage"] = None
     return AssistantMessage(
         blocks,
         usage=None if usage is None else decode_usage(usage),

@@ -66,6 +66,7 @@ _STOP_FROM: Final = {
     StopReason.TOOL_USE: "tool_use",
     StopReason.REFUSAL: "content_filtered",
     StopReason.CONTEXT_EXCEEDED: "model_context_window_exceeded",
+    StopReason.ERROR: "malformed_model_output",
 }
 _SYSTEM_RAW: Final = frozenset(("text", "guardContent", "cachePoint"))
 
@@ -279,19 +280,16 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
         if part is not None:
             content.append(part)
     ex = response_extra(raw(message.extra), NAME)
-    output = ex.pop("output", {})
-    output = dict(output) if isinstance(output, dict) else output
+    output = ex.pop("output", None)  # what a Bedrock response had beside the message
+    output = dict(output) if isinstance(output, dict) else {}
     out: dict[str, Any] = {}
-    if isinstance(output, dict):
-        kept = output.get("message", {})
-        if kept is None and not content:
-            out["output"] = output
-        else:
-            said = {"role": "assistant", **(kept if isinstance(kept, dict) else {})}
-            said["content"] = content
-            out["output"] = {**output, "message": said}
-    else:
+    kept = output.get("message", {})
+    if kept is None and not content:
         out["output"] = output
+    else:
+        said = {"role": "assistant", **(kept if isinstance(kept, dict) else {})}
+        said["content"] = content
+        out["output"] = {**output, "message": said}
     if message.stop_reason is not None:
         out["stopReason"] = spelled_stop(message.stop_reason, STOP_REASONS, _STOP_FROM)
     if message.usage is not None:

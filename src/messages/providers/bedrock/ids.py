@@ -1,10 +1,11 @@
-"""Tool-call ids as Converse takes them, and back (private to ``bedrock``).
+"""Tool-call ids and tool names as Converse takes them, and back (private to ``bedrock``).
 
 Converse (and the Claude models behind it) takes a ``toolUseId`` of 1 to 64 characters of
-``[a-zA-Z0-9_-]``. Ids from elsewhere often are not: Kimi's ``functions.get_weather:0``,
+``[a-zA-Z0-9_-]``, and a tool ``name`` of the same characters (botocore's model states the
+name's pattern and length). Ids from elsewhere often are not: Kimi's ``functions.get_weather:0``,
 ids with dots or colons, long ones. :func:`wire_id` maps any id to one Converse takes, and
 :func:`original_id` undoes it, so a call and its result keep matching and a conversation
-that went through Bedrock comes back with the ids it had:
+that went through Bedrock comes back with the ids (and names) it had:
 
 - an id that fits, and that is not itself the spelling of a mapped id, is written as it is;
 - any other id is spelled ``mx-`` followed by the id with every character outside

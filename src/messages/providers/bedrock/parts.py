@@ -189,12 +189,12 @@ def _tool_use(value: Any) -> Block | None:
     ident, name, args = value.get("toolUseId"), value.get("name"), value.get("input")
     if type(ident) is not str or type(name) is not str or type(args) is not dict:
         return None
-    rest = {k: v for k, v in value.items() if k not in ("toolUseId", "name", "input")}
-    return ToolUseBlock(original_id(ident), name, args, extra=rest)
+    if len(value) != 3:  # a server tool's call (``type``), or members newer than this code
+        return None
+    return ToolUseBlock(original_id(ident), original_id(name), args)
 
 
 _STATUS: Final = {"success": False, "error": True}
-_TYPE: Final = frozenset(("type",))
 
 
 def _result_part(part: Any) -> Block:
@@ -223,12 +223,12 @@ def _tool_result(value: Any) -> Block | None:
     status = value.get("status")
     if type(content) is not list or (status is not None and status not in ("success", "error")):
         return None
-    rest = {k: v for k, v in value.items() if k not in ("toolUseId", "content", "status")}
+    if set(value) - {"toolUseId", "content", "status"}:
+        return None  # a server tool's result (``type``), or members newer than this code
     return ToolResultBlock(
         original_id(value["toolUseId"]),
         tuple(_result_part(p) for p in content),
         is_error=None if status is None else _STATUS[status],
-        extra=rest,
     )
 
 
@@ -446,12 +446,7 @@ def _result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]
     out: dict[str, Any] = {"toolUseId": wire_id(block.tool_use_id), "content": content}
     if block.is_error is not None:
         out["status"] = "error" if block.is_error else "success"
-    protected = ("toolUseId", "content", "status")
-    out.update(
-        closed_fields(
-            block.extra, policy, path, "tool_result", protected, written=out, allowed=_TYPE
-        )
-    )
+    _no_fields(block.extra, policy, path, "tool_result", ("toolUseId", "content", "status"))
     return {"toolResult": out}
 
 
@@ -462,13 +457,10 @@ def _call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
         )
     out: dict[str, Any] = {
         "toolUseId": wire_id(block.id),
-        "name": block.name,
+        "name": wire_id(block.name),  # tool names follow the same rule as ids
         "input": thaw(block.input),
     }
-    protected = ("toolUseId", "name", "input")
-    out.update(
-        closed_fields(block.extra, policy, path, "tool_use", protected, written=out, allowed=_TYPE)
-    )
+    _no_fields(block.extra, policy, path, "tool_use", ("toolUseId", "name", "input"))
     return {"toolUse": out}
 
 
