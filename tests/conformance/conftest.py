@@ -1,5 +1,6 @@
 """The conformance suite needs the official SDKs (the ``conformance`` extra): without them
-it is skipped (botocore's service model is Bedrock's oracle). At the end of a run it prints how many bodies it validated per provider."""
+it is skipped (botocore's service model is Bedrock's oracle). At the end of a run it prints
+how many bodies it validated per provider, and per source and target provider."""
 
 from __future__ import annotations
 

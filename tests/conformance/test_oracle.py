@@ -235,6 +235,6 @@ def test_the_test_extra_installs_the_sdks_and_the_library_needs_none() -> None:
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
     assert "llm-messages[conformance]" in extras["test"]
-    wanted = {"anthropic", "openai", "google-genai", "pydantic"}
+    wanted = {"anthropic", "openai", "google-genai", "pydantic", "botocore"}
     assert {r.split(">=")[0] for r in extras["conformance"]} == wanted
     assert project["dependencies"] == ["typing-extensions>=4.6"]
