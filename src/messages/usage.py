@@ -154,6 +154,7 @@ _TABLE: Final[dict[str, StopReason]] = {
     "tool_use": StopReason.TOOL_USE,
     "tool_calls": StopReason.TOOL_USE,
     "function_call": StopReason.TOOL_USE,
+    "tool_call": StopReason.TOOL_USE,
     "pause_turn": StopReason.PAUSE,
     "refusal": StopReason.REFUSAL,
     "content_filter": StopReason.REFUSAL,
@@ -172,6 +173,7 @@ _TABLE: Final[dict[str, StopReason]] = {
     "content_filtered": StopReason.REFUSAL,
     "malformed_model_output": StopReason.ERROR,
     "malformed_tool_use": StopReason.ERROR,
+    "error": StopReason.ERROR,
 }
 
 

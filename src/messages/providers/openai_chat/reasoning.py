@@ -35,7 +35,6 @@ from ...blocks import ThinkingBlock
 
 __all__ = [
     "DIALECTS",
-    "OPENROUTER",
     "Dialect",
     "call_signature",
     "decode_reasoning",
@@ -51,7 +50,7 @@ Dialect: TypeAlias = Literal[
 """Which OpenAI-compatible API a Chat request is for (see ``docs/providers/openai_chat.md``)."""
 DIALECTS: Final = ("openai", "deepseek", "qwen", "vllm", "moonshot", "xai", "openrouter", "gemini")
 """Every dialect ``encode_request`` takes."""
-OPENROUTER: Final = "openrouter"
+_OPENROUTER: Final = "openrouter"
 """The ``provider`` of a ThinkingBlock whose signature came in an OpenRouter entry."""
 
 _CONTENT_DIALECTS: Final = frozenset(("deepseek", "qwen", "vllm", "moonshot", "xai"))
@@ -74,7 +73,7 @@ def _entry(entry: Any) -> ThinkingBlock | None:
         if type(text) is not str or (signature is not None and type(signature) is not str):
             return None
         rest = {k: v for k, v in entry.items() if k != key and not (k == "signature" and signature)}
-        provider = OPENROUTER if signature is not None else None
+        provider = _OPENROUTER if signature is not None else None
         return ThinkingBlock(
             text,
             signature=signature,
@@ -87,7 +86,7 @@ def _entry(entry: Any) -> ThinkingBlock | None:
             "",
             signature=entry["data"],
             redacted=True,
-            provider=OPENROUTER,
+            provider=_OPENROUTER,
             extra=freeze({"reasoning_fields": [_DETAILS], "reasoning_detail": rest}),
         )
     return None
@@ -158,7 +157,7 @@ def fields_for(block: ThinkingBlock, dialect: Dialect) -> tuple[str, ...]:
         own = tuple(str(f) for f in marked)
     if dialect in _CONTENT_DIALECTS:
         return own if own and own[0] == "reasoning_content" else ("reasoning_content",)
-    if dialect == OPENROUTER:
+    if dialect == _OPENROUTER:
         return own if own and own[0] == _DETAILS else (_DETAILS,)
     if dialect == "openai":
         return own
@@ -169,7 +168,7 @@ def _detail(block: ThinkingBlock) -> dict[str, Any] | None:
     kept = block.extra.get("reasoning_detail")
     entry: dict[str, Any] = dict(thaw(kept)) if isinstance(kept, FrozenDict) else {}
     if block.redacted:
-        if block.provider != OPENROUTER or block.signature is None:
+        if block.provider != _OPENROUTER or block.signature is None:
             return None  # another provider's encrypted reasoning: nothing it can verify
         entry.setdefault("type", "reasoning.encrypted")
         entry["data"] = block.signature
@@ -178,7 +177,7 @@ def _detail(block: ThinkingBlock) -> dict[str, Any] | None:
     if kind not in _ENTRY_TEXT:
         kind = entry["type"] = "reasoning.text"
     entry[_ENTRY_TEXT[kind]] = block.thinking
-    if kind == "reasoning.text" and block.signature is not None and block.provider == OPENROUTER:
+    if kind == "reasoning.text" and block.signature is not None and block.provider == _OPENROUTER:
         entry["signature"] = block.signature
     return entry
 

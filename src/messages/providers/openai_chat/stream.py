@@ -146,9 +146,7 @@ class ChatAccumulator(Slotted):
                     self._audio_piece(index, state["message"], value)
                 elif key == "reasoning_details" and type(value) is list:
                     said = state["message"].get(key)
-                    state["message"][key] = merge_details(
-                        said if type(said) is list else [], value
-                    )
+                    state["message"][key] = merge_details(said if type(said) is list else [], value)
                 else:
                     _merge(state["message"], key, value)
         except DecodeError as exc:
