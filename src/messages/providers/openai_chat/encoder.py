@@ -24,7 +24,6 @@ from ...blocks import TextBlock
 from ...blocks import ThinkingBlock
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
-from ...errors import EncodeError
 from ...flat import RawMessage
 from ...message import Message
 from ...policy import Policy
@@ -55,8 +54,8 @@ from .parts import encode_part
 from .parts import encode_tool_call
 from .parts import is_tool_call
 from .parts import text_part
-from .reasoning import DIALECTS
 from .reasoning import Dialect
+from .reasoning import check_dialect
 from .reasoning import encode_reasoning
 from .reasoning import fields_for
 
@@ -162,8 +161,7 @@ def encode_assistant(
         fields = fields_for(block, dialect) if isinstance(block, ThinkingBlock) else ()
         reasoned = reasoned or bool(fields)
         if fields and dialect == "openai" and policy.context and not response:
-            # A vendor's reasoning read from a response or a log is, like the response's
-            # other fields, not a request field of plain OpenAI: left out (a dialect sends it).
+            # Read from a response or log: not a plain OpenAI request field (a dialect's).
             continue
         if fields:
             assert isinstance(block, ThinkingBlock)
@@ -444,12 +442,9 @@ def encode_request(
     with a ``"text"`` describing it.
 
     ``dialect`` names the OpenAI-compatible API the request is for, and so where thinking
-    goes: ``"openai"`` (the default) has no place for it (thinking read from a Chat body
-    goes back to the field it came from); ``"deepseek"``, ``"qwen"``, ``"vllm"``,
-    ``"moonshot"`` and ``"xai"`` read ``reasoning_content`` (DeepSeek also requires it on
-    an assistant turn that made tool calls: an empty one is written where there is none);
-    ``"openrouter"`` reads ``reasoning_details``; ``"gemini"`` reads thought signatures on
-    tool calls. A signature is sent only to the API that issued it: others are dropped.
+    goes (``reasoning_content``, ``reasoning_details``...; see :mod:`.reasoning` and
+    ``docs/providers/openai_chat.md``); the default, ``"openai"``, has no place for it. A
+    signature is sent only to the API that issued it: others are dropped.
 
     >>> from messages import ToolResultBlock, ToolUseBlock
     >>> body = encode_request([
@@ -459,12 +454,7 @@ def encode_request(
     >>> body["messages"][1]
     {'role': 'tool', 'tool_call_id': 'call_1', 'content': '12:00'}
     """
-    if dialect not in DIALECTS:
-        raise EncodeError(
-            f"expected dialect to be one of {', '.join(DIALECTS)}, found {dialect!r}",
-            source=NAME,
-            value=dialect,
-        )
+    check_dialect(dialect)
     policy, turns = start_request(conversation, unsupported, NAME, carries)
     wires: list[Wire] = []
     for _, path, turn in each_turn(policy, turns):

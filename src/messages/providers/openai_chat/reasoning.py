@@ -32,11 +32,13 @@ from ..._core.frozen import FrozenDict
 from ..._core.frozen import freeze
 from ..._core.frozen import thaw
 from ...blocks import ThinkingBlock
+from ...errors import EncodeError
 
 __all__ = [
     "DIALECTS",
     "Dialect",
     "call_signature",
+    "check_dialect",
     "decode_reasoning",
     "encode_reasoning",
     "fields_for",
@@ -143,6 +145,16 @@ def call_signature(call: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------------- encoding
+
+
+def check_dialect(dialect: object) -> None:
+    """An unknown dialect is an EncodeError naming the ones there are."""
+    if dialect not in DIALECTS:
+        raise EncodeError(
+            f"expected dialect to be one of {', '.join(DIALECTS)}, found {dialect!r}",
+            source="openai_chat",
+            value=dialect,
+        )
 
 
 def fields_for(block: ThinkingBlock, dialect: Dialect) -> tuple[str, ...]:
