@@ -271,3 +271,34 @@ def test_an_exception_event_ends_the_stream_with_what_came() -> None:
         accumulator.feed(event)
     message = accumulator.message()
     assert (message.text, message.error) == ("Partial ans", "throttlingException")
+
+
+def test_anthropic_cache_markers_become_cache_points() -> None:
+    claude = get("anthropic").decode_request(
+        {
+            "system": [
+                {
+                    "type": "text",
+                    "text": "Rules.",
+                    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+                }
+            ],
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "Doc", "cache_control": {"type": "ephemeral"}},
+                        {"type": "text", "text": "Q?"},
+                    ],
+                }
+            ],
+        }
+    )
+    body = bedrock.encode_request(claude)
+    check_bedrock(body, known=True)
+    assert body["system"] == [{"text": "Rules."}, {"cachePoint": {"type": "default", "ttl": "1h"}}]
+    assert body["messages"][0]["content"] == [
+        {"text": "Doc"},
+        {"cachePoint": {"type": "default"}},
+        {"text": "Q?"},
+    ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from typing import Any
 from typing import Final
 
@@ -33,7 +34,6 @@ from ...usage import StopReason
 from ...usage import Usage
 from .._carry import carried
 from .._carry import each_turn
-from .._carry import encode_each
 from .._carry import start_request
 from .._common import spelled_stop
 from .._formats import BEDROCK as NAME
@@ -159,8 +159,10 @@ def _system(turn: SystemMessage, policy: Policy, path: str) -> list[dict[str, An
     out: list[dict[str, Any]] = []
     for i, block in enumerate(turn.content):
         at = f"{path}.content[{i}]"
+        point = None
         if isinstance(block, TextBlock):
-            part = encode_block(block, "system", policy, at)
+            unmarked, point = cache_point(block)
+            part = encode_block(unmarked, "system", policy, at)
         elif carries_system(block):
             assert isinstance(block, RawBlock)
             part = dict(thaw(block.data))
@@ -169,7 +171,33 @@ def _system(turn: SystemMessage, policy: Policy, path: str) -> list[dict[str, An
             part = {"text": said.text} if said is not None and said.text else None
         if part is not None:
             out.append(part)
+            if point is not None:
+                out.append(point)
     return out
+
+
+def cache_point(block: Block) -> tuple[Block, dict[str, Any] | None]:
+    """An Anthropic ``cache_control`` marker as the ``cachePoint`` block to write after it.
+
+    Converse marks the end of a cached prefix with a block of its own where Anthropic marks
+    the last block of it; an ``ephemeral`` marker (with a ``ttl`` of ``5m`` or ``1h``) is
+    that. The block comes back without the marker; any other marker stays for the policy.
+    """
+    extra = getattr(block, "extra", None)
+    marker = extra.get("cache_control") if isinstance(extra, FrozenDict) else None
+    if not (
+        isinstance(marker, FrozenDict)
+        and marker.get("type") == "ephemeral"
+        and set(marker) <= {"type", "ttl"}
+        and marker.get("ttl", "5m") in ("5m", "1h")
+    ):
+        return block, None
+    assert isinstance(extra, FrozenDict)
+    point: dict[str, Any] = {"type": "default"}
+    if "ttl" in marker:
+        point["ttl"] = marker["ttl"]
+    rest = FrozenDict({k: v for k, v in extra.items() if k != "cache_control"})
+    return replace(block, extra=rest), {"cachePoint": point}  # type: ignore[arg-type]
 
 
 def carries_system(block: Block) -> bool:
@@ -220,11 +248,14 @@ def encode_request(
             continue
         role = "assistant" if isinstance(turn, AssistantMessage) else "user"
         blocks = (TextBlock(turn.content),) if isinstance(turn.content, str) else turn.content
-        content = encode_each(
-            enumerate(blocks),
-            lambda b, at, role=role: encode_block(b, role, policy, at),  # type: ignore[misc]
-            f"{path}.content",
-        )
+        content = []
+        for j, given in enumerate(blocks):
+            unmarked, point = cache_point(given)
+            part = encode_block(unmarked, role, policy, f"{path}.content[{j}]")
+            if part is not None:
+                content.append(part)
+                if point is not None:
+                    content.append(point)
         extra = closed_fields(turn.extra, policy, path, "message", ("role", "content"))
         first = True
         for block in content:
