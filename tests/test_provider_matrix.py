@@ -47,6 +47,7 @@ from support.provider_checks import is_paired
 from support.provider_specs import CHECKS
 from support.provider_specs import SPECS
 from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import bedrock_conversations
 from support.provider_strategies import chat_conversations
 from support.provider_strategies import conversations
 from support.provider_strategies import well_formed
@@ -117,15 +118,16 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
         for block in turn.blocks:
             refusal = refusal_text(block)
             if refusal is not None:
-                if refusal:
+                if refusal and (target != "bedrock" or refusal.strip()):
                     texts.append((side, refusal))
             elif isinstance(block, TextBlock) and block.text:
-                texts.append((side, block.text))
+                if target != "bedrock" or block.text.strip():  # Converse takes no blank text
+                    texts.append((side, block.text))
             elif isinstance(block, ToolUseBlock):
                 index.setdefault(block.id, len(calls))
                 calls.append((block.name, thaw(block.input)))
             elif isinstance(block, ToolResultBlock) and block.tool_use_id in index:
-                results.append((index[block.tool_use_id], _said(block)))
+                results.append((index[block.tool_use_id], _said(block, target)))
     return {
         "system": "\n".join(system).strip(),  # joined blocks may end in a blank one
         "texts": texts,
@@ -134,11 +136,13 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
     }
 
 
-def _said(result: ToolResultBlock) -> str:
-    """A result's text, its empty text blocks left out (they carry nothing)."""
+def _said(result: ToolResultBlock, target: str = "") -> str:
+    """A result's text, its empty text blocks left out (they carry nothing); for Bedrock,
+    which takes no blank text block, its blank ones too."""
+    blank = str.strip if target == "bedrock" else str
     if isinstance(result.content, str):
-        return result.content
-    return "\n".join(b.text for b in result.content if isinstance(b, TextBlock) and b.text)
+        return result.content if blank(result.content) else ""
+    return "\n".join(b.text for b in result.content if isinstance(b, TextBlock) and blank(b.text))
 
 
 def trip(conversation: tuple[Message, ...], source: str, target: str) -> tuple[Message, ...]:
@@ -249,6 +253,7 @@ def native(draw: st.DrawFn) -> tuple[str, list[Message]]:
         "openai_chat": chat_conversations(),
         "openai_responses": conversations(gemini=False) | well_formed(gemini=False),
         "gemini": conversations(gemini=True) | well_formed(gemini=True),
+        "bedrock": bedrock_conversations(),
     }[source]
     return source, draw(strategy)
 

@@ -23,6 +23,7 @@ from messages import RawMessage
 from messages import StopReason
 from messages import SystemMessage
 from messages import TextBlock
+from messages import ThinkingBlock
 from messages import ToolMessage
 from messages import ToolResultBlock
 from messages import ToolUseBlock
@@ -81,7 +82,10 @@ def test_rich_request_details() -> None:
     refusal = messages[7]
     assert refusal.content == (RawBlock({"refusal": "I can't share the internal report."}),)
     assert messages[9].content == (AudioBlock(file_id="audio_abc123"),)
-    assert messages[11].extra == {"reasoning_content": "The user wants audio."}
+    reasoning = messages[11].content[0]  # a vendor's reasoning_content: thinking (issue 27)
+    assert reasoning == ThinkingBlock(
+        "The user wants audio.", extra={"reasoning_fields": ["reasoning_content"]}
+    )
     assert isinstance(messages[12], RawMessage)
     cited = messages[15].content[0].citations[0]
     assert (cited.type, cited.nested) == ("url_citation", True)

@@ -341,3 +341,33 @@ def test_langchain_carries_server_tools_as_its_standard_blocks() -> None:
     assert result["extras"] == {"tool": "web_search", "provider": "anthropic"}
     assert text["annotations"][0]["type"] == "non_standard_annotation"
     assert langchain.to_messages([ai]) == [turn]
+
+
+def test_responses_mcp_list_tools_items_are_typed_and_go_back_exactly() -> None:
+    # Issue 27: the MCP server's tool list is the server's own call and its result.
+    from messages import ServerToolResultBlock as Result
+    from messages import ServerToolUseBlock as Use
+    from messages import UnsupportedContentError
+    from messages.providers import get
+
+    item = {
+        "type": "mcp_list_tools",
+        "id": "mcpl_1",
+        "server_label": "deepwiki",
+        "tools": [{"name": "ask_question", "input_schema": {"type": "object"}}],
+        "error": None,
+    }
+    body = {"input": [{"role": "user", "content": "Tools?"}, item]}
+    responses = get("openai_responses")
+    turn = responses.decode_request(body)[1]
+    call, result = turn.blocks
+    assert isinstance(call, Use) and (call.name, call.input) == (
+        "mcp_list_tools",
+        {"server_label": "deepwiki"},
+    )
+    assert isinstance(result, Result) and result.content["tools"][0]["name"] == "ask_question"
+    assert responses.encode_request(responses.decode_request(body)) == body
+    for target in ("anthropic", "openai_chat", "gemini", "bedrock"):
+        with pytest.raises(UnsupportedContentError, match="cannot carry"):
+            get(target).encode_request([turn])
+        assert "deepwiki" not in str(get(target).encode_request([turn], unsupported="drop"))

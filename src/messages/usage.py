@@ -154,6 +154,7 @@ _TABLE: Final[dict[str, StopReason]] = {
     "tool_use": StopReason.TOOL_USE,
     "tool_calls": StopReason.TOOL_USE,
     "function_call": StopReason.TOOL_USE,
+    "tool_call": StopReason.TOOL_USE,
     "pause_turn": StopReason.PAUSE,
     "refusal": StopReason.REFUSAL,
     "content_filter": StopReason.REFUSAL,
@@ -168,6 +169,11 @@ _TABLE: Final[dict[str, StopReason]] = {
     "failed": StopReason.ERROR,
     "MALFORMED_FUNCTION_CALL": StopReason.ERROR,
     "UNEXPECTED_TOOL_CALL": StopReason.ERROR,
+    "guardrail_intervened": StopReason.REFUSAL,
+    "content_filtered": StopReason.REFUSAL,
+    "malformed_model_output": StopReason.ERROR,
+    "malformed_tool_use": StopReason.ERROR,
+    "error": StopReason.ERROR,
 }
 
 

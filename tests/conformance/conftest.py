@@ -1,5 +1,6 @@
 """The conformance suite needs the official SDKs (the ``conformance`` extra): without them
-it is skipped. At the end of a run it prints how many bodies it validated per provider."""
+it is skipped (botocore's service model is Bedrock's oracle). At the end of a run it prints
+how many bodies it validated per provider, and per source and target provider."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"  {name}: {oracle.COUNTS[name]} request bodies, {oracle.RESPONSE_COUNTS[name]} "
             f"response dumps, {oracle.STREAM_COUNTS[name]} streams"
         )
+    if oracle.PAIRS:
+        write("  cross-provider request bodies accepted, source -> target:")
+        for (source, target), count in sorted(oracle.PAIRS.items()):
+            write(f"    {source} -> {target}: {count}")
     if oracle.SEEN:
         seen = ", ".join(f"{n} x{c}" for n, c in sorted(oracle.SEEN.items()))
         write(f"  open faults met (tolerated): {seen}")
@@ -27,5 +32,5 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _sdks() -> None:
-    for name in ("pydantic", "anthropic", "openai", "google.genai"):
+    for name in ("pydantic", "anthropic", "openai", "google.genai", "botocore"):
         pytest.importorskip(name)

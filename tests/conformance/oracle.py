@@ -9,6 +9,12 @@ vendors' own Python SDKs instead (``anthropic``, ``openai``, ``google-genai``):
   SDK's ``TypedDict`` annotations (unknown keys, missing required keys, wrong literals, wrong
   scalar types: TypedDict validation ignores unknown keys, and a union takes any member that
   fits), and the rules the APIs enforce that the types do not encode (:func:`api_rules`).
+- Bedrock has no pydantic types: botocore's own service model for ``bedrock-runtime`` is the
+  oracle (:func:`bedrock_shape`): ``ParamValidator`` checks a body against the ``Converse``
+  input shape (required members, unknown members, types, unions, minimum lengths), and
+  :func:`model_limits` the rest of what the model states and the validator leaves to the
+  server (enums, maximum lengths, patterns). Responses and stream events are checked the
+  same way against the output shapes.
 - :func:`sdk_response` builds an SDK response object, and :func:`dumps` gives the ways a
   program commonly turns one back into JSON; the response tests require each to round-trip.
 
@@ -44,6 +50,8 @@ pydantic = pytest.importorskip("pydantic")
 pytest.importorskip("anthropic")
 pytest.importorskip("openai")
 pytest.importorskip("google.genai")
+botocore_session = pytest.importorskip("botocore.session")
+botocore_validate = pytest.importorskip("botocore.validate")
 
 from typing import NotRequired  # noqa: E402
 from typing import Required  # noqa: E402
@@ -59,7 +67,7 @@ from typing_extensions import is_typeddict  # noqa: E402
 
 from support.provider_checks import INVENTED  # noqa: E402
 
-PROVIDERS = ("anthropic", "openai_chat", "openai_responses", "gemini")
+PROVIDERS = ("anthropic", "openai_chat", "openai_responses", "gemini", "bedrock")
 
 REQUEST_TYPES: dict[str, Any] = {
     "anthropic": MessageCreateParamsNonStreaming,
@@ -91,6 +99,9 @@ RESPONSE_COUNTS: Counter[str] = Counter()
 """Response dumps round-tripped per provider in this run."""
 STREAM_COUNTS: Counter[str] = Counter()
 """Streams folded by our accumulator and the SDK's and compared, per provider."""
+PAIRS: Counter[tuple[str, str]] = Counter()
+"""Cross-provider request bodies accepted, per (source, target): a conversation decoded from
+one provider's request and encoded for another."""
 SEEN: Counter[str] = Counter()
 """How often each open fault was met (and tolerated) in this run."""
 
@@ -494,6 +505,153 @@ def _camel(value: Any, tp: Any, path: str) -> list[tuple[str, str, str, Any]]:
     return errors
 
 
+# --------------------------------------------------------------------------- Bedrock
+
+
+@cache
+def bedrock_model() -> Any:
+    """botocore's service model of ``bedrock-runtime`` (installed package data, offline)."""
+    return botocore_session.get_session().get_service_model("bedrock-runtime")
+
+
+def bedrock_shape(name: str) -> Any:
+    """A shape of the model: ``Converse`` (the request), ``ConverseResponse``,
+    ``ConverseStreamOutput`` (one stream event), or any shape by name."""
+    model = bedrock_model()
+    if name == "Converse":
+        return model.operation_model("Converse").input_shape
+    if name == "ConverseResponse":
+        return model.operation_model("Converse").output_shape
+    if name == "ConverseStreamOutput":
+        return model.operation_model("ConverseStream").output_shape.members["stream"]
+    return model.shape_for(name)
+
+
+def _dotted(name: str) -> str:
+    return "$" + ("" if not name or name[0] in ".[" else ".") + name
+
+
+def model_limits(value: Any, shape: Any, path: str = "$") -> list[tuple[str, str, str, Any]]:
+    """What botocore's model states that ``ParamValidator`` does not check: enums, maximum
+    lengths and sizes, and string patterns (the server enforces them)."""
+    errors: list[tuple[str, str, str, Any]] = []
+    kind = shape.type_name
+    meta = shape.metadata
+    if kind == "structure" and not getattr(shape, "is_document_type", False):
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if key in shape.members:
+                    errors.extend(model_limits(inner, shape.members[key], f"{path}.{key}"))
+    elif kind == "list" and isinstance(value, list):
+        if "max" in meta and len(value) > meta["max"]:
+            errors.append(("max", path, f"more than {meta['max']} items", value))
+        for i, inner in enumerate(value):
+            errors.extend(model_limits(inner, shape.member, f"{path}[{i}]"))
+    elif kind == "map" and isinstance(value, dict):
+        for key, inner in value.items():
+            errors.extend(model_limits(inner, shape.value, f"{path}.{key}"))
+    elif kind == "string" and isinstance(value, str):
+        if shape.enum and value not in shape.enum:
+            errors.append(("enum", path, f"{value!r} is not one of {shape.enum}", value))
+        if "max" in meta and len(value) > meta["max"]:
+            errors.append(("max", path, f"longer than {meta['max']}", value))
+        pattern = meta.get("pattern")
+        if pattern and not re.fullmatch(pattern, value):
+            errors.append(("pattern", path, f"{value!r} does not match {pattern}", value))
+    elif kind in ("integer", "long") and isinstance(value, int) and value > meta.get("max", value):
+        errors.append(("max", path, f"more than {meta['max']}", value))
+    return errors
+
+
+def bedrock_validate(value: Any, shape_name: str) -> list[tuple[str, str, str, Any]]:
+    """botocore's ``ParamValidator`` and :func:`model_limits` over ``value``."""
+    shape = bedrock_shape(shape_name)
+    report = botocore_validate.ParamValidator().validate(value, shape)
+    errors = []
+    for kind, name, extra in report._errors:  # (ValidationErrors has no public list)
+        path = _dotted(name)
+        said = {k: v for k, v in extra.items() if k not in ("user_params", "members")}
+        errors.append(("botocore", path, f"{kind}: {said}", at(value, path)))
+    return errors + model_limits(value, shape)
+
+
+def _bedrock_sdk(body: dict[str, Any]) -> list[tuple[str, str, str, Any]]:
+    return bedrock_validate({"modelId": "model-x", **body}, "Converse")
+
+
+_BEDROCK_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+
+
+def _bedrock_rules(body: dict[str, Any], paired: bool) -> Iterator[tuple[str, str, str, Any]]:
+    for j, block in enumerate(body.get("system", [])):
+        text = block.get("text") if isinstance(block, dict) else None
+        if isinstance(text, str) and not text.strip():
+            yield ("blank-text", f"$.system[{j}]", "text blocks must not be blank", block)
+    messages = body.get("messages", [])
+    previous = None
+    calls: dict[str, int] = {}
+    for i, message in enumerate(messages):
+        where = f"$.messages[{i}]"
+        role = message.get("role")
+        content = message.get("content") or []
+        if not content:
+            yield ("empty-message", where, "content must be non-empty", message)
+        if role == previous:
+            yield ("alternation", where, f"two {role} messages in a row", message)
+        previous = role
+        results: list[str] = []
+        for j, block in enumerate(content):
+            at = f"{where}.content[{j}]"
+            text = block.get("text") if isinstance(block, dict) else None
+            if isinstance(text, str) and not text.strip():
+                yield ("blank-text", at, "text blocks must not be blank", block)
+            use = block.get("toolUse") if isinstance(block, dict) else None
+            result = block.get("toolResult") if isinstance(block, dict) else None
+            for inner in (use, result):
+                ident = inner.get("toolUseId") if isinstance(inner, dict) else None
+                if isinstance(ident, str) and not _BEDROCK_ID.fullmatch(ident):
+                    yield ("tool-id", at, f"{ident!r}: Claude takes [a-zA-Z0-9_-]{{1,64}}", block)
+            if isinstance(use, dict):
+                calls[use.get("toolUseId")] = i
+            if isinstance(result, dict):
+                results.append(result.get("toolUseId"))
+                for k, part in enumerate(result.get("content") or ()):
+                    said = part.get("text") if isinstance(part, dict) else None
+                    if isinstance(said, str) and not said.strip():
+                        yield ("blank-text", f"{at}.content[{k}]", "blank text", part)
+        for ident in results:
+            asked = calls.get(ident)
+            if asked != i - 1 and (paired or asked is not None):
+                yield (
+                    "result-placement",
+                    where,
+                    f"{ident} is not answered right after its call",
+                    message,
+                )
+        if paired and i and messages[i - 1].get("role") == "assistant":
+            want = {
+                b["toolUse"].get("toolUseId")
+                for b in messages[i - 1].get("content") or ()
+                if isinstance(b, dict) and isinstance(b.get("toolUse"), dict)
+            }
+            if want - set(results):
+                yield (
+                    "unanswered",
+                    where,
+                    f"calls {sorted(want - set(results))} not answered",
+                    message,
+                )
+    if paired and messages and messages[-1].get("role") == "assistant":
+        last = messages[-1].get("content") or ()
+        if any(isinstance(b, dict) and "toolUse" in b for b in last):
+            yield (
+                "unanswered",
+                f"$.messages[{len(messages) - 1}]",
+                "the last calls are not answered",
+                None,
+            )
+
+
 # --------------------------------------------------------------------------- API rules
 
 
@@ -669,6 +827,7 @@ RULES: dict[str, Callable[[dict[str, Any], bool], Iterator[tuple[str, str, str, 
     "openai_chat": _chat_rules,
     "openai_responses": _responses_rules,
     "gemini": _gemini_rules,
+    "bedrock": _bedrock_rules,
 }
 
 
@@ -694,6 +853,8 @@ def check_request(provider: str, body: dict[str, Any], *, paired: bool = False) 
     raw: list[tuple[str, str, str, Any]] = []
     if provider == "gemini":
         raw.extend(_gemini_sdk(body))
+    elif provider == "bedrock":
+        raw.extend(_bedrock_sdk(body))
     else:
         full = {**_REQUIRED_PARAMS[provider], **body}
         tp = REQUEST_TYPES[provider]

@@ -92,6 +92,37 @@ GOOD = {
             {"role": "user", "parts": [{"functionResponse": {"name": "w", "response": {}}}]},
         ],
     },
+    "bedrock": {
+        "system": [{"text": "Be terse."}, {"cachePoint": {"type": "default"}}],
+        "messages": [
+            {"role": "user", "content": [{"text": "Weather?"}]},
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "reasoningContent": {
+                            "reasoningText": {"text": "Call it.", "signature": "c2ln"}
+                        }
+                    },
+                    {"toolUse": {"toolUseId": "t1", "name": "w", "input": {"c": "P"}}},
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "toolResult": {
+                            "toolUseId": "t1",
+                            "content": [{"json": {"t": 18}}],
+                            "status": "success",
+                        }
+                    },
+                    {"image": {"format": "png", "source": {"bytes": "iVBORw0KGgo="}}},
+                    {"text": "Thanks."},
+                ],
+            },
+        ],
+    },
 }
 
 
@@ -150,6 +181,20 @@ BAD = [
     ),
     ("gemini", "$.contents[1].parts[0].thoughtSignature", "not base64!", ("pydantic", "thought")),
     ("gemini", "$.contents[2].role", "model", ("alternation", "contents[2]")),
+    # Bedrock: botocore's ParamValidator, the model's limits, the API's rules
+    ("bedrock", "$.messages[0].content[0].x_key", 1, ("botocore", "content[0]", "x_key")),
+    ("bedrock", "$.messages[1].content[1].toolUse.name", ..., ("botocore", "toolUse", "name")),
+    ("bedrock", "$.messages[0].content[0].image", {}, ("botocore", "content[0]", "more than one")),
+    ("bedrock", "$.messages[2].content[0].toolResult.content", "x", ("botocore", "content")),
+    ("bedrock", "$.messages[2].content[1].image.format", "bmp", ("enum", "format", "bmp")),
+    ("bedrock", "$.messages[2].content[0].toolResult.status", "ok", ("enum", "status")),
+    ("bedrock", "$.messages[0].role", "model", ("enum", "messages[0].role")),
+    ("bedrock", "$.messages[1].content[1].toolUse.toolUseId", "a" * 65, ("max", "toolUseId")),
+    ("bedrock", "$.messages[1].content[1].toolUse.name", "a b", ("pattern", "name")),
+    ("bedrock", "$.messages[1].content[1].toolUse.toolUseId", "f.x:0", ("tool-id", "content[1]")),
+    ("bedrock", "$.messages[2].content[2].text", " ", ("blank-text", "content[2]")),
+    ("bedrock", "$.messages[2].content[0].toolResult.toolUseId", "t9", ("unanswered", "")),
+    ("bedrock", "$.messages[2].role", "assistant", ("alternation", "messages[2]")),
 ]
 
 
@@ -190,6 +235,6 @@ def test_the_test_extra_installs_the_sdks_and_the_library_needs_none() -> None:
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
     assert "llm-messages[conformance]" in extras["test"]
-    wanted = {"anthropic", "openai", "google-genai", "pydantic"}
+    wanted = {"anthropic", "openai", "google-genai", "pydantic", "botocore"}
     assert {r.split(">=")[0] for r in extras["conformance"]} == wanted
     assert project["dependencies"] == ["typing-extensions>=4.6"]

@@ -36,6 +36,7 @@ from messages.serialize import to_dict
 from support.adapter_files import merged_log
 from support.provider_checks import is_paired
 from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import bedrock_conversations
 from support.provider_strategies import chat_conversations
 from support.provider_strategies import conversations as native_conversations
 from support.provider_strategies import well_formed
@@ -49,12 +50,15 @@ def judge(
     policy: Any,
     *,
     carried: tuple[Any, ...] = (),
+    source: str | None = None,
 ) -> dict[str, Any] | None:
     """Encode for ``target`` under ``policy`` and fail on any finding no open fault explains.
 
     Under ``"raise"`` the encoder may refuse, with :class:`UnsupportedContentError` only.
     ``carried``: what the source itself holds that an SDK rejects (see :func:`oddities`);
-    a finding about exactly that is the source's, not the encoder's.
+    a finding about exactly that is the source's, not the encoder's. ``source``: the
+    provider the conversation was decoded from, counted in ``oracle.PAIRS`` when the body
+    is accepted.
     """
     try:
         body = get(target).encode_request(conversation, unsupported=policy)
@@ -72,6 +76,8 @@ def judge(
         and not _given_data(f, conversation)
     ]
     assert not left, "\n".join(str(f) for f in left)
+    if source is not None and source != target:
+        oracle.PAIRS[(source, target)] += 1
     return body
 
 
@@ -238,7 +244,7 @@ def test_every_fixture_encodes_to_what_every_other_sdk_accepts(
         for k in ("system", "messages", "instructions", "input", "systemInstruction", "contents")
         if k in body
     }
-    judge(target, conversation, policy, carried=oddities(source, own))
+    judge(target, conversation, policy, carried=oddities(source, own), source=source)
 
 
 # ---------------------------------------------------------------- conversations Hypothesis draws
@@ -266,7 +272,7 @@ def test_a_history_through_one_provider_encodes_for_another(
     conversation: list[Message], source: str, target: str, policy: Any
 ) -> None:
     there = get(source).encode_request(conversation, unsupported="drop")
-    judge(target, get(source).decode_request(there), policy)
+    judge(target, get(source).decode_request(there), policy, source=source)
 
 
 @st.composite
@@ -278,6 +284,7 @@ def native(draw: st.DrawFn) -> tuple[str, list[Message]]:
         "openai_chat": chat_conversations(),
         "openai_responses": native_conversations(gemini=False) | well_formed(gemini=False),
         "gemini": native_conversations(gemini=True) | well_formed(gemini=True),
+        "bedrock": bedrock_conversations(),
     }[source]
     return source, draw(strategy)
 
@@ -289,7 +296,7 @@ def test_each_providers_own_shapes_encode_to_what_the_sdks_accept(
     source, conversation = drawn
     decoded = get(source).decode_request(get(source).encode_request(conversation))
     if source != target:
-        judge(target, decoded, policy)
+        judge(target, decoded, policy, source=source)
 
 
 # ------------------------------------------------------------------------ agent CLI histories

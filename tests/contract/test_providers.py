@@ -66,7 +66,7 @@ def test_every_provider_has_a_spec() -> None:
 
 
 def test_the_registry_names_every_provider() -> None:
-    assert NAMES == ("anthropic", "openai_chat", "openai_responses", "gemini")
+    assert NAMES == ("anthropic", "openai_chat", "openai_responses", "gemini", "bedrock")
     assert all(name == get(name).NAME for name in NAMES)
 
 
@@ -74,7 +74,7 @@ def test_an_unknown_provider_lists_the_known_ones() -> None:
     with pytest.raises(UnknownProviderError) as info:
         get("openai")
     assert str(info.value).endswith(
-        "expected one of: anthropic, openai_chat, openai_responses, gemini"
+        "expected one of: anthropic, openai_chat, openai_responses, gemini, bedrock"
     )
     with pytest.raises(LookupError):
         get("claude_code")  # an adapter's name is not a provider's

@@ -38,7 +38,7 @@ def test_an_unknown_policy_is_refused(name: str) -> None:
     from messages import EncodeError
     from messages import UserMessage
 
-    pytest.importorskip({"langchain": "langchain_core"}.get(name, name))
+    pytest.importorskip({"langchain": "langchain_core", "otel": "json"}.get(name, name))
     module = importlib.import_module(f"messages.interop.{name}")
     with pytest.raises(EncodeError):
         module.from_messages([UserMessage("hi")], unsupported="ignore")

@@ -685,3 +685,85 @@ def check_gemini(body: dict[str, Any], *, paired: bool = False, known: bool = Fa
             after = contents[i + 1]["parts"]
             got = [p["functionResponse"]["name"] for p in after if "functionResponse" in p]
             assert Counter(got) == Counter(calls), f"{where}: {calls} answered by {got}"
+
+
+_BEDROCK_BLOCKS = {
+    *("text", "image", "document", "video", "audio", "toolUse", "toolResult", "guardContent"),
+    *("cachePoint", "reasoningContent", "citationsContent", "searchResult"),
+}
+_BEDROCK_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+
+
+def _bedrock_block(block: Any, where: str, known: bool) -> None:
+    assert isinstance(block, dict) and len(block) == 1, f"{where}: not one member: {block}"
+    ((key, value),) = block.items()
+    if known:
+        assert key in _BEDROCK_BLOCKS or key in INVENTED, f"{where}: unknown member {key!r}"
+    if key == "text":
+        assert isinstance(value, str) and value.strip(), f"{where}: blank text"
+    elif key == "toolUse":
+        assert _BEDROCK_ID.fullmatch(value["toolUseId"]), f"{where}: id {value['toolUseId']!r}"
+        assert isinstance(value["name"], str) and isinstance(value["input"], dict), where
+    elif key == "toolResult":
+        assert _BEDROCK_ID.fullmatch(value["toolUseId"]), f"{where}: id {value['toolUseId']!r}"
+        assert isinstance(value["content"], list), where
+        assert value.get("status", "success") in ("success", "error"), where
+        for k, inner in enumerate(value["content"]):
+            assert isinstance(inner, dict) and len(inner) == 1, f"{where}.content[{k}]"
+            if "text" in inner:
+                assert inner["text"].strip(), f"{where}.content[{k}]: blank text"
+    elif key in ("image", "video", "audio", "document"):
+        assert isinstance(value.get("source"), dict) and len(value["source"]) == 1, where
+        if key == "document":
+            assert isinstance(value.get("name"), str) and value["name"], where
+        else:
+            assert isinstance(value.get("format"), str), where
+    elif key == "reasoningContent":
+        assert len(value) == 1 and next(iter(value)) in ("reasoningText", "redactedContent"), where
+
+
+def check_bedrock(body: dict[str, Any], *, paired: bool = False, known: bool = False) -> None:
+    """Assert that ``body`` is a valid Converse request (pairing too when ``paired``).
+
+    User and assistant messages alternate; no content is empty and no text blank; every
+    block is one member of the ``ContentBlock`` union; tool ids fit ``[a-zA-Z0-9_-]{1,64}``;
+    results answering an assistant message's calls are in the next (user) message.
+    """
+    assert set(body) <= {"system", "messages"}, body.keys()
+    for j, block in enumerate(body.get("system", [])):
+        assert isinstance(block, dict) and len(block) == 1, f"system[{j}]"
+        assert next(iter(block)) in ("text", "guardContent", "cachePoint"), f"system[{j}]"
+        if "text" in block:
+            assert block["text"].strip(), f"system[{j}]: blank text"
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    previous = None
+    calls: dict[str, int] = {}
+    for i, message in enumerate(messages):
+        where = f"messages[{i}]"
+        assert set(message) <= {"role", "content"}, f"{where}: {set(message)}"
+        role = message["role"]
+        assert role in ("user", "assistant"), where
+        assert role != previous, f"{where}: two {role} messages in a row"
+        previous = role
+        content = message["content"]
+        assert isinstance(content, list) and content, f"{where}: no content"
+        for j, block in enumerate(content):
+            _bedrock_block(block, f"{where}.content[{j}]", known)
+        uses = [b["toolUse"]["toolUseId"] for b in content if "toolUse" in b]
+        results = [b["toolResult"]["toolUseId"] for b in content if "toolResult" in b]
+        assert not (uses and role == "user"), f"{where}: a call on the user side"
+        assert not (results and role == "assistant"), f"{where}: a result on the assistant side"
+        for ident in results:
+            asked = calls.get(ident)
+            if asked is not None or paired:
+                assert asked == i - 1, f"{where}: {ident} not answered right after its call"
+        kinds = ["toolResult" in b for b in content]
+        assert kinds == sorted(kinds, reverse=True), f"{where}: results not first"
+        for ident in uses:
+            calls[ident] = i
+        if paired and uses:
+            assert i + 1 < len(messages), f"{where}: calls never answered"
+            after = messages[i + 1]["content"]
+            got = {b["toolResult"]["toolUseId"] for b in after if "toolResult" in b}
+            assert set(uses) <= got, f"{where}: {uses} answered by {got}"

@@ -22,12 +22,14 @@ from hypothesis import strategies as st
 from messages import Message
 from support.provider_checks import FIXTURES
 from support.provider_checks import check_anthropic
+from support.provider_checks import check_bedrock
 from support.provider_checks import check_chat
 from support.provider_checks import check_gemini
 from support.provider_checks import check_responses
 from support.provider_checks import load
 from support.provider_checks import view
 from support.provider_strategies import anthropic_conversations
+from support.provider_strategies import bedrock_conversations
 from support.provider_strategies import chat_conversations
 from support.provider_strategies import conversations
 
@@ -162,6 +164,17 @@ SPECS: dict[str, Spec] = {
             lambda: conversations(gemini=True),
             keeps=lambda conversation: view(conversation, gemini=True),
             valid_fixtures=False,
+        ),
+        Spec(
+            "bedrock",
+            check_bedrock,
+            ("system", "messages"),
+            ("messages", "content"),
+            ("request_agent_loop.json", "response_tool_use.json"),
+            "bedrock: $: the stream has not finished: no messageStop event",
+            ("Partial ans", "throttlingException", None),
+            bedrock_conversations,
+            keeps=lambda conversation: view(conversation, gemini=True),
         ),
     )
 }

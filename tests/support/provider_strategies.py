@@ -39,6 +39,8 @@ from messages import UserMessage
 from messages import VideoBlock
 from messages import strategies as ms
 from messages import thaw
+from messages.providers.bedrock import original_id
+from messages.providers.bedrock import wire_id
 
 _B64 = st.binary(min_size=1, max_size=12).map(lambda b: base64.b64encode(b).decode())
 _SIGNATURE = st.text(
@@ -693,3 +695,83 @@ def simple_responses() -> st.SearchStrategy[AssistantMessage]:
             st.builds(ToolUseBlock, st.just("call_1"), st.just("f"), ms.json_objects()),
         )
     )
+
+
+# ----------------------------------------------------------------------------- Bedrock
+
+_SAID = st.text("abc xyz\n", min_size=1, max_size=12).filter(str.strip)
+"""Text Converse carries as it is: never blank (a blank text block is left out)."""
+_ANY_IDS = st.one_of(
+    _IDS.map(lambda s: "call_" + s),
+    st.text(min_size=0, max_size=12),  # dots, colons, spaces, any character: mapped
+    st.sampled_from(["functions.get_weather:0", "mx-call", "mx-", "tool use 1"]),
+).filter(lambda i: original_id(wire_id(i)) == i)
+"""Call ids of any shape whose mapped spelling fits (see ``bedrock.ids``)."""
+
+
+def bedrock_thinking() -> st.SearchStrategy[ThinkingBlock]:
+    """Reasoning as Converse returns it: signed by a Bedrock model, unsigned, or redacted."""
+    return st.one_of(
+        st.builds(ThinkingBlock, _SAID),
+        st.builds(ThinkingBlock, _SAID, signature=_SIG, provider=st.just("bedrock")),
+        st.builds(
+            ThinkingBlock,
+            st.just(""),
+            signature=_b64(),
+            redacted=st.just(True),
+            provider=st.just("bedrock"),
+        ),
+    )
+
+
+def bedrock_media() -> st.SearchStrategy[Block]:
+    """Images as bytes or in S3, and PDF documents with a Converse name."""
+    return st.one_of(
+        st.builds(ImageBlock, data=_b64(), media_type=st.sampled_from(["image/png", "image/gif"])),
+        st.builds(ImageBlock, url=st.just("s3://bucket/a.png"), media_type=st.just("image/png")),
+        st.builds(
+            DocumentBlock,
+            data=_b64(),
+            media_type=st.just("application/pdf"),
+            title=st.sampled_from(["report", "Q3 (draft)"]),
+        ),
+    )
+
+
+@st.composite
+def bedrock_conversations(draw: st.DrawFn) -> list[Message]:
+    """Agent loops Converse carries: results answer the turn before, ids of any shape."""
+    out: list[Message] = []
+    if draw(st.booleans()):
+        out.append(SystemMessage(draw(_SAID)))
+    used: set[str] = set()
+    for _ in range(draw(st.integers(1, 3))):
+        prompt = draw(
+            st.lists(st.builds(TextBlock, _SAID) | bedrock_media(), min_size=1, max_size=2)
+        )
+        out.append(UserMessage(tuple(prompt)))
+        for _ in range(draw(st.integers(0, 2))):
+            ids = draw(
+                st.lists(
+                    _ANY_IDS.filter(lambda i: i not in used), min_size=1, max_size=3, unique=True
+                )
+            )
+            used.update(ids)
+            tools = [
+                ToolUseBlock(i, draw(st.sampled_from(["shell", "read"])), draw(_INPUTS))
+                for i in ids
+            ]
+            lead = draw(st.lists(bedrock_thinking(), max_size=1))
+            lead += draw(st.lists(st.builds(TextBlock, _SAID), max_size=1))
+            out.append(AssistantMessage((*lead, *tools)))
+            answers = tuple(
+                ToolResultBlock(
+                    t.id,
+                    draw(st.lists(st.builds(TextBlock, _SAID), min_size=1, max_size=2).map(tuple)),
+                    is_error=draw(st.none() | st.booleans()),
+                )
+                for t in tools
+            )
+            out.append(ToolMessage(answers))
+        out.append(AssistantMessage((TextBlock(draw(_SAID)),)))
+    return out

@@ -11,12 +11,13 @@ from messages import UserMessage
 from messages.providers import Accumulator
 from messages.providers import Provider
 from messages.providers import anthropic
+from messages.providers import bedrock
 from messages.providers import gemini
 from messages.providers import get
 from messages.providers import openai_chat
 from messages.providers import openai_responses
 
-providers: list[Provider] = [anthropic, openai_chat, openai_responses, gemini]
+providers: list[Provider] = [anthropic, openai_chat, openai_responses, gemini, bedrock]
 
 provider = get("anthropic")
 assert_type(provider, Provider)

@@ -23,6 +23,7 @@ module                        library                 extra
 ``interop.langchain``         ``langchain-core``      ``langchain``
 ``interop.pydantic_ai``       ``pydantic-ai-slim``    ``pydantic-ai``
 ``interop.mcp``               ``mcp``                 ``mcp``
+``interop.otel``              (none: plain JSON)      (none)
 ============================  ======================  =========================
 
 See docs/interop.md for the mapping tables.
@@ -32,5 +33,5 @@ from __future__ import annotations
 
 __all__ = ["MODULES"]
 
-MODULES = ("claude_agent_sdk", "langchain", "pydantic_ai", "mcp")
+MODULES = ("claude_agent_sdk", "langchain", "pydantic_ai", "mcp", "otel")
 """The bridge modules, by the name to import them under ``messages.interop``."""

@@ -11,7 +11,7 @@ Importing this package imports no codec: :func:`get` loads each one on first use
 two protocols load when first named.
 
 >>> NAMES
-('anthropic', 'openai_chat', 'openai_responses', 'gemini')
+('anthropic', 'openai_chat', 'openai_responses', 'gemini', 'bedrock')
 >>> get("gemini").NAME
 'gemini'
 """
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Accumulator", "NAMES", "Provider", "UnknownProviderError", "get"]
 
-NAMES: Final = ("anthropic", "openai_chat", "openai_responses", "gemini")
+NAMES: Final = ("anthropic", "openai_chat", "openai_responses", "gemini", "bedrock")
 """Every provider name :func:`get` accepts."""
 
 
@@ -46,7 +46,7 @@ def get(name: str) -> Provider:
     >>> get("openai")
     Traceback (most recent call last):
     ...
-    messages.providers.UnknownProviderError: unknown provider 'openai'; expected one of: anthropic, openai_chat, openai_responses, gemini
+    messages.providers.UnknownProviderError: unknown provider 'openai'; expected one of: anthropic, openai_chat, openai_responses, gemini, bedrock
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownProviderError(

@@ -28,6 +28,8 @@ from typing import Literal
 
 __all__ = [
     "ANTHROPIC",
+    "BEDROCK",
+    "BEDROCK_BLOCKS",
     "CHAT",
     "CITATIONS",
     "GEMINI",
@@ -56,7 +58,9 @@ RESPONSES: Final = "openai_responses"
 """OpenAI Responses."""
 GEMINI: Final = "gemini"
 """Google Gemini ``generateContent``."""
-PROVIDERS: Final = (ANTHROPIC, CHAT, RESPONSES, GEMINI)
+BEDROCK: Final = "bedrock"
+"""Amazon Bedrock Converse (``Converse`` / ``ConverseStream``)."""
+PROVIDERS: Final = (ANTHROPIC, CHAT, RESPONSES, GEMINI, BEDROCK)
 """The provider formats, in the order the registry lists them."""
 
 Place = Literal[
@@ -97,8 +101,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
             _words("content completion"),
         ),
         "text": (_words("prompt_cache_breakpoint"), _NONE),
-        "thinking": (_NONE, _NONE),
-        "tool_use": (_NONE, _NONE),
+        "thinking": (_NONE, _words("reasoning_fields reasoning_detail")),
+        "tool_use": (_NONE, _words("extra_content")),
         "tool_result": (_words("name"), _words("content")),
         "image": (_words("detail prompt_cache_breakpoint"), _NONE),
         "audio": (_words("transcript prompt_cache_breakpoint"), _words("expires_at")),
@@ -139,6 +143,18 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
             _words("inlineData fileData partMetadata"),
         ),
     },
+    BEDROCK: {
+        "message": (_NONE, _words("role")),
+        # ``json``: the value of a JSON tool-result part; the block's text says the same.
+        "text": (_NONE, _words("json")),
+        "thinking": (_NONE, _NONE),
+        "tool_use": (_NONE, _NONE),
+        "tool_result": (_NONE, _NONE),
+        "image": (_words("bucketOwner"), _NONE),
+        "audio": (_words("bucketOwner"), _NONE),
+        "document": (_words("bucketOwner"), _NONE),
+        "video": (_words("bucketOwner"), _NONE),
+    },
 }
 
 RESPONSE_FIELDS: Final = {
@@ -161,6 +177,9 @@ RESPONSE_FIELDS: Final = {
         """candidates usageMetadata modelVersion responseId promptFeedback createTime
         modelStatus"""
     ),
+    BEDROCK: _words(
+        """output metrics additionalModelResponseFields trace performanceConfig serviceTier"""
+    ),
 }
 """Fields of each format's response body that a decoded assistant message keeps in extra."""
 
@@ -180,6 +199,10 @@ USAGE_FIELDS: Final = {
         """promptTokenCount candidatesTokenCount totalTokenCount cachedContentTokenCount
         thoughtsTokenCount toolUsePromptTokenCount promptTokensDetails
         candidatesTokensDetails cacheTokensDetails toolUsePromptTokensDetails trafficType"""
+    ),
+    BEDROCK: _words(
+        """inputTokens outputTokens totalTokens cacheReadInputTokens cacheWriteInputTokens
+        cacheDetails"""
     ),
 }
 """Fields of each format's usage object."""
@@ -216,6 +239,7 @@ TYPES: Final = {
         mcp_approval_request mcp_approval_response item_reference compaction"""
     ),
     GEMINI: _NONE,
+    BEDROCK: _NONE,
 }
 """The ``type`` tags of each format's blocks, parts and items (Gemini parts have none)."""
 
@@ -234,6 +258,7 @@ CITATIONS: Final = {
     CHAT: _words("url_citation"),
     RESPONSES: _words("url_citation file_citation container_file_citation file_path"),
     GEMINI: _NONE,
+    BEDROCK: _NONE,
 }
 """Citation types each format carries (Gemini cites per candidate, never per part)."""
 
@@ -242,6 +267,7 @@ ROLES: Final = {
     CHAT: _words("system developer user assistant tool function"),
     RESPONSES: _words("system developer user assistant"),
     GEMINI: _words("user model function"),
+    BEDROCK: _words("user assistant"),
 }
 """The message roles each format's requests have."""
 
@@ -251,7 +277,7 @@ _CAMEL: Final = re.compile(r"[a-z][A-Za-z0-9]*")
 
 def fits(key: str, target: str) -> bool:
     """Whether a name is spelled the way the target spells its own (Gemini: camelCase)."""
-    return bool((_CAMEL if target == GEMINI else _SNAKE).fullmatch(key))
+    return bool((_CAMEL if target in (GEMINI, BEDROCK) else _SNAKE).fullmatch(key))
 
 
 def _union(target: str, which: int) -> frozenset[str]:
@@ -323,6 +349,16 @@ def foreign_citations(citations: object, target: str) -> bool:
 _GEMINI_METADATA: Final = _words(
     "thought thoughtSignature videoMetadata mediaResolution partMetadata"
 )
+_GEMINI_DATA: Final = _words(
+    """text inlineData fileData functionCall functionResponse executableCode
+    codeExecutionResult toolCall toolResponse"""
+)
+
+BEDROCK_BLOCKS: Final = _words(
+    """text image document video audio toolUse toolResult guardContent cachePoint
+    reasoningContent citationsContent searchResult toolAddition toolRemoval"""
+)
+"""The members of a Converse ``ContentBlock`` union: a block is an object with one of them."""
 
 
 _NOT_THERE: Final = {
@@ -357,10 +393,16 @@ def raw_is_own(data: object, target: str) -> bool:
     if not isinstance(data, Mapping):
         return False
     keys = list(data)
+    if target == BEDROCK:
+        # One member of the ContentBlock union this table knows. A member added after it
+        # cannot be told from a Gemini part of a new kind (both are one camelCase key over
+        # an object), so it is not taken for Bedrock's: the policy decides.
+        return len(keys) == 1 and keys[0] in BEDROCK_BLOCKS
     if target == GEMINI:
         data_keys = [k for k in keys if k not in _GEMINI_METADATA]
         return (
             "type" not in keys
+            and not any(k in BEDROCK_BLOCKS and k not in _GEMINI_DATA for k in data_keys)
             and all(isinstance(k, str) and fits(k, GEMINI) for k in keys)
             and bool(data_keys)
             and all(

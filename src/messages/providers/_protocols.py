@@ -56,7 +56,7 @@ class Provider(Protocol):
     >>> from messages.providers import NAMES, get
     >>> [get(name).decode_request(get(name).encode_request([UserMessage("Hi")]))[0].text
     ...  for name in NAMES]
-    ['Hi', 'Hi', 'Hi', 'Hi']
+    ['Hi', 'Hi', 'Hi', 'Hi', 'Hi']
     """
 
     NAME: str

@@ -247,10 +247,14 @@ _RESPONSES_ITEMS: Final = {
     "code_interpreter_call": "code_interpreter",
     "image_generation_call": "image_generation",
     "mcp_call": "mcp",
+    "mcp_list_tools": "mcp_list_tools",
 }
-"""The Responses items of tools OpenAI runs itself, and the name their call block takes."""
+"""The Responses items of tools OpenAI runs itself, and the name their call block takes.
+
+``mcp_list_tools`` is the server asking an MCP server for its tools: the call asks
+(``server_label``), the result reports (``tools``, ``error``)."""
 _ITEM_OF: Final = {name: tag for tag, name in _RESPONSES_ITEMS.items()}
-_RESULT_FIELDS: Final = ("status", "results", "outputs", "result", "output", "error")
+_RESULT_FIELDS: Final = ("status", "results", "outputs", "result", "output", "error", "tools")
 """The fields of such an item that report what happened rather than what was asked."""
 
 

@@ -43,6 +43,7 @@ from .._common import decode_body
 from .parts import NAME
 from .parts import decode_part
 from .parts import decode_tool_call
+from .reasoning import decode_reasoning
 
 __all__ = ["ENVELOPE", "decode_request", "decode_response", "decode_usage"]
 
@@ -75,7 +76,7 @@ def _content(d: dict[str, Any]) -> str | tuple[Block, ...]:
 def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
     """An owned assistant message: its content and the fields it does not model."""
     known = {"role"}
-    blocks: list[Block] = []
+    blocks: list[Block] = list(decode_reasoning(d, known))
     content = d.get("content")
     annotations = d.get("annotations")
     if type(content) is str:
@@ -110,7 +111,7 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
         rest = extra(audio, _AUDIO_KEYS)
         blocks.append(AudioBlock(data=audio.get("data"), file_id=audio["id"], extra=rest))
     rest_ = extra(d, frozenset(known))
-    if type(content) is str and len(blocks) == 1 and "annotations" not in known:
+    if type(content) is str and len(blocks) == 1 and known == {"role", "content"}:
         return content, rest_
     return tuple(blocks), rest_
 

@@ -21,6 +21,7 @@ from ...blocks import AudioBlock
 from ...blocks import Block
 from ...blocks import RawBlock
 from ...blocks import TextBlock
+from ...blocks import ThinkingBlock
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
 from ...flat import RawMessage
@@ -53,6 +54,10 @@ from .parts import encode_part
 from .parts import encode_tool_call
 from .parts import is_tool_call
 from .parts import text_part
+from .reasoning import Dialect
+from .reasoning import check_dialect
+from .reasoning import encode_reasoning
+from .reasoning import fields_for
 
 __all__ = ["encode_request", "encode_response", "encode_usage"]
 
@@ -132,10 +137,12 @@ def encode_assistant(
     *,
     response: bool = False,
     results: list[Wire] | None = None,
+    dialect: Dialect = "openai",
 ) -> dict[str, Any]:
     """An assistant message; tool results in it become tool messages in ``results``.
 
-    Without ``results`` (a response), a tool result follows the policy.
+    Without ``results`` (a response), a tool result follows the policy. Thinking goes where
+    ``dialect`` reads it (see :mod:`.reasoning`), or to the policy.
     """
     out: dict[str, Any] = {"role": "assistant"}
     if isinstance(message.content, str):
@@ -146,11 +153,21 @@ def encode_assistant(
     calls: list[dict[str, Any]] = []
     audio: dict[str, Any] | None = None
     refusal: str | None = None
+    thinking: list[tuple[ThinkingBlock, tuple[str, ...]]] = []
+    reasoned = False  # the message has reasoning in a field: its one text stays a string
     for j, block in enumerate(message.content):
         where = f"{path}.content[{j}]"
         refused = _field_refusal(block)
-        if isinstance(block, ToolUseBlock):
-            calls.append(encode_tool_call(block, policy, where))
+        fields = fields_for(block, dialect) if isinstance(block, ThinkingBlock) else ()
+        reasoned = reasoned or bool(fields)
+        if fields and dialect == "openai" and policy.context and not response:
+            # Read from a response or log: not a plain OpenAI request field (a dialect's).
+            continue
+        if fields:
+            assert isinstance(block, ThinkingBlock)
+            thinking.append((block, fields))
+        elif isinstance(block, ToolUseBlock):
+            calls.append(encode_tool_call(block, policy, where, signed=dialect == "gemini"))
         elif isinstance(block, ToolResultBlock) and results is not None:
             answer = _tool_message(block, policy, where)
             if isinstance(answer, TextBlock):
@@ -193,7 +210,9 @@ def encode_assistant(
             pass
         else:
             out["content"] = ""
-    elif single and (calls or audio or refusal is not None or response or _cited(parts[0][1])):
+    elif single and (
+        calls or audio or refusal is not None or response or reasoned or _cited(parts[0][1])
+    ):
         j, text = parts[0]
         assert isinstance(text, TextBlock)
         out["content"] = text.text
@@ -212,6 +231,9 @@ def encode_assistant(
         ]
     if refusal is not None:
         out["refusal"] = refusal
+    encode_reasoning(thinking, out)
+    if dialect == "deepseek" and calls and "reasoning_content" not in out:
+        out["reasoning_content"] = ""  # DeepSeek rejects a tool-call turn without one
     if calls:
         out["tool_calls"] = calls
     if audio is not None:
@@ -261,7 +283,7 @@ def _tool_message(
     return out
 
 
-def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
+def encode_turn(turn: Any, policy: Policy, path: str, dialect: Dialect = "openai") -> list[Wire]:
     """One turn as wire messages, in order; tool messages are placed by :func:`arrange`."""
     content: Any
     if isinstance(turn, SystemMessage):
@@ -279,7 +301,7 @@ def encode_turn(turn: Any, policy: Policy, path: str) -> list[Wire]:
     if isinstance(turn, AssistantMessage):
         results: list[Wire] = []
         before = policy.left_out
-        message = encode_assistant(turn, policy, path, results=results)
+        message = encode_assistant(turn, policy, path, results=results, dialect=dialect)
         if policy.left_out > before and _says_nothing(message):
             return results  # the policy took all it had (reasoning only): no empty message
         return [(message, None), *results]
@@ -403,7 +425,10 @@ def encode_usage(usage: Usage) -> dict[str, Any]:
 
 
 def encode_request(
-    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    conversation: Iterable[Message],
+    *,
+    unsupported: Unsupported = "raise",
+    dialect: Dialect = "openai",
 ) -> dict[str, Any]:
     """The ``messages`` of a request body for a conversation.
 
@@ -416,6 +441,11 @@ def encode_request(
     :class:`~messages.UnsupportedContentError` with its path, ``"drop"`` it, or replace it
     with a ``"text"`` describing it.
 
+    ``dialect`` names the OpenAI-compatible API the request is for, and so where thinking
+    goes (``reasoning_content``, ``reasoning_details``...; see :mod:`.reasoning` and
+    ``docs/providers/openai_chat.md``); the default, ``"openai"``, has no place for it. A
+    signature is sent only to the API that issued it: others are dropped.
+
     >>> from messages import ToolResultBlock, ToolUseBlock
     >>> body = encode_request([
     ...     AssistantMessage((ToolUseBlock("call_1", "get_time", {}, arguments="{}"),)),
@@ -424,6 +454,7 @@ def encode_request(
     >>> body["messages"][1]
     {'role': 'tool', 'tool_call_id': 'call_1', 'content': '12:00'}
     """
+    check_dialect(dialect)
     policy, turns = start_request(conversation, unsupported, NAME, carries)
     wires: list[Wire] = []
     for _, path, turn in each_turn(policy, turns):
@@ -434,7 +465,7 @@ def encode_request(
             elif kept is not None:
                 wires.append(({"role": "user", "content": kept.text}, None))
             continue
-        wires.extend(encode_turn(turn, policy, path))
+        wires.extend(encode_turn(turn, policy, path, dialect))
     return {"messages": arrange(wires)}
 
 

@@ -44,6 +44,8 @@ from .._carry import put_extra
 from .._formats import CHAT
 from .._formats import raw_is_own
 from .._openai_files import file_fields
+from .reasoning import call_signature
+from .reasoning import put_call_signature
 
 __all__ = [
     "NAME",
@@ -143,6 +145,7 @@ def _file(p: dict[str, Any]) -> Block:
 def decode_tool_call(tc: Any) -> Block:
     """One owned ``tool_calls`` entry: a standard function call, else kept raw."""
     if type(tc) is dict and tc.get("type") == "function" and type(tc.get("id")) is str:
+        signature, tc = call_signature(tc)
         fn = tc.get("function")
         if (
             type(fn) is dict
@@ -163,7 +166,10 @@ def decode_tool_call(tc: Any) -> Block:
                         args = FrozenDict(parsed)
                     except DecodeError:  # nested deeper than the limit
                         args = EMPTY
-            return _new_tool_use(tc["id"], fn["name"], args, arguments, extra(tc, _CALL))
+            rest = extra(tc, _CALL)
+            if signature is not None:  # Gemini's, kept as its own format spells it
+                rest = FrozenDict({**rest, "thoughtSignature": signature})
+            return _new_tool_use(tc["id"], fn["name"], args, arguments, rest)
     return RawBlock(expose_owned(tc))
 
 
@@ -293,8 +299,15 @@ def encode_part(block: Block, where: str, policy: Policy, path: str) -> dict[str
     return result
 
 
-def encode_tool_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str, Any]:
-    """A ``tool_calls`` entry; ``arguments`` is the block's raw string when it has one."""
+def encode_tool_call(
+    block: ToolUseBlock, policy: Policy, path: str, *, signed: bool = False
+) -> dict[str, Any]:
+    """A ``tool_calls`` entry; ``arguments`` is the block's raw string when it has one.
+
+    A Gemini thought signature (``extra["thoughtSignature"]``) is written as
+    ``extra_content.google.thought_signature`` when the call was read from a Chat body that
+    had it there, or when ``signed`` (the ``gemini`` dialect); else it follows the policy.
+    """
     arguments = block.arguments
     if arguments is None:
         arguments = json.dumps(thaw(block.input), ensure_ascii=False)
@@ -303,5 +316,10 @@ def encode_tool_call(block: ToolUseBlock, policy: Policy, path: str) -> dict[str
         "type": "function",
         "function": {"name": block.name, "arguments": arguments},
     }
-    put_extra(out, block.extra, policy, path, "tool_use")
+    signature = block.extra.get("thoughtSignature")
+    if isinstance(signature, str) and (signed or "extra_content" in block.extra):
+        put_extra(out, block.extra, policy, path, "tool_use", protected=("thoughtSignature",))
+        put_call_signature(out, signature)
+    else:
+        put_extra(out, block.extra, policy, path, "tool_use")
     return out

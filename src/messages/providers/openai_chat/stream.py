@@ -41,6 +41,7 @@ from .._common import owned_event
 from .._formats import CHAT as NAME
 from .._partial import parse_partial
 from .decoder import decode_response
+from .reasoning import merge_details
 
 __all__ = ["ChatAccumulator"]
 
@@ -143,6 +144,9 @@ class ChatAccumulator(Slotted):
                     self._tool_calls(index, value)
                 elif key == "audio":
                     self._audio_piece(index, state["message"], value)
+                elif key == "reasoning_details" and type(value) is list:
+                    said = state["message"].get(key)
+                    state["message"][key] = merge_details(said if type(said) is list else [], value)
                 else:
                     _merge(state["message"], key, value)
         except DecodeError as exc:

@@ -1,0 +1,304 @@
+"""Bedrock Converse: the id mapping, Converse's turn rules, and the mapping of each kind.
+
+The laws every provider obeys run in ``tests/contract/test_providers.py``; conversions to and
+from the other providers in ``tests/test_provider_matrix.py``; botocore's service model
+judges the bodies in ``tests/conformance``. Here: what only Bedrock does.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from messages import AssistantMessage
+from messages import DocumentBlock
+from messages import ImageBlock
+from messages import SystemMessage
+from messages import TextBlock
+from messages import ThinkingBlock
+from messages import ToolMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UnsupportedContentError
+from messages import Usage
+from messages import UserMessage
+from messages import strategies as ms
+from messages.providers import get
+from messages.providers.bedrock import original_id
+from messages.providers.bedrock import wire_id
+from support.provider_checks import check_bedrock
+from support.provider_checks import is_paired
+from support.provider_checks import load
+
+bedrock: Any = get("bedrock")
+FITS = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+
+# ------------------------------------------------------------------------------- tool ids
+
+
+@given(st.text(max_size=80))
+def test_every_id_maps_to_one_converse_takes(original: str) -> None:
+    assert FITS.fullmatch(wire_id(original))
+
+
+@given(st.text(max_size=5) | st.text("abc.:/ ", max_size=20))
+def test_a_mapped_id_reads_back_as_the_original(original: str) -> None:
+    # Escaped, these always fit in 64 characters (``-xx`` per byte, 4 bytes a character).
+    assert original_id(wire_id(original)) == original
+
+
+@given(st.from_regex(FITS, fullmatch=True))
+def test_a_wire_id_maps_back_to_itself(wire: str) -> None:
+    # Whatever Bedrock itself sent survives decode and encode unchanged.
+    assert wire_id(original_id(wire)) == wire
+
+
+@given(st.text(max_size=20), st.text(max_size=20))
+def test_different_ids_never_share_a_wire_id(a: str, b: str) -> None:
+    assert (wire_id(a) == wire_id(b)) == (a == b)
+
+
+def test_ids_that_fit_are_kept_and_others_escaped_or_hashed() -> None:
+    assert wire_id("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q") == "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q"
+    assert wire_id("call.1") == "mx-call-2e1"
+    long = "x." * 40
+    assert wire_id(long).startswith("mh-") and len(wire_id(long)) == 43
+    assert original_id(wire_id(long)) == wire_id(long)  # a digest cannot be undone
+    assert wire_id(long) == wire_id(long)  # but it is the same every time
+
+
+@given(st.lists(st.text(max_size=12), min_size=1, max_size=4, unique=True))
+def test_results_follow_their_calls_whatever_the_ids(ids: list[str]) -> None:
+    calls = tuple(ToolUseBlock(i, "run", {}) for i in ids)
+    results = tuple(ToolResultBlock(i, f"out {k}") for k, i in enumerate(ids))
+    conversation = [UserMessage("Go."), AssistantMessage(calls), ToolMessage(results)]
+    body = bedrock.encode_request(conversation)
+    check_bedrock(body, paired=True, known=True)
+    back = bedrock.decode_request(body)
+    read = [original_id(wire_id(i)) for i in ids]  # the originals, but for hashed ids
+    assert [b.id for b in back[1].tool_uses] == read
+    assert [b.tool_use_id for b in back[2].tool_results] == read
+
+
+def test_tool_names_are_mapped_like_ids() -> None:
+    body = bedrock.encode_request(
+        [UserMessage("Go."), AssistantMessage((ToolUseBlock("c1", "Read a.txt", {}),))]
+    )
+    use = body["messages"][1]["content"][0]["toolUse"]
+    assert use["name"] == "mx-Read-20a-2etxt"
+    assert bedrock.decode_request(body)[1].tool_uses[0].name == "Read a.txt"
+
+
+# ------------------------------------------------------------------------------- turns
+
+
+@given(ms.conversations(rich=True, max_turns=4), st.sampled_from(["drop", "text"]))
+def test_any_conversation_becomes_alternating_turns_with_results_after_calls(
+    conversation: list[Any], policy: Any
+) -> None:
+    body = bedrock.encode_request(conversation, unsupported=policy)
+    check_bedrock(body, paired=is_paired(conversation), known=True)
+    roles = [m["role"] for m in body["messages"]]
+    assert all(a != b for a, b in itertools.pairwise(roles))
+
+
+@given(ms.conversations(broken=True, rich=True, max_turns=4))
+def test_merging_keeps_every_block_in_order_on_its_side(conversation: list[Any]) -> None:
+    # Merging turns of one role moves nothing but results (to just after their call).
+    body = bedrock.encode_request(conversation, unsupported="drop")
+    check_bedrock(body)
+    said = [(m["role"], b["text"]) for m in body["messages"] for b in m["content"] if "text" in b]
+    alone = [
+        (m["role"], b["text"])
+        for turn in conversation
+        for m in bedrock.encode_request([turn], unsupported="drop")["messages"]
+        for b in m["content"]
+        if "text" in b
+    ]
+    assert said == alone
+
+
+def test_consecutive_turns_of_one_role_are_merged() -> None:
+    body = bedrock.encode_request([UserMessage("a"), UserMessage("b"), AssistantMessage("c")])
+    assert body["messages"] == [
+        {"role": "user", "content": [{"text": "a"}, {"text": "b"}]},
+        {"role": "assistant", "content": [{"text": "c"}]},
+    ]
+
+
+def test_parallel_results_from_separate_messages_share_one_user_turn() -> None:
+    conversation = [
+        UserMessage("Weather in two cities?"),
+        AssistantMessage((ToolUseBlock("a", "w", {"c": "P"}), ToolUseBlock("b", "w", {"c": "L"}))),
+        ToolMessage((ToolResultBlock("a", "18C"),)),
+        UserMessage("(and hurry)"),
+        ToolMessage((ToolResultBlock("b", "20C"),)),
+    ]
+    body = bedrock.encode_request(conversation)
+    assert len(body["messages"]) == 3
+    last = body["messages"][2]["content"]
+    assert [next(iter(b)) for b in last] == ["toolResult", "toolResult", "text"]
+
+
+def test_a_late_result_moves_to_just_after_its_call() -> None:
+    conversation = [
+        UserMessage("Go."),
+        AssistantMessage((ToolUseBlock("a", "w", {}),)),
+        UserMessage("Meanwhile..."),
+        AssistantMessage("Waiting."),
+        ToolMessage((ToolResultBlock("a", "done"),)),
+    ]
+    body = bedrock.encode_request(conversation)
+    check_bedrock(body, paired=True)
+    assert "toolResult" in body["messages"][2]["content"][0]
+
+
+def test_blank_text_is_left_out_and_so_is_a_turn_it_empties() -> None:
+    body = bedrock.encode_request([UserMessage("Hi"), AssistantMessage(" \n"), UserMessage("?")])
+    assert body["messages"] == [{"role": "user", "content": [{"text": "Hi"}, {"text": "?"}]}]
+
+
+# ------------------------------------------------------------------------------- the kinds
+
+
+def test_the_fixture_decodes_to_the_kinds_it_holds() -> None:
+    conversation = bedrock.decode_request(load("bedrock", "request_agent_loop.json"))
+    system, _user, assistant, results = conversation[:4]
+    assert isinstance(system, SystemMessage) and system.text == "You are a careful assistant."
+    thinking, _, _paris, lyon = assistant.blocks
+    assert isinstance(thinking, ThinkingBlock) and thinking.provider == "bedrock"
+    assert lyon.id == "functions.get_weather:1"  # mapped on the way out, read back here
+    first, second, _ = results.blocks
+    assert first.text == '{"temp_c":18,"sky":"clear"}' and first.is_error is False
+    assert second.tool_use_id == "functions.get_weather:1" and second.is_error is True
+    image, document = conversation[5].blocks[1:3]
+    assert isinstance(image, ImageBlock) and image.media_type == "image/png"
+    assert isinstance(document, DocumentBlock) and document.url == "s3://weather/forecast.pdf"
+
+
+def test_anthropic_thinking_is_not_sent_as_bedrocks() -> None:
+    signed = ThinkingBlock("hm", signature="c2ln", provider="anthropic")
+    conversation = [UserMessage("Hi"), AssistantMessage((signed, TextBlock("Hello")))]
+    with pytest.raises(UnsupportedContentError, match="reasoning signed by 'anthropic'"):
+        bedrock.encode_request(conversation)
+    body = bedrock.encode_request(conversation, unsupported="drop")
+    assert body["messages"][1]["content"] == [{"text": "Hello"}]
+    unsigned = bedrock.encode_request([UserMessage("Hi"), AssistantMessage((ThinkingBlock("hm"),))])
+    assert unsigned["messages"][1]["content"] == [
+        {"reasoningContent": {"reasoningText": {"text": "hm"}}}
+    ]
+
+
+def test_media_converse_cannot_fetch_follows_the_policy() -> None:
+    by_url = UserMessage((ImageBlock(url="https://example.com/a.png", media_type="image/png"),))
+    with pytest.raises(UnsupportedContentError, match="bytes or S3 only, not a URL"):
+        bedrock.encode_request([by_url])
+    texted = bedrock.encode_request([by_url], unsupported="text")
+    assert "https://example.com/a.png" in texted["messages"][0]["content"][0]["text"]
+    data_url = ImageBlock(url="data:image/png;base64,iVBORw0KGgo=")
+    body = bedrock.encode_request([UserMessage((data_url,))])
+    assert body["messages"][0]["content"] == [
+        {"image": {"format": "png", "source": {"bytes": "iVBORw0KGgo="}}}
+    ]
+
+
+def test_a_document_name_is_spelled_as_converse_takes_it() -> None:
+    document = DocumentBlock(data="JVBERi0=", media_type="application/pdf", filename="q3.v2.pdf")
+    body = bedrock.encode_request([UserMessage((document,))])
+    assert body["messages"][0]["content"][0]["document"]["name"] == "q3-v2-pdf"
+
+
+def test_a_json_result_goes_back_as_json_and_reads_as_text_elsewhere() -> None:
+    conversation = bedrock.decode_request(load("bedrock", "request_agent_loop.json"))
+    anthropic = get("anthropic").encode_request(conversation, unsupported="drop")
+    result = anthropic["messages"][2]["content"][0]
+    assert result["content"] == [{"type": "text", "text": '{"temp_c":18,"sky":"clear"}'}]
+
+
+# ------------------------------------------------------------------------------ responses
+
+
+def test_usage_counts_cache_reads_and_writes_apart_from_input() -> None:
+    message = bedrock.decode_response(load("bedrock", "response_tool_use.json"))
+    assert message.usage == Usage(412, 58, 1200, 0)
+    assert message.usage.total_tokens == 1670
+    assert message.extra["metrics"] == {"latencyMs": 1432}
+    body = bedrock.encode_response(AssistantMessage("Hi", usage=Usage(3, 2, 5)))
+    assert body["usage"] == {
+        "inputTokens": 3,
+        "outputTokens": 2,
+        "totalTokens": 10,
+        "cacheReadInputTokens": 5,
+    }
+
+
+@pytest.mark.parametrize(
+    ("raw", "spelled"),
+    [
+        ("stop", "end_turn"),
+        ("tool_calls", "tool_use"),
+        ("SAFETY", "content_filtered"),
+        ("length", "max_tokens"),
+        ("guardrail_intervened", "guardrail_intervened"),
+    ],
+)
+def test_stop_reasons_of_other_providers_are_spelled_as_converse_does(
+    raw: str, spelled: str
+) -> None:
+    assert bedrock.encode_response(AssistantMessage("x", stop_reason=raw))["stopReason"] == spelled
+
+
+def test_a_stream_shows_tool_input_as_far_as_it_came() -> None:
+    accumulator = bedrock.accumulator()
+    events = load("bedrock", "stream_tool_use.jsonl")
+    for event in events[:10]:
+        accumulator.feed(event)
+    (call,) = accumulator.snapshot().tool_uses
+    assert call.input == {"zone": "Eur"}
+    for event in events[10:]:
+        accumulator.feed(event)
+    assert accumulator.message().tool_uses[0].input == {"zone": "Europe/Paris"}
+
+
+def test_an_exception_event_ends_the_stream_with_what_came() -> None:
+    accumulator = bedrock.accumulator()
+    for event in load("bedrock", "stream_error.jsonl"):
+        accumulator.feed(event)
+    message = accumulator.message()
+    assert (message.text, message.error) == ("Partial ans", "throttlingException")
+
+
+def test_anthropic_cache_markers_become_cache_points() -> None:
+    claude = get("anthropic").decode_request(
+        {
+            "system": [
+                {
+                    "type": "text",
+                    "text": "Rules.",
+                    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+                }
+            ],
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "Doc", "cache_control": {"type": "ephemeral"}},
+                        {"type": "text", "text": "Q?"},
+                    ],
+                }
+            ],
+        }
+    )
+    body = bedrock.encode_request(claude)
+    check_bedrock(body, known=True)
+    assert body["system"] == [{"text": "Rules."}, {"cachePoint": {"type": "default", "ttl": "1h"}}]
+    assert body["messages"][0]["content"] == [
+        {"text": "Doc"},
+        {"cachePoint": {"type": "default"}},
+        {"text": "Q?"},
+    ]
