@@ -92,7 +92,7 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
     Text is (side, text) in order, refusals included (a target without refusals carries
     them as text); an empty text carries nothing and is left out (from the system prompt
     too, with text of only whitespace: Anthropic writes no empty text block, Responses joins
-    system blocks with newlines). Calls are (name,
+    system blocks with newlines, so a blank line counts as a blank block). Calls are (name,
     arguments parsed). Results are (index of the call they answer, text); a result
     answering no call, and ``is_error``, are left out. System text is compared as one
     string: Anthropic moves every system message to the front, Gemini keeps only the
@@ -129,7 +129,9 @@ def portable(conversation: list[Message] | tuple[Message, ...], target: str) -> 
             elif isinstance(block, ToolResultBlock) and block.tool_use_id in index:
                 results.append((index[block.tool_use_id], _said(block, target)))
     return {
-        "system": "\n".join(system).strip(),  # joined blocks may end in a blank one
+        # Responses joins the blocks with newlines, so a blank block becomes a blank line
+        # inside one text: lines of only whitespace are left out on both sides
+        "system": "\n".join(line for line in "\n".join(system).split("\n") if line.strip()),
         "texts": texts,
         "calls": calls,
         "results": sorted(results),
