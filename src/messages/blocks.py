@@ -28,6 +28,7 @@ from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
 from .citations import Citation
+from .citations import read_citation
 
 # Each class below declares all of its fields, the context fields included, and the duplicate
 # report lists those declarations as repeated. That is deliberate: the data classes do not
@@ -615,7 +616,6 @@ def freeze_citations(obj: Any) -> None:
         return
     from ._core.frozen import freeze
     from ._core.frozen import thaw
-    from ._shapes.citations import read_citation  # lazy: it imports this module
     from .errors import DecodeError
 
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
