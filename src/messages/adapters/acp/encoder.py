@@ -11,13 +11,6 @@ from ..._core.frozen import thaw
 from ...blocks import AudioBlock
 from ...blocks import ImageBlock
 from ...blocks import TextBlock
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
-from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -44,7 +37,9 @@ from ...roles import UserMessage
 from ...roles import as_blocks
 from ...usage import Usage
 from .. import _events as ev
+from .._common import AGENT_EVENTS
 from .._common import refuse
+from .._common import refuse_record
 from . import content as cb
 from .decoder import _CHUNK_OF
 from .decoder import NAME
@@ -95,6 +90,9 @@ def _chunked(m: TextMessage | ImageMessage | AudioMessage | RawMessage) -> bool:
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
+    if isinstance(m, AGENT_EVENTS):
+        refuse_record(m, "ACP has no message", policy)
+        return None
     match m:
         case TextMessage() | ImageMessage() | AudioMessage() | RawMessage() if _chunked(m):
             if isinstance(m, TextMessage):
@@ -158,20 +156,8 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         case ServerToolUseMessage() | ServerToolResultMessage():
             alt = refuse(m, f"ACP has no update for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case (
-            StreamEventMessage()
-            | InvalidLineMessage()
-            | InitMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | SystemEventMessage()
-            | ConversationResetMessage()
-            | TaskEventMessage()
-        ):
-            why = f"ACP has no message for a {m.kind} message"
-            refuse(m, why, policy, degrade=False)
+        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+            refuse_record(m, "ACP has no message", policy)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)

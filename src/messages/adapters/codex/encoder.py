@@ -11,13 +11,6 @@ from ...blocks import ToolUseBlock
 from ...convert import block_to_message
 from ...convert import context_of
 from ...errors import EncodeError
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
-from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -42,6 +35,7 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...roles import as_blocks
+from .._common import AGENT_EVENTS
 from .._common import plain
 from .._common import refuse
 from .app import encode_app
@@ -104,6 +98,8 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
     ``calls`` maps ids to the tool calls already written (by :func:`iter_encode`), so a
     completed item repeats its call's name and input, as Codex's own completed items do.
     """
+    if isinstance(m, AGENT_EVENTS):
+        return _degrade(m, policy)
     match m:
         case TextMessage() if m.role == "assistant":
             if m.citations is not None:  # an agent message has no place for them
@@ -151,13 +147,6 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             | RawMessage()
             | StreamEventMessage()
             | InvalidLineMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | SystemEventMessage()
-            | ConversationResetMessage()
-            | TaskEventMessage()
             | ServerToolUseMessage()
             | ServerToolResultMessage()
         ):

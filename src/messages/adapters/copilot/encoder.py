@@ -9,13 +9,6 @@ from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ...convert import message_to_block
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
-from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -40,8 +33,10 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _events as ev
+from .._common import AGENT_EVENTS
 from .._common import content_text
 from .._common import refuse
+from .._common import refuse_record
 from . import turn as ct
 from .decoder import _DECODERS
 from .decoder import _EXEC
@@ -108,6 +103,9 @@ def _own_event(event: dict[str, Any]) -> bool:
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
+    if isinstance(m, AGENT_EVENTS):
+        refuse_record(m, "Copilot has no event", policy)
+        return None
     match m:
         case TextMessage() if m.role == "user":
             if m.citations is not None:
@@ -186,19 +184,8 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         ):
             alt = refuse(m, f"Copilot has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case (
-            StreamEventMessage()
-            | InvalidLineMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | SystemEventMessage()
-            | ConversationResetMessage()
-            | TaskEventMessage()
-        ):
-            why = f"Copilot has no event for a {m.kind} message"
-            refuse(m, why, policy, degrade=False)
+        case StreamEventMessage() | InvalidLineMessage():
+            refuse_record(m, "Copilot has no event", policy)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)

@@ -175,15 +175,9 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 
 def _decode(obj: Any) -> Message:
-    if type(obj) is not dict:
-        raise fail("an object", obj)
-    tag = obj.get("type")
-    decoder = _DECODERS.get(tag) if type(tag) is str else None
-    if decoder is None:
-        if tag is None and doc.is_document(obj):
-            return doc.decode_whole(obj)
-        return ev.raw_line(obj)
-    return decoder(obj)
+    if type(obj) is dict and obj.get("type") is None and doc.is_document(obj):
+        return doc.decode_whole(obj)  # a saved chat: one JSON document, no type
+    return ev.dispatch(obj, _DECODERS)
 
 
 def _read(obj: Any) -> Any:

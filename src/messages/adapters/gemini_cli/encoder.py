@@ -8,13 +8,6 @@ from typing import assert_never
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
-from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -39,8 +32,10 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _events as ev
+from .._common import AGENT_EVENTS
 from .._common import content_text
 from .._common import refuse
+from .._common import refuse_record
 from . import document as doc
 from .decoder import _STATUS
 from .decoder import NAME
@@ -82,6 +77,9 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     if m.extra and doc.KEY in m.extra and doc.part_of(m) is not None:
         return doc.encode_parts((m,))
+    if isinstance(m, AGENT_EVENTS):
+        refuse_record(m, "Gemini CLI has no event", policy)
+        return None
     match m:
         case TextMessage():
             if m.citations is not None:
@@ -135,19 +133,8 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         ):
             alt = refuse(m, f"Gemini CLI has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case (
-            StreamEventMessage()
-            | InvalidLineMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | SystemEventMessage()
-            | ConversationResetMessage()
-            | TaskEventMessage()
-        ):
-            why = f"Gemini CLI has no event for a {m.kind} message"
-            refuse(m, why, policy, degrade=False)
+        case StreamEventMessage() | InvalidLineMessage():
+            refuse_record(m, "Gemini CLI has no event", policy)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)

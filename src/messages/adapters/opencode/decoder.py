@@ -253,13 +253,7 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 
 def _decode(obj: Any) -> Message:
-    if type(obj) is not dict:
-        raise fail("an object", obj)
-    tag = obj.get("type")
-    decoder = _DECODERS.get(tag) if type(tag) is str else None
-    if decoder is None:
-        return ev.raw_line(obj)
-    return decoder(obj)
+    return ev.dispatch(obj, _DECODERS)
 
 
 def decode(obj: Any) -> Message:

@@ -11,13 +11,6 @@ from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
-from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -42,8 +35,10 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _events as ev
+from .._common import AGENT_EVENTS
 from .._common import content_text
 from .._common import refuse
+from .._common import refuse_record
 from .._common import tool_pair
 from .decoder import _EVENTS
 from .decoder import NAME
@@ -93,6 +88,9 @@ def _tool_event(
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
+    if isinstance(m, AGENT_EVENTS):
+        refuse_record(m, "OpenCode run output has no event", policy)
+        return None
     match m:
         case TextMessage() | ThinkingMessage():
             if m.role != "assistant":
@@ -153,20 +151,8 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         ):
             alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
             return None if alt is None else _encode(alt, policy)
-        case (
-            StreamEventMessage()
-            | InvalidLineMessage()
-            | InitMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | SystemEventMessage()
-            | ConversationResetMessage()
-            | TaskEventMessage()
-        ):
-            why = f"OpenCode run output has no event for a {m.kind} message"
-            refuse(m, why, policy, degrade=False)
+        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+            refuse_record(m, "OpenCode run output has no event", policy)
             return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
