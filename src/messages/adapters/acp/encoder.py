@@ -8,6 +8,7 @@ from typing import assert_never
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
+from ..._core.wire import present
 from ...blocks import AudioBlock
 from ...blocks import ImageBlock
 from ...blocks import TextBlock
@@ -68,16 +69,13 @@ def _chunk_out(kind: str, m: Message, content: Any) -> dict[str, Any]:
 
 
 def _usage_out(u: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in (
-        ("inputTokens", u.input_tokens),
-        ("outputTokens", u.output_tokens),
-        ("thoughtTokens", u.reasoning_tokens),
-        ("cachedReadTokens", u.cache_read_tokens),
-        ("cachedWriteTokens", u.cache_write_tokens),
-    ):
-        if value is not None:
-            out[key] = value
+    out = present(
+        inputTokens=u.input_tokens,
+        outputTokens=u.output_tokens,
+        thoughtTokens=u.reasoning_tokens,
+        cachedReadTokens=u.cache_read_tokens,
+        cachedWriteTokens=u.cache_write_tokens,
+    )
     return ev.overlay(out, u.extra)
 
 

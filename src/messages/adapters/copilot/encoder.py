@@ -8,6 +8,7 @@ from typing import assert_never
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
+from ..._core.wire import present
 from ...convert import message_to_block
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
@@ -60,19 +61,15 @@ def _result_out(m: ResultMessage) -> dict[str, Any]:
     if _is_usage(m):
         u = m.usage
         assert u is not None
-        data: dict[str, Any] = {}
-        if m.model is not None:
-            data["model"] = m.model
-        for key, value in (
-            ("inputTokens", u.input_tokens),
-            ("outputTokens", u.output_tokens),
-            ("cacheReadTokens", u.cache_read_tokens),
-            ("cacheWriteTokens", u.cache_write_tokens),
-            ("reasoningTokens", u.reasoning_tokens),
-            ("duration", m.duration_api_ms),
-        ):
-            if value is not None:
-                data[key] = value
+        data = present(
+            model=m.model,
+            inputTokens=u.input_tokens,
+            outputTokens=u.output_tokens,
+            cacheReadTokens=u.cache_read_tokens,
+            cacheWriteTokens=u.cache_write_tokens,
+            reasoningTokens=u.reasoning_tokens,
+            duration=m.duration_api_ms,
+        )
         return ct.event_out("assistant.usage", m, data)
     out: dict[str, Any] = {"type": "result"}
     if m.timestamp is not None:
