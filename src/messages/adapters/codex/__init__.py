@@ -3,15 +3,15 @@
 ``codex exec --json`` prints exec events, ``codex app-server`` speaks JSON-RPC, and Codex
 keeps every session in a rollout file under ``~/.codex/sessions``. A
 ``{"timestamp", "type", "payload"}`` line of a rollout type is a rollout line (see
-:mod:`._codex_rollout`); another line with a ``type`` is an exec event; a line without one is
-app-server JSON-RPC (see :mod:`._codex_app`). Exec events:
+:mod:`.rollout`); another line with a ``type`` is an exec event; a line without one is
+app-server JSON-RPC (see :mod:`.app`). Exec events:
 
 - ``thread.started`` -> :class:`InitMessage` (``session_id`` = ``thread_id``);
 - ``turn.completed`` -> :class:`ResultMessage` with ``usage`` (``is_error=False``);
   ``turn.failed`` -> :class:`ResultMessage` (``is_error=True``, ``result`` = error message);
 - ``error`` -> :class:`ErrorMessage`;
 - ``item.completed`` -> the item: agent text, reasoning, error items (see
-  :mod:`._codex_items`); a tool item (command, file change, MCP call, web search) -> its
+  :mod:`.items`); a tool item (command, file change, MCP call, web search) -> its
   :class:`ToolResultMessage` alone when the stream showed the call start, else an
   :class:`AssistantMessage` with the call and its result;
 - ``item.started`` / ``item.updated`` -> a :class:`ToolUseMessage` the first time a tool call
