@@ -30,13 +30,6 @@ from ..blocks import ToolUseBlock
 from ..convert import context_of
 from ..convert import message_to_block
 from ..errors import DecodeError
-from ..events.agent import CompactBoundaryMessage
-from ..events.agent import ConversationResetMessage
-from ..events.agent import HookEventMessage
-from ..events.agent import RateLimitMessage
-from ..events.agent import StatusMessage
-from ..events.agent import SystemEventMessage
-from ..events.agent import TaskEventMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -50,7 +43,6 @@ from ..policy import describe
 from ..roles import AssistantMessage
 
 __all__ = [
-    "AGENT_EVENTS",
     "REQUIRED_BLOCK_KEYS",
     "as_text",
     "content_text",
@@ -70,21 +62,6 @@ REQUIRED_BLOCK_KEYS: Final[dict[Any, frozenset[str]]] = {
     "tool_result": frozenset(("tool_use_id", "content")),
 }
 """Keys the Anthropic block codec would otherwise default (and then write back)."""
-
-AGENT_EVENTS: Final = (
-    CompactBoundaryMessage,
-    ConversationResetMessage,
-    HookEventMessage,
-    RateLimitMessage,
-    StatusMessage,
-    SystemEventMessage,
-    TaskEventMessage,
-)
-"""An agent's own records (``messages.events.agent``), which only Claude Code's lines carry.
-
-An encoder tests ``isinstance(m, AGENT_EVENTS)`` before its ``match``; type checkers narrow
-on it, so the ``assert_never`` at the end of the match still covers every message kind.
-"""
 
 _FOREIGN_MARKERS: Final = ("method", "jsonrpc")
 

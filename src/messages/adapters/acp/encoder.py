@@ -12,6 +12,7 @@ from ..._core.wire import present
 from ...blocks import AudioBlock
 from ...blocks import ImageBlock
 from ...blocks import TextBlock
+from ...events.agent import EVENT_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -38,7 +39,6 @@ from ...roles import UserMessage
 from ...roles import as_blocks
 from ...usage import Usage
 from .. import _events as ev
-from .._common import AGENT_EVENTS
 from .._common import refuse
 from .._common import refuse_record
 from . import content as cb
@@ -88,7 +88,7 @@ def _chunked(m: TextMessage | ImageMessage | AudioMessage | RawMessage) -> bool:
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
-    if isinstance(m, AGENT_EVENTS):
+    if isinstance(m, EVENT_TYPES):  # an agent's own records (events.agent): none here
         refuse_record(m, "ACP has no message", policy)
         return None
     match m:

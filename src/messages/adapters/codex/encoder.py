@@ -11,6 +11,7 @@ from ...blocks import ToolUseBlock
 from ...convert import block_to_message
 from ...convert import context_of
 from ...errors import EncodeError
+from ...events.agent import EVENT_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -35,7 +36,6 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...roles import as_blocks
-from .._common import AGENT_EVENTS
 from .._common import plain
 from .._common import refuse
 from .app import encode_app
@@ -98,7 +98,7 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
     ``calls`` maps ids to the tool calls already written (by :func:`iter_encode`), so a
     completed item repeats its call's name and input, as Codex's own completed items do.
     """
-    if isinstance(m, AGENT_EVENTS):
+    if isinstance(m, EVENT_TYPES):  # an agent's own records (events.agent): none here
         return _degrade(m, policy)
     match m:
         case TextMessage() if m.role == "assistant":

@@ -10,6 +10,7 @@ from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ..._core.wire import present
 from ...convert import message_to_block
+from ...events.agent import EVENT_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -34,7 +35,6 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _events as ev
-from .._common import AGENT_EVENTS
 from .._common import content_text
 from .._common import refuse
 from .._common import refuse_record
@@ -100,7 +100,7 @@ def _own_event(event: dict[str, Any]) -> bool:
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
-    if isinstance(m, AGENT_EVENTS):
+    if isinstance(m, EVENT_TYPES):  # an agent's own records (events.agent): none here
         refuse_record(m, "Copilot has no event", policy)
         return None
     match m:

@@ -8,6 +8,7 @@ from typing import assert_never
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
+from ...events.agent import EVENT_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -32,7 +33,6 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _events as ev
-from .._common import AGENT_EVENTS
 from .._common import content_text
 from .._common import refuse
 from .._common import refuse_record
@@ -77,7 +77,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     if m.extra and doc.KEY in m.extra and doc.part_of(m) is not None:
         return doc.encode_parts((m,))
-    if isinstance(m, AGENT_EVENTS):
+    if isinstance(m, EVENT_TYPES):  # an agent's own records (events.agent): none here
         refuse_record(m, "Gemini CLI has no event", policy)
         return None
     match m:

@@ -11,6 +11,7 @@ from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
+from ...events.agent import EVENT_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -35,7 +36,6 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _events as ev
-from .._common import AGENT_EVENTS
 from .._common import content_text
 from .._common import refuse
 from .._common import refuse_record
@@ -88,7 +88,7 @@ def _tool_event(
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
-    if isinstance(m, AGENT_EVENTS):
+    if isinstance(m, EVENT_TYPES):  # an agent's own records (events.agent): none here
         refuse_record(m, "OpenCode run output has no event", policy)
         return None
     match m:
