@@ -8,6 +8,7 @@ from typing import assert_never
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
+from ..._core.wire import present
 from ...events.agent import EVENT_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
@@ -57,20 +58,16 @@ def _status(m: ResultMessage) -> str:
 
 
 def _stats(m: ResultMessage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
     u = m.usage
-    if u is not None:
-        if u.input_tokens is not None:
-            out["input"] = u.input_tokens
-        if u.output_tokens is not None:
-            out["output_tokens"] = u.output_tokens
-        if u.cache_read_tokens is not None:
-            out["cached"] = u.cache_read_tokens
-    if m.duration_ms is not None:
-        out["duration_ms"] = m.duration_ms
-    if u is not None:
-        ev.overlay(out, u.extra)
-    return out
+    if u is None:
+        return present(duration_ms=m.duration_ms)
+    out = present(
+        input=u.input_tokens,
+        output_tokens=u.output_tokens,
+        cached=u.cache_read_tokens,
+        duration_ms=m.duration_ms,
+    )
+    return ev.overlay(out, u.extra)
 
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
