@@ -77,11 +77,7 @@ def _result_out(m: ResultMessage) -> dict[str, Any]:
     if m.session_id is not None:
         out["sessionId"] = m.session_id
     out["exitCode"] = int(bool(m.is_error))  # a decoded line keeps any other code in extra
-    usage: dict[str, Any] = {}
-    if m.duration_api_ms is not None:
-        usage["totalApiDurationMs"] = m.duration_api_ms
-    if m.duration_ms is not None:
-        usage["sessionDurationMs"] = m.duration_ms
+    usage = present(totalApiDurationMs=m.duration_api_ms, sessionDurationMs=m.duration_ms)
     if usage:
         out["usage"] = usage
     return out

@@ -20,6 +20,7 @@ from ..._core.wire import opt_num
 from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
+from ..._core.wire import present
 from ..._core.wire import rest
 from ..._core.wire import type_name
 from ...blocks import ToolResultBlock
@@ -268,18 +269,8 @@ def decode(obj: Any) -> Message:
 
 
 def _tokens(u: Usage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["input"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["output"] = u.output_tokens
-    if u.reasoning_tokens is not None:
-        out["reasoning"] = u.reasoning_tokens
-    cache: dict[str, Any] = {}
-    if u.cache_read_tokens is not None:
-        cache["read"] = u.cache_read_tokens
-    if u.cache_write_tokens is not None:
-        cache["write"] = u.cache_write_tokens
+    out = present(input=u.input_tokens, output=u.output_tokens, reasoning=u.reasoning_tokens)
+    cache = present(read=u.cache_read_tokens, write=u.cache_write_tokens)
     if cache:
         out["cache"] = cache
     return out
