@@ -32,6 +32,7 @@ from messages import ToolUseMessage
 from messages import Usage
 from messages import UserMessage
 from messages import strategies as ms
+from messages._core.fields import Context
 from messages.blocks import BLOCK_TYPES
 from messages.message import MESSAGE_TYPES
 
@@ -42,11 +43,15 @@ def test_every_class_is_frozen_slotted_and_final(cls: type) -> None:
     assert params.frozen
     assert "__slots__" in cls.__dict__
     assert getattr(cls, "__final__", False) is True
-    # No inheritance between data classes: a base is object or a field-less slotted mixin.
+    # No inheritance between data classes but one: a base is object, a field-less slotted
+    # mixin, or the shared context base, whose fields are all keyword-only.
     for base in cls.__mro__[1:]:
-        assert base is object or (
-            base.__dict__.get("__slots__") == () and not dataclasses.is_dataclass(base)
+        assert (
+            base is object
+            or base is Context
+            or (base.__dict__.get("__slots__") == () and not dataclasses.is_dataclass(base))
         ), base
+    assert all(f.kw_only for f in dataclasses.fields(Context))
 
 
 @given(ms.messages())

@@ -28,12 +28,11 @@ from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
 from ._core.jsontext import parse_arguments
 from .citations import Citation
+from .citations import read_citation
 
-# Each class below declares all of its fields, the context fields included, and the duplicate
-# report lists those declarations as repeated. That is deliberate: the data classes do not
-# inherit from each other (a field-holding base would put its fields first, break the
-# positional match patterns and the fast makers' field order, and hide fields from type
-# checkers); behaviour they share lives once, in field-less slotted mixins.
+# Each block declares all of its fields, ``extra`` included: the one field-holding base,
+# _core.fields.Context, is for messages (their seven context fields). Blocks do not inherit
+# from each other; behaviour they share lives once, in field-less slotted mixins.
 
 __all__ = [
     "AudioBlock",
@@ -615,7 +614,6 @@ def freeze_citations(obj: Any) -> None:
         return
     from ._core.frozen import freeze
     from ._core.frozen import thaw
-    from ._shapes.citations import read_citation  # lazy: it imports this module
     from .errors import DecodeError
 
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):

@@ -14,9 +14,8 @@ from typing import ClassVar
 from typing import Literal
 from typing import final
 
+from ._core.fields import Context
 from ._core.fields import Role
-from ._core.fields import Timestamp
-from ._core.fields import compact_repr
 from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
@@ -30,11 +29,11 @@ from .blocks import freeze_citations
 from .blocks import server_failed
 from .citations import Citation
 
-# Each class below declares all of its fields, the context fields included, and the duplicate
-# report lists those declarations as repeated. That is deliberate: the data classes do not
-# inherit from each other (a field-holding base would put its fields first, break the
-# positional match patterns and the fast makers' field order, and hide fields from type
-# checkers); behaviour they share lives once, in field-less slotted mixins.
+# The seven context fields (uuid ... extra) are declared once, in the keyword-only base
+# _core.fields.Context, the one base a value class may have; every class below is final and
+# declares the rest of its fields itself. Context keeps the field order each class had
+# (makers, repr, pickles, native format), and behaviour shared beyond that lives once, in
+# field-less slotted mixins.
 
 __all__ = [
     "AudioMessage",
@@ -54,7 +53,7 @@ __all__ = [
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class TextMessage:
+class TextMessage(Context):
     """A piece of text.
 
     >>> TextMessage("hi", role="user").text
@@ -69,32 +68,16 @@ class TextMessage:
     """Source citations, as on TextBlock."""
     role: Role = "assistant"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_citations(self)
         freeze_map(self, "extra")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ThinkingMessage:
+class ThinkingMessage(Context):
     """The model's reasoning, with its opaque signature."""
 
     kind: ClassVar[Literal["thinking"]] = "thinking"
@@ -109,31 +92,12 @@ class ThinkingMessage:
     """Which provider issued the signature."""
     role: Role = "assistant"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ToolUseMessage:
+class ToolUseMessage(Context):
     """A tool call.
 
     >>> ToolUseMessage("call_1", "shell", {"command": "ls"}).name
@@ -152,20 +116,6 @@ class ToolUseMessage:
     """The arguments exactly as the source wrote them as a JSON string, valid or not."""
     role: Role = "assistant"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_map(self, "input")
@@ -181,13 +131,11 @@ class ToolUseMessage:
 
         return self.arguments is not None and parse_arguments(self.arguments) is None
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ToolResultMessage:
+class ToolResultMessage(Context):
     """What a tool returned for one call.
 
     >>> ToolResultMessage("call_1", "ok", is_error=False).text
@@ -206,20 +154,6 @@ class ToolResultMessage:
     """Tool name, where the source gives it."""
     role: Role = "tool"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
@@ -232,13 +166,11 @@ class ToolResultMessage:
             return self.content
         return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ImageMessage:
+class ImageMessage(Context):
     """An image: base64 data, a URL or a provider file id (see the matching block)."""
 
     kind: ClassVar[Literal["image"]] = "image"
@@ -253,31 +185,12 @@ class ImageMessage:
     """MIME type as given."""
     role: Role = "user"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class AudioMessage:
+class AudioMessage(Context):
     """Audio: base64 data, a URL or a provider file id (see the matching block)."""
 
     kind: ClassVar[Literal["audio"]] = "audio"
@@ -292,31 +205,12 @@ class AudioMessage:
     """MIME type as given."""
     role: Role = "user"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class RawMessage:
+class RawMessage(Context):
     """Anything not modelled, kept verbatim: an unknown event line, or a RawBlock's data.
 
     >>> RawMessage({"type": "rate_limit_event"}).type
@@ -329,20 +223,6 @@ class RawMessage:
     _: KW_ONLY
     role: Role | None = None
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_json(self, "data")
@@ -356,13 +236,11 @@ class RawMessage:
             return tag if isinstance(tag, str) else None
         return None
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class DocumentMessage:
+class DocumentMessage(Context):
     """A document: file data, a text body, content blocks, a URL or a file id.
 
     See :class:`~messages.DocumentBlock`.
@@ -392,32 +270,16 @@ class DocumentMessage:
     """Whether the model may cite the document; ``None``: not said."""
     role: Role = "user"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class VideoMessage:
+class VideoMessage(Context):
     """A video: base64 data, a URL or a provider file id, maybe clipped.
 
     See :class:`~messages.VideoBlock`.
@@ -441,31 +303,12 @@ class VideoMessage:
     """Frames sampled per second (Gemini ``videoMetadata.fps``)."""
     role: Role = "user"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ServerToolUseMessage:
+class ServerToolUseMessage(Context):
     """A call of a tool the provider runs itself, as ServerToolUseBlock.
 
     >>> ServerToolUseMessage("srvtoolu_1", "web_search", {"query": "tides"}).name
@@ -484,32 +327,16 @@ class ServerToolUseMessage:
     """Which provider ran the tool."""
     role: Role = "assistant"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_map(self, "input")
         freeze_map(self, "extra")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ServerToolResultMessage:
+class ServerToolResultMessage(Context):
     """What a server-side tool returned, as ServerToolResultBlock.
 
     >>> ServerToolResultMessage("srvtoolu_1", "web_search", []).is_error
@@ -528,20 +355,6 @@ class ServerToolResultMessage:
     """Which provider ran the tool."""
     role: Role = "assistant"
     """Who produced it; flattening copies the parent message's role."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_json(self, "content")
@@ -551,8 +364,6 @@ class ServerToolResultMessage:
     def is_error(self) -> bool:
         """Whether the tool failed (see :attr:`ServerToolResultBlock.is_error`)."""
         return server_failed(self.content)
-
-    __repr__ = compact_repr
 
 
 FlatMessage = (

@@ -15,13 +15,12 @@ from typing import ClassVar
 from typing import Literal
 from typing import final
 
-from ._core.fields import Timestamp
+from ._core.fields import Context
 from ._core.fields import compact_repr
 from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.fields import freeze_tuple
-from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
 from .blocks import Block
 from .blocks import TextBlock
@@ -34,11 +33,11 @@ if TYPE_CHECKING:
     from .usage import StopReason
 
 
-# Each class below declares all of its fields, the context fields included, and the duplicate
-# report lists those declarations as repeated. That is deliberate: the data classes do not
-# inherit from each other (a field-holding base would put its fields first, break the
-# positional match patterns and the fast makers' field order, and hide fields from type
-# checkers); behaviour they share lives once, in field-less slotted mixins.
+# The seven context fields (uuid ... extra) are declared once, in the keyword-only base
+# _core.fields.Context, the one base a value class may have; every class below is final and
+# declares the rest of its fields itself. Context keeps the field order each class had
+# (makers, repr, pickles, native format), and behaviour shared beyond that lives once, in
+# field-less slotted mixins.
 
 __all__ = [
     "AssistantMessage",
@@ -105,7 +104,7 @@ class ContentReads:
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class SystemMessage(ContentReads):
+class SystemMessage(Context, ContentReads):
     """Instructions for the model: a system prompt, or an OpenAI ``developer`` message.
 
     >>> SystemMessage("Be brief.").text
@@ -118,32 +117,16 @@ class SystemMessage(ContentReads):
     _: KW_ONLY
     role: Literal["system", "developer"] = "system"
     """``developer`` for OpenAI developer messages; kept, never folded into ``system``."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class UserMessage(ContentReads):
+class UserMessage(Context, ContentReads):
     """What the user (or the harness, for tool results) sends to the model.
 
     >>> UserMessage("hi").blocks
@@ -151,24 +134,11 @@ class UserMessage(ContentReads):
     """
 
     kind: ClassVar[Literal["user"]] = "user"
+    _context_after = "content"  # where the context fields stand (see Context)
     role: ClassVar[Literal["user"]] = "user"
     content: str | tuple[Block, ...]
     """Plain text, or a tuple of content blocks."""
     _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
     summary: str | None = None
     """Set when the harness wrote this turn as a summary of earlier history, not the user.
 
@@ -196,7 +166,7 @@ class UserMessage(ContentReads):
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class AssistantMessage(ContentReads):
+class AssistantMessage(Context, ContentReads):
     """One model turn: text, thinking, tool calls, with usage and stop reason.
 
     >>> from messages import ToolUseBlock
@@ -216,20 +186,6 @@ class AssistantMessage(ContentReads):
     """Why generation stopped, exactly as the provider said (``end_turn``, ``tool_calls``...)."""
     error: str | None = None
     """An error code the source attached to this turn (Claude Code ``error``)."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
@@ -242,13 +198,11 @@ class AssistantMessage(ContentReads):
 
         return classify_stop_reason(self.stop_reason)
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ToolMessage(ContentReads):
+class ToolMessage(Context, ContentReads):
     """A tool-role message (OpenAI ``tool``): carries ToolResultBlocks.
 
     >>> ToolMessage((ToolResultBlock("call_1", "42"),)).tool_results[0].text
@@ -259,27 +213,10 @@ class ToolMessage(ContentReads):
     role: ClassVar[Literal["tool"]] = "tool"
     content: str | tuple[Block, ...]
     """Plain text, or a tuple of content blocks."""
-    _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 RoleMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage

@@ -1,11 +1,15 @@
-"""What the value types share: role and timestamp aliases, field freezing, a compact repr."""
+"""What the value types share: the context base, aliases, field freezing, repr and equality."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
+from typing import ClassVar
+from typing import Final
 from typing import Literal
 from typing import TypeAlias
 from typing import TypeVar
@@ -13,10 +17,12 @@ from typing import TypeVar
 from ..errors import DecodeError
 from .frozen import EMPTY
 from .frozen import FrozenDict
+from .frozen import JsonValue
 from .frozen import freeze
 
 __all__ = [
     "CONTEXT_FIELDS",
+    "Context",
     "ROLES",
     "Role",
     "Timestamp",
@@ -112,7 +118,19 @@ def compared(cls: type[_T]) -> type[_T]:
     equal; the hash is that of the fields. That is what ``dataclass(eq=True, frozen=True)``
     generates, but it compiles two functions per class at import (about a quarter of the cost
     of defining a value class); these are two closures over one C field getter instead.
+
+    For a class under :class:`Context` it first moves the inherited context fields back to
+    where the class declared them before the base existed: last, or after the field its
+    ``_context_after`` names.
     """
+    if issubclass(cls, Context):
+        table = cls.__dataclass_fields__
+        own = [name for name in table if name not in _CONTEXT_NAMES]
+        at = own.index(cls._context_after) + 1 if cls._context_after else len(own)
+        order = [*own[:at], *_CONTEXT_NAMES, *own[at:]]
+        by_name = dict(table)
+        table.clear()
+        table.update((name, by_name[name]) for name in order)
     names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
     fields = attrgetter(*names) if len(names) > 1 else _single(names[0])
 
@@ -135,3 +153,54 @@ def _single(name: str) -> Any:
     """The one-field tuple getter (``attrgetter`` of one name gives the bare value)."""
     get = attrgetter(name)
     return lambda obj: (get(obj),)
+
+
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
+class Context:
+    """The context fields of a message, declared once: the one base a value class may have.
+
+    Every message class derives from it; it is keyword-only, frozen and slotted, and each
+    class under it stays ``@final``. Python's dataclasses list a base's fields first;
+    :func:`compared` moves these back to where each class declared them before this base
+    existed (last, or after the field named by the class's ``_context_after``), so
+    ``dataclasses.fields``, the fast makers' positional order, the repr, the pickled state
+    and the native format's key order are what they were. Positional construction and
+    ``match`` patterns never see them (they are keyword-only).
+
+    The base also gives its classes the compact repr and the freezing of ``extra`` (a class
+    with more to freeze defines its own ``__post_init__``, which freezes ``extra`` too).
+    """
+
+    _: KW_ONLY
+    uuid: str | None = None
+    """Unique id of this record in its source stream."""
+    session_id: str | None = None
+    """Session, thread or conversation id."""
+    parent_tool_use_id: str | None = None
+    """Set when a sub-agent produced this on behalf of that tool call."""
+    model: str | None = None
+    """Model that produced it."""
+    message_id: str | None = None
+    """Provider message id (Anthropic ``msg_...``); several records may share one."""
+    timestamp: Timestamp | None = None
+    """When it was recorded, exactly as the source wrote it."""
+    extra: Mapping[str, JsonValue] = EMPTY
+    """Wire fields this class does not model, kept for exact replay."""
+
+    _context_after: ClassVar[str | None] = None
+    """The field the context fields follow in the field table; ``None``: they come last."""
+
+    def __post_init__(self) -> None:
+        freeze_map(self, "extra")
+
+    __repr__ = compact_repr
+
+
+# Context is never built on its own: each final class under it is frozen by its own generated
+# __setattr__. Taking the base's away lets the fast makers store fields through a builder
+# class that shares Context's layout (a frozen base would refuse those stores).
+del Context.__setattr__
+del Context.__delattr__
+
+
+_CONTEXT_NAMES: Final = tuple(f.name for f in dataclasses.fields(Context))

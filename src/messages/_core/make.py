@@ -51,10 +51,12 @@ def _first_call(*args: Any, _cls: type = object) -> Any:
 def _generate(cls: type) -> Callable[..., Any]:
     names = [f.name for f in dataclasses.fields(cls)]
     slots = cls.__dict__.get("__slots__")
-    if tuple(names) != slots:
+    inherited = [name for base in cls.__mro__[1:] for name in base.__dict__.get("__slots__", ())]
+    if slots is None or sorted((*slots, *inherited)) != sorted(names):
         raise TypeError(f"{cls.__name__} is not a slotted dataclass with its fields as slots")
-    # Derived from the real bases (a slotted mixin such as roles.ContentReads) so that the
-    # layouts match and the class switch below is allowed.
+    # Derived from the real bases (the fields.Context base, whose slots hold the context
+    # fields, and slotted mixins such as roles.ContentReads) so that the layouts match and the
+    # class switch below is allowed.
     builder = type(f"_{cls.__name__}Builder", cls.__bases__, {"__slots__": slots})
     params = ", ".join(names)
     body = "".join(f"    self.{name} = {name}\n" for name in names)

@@ -86,7 +86,7 @@ def str_or(d: dict[str, Any], key: str, default: str = "", at: str = "$") -> str
 
 
 req_str: Final = str_or
-"""The former name of :func:`str_or`, kept until providers/_anthropic_stream uses the new one."""
+"""The former name of :func:`str_or`, kept until providers/anthropic/stream.py uses the new one."""
 
 
 def need_obj(d: dict[str, Any], key: str, at: str = "$") -> dict[str, Any]:

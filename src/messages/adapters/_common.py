@@ -50,6 +50,7 @@ __all__ = [
     "foreign",
     "plain",
     "refuse",
+    "refuse_record",
     "tool_pair",
 ]
 
@@ -203,6 +204,15 @@ def refuse(
     if degrade and policy.mode == "text":
         return as_text(message)
     return None
+
+
+def refuse_record(message: Message, target: str, policy: Policy) -> None:
+    """Refuse a session record the target has nothing for (no text to degrade it to).
+
+    ``target`` says what the format lacks (``"Copilot has no event"``); the message reads
+    ``"Copilot has no event for a status message"``.
+    """
+    refuse(message, f"{target} for a {message.kind} message", policy, degrade=False)
 
 
 def content_text(content: str | tuple[Block, ...], policy: Policy, at: str = "$.content") -> str:

@@ -36,6 +36,7 @@ from .._core.jsontext import dump_compact
 from .._core.make import copy_json
 from .._core.make import maker
 from .._core.make import wrap_owned
+from .._core.wire import fail
 from .._core.wire import rest
 from ..convert import block_to_message
 from ..convert import context_of
@@ -53,6 +54,7 @@ __all__ = [
     "children",
     "fold_calls",
     "decoding",
+    "dispatch",
     "finish",
     "frozen",
     "lines",
@@ -70,6 +72,18 @@ _new_raw: Final = maker(RawMessage)
 def raw_line(obj: dict[str, Any]) -> RawMessage:
     """An owned record kept whole (an event the adapter does not model), built by a maker."""
     return _new_raw(wrap_owned(obj), None, None, None, None, None, None, None, EMPTY)
+
+
+def dispatch(obj: Any, readers: Mapping[str, Callable[[dict[str, Any]], Message]]) -> Message:
+    """A record through the reader its ``type`` names; a record of another type kept whole.
+
+    The tag -> reader table with a RawMessage fallback that every adapter decodes through.
+    """
+    if type(obj) is not dict:
+        raise fail("an object", obj)
+    tag = obj.get("type")
+    reader = readers.get(tag) if type(tag) is str else None
+    return raw_line(obj) if reader is None else reader(obj)
 
 
 def frozen(mirror: dict[str, Any] | None) -> FrozenDict:

@@ -33,8 +33,7 @@ from typing import Final
 from typing import Literal
 from typing import final
 
-from .._core.fields import Timestamp
-from .._core.fields import compact_repr
+from .._core.fields import Context
 from .._core.fields import compared
 from .._core.fields import freeze_map
 from .._core.frozen import EMPTY
@@ -82,7 +81,7 @@ def _num_of(data: Mapping[str, JsonValue] | None, key: str) -> int | float | Non
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class TaskEventMessage:
+class TaskEventMessage(Context):
     """A background task or sub-agent moving through its lifecycle.
 
     ``subtype`` is the line's: ``task_started``, ``task_progress``, ``task_notification``
@@ -118,20 +117,6 @@ class TaskEventMessage:
     """Task usage as reported: ``total_tokens``, ``tool_uses``, ``duration_ms``."""
     patch: Mapping[str, JsonValue] | None = None
     """The fields that changed (``task_updated``): ``status``, ``end_time``..."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         _opt_map(self, "usage")
@@ -148,13 +133,11 @@ class TaskEventMessage:
         """Whether the task is over (:data:`TERMINAL_TASK_STATUSES`)."""
         return self.state in TERMINAL_TASK_STATUSES
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class HookEventMessage:
+class HookEventMessage(Context):
     """A hook the harness ran: started, its progress, and its response.
 
     >>> HookEventMessage("hook_response", hook_event="Stop", exit_code=0).hook_event
@@ -181,36 +164,17 @@ class HookEventMessage:
     """The hook's exit code (``hook_response``)."""
     outcome: str | None = None
     """How it ended (``success``, ``error``, ``cancelled``; ``hook_response``)."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
 
     @property
     def event_name(self) -> str:
         """The hook event's name: ``hook_event``, else ``hook_name``, else ``""``."""
         return self.hook_event or self.hook_name or ""
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class CompactBoundaryMessage:
+class CompactBoundaryMessage(Context):
     """The history before this point was compacted into a summary.
 
     The summary itself follows as a :class:`~messages.UserMessage` whose ``summary`` is
@@ -223,21 +187,6 @@ class CompactBoundaryMessage:
     kind: ClassVar[Literal["compact_boundary"]] = "compact_boundary"
     metadata: Mapping[str, JsonValue] | None = None
     """The compaction's metadata as reported (Claude Code ``compact_metadata``)."""
-    _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         _opt_map(self, "metadata")
@@ -256,13 +205,11 @@ class CompactBoundaryMessage:
             value = _num_of(self.metadata, "preTokens")
         return value if isinstance(value, int) else None
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class StatusMessage:
+class StatusMessage(Context):
     """The agent's status changed (``requesting``, ``compacting``; ``None`` when idle).
 
     >>> StatusMessage("compacting").status
@@ -272,32 +219,12 @@ class StatusMessage:
     kind: ClassVar[Literal["status"]] = "status"
     status: str | None = None
     """The new status, as the source names it."""
-    _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class RateLimitMessage:
+class RateLimitMessage(Context):
     """The account's rate-limit state changed (Claude Code ``rate_limit_event``).
 
     ``info`` is the ``rate_limit_info`` object as reported; the properties read its fields.
@@ -310,21 +237,6 @@ class RateLimitMessage:
     kind: ClassVar[Literal["rate_limit"]] = "rate_limit"
     info: Mapping[str, JsonValue] | None = None
     """The rate-limit state as reported (``status``, ``resetsAt``, ``rateLimitType``...)."""
-    _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         _opt_map(self, "info")
@@ -365,13 +277,11 @@ class RateLimitMessage:
         """Why overage is not available (``overageDisabledReason``)."""
         return _str_of(self.info, "overageDisabledReason")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class SystemEventMessage:
+class SystemEventMessage(Context):
     """Any other harness event: its ``subtype``, and the rest of the line in ``data``.
 
     Claude Code ``system`` lines whose subtype this library does not type
@@ -386,33 +296,16 @@ class SystemEventMessage:
     """The event's subtype as the source names it."""
     data: Mapping[str, JsonValue] = EMPTY
     """The line's other fields (all but ``type``, ``subtype`` and the context fields)."""
-    _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_map(self, "data")
         freeze_map(self, "extra")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ConversationResetMessage:
+class ConversationResetMessage(Context):
     """The conversation was replaced without ending the session (after ``/clear``, say).
 
     >>> ConversationResetMessage("c-2").new_conversation_id
@@ -422,26 +315,6 @@ class ConversationResetMessage:
     kind: ClassVar[Literal["conversation_reset"]] = "conversation_reset"
     new_conversation_id: str | None = None
     """The id of the conversation that replaces the old one."""
-    _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 EVENT_TYPES: Final = (

@@ -12,12 +12,11 @@ from typing import ClassVar
 from typing import Literal
 from typing import final
 
-from .._core.fields import Timestamp
+from .._core.fields import Context
 from .._core.fields import compact_repr
 from .._core.fields import compared
 from .._core.fields import freeze_json
 from .._core.fields import freeze_map
-from .._core.frozen import EMPTY
 from .._core.frozen import JsonValue
 from ..blocks import ToolUseBlock
 from ..usage import Usage
@@ -35,11 +34,11 @@ from .records import TitleMessage
 from .records import TurnContextMessage
 from .records import TurnEventMessage
 
-# Each class below declares all of its fields, the context fields included, and the duplicate
-# report lists those declarations as repeated. That is deliberate: the data classes do not
-# inherit from each other (a field-holding base would put its fields first, break the
-# positional match patterns and the fast makers' field order, and hide fields from type
-# checkers); behaviour they share lives once, in field-less slotted mixins.
+# The seven context fields (uuid ... extra) are declared once, in the keyword-only base
+# _core.fields.Context, the one base a value class may have; every class below is final and
+# declares the rest of its fields itself. Context keeps the field order each class had
+# (makers, repr, pickles, native format), and behaviour shared beyond that lives once, in
+# field-less slotted mixins.
 
 __all__ = [
     "ErrorMessage",
@@ -53,7 +52,7 @@ __all__ = [
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ResultMessage:
+class ResultMessage(Context):
     """The end of a run: outcome, durations, turns, cost and usage.
 
     >>> ResultMessage(subtype="success", num_turns=2, total_cost_usd=0.01).num_turns
@@ -61,6 +60,9 @@ class ResultMessage:
     """
 
     kind: ClassVar[Literal["result"]] = "result"
+    _context_after = (
+        "structured_output"  # the context fields follow structured_output (see Context)
+    )
     _: KW_ONLY
     subtype: str | None = None
     """Outcome as the source names it (``success``, ``error_max_turns``...)."""
@@ -80,20 +82,6 @@ class ResultMessage:
     """Total token usage."""
     structured_output: JsonValue = None
     """The structured (JSON schema) output, when the run asked for one."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
     stop_reason: str | None = None
     """Why the last model turn stopped (``end_turn``, ``max_tokens``...)."""
     terminal_reason: str | None = None
@@ -127,7 +115,7 @@ class ResultMessage:
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ErrorMessage:
+class ErrorMessage(Context):
     """An error the source reported (API error, turn failure, retry notice).
 
     >>> ErrorMessage("rate limited", code="429").code
@@ -142,31 +130,12 @@ class ErrorMessage:
     """Error type or code, as the source names it."""
     will_retry: bool | None = None
     """Whether the source said it will retry."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class InitMessage:
+class InitMessage(Context):
     """Session start metadata: where the agent runs and what it can use.
 
     >>> InitMessage(session_id="s1", cwd="/work", tools=("Bash", "Read")).tools
@@ -179,32 +148,16 @@ class InitMessage:
     """Working directory of the agent."""
     tools: tuple[JsonValue, ...] | None = None
     """Tools available to the agent (names, or descriptions as the source gives them)."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_json(self, "tools")
         freeze_map(self, "extra")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class StreamEventMessage:
+class StreamEventMessage(Context):
     """One raw provider stream event (an Anthropic SSE event inside Claude Code, say).
 
     >>> StreamEventMessage({"type": "message_stop"}).type
@@ -214,21 +167,6 @@ class StreamEventMessage:
     kind: ClassVar[Literal["stream_event"]] = "stream_event"
     event: Mapping[str, JsonValue]
     """The event object, verbatim."""
-    _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         freeze_map(self, "event")
@@ -240,13 +178,11 @@ class StreamEventMessage:
         tag = self.event.get("type")
         return tag if isinstance(tag, str) else None
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class InvalidLineMessage:
+class InvalidLineMessage(Context):
     """A line of a stream that could not be decoded, kept with the reason and line number.
 
     Lenient stream readers yield one of these instead of stopping, so every good line still
@@ -264,25 +200,6 @@ class InvalidLineMessage:
     """Why it could not be decoded (the DecodeError text)."""
     line: int | None = None
     """1-based line number in its input."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 SessionMessage = (

@@ -28,6 +28,7 @@ from ...blocks import TextBlock
 from ...blocks import ThinkingBlock
 from ...blocks import VideoBlock
 from ...convert import message_to_block
+from ...events.agent import EVENT_TYPES
 from ...events.agent import CompactBoundaryMessage
 from ...events.agent import ConversationResetMessage
 from ...events.agent import HookEventMessage
@@ -48,6 +49,7 @@ from ...events.run import ResultMessage
 from ...events.run import StreamEventMessage
 from ...flat import AudioMessage
 from ...flat import DocumentMessage
+from ...flat import FlatMessage
 from ...flat import ImageMessage
 from ...flat import RawMessage
 from ...flat import ServerToolResultMessage
@@ -80,17 +82,7 @@ __all__ = ["encode_lines", "encode_message"]
 
 NAME: Final = "claude_code"
 _SYNTHETIC_MODEL: Final = "<synthetic>"
-_EVENT_KINDS: Final = frozenset(
-    (
-        TaskEventMessage,
-        HookEventMessage,
-        CompactBoundaryMessage,
-        StatusMessage,
-        RateLimitMessage,
-        SystemEventMessage,
-        ConversationResetMessage,
-    )
-)
+_EVENT_KINDS: Final = frozenset(EVENT_TYPES)
 """The agent events, each written as its ``system`` (or own) line by :func:`_event_line`."""
 
 
@@ -213,20 +205,7 @@ def _role_line(
     return out
 
 
-def _flat(
-    m: TextMessage
-    | ThinkingMessage
-    | ToolUseMessage
-    | ToolResultMessage
-    | ImageMessage
-    | AudioMessage
-    | RawMessage
-    | DocumentMessage
-    | VideoMessage
-    | ServerToolUseMessage
-    | ServerToolResultMessage,
-    policy: Policy,
-) -> Any:
+def _flat(m: FlatMessage, policy: Policy) -> Any:
     """A flat message as a one-block assistant or user line."""
     if isinstance(m, RawMessage):
         block: Block = RawBlock(m.data)

@@ -2,7 +2,7 @@
 
 Notifications ``{"method": ..., "params": {...}}`` that carry content or outcomes are typed:
 
-- ``item/started``, ``item/updated``, ``item/completed`` -> see :mod:`._codex_items` (the
+- ``item/started``, ``item/updated``, ``item/completed`` -> see :mod:`.items` (the
   first sighting of a tool call is a ToolUseMessage; other started and updated events are
   previews, kept as StreamEventMessage);
 - item progress notifications: ``item/agentMessage/delta``, ``item/reasoning/textDelta``,
@@ -84,7 +84,7 @@ def decode_app(obj: dict[str, Any], started: Container[str] = frozenset()) -> Me
     """One app-server line (no ``type`` key) to a message.
 
     ``started`` holds the ids of tool calls already decoded from this stream (see
-    :func:`._codex_items.decode_item`).
+    :func:`.items.decode_item`).
     """
     method = obj.get("method")
     params = obj.get("params")

@@ -42,6 +42,7 @@ from ..._core.make import wrap_owned
 from ..._core.wire import opt_int
 from ..._core.wire import opt_num
 from ..._core.wire import opt_str
+from ..._core.wire import present
 from ..._core.wire import rest
 from ..._shapes import gemini_counts
 from ...events.run import ErrorMessage
@@ -212,11 +213,7 @@ def _tokens(u: Usage) -> dict[str, Any]:
 
 def _model_out(m: ResultMessage, mirror: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    api: dict[str, Any] = {}
-    if m.num_turns is not None:
-        api["totalRequests"] = m.num_turns
-    if m.duration_api_ms is not None:
-        api["totalLatencyMs"] = m.duration_api_ms
+    api = present(totalRequests=m.num_turns, totalLatencyMs=m.duration_api_ms)
     if api:
         out["api"] = api
     if m.usage is not None:

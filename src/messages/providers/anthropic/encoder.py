@@ -1,6 +1,6 @@
 """Encoding conversations as Anthropic Messages requests, and messages as responses.
 
-Turns are written one by one (their blocks by :mod:`._anthropic_parts`), then
+Turns are written one by one (their blocks by :mod:`.parts`), then
 :func:`arrange` groups the wire messages into runs of one role (the server merges them) and
 puts every tool result in the user turn right after the assistant turn that made the call,
 ahead of its other content.

@@ -1,6 +1,6 @@
 """Decoding Gemini ``generateContent`` request and response bodies into messages.
 
-Parts are read by :mod:`._gemini_parts`; this module reads the contents around them, the
+Parts are read by :mod:`.parts`; this module reads the contents around them, the
 candidates of a response and its usage metadata.
 """
 

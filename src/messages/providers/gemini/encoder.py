@@ -1,6 +1,6 @@
 """Encoding conversations as Gemini ``generateContent`` requests, and messages as responses.
 
-Parts are written by :mod:`._gemini_parts`; this module writes the leading system messages
+Parts are written by :mod:`.parts`; this module writes the leading system messages
 as ``systemInstruction``, merges consecutive turns of one role into one content (as Gemini
 requires, with function calls on the model side and responses on the user side), and
 writes the response around the first candidate.

@@ -1,9 +1,9 @@
 """Decoding OpenAI Responses request and response bodies into messages.
 
-Items and content parts are read by :mod:`._responses_parts`; this module groups the items
+Items and content parts are read by :mod:`.parts`; this module groups the items
 of a request into turns and reads the response object around its output (usage, status,
 error). The few rules the encoder must mirror (which first message is ``instructions``,
-how a stop reason is spelled) are defined here and imported by :mod:`._responses_encode`.
+how a stop reason is spelled) are defined here and imported by :mod:`.encoder`.
 """
 
 from __future__ import annotations

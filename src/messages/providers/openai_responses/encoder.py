@@ -1,6 +1,6 @@
 """Encoding conversations as OpenAI Responses requests, and messages as responses.
 
-Content parts, tool outputs and the reading of items are in :mod:`._responses_parts`;
+Content parts, tool outputs and the reading of items are in :mod:`.parts`;
 this module writes each turn as items (the model-side ones here: calls, reasoning,
 assistant text), puts every ``function_call_output`` right after its call, and writes the
 response object around the output.

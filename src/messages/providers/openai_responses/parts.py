@@ -2,7 +2,7 @@
 
 Decoders take owned JSON (a fresh copy of the caller's body) and may wrap parts of it
 without copying; encoders return dicts that may share nested values with the blocks. The
-model-side items (calls, reasoning, assistant text) are written by ``_responses_encode``.
+model-side items (calls, reasoning, assistant text) are written by ``encoder``.
 
 Representation (see ``docs/providers/openai_responses.md`` for the full table):
 

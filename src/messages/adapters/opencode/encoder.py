@@ -1,0 +1,184 @@
+"""Messages to OpenCode run events: the closest event for each one, refusals by the policy."""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+from typing import assert_never
+
+from ..._core.frozen import FrozenDict
+from ..._core.frozen import raw
+from ..._core.frozen import thaw
+from ...blocks import ToolResultBlock
+from ...blocks import ToolUseBlock
+from ...events.agent import EVENT_TYPES
+from ...events.records import RECORD_TYPES
+from ...events.run import ErrorMessage
+from ...events.run import InitMessage
+from ...events.run import InvalidLineMessage
+from ...events.run import ResultMessage
+from ...events.run import StreamEventMessage
+from ...flat import AudioMessage
+from ...flat import DocumentMessage
+from ...flat import ImageMessage
+from ...flat import RawMessage
+from ...flat import ServerToolResultMessage
+from ...flat import ServerToolUseMessage
+from ...flat import TextMessage
+from ...flat import ThinkingMessage
+from ...flat import ToolResultMessage
+from ...flat import ToolUseMessage
+from ...flat import VideoMessage
+from ...message import Message
+from ...policy import Policy
+from ...policy import Unsupported
+from ...roles import AssistantMessage
+from ...roles import SystemMessage
+from ...roles import ToolMessage
+from ...roles import UserMessage
+from .. import _events as ev
+from .._common import content_text
+from .._common import refuse
+from .._common import refuse_record
+from .._common import tool_pair
+from .decoder import _EVENTS
+from .decoder import NAME
+from .decoder import _tokens
+
+__all__ = ["encode"]
+
+
+def _envelope(kind: str, m: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": kind}
+    if m.timestamp is not None:
+        out["timestamp"] = m.timestamp
+    if m.session_id is not None:
+        out["sessionID"] = m.session_id
+    return out
+
+
+def _part_out(out: dict[str, Any], tag: str, m: Message) -> dict[str, Any]:
+    part: dict[str, Any] = {}
+    if m.uuid is not None:
+        part["id"] = m.uuid
+    if m.message_id is not None:
+        part["messageID"] = m.message_id
+    part["type"] = tag
+    out["part"] = part
+    return part
+
+
+def _tool_event(
+    m: Message, use: ToolUseBlock, result: ToolResultBlock | None, policy: Policy
+) -> Any:
+    out = _envelope("tool_use", m)
+    part = _part_out(out, "tool", m)
+    part["callID"] = use.id
+    part["tool"] = use.name
+    if result is None:
+        part["state"] = {"status": "running", "input": raw(use.input)}
+    else:
+        key = "error" if result.is_error else "output"
+        part["state"] = {
+            "status": "error" if result.is_error else "completed",
+            "input": raw(use.input),
+            key: content_text(result.content, policy),
+        }
+    return out
+
+
+def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
+    out: dict[str, Any]
+    # an agent's own records (events.agent, events.records): none here
+    if isinstance(m, (EVENT_TYPES, RECORD_TYPES)):
+        refuse_record(m, "OpenCode run output has no event", policy)
+        return None
+    match m:
+        case TextMessage() | ThinkingMessage():
+            if m.role != "assistant":
+                why = f"OpenCode run output has no {m.role} {m.kind} event"
+                refuse(m, why, policy, degrade=False)
+                return None
+            if isinstance(m, TextMessage):
+                if m.citations is not None:
+                    why = "OpenCode text parts carry no citations"
+                    refuse(m, why, policy, degrade=False)
+                out = _envelope("text", m)
+                _part_out(out, "text", m)["text"] = m.text
+            else:
+                out = _envelope("reasoning", m)
+                _part_out(out, "reasoning", m)["text"] = m.thinking
+        case ToolUseMessage():
+            block = ToolUseBlock(m.id, m.name, m.input)
+            out = _tool_event(m, block, None, policy)
+        case ToolResultMessage():
+            use = ToolUseBlock(m.tool_use_id, m.name or "")
+            result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
+            out = _tool_event(m, use, result, policy)
+        case AssistantMessage() if tool_pair(m) is not None:
+            use, result = tool_pair(m)  # type: ignore[misc]
+            out = _tool_event(m, use, result, policy)
+        case ResultMessage():
+            out = _envelope("step_finish", m)
+            part = _part_out(out, "step-finish", m)
+            if m.subtype is not None:
+                part["reason"] = m.subtype
+            u = m.usage
+            if u is not None:
+                if u.cost_usd is not None:
+                    part["cost"] = u.cost_usd
+                tokens = _tokens(u)
+                if tokens or u.extra:
+                    part["tokens"] = ev.overlay(tokens, u.extra)
+        case ErrorMessage():
+            out = _envelope("error", m)
+            err: dict[str, Any] = {}
+            if m.code is not None:
+                err["name"] = m.code
+            if m.message:
+                err["data"] = {"message": m.message}
+            out["error"] = err
+        case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
+            return raw(m.data)  # type: ignore[no-any-return]
+        case StreamEventMessage() if raw(m.event).get("type") in _EVENTS:
+            return raw(m.event)  # type: ignore[no-any-return]
+        case (
+            RawMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | DocumentMessage()
+            | VideoMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
+        ):
+            alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
+            return None if alt is None else _encode(alt, policy)
+        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
+            refuse_record(m, "OpenCode run output has no event", policy)
+            return None
+        case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
+            return _encode(ev.single(m, NAME), policy)
+        case _:
+            assert_never(m)
+    return ev.finish(out, m.extra)
+
+
+def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
+    """One message to one OpenCode event (a fresh dict): ``encode(decode(x)) == x``.
+
+    Messages from other sources map to the closest event: a lone ToolUseMessage becomes a
+    ``running`` tool part, a lone ToolResultMessage a finished tool part with empty input
+    (:func:`iter_encode` pairs a call with its result), a ResultMessage a ``step_finish``.
+    User or system text, init, images, audio, raw content and foreign stream events have no
+    event: they raise :class:`UnsupportedContentError` unless ``unsupported`` is ``"drop"``
+    (gives ``None``) or ``"text"`` (media and raw content become assistant text).
+
+    >>> encode(ToolUseMessage("call_1", "bash", {"command": "ls"}))["part"]["state"]
+    {'status': 'running', 'input': {'command': 'ls'}}
+    """
+    return thaw(_encode(message, Policy(unsupported, NAME)))
+
+
+_WAIT: Final = 10_000
+"""How many messages may wait behind a tool call for its result before the call is written
+as ``running`` in its place."""
