@@ -34,6 +34,7 @@ CAPTURE_FOLDERS: dict[str, tuple[str, ...]] = {
     "codex": ("codex_exec", "codex_app_server"),
     "gemini_cli": ("gemini_cli",),
     "acp": ("acp",),
+    "gemini_session": ("gemini_cli_session",),
 }
 """The folders of ../shared/fixtures that hold real captures of each adapter's format."""
 

@@ -41,7 +41,16 @@ if TYPE_CHECKING:
 
 __all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get", "prepare"]
 
-CLI_NAMES: Final = ("claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp")
+CLI_NAMES: Final = (
+    "claude_code",
+    "codex",
+    "gemini_cli",
+    "opencode",
+    "copilot",
+    "acp",
+    "gemini_session",
+    "qwen_code",
+)
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
 NAMES: Final = (*CLI_NAMES, "native")
@@ -127,7 +136,7 @@ def detect(obj: Any) -> str | None:
 
     if is_native(obj):
         return "native"
-    if type(obj) is not dict:
+    if type(obj) is not dict and type(obj) is not list:  # a list: a whole-file JSON array
         return None
     for name in CLI_NAMES:
         if get(name).detect(obj):

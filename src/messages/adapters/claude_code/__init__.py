@@ -41,6 +41,7 @@ from ...policy import Policy
 from ...policy import Unsupported
 from .. import _base
 from .._common import plain
+from .._qwen_shape import is_qwen_record
 from .decoder import decode
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
@@ -63,8 +64,12 @@ _LINE_TYPES: Final = frozenset(
 
 
 def detect(obj: Any) -> bool:
-    """Whether a parsed line looks like Claude Code output (stream-json or transcript)."""
-    if type(obj) is not dict or _base.is_native(obj):
+    """Whether a parsed line looks like Claude Code output (stream-json or transcript).
+
+    Qwen Code's chat records share the transcript's keys (``uuid``, ``parentUuid``,
+    ``sessionId``): one that holds Gemini parts or a key only Qwen Code writes is refused.
+    """
+    if type(obj) is not dict or _base.is_native(obj) or is_qwen_record(obj):
         return False
     tag = obj.get("type")
     if tag in ("assistant", "user"):
