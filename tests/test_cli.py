@@ -36,13 +36,23 @@ SRC = str(ROOT / "src")
 EXAMPLE = EXAMPLES / "claude_code.jsonl"
 EXAMPLE_KINDS = ["init", "text", "thinking", "text", "tool_use", "tool_result", "text", "result"]
 """The flat kinds of both bundled examples (the Claude Code one and the native one)."""
-ADAPTER_FIXTURES = ["claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp"]
+ADAPTER_FIXTURES = [
+    "claude_code",
+    "codex",
+    "gemini_cli",
+    "opencode",
+    "copilot",
+    "acp",
+    "gemini_session",
+    "qwen_code",
+]
 REAL = {
     "claude_code": "claude_code",
     "codex_exec": "codex",
     "codex_app_server": "codex",
     "acp": "acp",
     "gemini_cli": "gemini_cli",
+    "gemini_cli_session": "gemini_session",
 }
 """Folders of real captures under ../shared/fixtures, and the adapter each one belongs to."""
 

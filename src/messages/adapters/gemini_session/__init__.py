@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 from typing import Final
 from typing import assert_never
@@ -34,10 +35,11 @@ from ..._core.frozen import FrozenDict
 from ..._core.frozen import expose_owned
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
-from ..._core.make import wrap_owned
 from ..._core.wire import fail
 from ...convert import message_to_block
 from ...convert import messages_to_turn
+from ...blocks import ToolResultBlock
+from ...blocks import ToolUseBlock
 from ...events.agent import CompactBoundaryMessage
 from ...events.agent import ConversationResetMessage
 from ...events.agent import HookEventMessage
@@ -68,6 +70,7 @@ from ...roles import AssistantMessage
 from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
+from ...roles import as_blocks
 from .. import _base
 from .. import _events as ev
 from .. import _gemini_parts as gp
@@ -284,6 +287,46 @@ def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterat
     return _base.iter_decode(_read, lines, source=NAME, strict=strict)
 
 
+def _results(m: Message) -> tuple[ToolResultBlock, ...] | None:
+    """The tool results a message of another source holds, when it holds nothing else."""
+    if isinstance(m, ToolResultMessage):
+        return (ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error),)
+    if isinstance(m, ToolMessage | UserMessage) and not isinstance(m.content, str) and m.content:
+        if all(isinstance(b, ToolResultBlock) for b in m.content):
+            return m.content  # type: ignore[return-value]
+    return None
+
+
+def _fold(messages: Iterable[Message]) -> Iterator[Message]:
+    """Put each tool result of another source into the turn that made its call.
+
+    A Gemini CLI record holds a call with its result; other formats write the result as a
+    message of its own after the call's turn. Turns read from a Gemini CLI session already
+    hold theirs, and pass as they are.
+    """
+    held: AssistantMessage | None = None
+    calls: set[str] = set()
+    for m in messages:
+        if held is not None:
+            found = _results(m)
+            if found is not None and all(b.tool_use_id in calls for b in found):
+                held = replace(held, content=(*as_blocks(held.content), *found))
+                continue
+            yield held
+            held = None
+        turn = messages_to_turn([m]) if isinstance(m, ToolUseMessage) else m
+        if isinstance(turn, AssistantMessage) and not (m.extra and rec.DOCUMENT in m.extra):
+            blocks = as_blocks(turn.content)
+            calls = {b.id for b in blocks if isinstance(b, ToolUseBlock)}
+            answered = {b.tool_use_id for b in blocks if isinstance(b, ToolResultBlock)}
+            if calls - answered:
+                held = turn
+                continue
+        yield m
+    if held is not None:
+        yield held
+
+
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
@@ -303,7 +346,7 @@ def iter_encode(
     def native(m: Any) -> bool:
         return True
 
-    return ev.lines(files.joined(messages, one), written, native)  # type: ignore[arg-type]
+    return ev.lines(files.joined(_fold(messages), one), written, native)  # type: ignore[arg-type]
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
