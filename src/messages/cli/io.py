@@ -466,6 +466,7 @@ def expand(path: str) -> list[Input]:
 def default_folders(env: dict[str, str] | None = None) -> list[str]:
     """Where the agents keep their logs, the folders that exist: read when no file is given.
 
+    Each agent's session hook knows its own folders (see :func:`messages.sessions.roots`):
     Claude Code's transcripts are in ``$CLAUDE_CONFIG_DIR/projects`` (a comma-separated list
     of folders is allowed), else ``~/.claude/projects``; Codex's sessions are in
     ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``. Gemini CLI keeps its sessions,
@@ -474,12 +475,6 @@ def default_folders(env: dict[str, str] | None = None) -> list[str]:
     ``$QWEN_HOME/projects`` (its whole ``~/.qwen`` moved), else ``~/.qwen/projects``, and
     older versions' prompt logs under ``tmp`` beside it.
     """
-    env = dict(os.environ) if env is None else env
-    home = env.get("HOME") or os.path.expanduser("~")
-    claude = [p.strip() for p in env.get("CLAUDE_CONFIG_DIR", "").split(",") if p.strip()]
-    places = [os.path.join(p, "projects") for p in claude or [os.path.join(home, ".claude")]]
-    places.append(os.path.join(env.get("CODEX_HOME") or os.path.join(home, ".codex"), "sessions"))
-    places.append(os.path.join(env.get("GEMINI_CLI_HOME") or home, ".gemini", "tmp"))
-    qwen = env.get("QWEN_HOME") or os.path.join(home, ".qwen")
-    places += [os.path.join(qwen, "projects"), os.path.join(qwen, "tmp")]
-    return [p for p in places if os.path.isdir(p)]
+    from ..sessions import roots
+
+    return roots(env)
