@@ -234,3 +234,38 @@ def test_default_folder_follows_gemini_cli_home(tmp_path: Path) -> None:
     assert default_folders({"HOME": str(home)}) == [str(home / ".gemini" / "tmp")]
     env = {"HOME": str(home), "GEMINI_CLI_HOME": str(moved)}
     assert default_folders(env) == [str(moved / ".gemini" / "tmp")]
+
+
+# -- the session hook -----------------------------------------------------------------------
+
+
+def test_a_rewind_leaves_an_abandoned_branch_and_a_re_recorded_turn_counts_once() -> None:
+    from messages.sessions import load
+    from messages.text import text_of
+
+    (s,) = load(local("gemini_session", "session-7d0e.jsonl"))
+    assert (s.agent, s.id, s.title) == ("gemini_session", "7d0e", "README summary")
+    assert [text_of(m) for m in s.messages if isinstance(m, UserMessage)] == [
+        "Summarise README.md",
+        "In French, please.",
+    ]
+    (branch,) = s.branches
+    assert [text_of(m) for m in branch.messages] == ["No, in French."]
+    assert s.usage.calls == 2  # n2, written twice, is one call
+
+
+def test_the_hook_reads_session_files_only(tmp_path: Path) -> None:
+    from messages.sessions import load
+
+    chats = tmp_path / ".gemini" / "tmp" / "9e2b" / "chats"
+    chats.mkdir(parents=True)
+    for path in local("gemini_session").iterdir():
+        where = chats if path.name.startswith("session-") else chats.parent
+        (where / path.name).write_bytes(path.read_bytes())
+    found = sorted(s.id for s in load(tmp_path / ".gemini" / "tmp"))
+    assert found == ["3f9a1c2e-8b7d-4e6f-a5c4-2d1e0f9a8b7c", "7d0e"]
+    from messages.adapters._sessions import hook
+
+    assert hook("gemini_session").roots({"HOME": "/h", "GEMINI_CLI_HOME": "/g"}) == (
+        "/g/.gemini/tmp",
+    )

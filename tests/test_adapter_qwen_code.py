@@ -175,3 +175,23 @@ def test_default_folders_follow_qwen_home(tmp_path: Path) -> None:
     assert default_folders({"HOME": str(home)}) == [str(home / ".qwen" / "projects")]
     env = {"HOME": str(home), "QWEN_HOME": str(moved)}
     assert default_folders(env) == [str(moved / "projects"), str(moved / "tmp")]
+
+
+# -- the session hook -----------------------------------------------------------------------
+
+
+def test_a_qwen_chat_is_one_session_linked_by_parent_uuid(tmp_path: Path) -> None:
+    from messages.sessions import load
+
+    chats = tmp_path / "projects" / "-home-dev-shop" / "chats"
+    chats.mkdir(parents=True)
+    for path in local("qwen_code").glob("*.jsonl"):
+        (chats / path.name).write_bytes(path.read_bytes())
+    sessions = {s.id: s for s in load(tmp_path / "projects")}
+    main = sessions["5b7c2f0e-1d2a-4c1e-9f3e-7a1b2c3d4e5f"]
+    assert (main.agent, main.project) == ("qwen_code", "-home-dev-shop")
+    assert main.title == "Which files are in src? Then read main.py."
+    assert main.turns == 2 and not main.branches
+    assert main.usage.calls == 4
+    edges = sessions["6c1d"]
+    assert edges.turns == 1 and not edges.branches  # an unknown record keeps its place

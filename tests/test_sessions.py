@@ -178,11 +178,27 @@ def test_the_shared_codex_rollout() -> None:
 
 
 def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
-    env = {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": "/a, /b", "CODEX_HOME": "/c"}
-    assert roots(env, existing=False) == ["/a/projects", "/b/projects", "/c/sessions"]
+    env = {
+        "HOME": str(tmp_path),
+        "CLAUDE_CONFIG_DIR": "/a, /b",
+        "CODEX_HOME": "/c",
+        "GEMINI_CLI_HOME": "/g",
+        "QWEN_HOME": "/q",
+    }
+    assert roots(env, existing=False) == [
+        "/a/projects",
+        "/b/projects",
+        "/c/sessions",
+        "/g/.gemini/tmp",
+        "/q/projects",
+        "/q/tmp",
+    ]
     assert roots({"HOME": str(tmp_path)}, existing=False) == [
         str(tmp_path / ".claude" / "projects"),
         str(tmp_path / ".codex" / "sessions"),
+        str(tmp_path / ".gemini" / "tmp"),
+        str(tmp_path / ".qwen" / "projects"),
+        str(tmp_path / ".qwen" / "tmp"),
     ]
     assert roots({"HOME": str(tmp_path)}) == []
 

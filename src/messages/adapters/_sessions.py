@@ -95,7 +95,7 @@ __all__ = [
     "wire_fields",
 ]
 
-HOOKED: Final = ("claude_code", "codex")
+HOOKED: Final = ("claude_code", "codex", "gemini_session", "qwen_code")
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 
 LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")
