@@ -36,10 +36,10 @@ from ..._core.frozen import expose_owned
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ..._core.wire import fail
-from ...convert import message_to_block
-from ...convert import messages_to_turn
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
+from ...convert import message_to_block
+from ...convert import messages_to_turn
 from ...events.agent import CompactBoundaryMessage
 from ...events.agent import ConversationResetMessage
 from ...events.agent import HookEventMessage
@@ -291,9 +291,13 @@ def _results(m: Message) -> tuple[ToolResultBlock, ...] | None:
     """The tool results a message of another source holds, when it holds nothing else."""
     if isinstance(m, ToolResultMessage):
         return (ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error),)
-    if isinstance(m, ToolMessage | UserMessage) and not isinstance(m.content, str) and m.content:
-        if all(isinstance(b, ToolResultBlock) for b in m.content):
-            return m.content  # type: ignore[return-value]
+    if (
+        isinstance(m, ToolMessage | UserMessage)
+        and not isinstance(m.content, str)
+        and m.content
+        and all(isinstance(b, ToolResultBlock) for b in m.content)
+    ):
+        return m.content  # type: ignore[return-value]
     return None
 
 

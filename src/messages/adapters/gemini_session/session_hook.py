@@ -131,8 +131,10 @@ class GeminiSessionHook:
                 yield path
 
     def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
-        """The session a file holds, from its metadata; a subagent's is filed under its
-        parent's id."""
+        """The session a file holds, from its metadata.
+
+        A subagent's session is filed under its parent's id (the folder it is in).
+        """
         meta = metadata(head[0]) if head else None
         if meta is None:
             return None

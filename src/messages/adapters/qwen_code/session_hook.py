@@ -110,8 +110,10 @@ class QwenHook:
     name: Final = "qwen_code"
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
-        """``$QWEN_HOME/projects``, else ``~/.qwen/projects``; and ``tmp`` beside it, where
-        older versions kept their prompt logs."""
+        """``$QWEN_HOME/projects``, else ``~/.qwen/projects``; and ``tmp`` beside it.
+
+        Older versions kept their prompt logs (``logs.json``) in ``tmp``.
+        """
         home = env.get("HOME") or os.path.expanduser("~")
         qwen = env.get("QWEN_HOME") or os.path.join(home, ".qwen")
         return (os.path.join(qwen, "projects"), os.path.join(qwen, "tmp"))
