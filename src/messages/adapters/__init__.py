@@ -11,7 +11,7 @@ The registry finds an adapter by name or by a sample line; importing this packag
 no adapter, each one is loaded on first use.
 
 >>> NAMES
-('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'native')
+('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'gemini_session', 'qwen_code', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -118,7 +118,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")
