@@ -10,8 +10,9 @@ same surface. See docs/adapters/index.md.
 The registry finds an adapter by name or by a sample line; importing this package imports
 no adapter, each one is loaded on first use.
 
->>> NAMES
-('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'gemini_session', 'qwen_code', 'native')
+>>> NAMES  # doctest: +NORMALIZE_WHITESPACE
+('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'gemini_session',
+ 'qwen_code', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
