@@ -68,7 +68,7 @@ def test_a_model_turn_holds_thoughts_text_and_each_call_with_its_result() -> Non
     assert isinstance(thought, ThinkingBlock) and thought.thinking.startswith("Run the build")
     assert thought.extra["subject"] == "Planning"
     assert isinstance(call, ToolUseBlock) and call.name == "run_shell_command"
-    assert call.input["command"] == "make test" and call.extra["status"] == "success"
+    assert call.input["command"] == "make test" and call.extra["toolCall"]["status"] == "success"
     assert isinstance(result, ToolResultBlock) and result.tool_use_id == call.id
     assert result.content.startswith("Command: make test") and result.is_error is False
     assert first.model == "gemini-2.5-pro" and first.uuid == "m2"
@@ -77,7 +77,7 @@ def test_a_model_turn_holds_thoughts_text_and_each_call_with_its_result() -> Non
     assert isinstance(text, TextBlock) and text.text == "One test fails. Reading it."
     assert isinstance(failed, ToolUseBlock) and isinstance(failure, ToolResultBlock)
     assert failure.is_error is True and failure.content.startswith("File not found")
-    assert isinstance(cancelled, ToolUseBlock) and cancelled.extra["status"] == "cancelled"
+    assert isinstance(cancelled, ToolUseBlock) and cancelled.extra["toolCall"]["status"] == "cancelled"
 
 
 def test_tokens_count_the_cache_and_the_tool_prompt_the_gemini_way() -> None:
@@ -202,7 +202,7 @@ def test_the_real_capture_reads_typed_and_whole() -> None:
     calls = [b for t in turns for b in t.content if isinstance(b, ToolUseBlock)]
     results = [b for t in turns for b in t.content if isinstance(b, ToolResultBlock)]
     assert len(calls) == len(results) == 13
-    status = {c.id: c.extra["status"] for c in calls}
+    status = {c.id: c.extra["toolCall"]["status"] for c in calls}
     # a failed and a cancelled call: each answered with an "error" response
     failed = [status[r.tool_use_id] for r in results if r.is_error]
     assert failed == ["cancelled", "error"]

@@ -49,6 +49,7 @@ from .. import _events as ev
 from .. import _gemini_parts as gp
 
 __all__ = [
+    "CALL",
     "CONTENT",
     "DOCUMENT",
     "EDITS",
@@ -67,6 +68,10 @@ CONTENT: Final = "$content"
 """The ``extra`` key saying how ``content`` was written when it was not one string."""
 RESULT: Final = "$result"
 """The ``extra`` key of a tool result kept whole (not one ``functionResponse``)."""
+CALL: Final = "toolCall"
+"""The ``extra`` key of a tool call block holding the call record's other fields (``status``,
+``displayName``, ``resultDisplay``...): kept apart, so that no other format reads them as its
+own (a Responses ``status``)."""
 NO_ARGS: Final = "$noArgs"
 """The ``extra`` key of a tool call written without ``args``."""
 EDITS: Final = ("$rewindTo", "$set")
@@ -168,7 +173,8 @@ def _tool_call(entry: Any, at: str) -> tuple[Block, ...]:
         args = {}
     elif type(args) is not dict:
         raise fail("an object", args, "args", at)
-    use = ToolUseBlock(call_id, name, wrap_owned(args), extra=ev.frozen(mirror))
+    extra = wrap_owned({CALL: mirror}) if mirror else ev.frozen(None)
+    use = ToolUseBlock(call_id, name, wrap_owned(args), extra=extra)
     if "result" not in entry:
         return (use,)
     result = entry["result"]
@@ -263,7 +269,10 @@ def _head(kind: str, m: Message) -> dict[str, Any]:
 
 
 def _call_entry(block: ToolUseBlock) -> dict[str, Any]:
-    entry = ev.overlay({"id": block.id, "name": block.name, "args": raw(block.input)}, block.extra)
+    entry = {"id": block.id, "name": block.name, "args": raw(block.input)}
+    kept = block.extra.get(CALL) if block.extra else None
+    if isinstance(kept, FrozenDict):
+        ev.overlay(entry, kept)
     if entry.pop(NO_ARGS, None) is not None:
         del entry["args"]
     return entry

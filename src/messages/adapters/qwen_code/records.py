@@ -100,7 +100,7 @@ def decode_record(d: dict[str, Any]) -> Message:
             timestamp=timestamp,
             extra=ev.frozen(mirror),
         )
-    if tag not in ROLES:
+    if type(tag) is not str or tag not in ROLES:
         return ev.raw_line(d)
     mirror = rest(d, _KNOWN)
     blocks = _blocks(d, mirror)
