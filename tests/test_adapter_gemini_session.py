@@ -77,7 +77,8 @@ def test_a_model_turn_holds_thoughts_text_and_each_call_with_its_result() -> Non
     assert isinstance(text, TextBlock) and text.text == "One test fails. Reading it."
     assert isinstance(failed, ToolUseBlock) and isinstance(failure, ToolResultBlock)
     assert failure.is_error is True and failure.content.startswith("File not found")
-    assert isinstance(cancelled, ToolUseBlock) and cancelled.extra["toolCall"]["status"] == "cancelled"
+    assert isinstance(cancelled, ToolUseBlock)
+    assert cancelled.extra["toolCall"]["status"] == "cancelled"
 
 
 def test_tokens_count_the_cache_and_the_tool_prompt_the_gemini_way() -> None:

@@ -33,7 +33,7 @@ from .._sessions import is_prompt
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
-__all__ = ["HOOK", "GeminiSessionHook", "metadata", "rewind_to", "summary_of"]
+__all__ = ["GeminiSessionHook", "HOOK", "metadata", "rewind_to", "summary_of"]
 
 _SUFFIXES: Final = (".json", ".jsonl")
 
