@@ -195,3 +195,13 @@ def test_a_qwen_chat_is_one_session_linked_by_parent_uuid(tmp_path: Path) -> Non
     assert main.usage.calls == 4
     edges = sessions["6c1d"]
     assert edges.turns == 1 and not edges.branches  # an unknown record keeps its place
+
+
+def test_the_headless_stream_is_claude_codes_shape_and_read_by_it() -> None:
+    """``qwen -p ... --output-format stream-json`` (its documented example): Claude Code's."""
+    lines = local("claude_code", "qwen-headless-stream.jsonl").read_text("utf-8").splitlines()
+    assert [detect(json.loads(x)) for x in lines] == ["claude_code"] * 3
+    out = list(claude_code.iter_decode(lines))
+    assert [m.kind for m in out] == ["system_event", "assistant", "result"]
+    assert out[1].text == "The capital of France is Paris." and out[1].model == "qwen3-coder-plus"
+    assert [json.loads(x) for x in claude_code.iter_encode(out)] == [json.loads(x) for x in lines]

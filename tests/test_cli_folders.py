@@ -151,3 +151,28 @@ def test_bad_report_flags_are_usage_errors(
 ) -> None:
     code, _, err = run(capsys, "stats", "--example", *flags)
     assert code == 2 and message in err
+
+
+def test_a_folder_of_files_it_cannot_read_says_so_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's finding: such a run printed an empty table and exited 0, without a word."""
+    (tmp_path / "settings.json").write_text('{"theme": "dark"}\n')
+    (tmp_path / "notes.jsonl").write_text("not json\n")
+    (tmp_path / "empty.jsonl").write_text("")
+    for command in (["stats"], ["normalize"], ["convert", "--to", "native"]):
+        code, _, err = run(capsys, *command, str(tmp_path))
+        lines = err.splitlines()
+        assert code == 1, (command, err)
+        unknown = "not an agent log (no record in the first 256 is one a known format writes)"
+        assert any(x.endswith(f"settings.json: skipped: {unknown}") for x in lines)
+        assert any("notes.jsonl: skipped: not an agent log (no JSON" in x for x in lines)
+        assert any(x.endswith("empty.jsonl: skipped: empty") for x in lines)
+        assert lines[-1] == (
+            "messages: nothing read: none of the 3 files found is an agent log in a known format"
+        )
+    # one readable file among them: the others are still named, and the run succeeds
+    shutil.copy(local("qwen_code", "chat-session.jsonl"), tmp_path / "chat.jsonl")
+    code, out, err = run(capsys, "stats", "--json", str(tmp_path))
+    assert code == 0 and err.count(": skipped: ") == 3
+    assert json.loads(out)["sessions"][0]["formats"] == ["qwen_code"]

@@ -394,6 +394,26 @@ def test_lines_are_claimed_by_their_own_adapter_or_by_none(
     assert claimed > 0 or path.suffix == ".json"
 
 
+@pytest.mark.parametrize(("adapter", "path"), [*_fixtures(), *_captures()])
+def test_each_file_is_detected_as_its_own_format_and_no_other(
+    adapter: ModuleType | None, path: Path | None
+) -> None:
+    """What the command does without ``--from``: a whole file, read as its own format, and
+    no other format claims most of its first records (a Qwen Code chat is no Claude Code
+    transcript, a Gemini CLI session no stream)."""
+    if adapter is None or path is None:
+        pytest.skip("real captures not available")
+    from messages.cli.io import sniff
+
+    with path.open("rb") as fp:
+        survey, _ = sniff(fp)
+    if adapter.NAME == "native" or survey.first is None:
+        assert survey.first in (adapter.NAME, None)
+        return
+    assert survey.first == adapter.NAME, path.name
+    assert survey.rival(adapter.NAME) is None, survey.counts
+
+
 @pytest.mark.parametrize(("obj", "owner"), FOREIGN_LINES, ids=lambda x: str(x)[:40])
 def test_a_line_of_one_format_is_claimed_by_that_format_alone(obj: Any, owner: str | None) -> None:
     assert _claimers(obj) == ([] if owner is None else [owner])
