@@ -270,3 +270,25 @@ def test_the_hook_reads_session_files_only(tmp_path: Path) -> None:
     assert hook("gemini_session").roots({"HOME": "/h", "GEMINI_CLI_HOME": "/g"}) == (
         "/g/.gemini/tmp",
     )
+
+
+def test_stats_do_not_count_the_prompt_log_and_checkpoints_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chats = tmp_path / "9e2b" / "chats"
+    chats.mkdir(parents=True)
+    (chats / LEGACY).write_bytes(local("gemini_session", LEGACY).read_bytes())
+    _, alone, _ = run(capsys, "stats", "--json", str(chats))
+    for name in ("logs.json", "checkpoint-build-fix.json", "checkpoint-old.json"):
+        (chats.parent / name).write_bytes(local("gemini_session", name).read_bytes())
+    code, everything, err = run(capsys, "stats", "--json", str(tmp_path))
+    assert (code, err) == (0, "")
+
+    def figures(doc: str) -> list[dict[str, Any]]:
+        return [
+            {k: v for k, v in s.items() if k not in ("inputs", "project")}
+            for s in json.loads(doc)["sessions"]
+        ]
+
+    assert figures(everything) == figures(alone)  # one session, its turns not doubled
+    assert len(figures(alone)) == 1 and figures(alone)[0]["turns"] == 3

@@ -78,7 +78,16 @@ from .._common import refuse
 from . import files
 from . import records as rec
 
-__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+__all__ = [
+    "NAME",
+    "decode",
+    "detect",
+    "encode",
+    "iter_decode",
+    "iter_encode",
+    "merge",
+    "restates",
+]
 
 NAME: Final = "gemini_session"
 """The source name of this adapter."""
@@ -351,6 +360,21 @@ def iter_encode(
         return True
 
     return ev.lines(files.joined(_fold(messages), one), written, native)  # type: ignore[arg-type]
+
+
+_RESTATED: Final = frozenset(("logs", "history", "contents", "checkpoint"))
+
+
+def restates(message: Message) -> bool:
+    """Whether a message restates history a session file holds.
+
+    A prompt log entry, or a checkpoint's: ``messages stats`` does not count them again.
+
+    >>> [restates(m) for m in iter_decode(['[{"role": "user", "parts": [{"text": "hi"}]}]'])]
+    [True]
+    """
+    extra = getattr(message, "extra", None)
+    return bool(extra) and extra.get(rec.DOCUMENT) in _RESTATED  # type: ignore[union-attr]
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
