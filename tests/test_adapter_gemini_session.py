@@ -185,9 +185,10 @@ def test_the_command_converts_each_file_to_itself(
 def test_a_document_still_being_written_loses_nothing() -> None:
     text = local("gemini_session", LEGACY).read_text("utf-8")
     lines = text[: len(text) * 2 // 3].splitlines()
-    out = list(g.iter_decode(lines))
-    assert out and all(isinstance(m, InvalidLineMessage) for m in out)
-    back = "\n".join(g.iter_encode(out)).splitlines()
+    (out,) = g.iter_decode(lines)  # one bad record, not one per line
+    assert isinstance(out, InvalidLineMessage) and out.line == 1
+    assert "cut off, or still being written" in out.reason
+    back = "\n".join(g.iter_encode([out])).splitlines()
     assert [x.strip() for x in back] == [x.strip() for x in lines if x.strip()]
     with pytest.raises(DecodeError):
         list(g.iter_decode(lines, strict=True))
