@@ -46,6 +46,8 @@ ADAPTER_FIXTURES = [
     "pi",
     "cursor",
     "cline",
+    "gemini_session",
+    "qwen_code",
 ]
 REAL = {
     "claude_code": "claude_code",
@@ -55,6 +57,7 @@ REAL = {
     "gemini_cli": "gemini_cli",
     "pi": "pi",
     "cursor": "cursor",
+    "gemini_cli_session": "gemini_session",
 }
 """Folders of real captures under ../shared/fixtures, and the adapter each one belongs to."""
 

@@ -39,7 +39,9 @@ def _tree(root: Path) -> Path:
 
 def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     code, out, err = run(capsys, "stats", "--json", *argv)
-    assert (code, err) == (0, "")
+    assert code == 0
+    # the one file that is no agent log (settings.json) is said to be skipped, and why
+    assert all(": skipped: not an agent log (" in line for line in err.splitlines()), err
     doc: dict[str, Any] = json.loads(out)
     return doc
 
@@ -61,8 +63,8 @@ def test_a_folder_reads_every_log_under_it(
     )
     assert doc["sessions"] == files["sessions"]
     assert [s["session_id"] for s in doc["sessions"]][1:] == ["stats-a", "stats-b"]
-    # settings.json is not a log: skipped quietly (said with --verbose)
-    code, _, err = run(capsys, "stats", "--verbose", str(projects))
+    # settings.json is not a log: skipped, and said so
+    code, _, err = run(capsys, "stats", str(projects))
     assert code == 0
     assert "settings.json: skipped: not an agent log" in err
 
@@ -171,3 +173,28 @@ def test_default_folders_of_pi_and_cline(tmp_path: Path) -> None:
     ]
     env["CLINE_SESSION_DATA_DIR"] = str(tmp_path / "nowhere")  # set but absent: not read
     assert str(data / "sessions") not in default_folders(env)
+
+
+def test_a_folder_of_files_it_cannot_read_says_so_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's finding: such a run printed an empty table and exited 0, without a word."""
+    (tmp_path / "settings.json").write_text('{"theme": "dark"}\n')
+    (tmp_path / "notes.jsonl").write_text("not json\n")
+    (tmp_path / "empty.jsonl").write_text("")
+    for command in (["stats"], ["normalize"], ["convert", "--to", "native"]):
+        code, _, err = run(capsys, *command, str(tmp_path))
+        lines = err.splitlines()
+        assert code == 1, (command, err)
+        unknown = "not an agent log (no record in the first 256 is one a known format writes)"
+        assert any(x.endswith(f"settings.json: skipped: {unknown}") for x in lines)
+        assert any("notes.jsonl: skipped: not an agent log (no JSON" in x for x in lines)
+        assert any(x.endswith("empty.jsonl: skipped: empty") for x in lines)
+        assert lines[-1] == (
+            "messages: nothing read: none of the 3 files found is an agent log in a known format"
+        )
+    # one readable file among them: the others are still named, and the run succeeds
+    shutil.copy(local("qwen_code", "chat-session.jsonl"), tmp_path / "chat.jsonl")
+    code, out, err = run(capsys, "stats", "--json", str(tmp_path))
+    assert code == 0 and err.count(": skipped: ") == 3
+    assert json.loads(out)["sessions"][0]["formats"] == ["qwen_code"]

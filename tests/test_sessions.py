@@ -189,14 +189,33 @@ def test_the_shared_codex_rollout() -> None:
 
 
 def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
-    env = {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": "/a, /b", "CODEX_HOME": "/c"}
-    # Claude Code's and Codex's first; pi's, Cline's and the editors' task folders follow
-    assert roots(env, existing=False)[:3] == ["/a/projects", "/b/projects", "/c/sessions"]
-    assert roots({"HOME": str(tmp_path)}, existing=False)[:3] == [
+    env = {
+        "HOME": str(tmp_path),
+        "CLAUDE_CONFIG_DIR": "/a, /b",
+        "CODEX_HOME": "/c",
+        "GEMINI_CLI_HOME": "/g",
+        "QWEN_HOME": "/q",
+    }
+    # Claude Code's, Codex's, Gemini CLI's and Qwen Code's first; pi's, Cline's and the
+    # editors' task folders follow
+    assert roots(env, existing=False)[:6] == [
+        "/a/projects",
+        "/b/projects",
+        "/c/sessions",
+        "/g/.gemini/tmp",
+        "/q/projects",
+        "/q/tmp",
+    ]
+    assert roots({"HOME": str(tmp_path)}, existing=False)[:5] == [
         str(tmp_path / ".claude" / "projects"),
         str(tmp_path / ".codex" / "sessions"),
-        str(tmp_path / ".pi" / "agent" / "sessions"),
+        str(tmp_path / ".gemini" / "tmp"),
+        str(tmp_path / ".qwen" / "projects"),
+        str(tmp_path / ".qwen" / "tmp"),
     ]
+    assert str(tmp_path / ".pi" / "agent" / "sessions") in roots(
+        {"HOME": str(tmp_path)}, existing=False
+    )
     assert roots({"HOME": str(tmp_path)}) == []
 
 

@@ -85,13 +85,15 @@ WRITES_EMPTY_TURNS = {
     "pi": 1,
     "cursor": 1,
     "cline": 1,
+    "gemini_session": 1,
+    "qwen_code": 1,
 }
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
 TAKES_OVER_INPUT = frozenset(("claude_code", "codex"))
 """Decoders documented to take over the object they are given (nested values shared: the
 speed of the two busiest formats); every other ``decode`` copies its input first."""
-REPEATS_CALL_STATES = frozenset(("acp", "opencode"))
+REPEATS_CALL_STATES = frozenset(("acp", "opencode", "gemini_session"))
 """Formats whose in-progress states of a call (ACP ``tool_call_update``, OpenCode's pending and
 running parts) read as the call again, since they fill in its input: ``merge`` folds them."""
 EXCERPTS = frozenset(
@@ -135,6 +137,14 @@ BAD_SHAPES = {
     "cline": (
         '{"role":"user","content":5,"ts":1}',
         "$.content: expected a string or an array, found an integer",
+    ),
+    "gemini_session": (
+        '{"id":"m","timestamp":"t","type":"gemini","content":"","toolCalls":{}}',
+        "$.toolCalls: expected an array, found an object",
+    ),
+    "qwen_code": (
+        '{"uuid":"u","sessionId":"s","parentUuid":null,"type":"assistant","usageMetadata":[]}',
+        "$.usageMetadata: expected an object, found an array",
     ),
 }
 """A line of each format with a known key of the wrong type, and what reading it says."""
@@ -219,6 +229,67 @@ FOREIGN_LINES: list[tuple[Any, str | None]] = [
     ({"jsonrpc": "2.0", "id": 3, "error": {"code": -1, "message": "x"}}, "acp"),
     ({"jsonrpc": "2.0", "error": {"message": "x"}}, "acp"),
     ({"id": 3, "error": {"code": -1, "message": "x"}}, None),
+    # Gemini CLI saved sessions: metadata, message records, edits, the prompt log, checkpoints
+    ({"sessionId": "s", "projectHash": "h", "startTime": "t", "messages": []}, "gemini_session"),
+    ({"id": "m", "timestamp": "t", "type": "gemini", "content": ""}, "gemini_session"),
+    ({"id": "m", "timestamp": "t", "type": "user", "content": [{"text": "hi"}]}, "gemini_session"),
+    ({"$rewindTo": "m"}, "gemini_session"),
+    ({"$set": {"summary": "x"}}, "gemini_session"),
+    ([{"sessionId": "s", "messageId": 0, "type": "user", "message": "hi"}], "gemini_session"),
+    ({"history": [{"role": "user", "parts": [{"text": "hi"}]}]}, "gemini_session"),
+    ([{"role": "model", "parts": []}], "gemini_session"),
+    ({"type": "user", "message": "hi"}, None),
+    ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, None),
+    # Qwen Code chats: Claude Code's transcript keys, Gemini's content (claude_code refuses)
+    (
+        {
+            "uuid": "u",
+            "parentUuid": None,
+            "sessionId": "s",
+            "type": "user",
+            "version": "0.0.14",
+            "message": {"role": "user", "parts": [{"text": "hi"}]},
+        },
+        "qwen_code",
+    ),
+    (
+        {"uuid": "u", "parentUuid": "p", "sessionId": "s", "type": "tool_result", "version": "0.1"},
+        "qwen_code",
+    ),
+    (
+        {
+            "uuid": "u",
+            "parentUuid": "p",
+            "sessionId": "s",
+            "type": "system",
+            "subtype": "ui_telemetry",
+            "systemPayload": {},
+        },
+        "qwen_code",
+    ),
+    (
+        {"uuid": "u", "parentUuid": "p", "sessionId": "s", "type": "system", "version": "0.0.9"},
+        "qwen_code",
+    ),
+    (
+        {"uuid": "u", "parentUuid": "p", "sessionId": "s", "type": "new_kind", "version": "0.2.0"},
+        "qwen_code",
+    ),
+    (
+        {
+            "uuid": "u",
+            "parentUuid": None,
+            "sessionId": "s",
+            "type": "user",
+            "version": "2.0.1",
+            "message": {"role": "user", "content": "hi"},
+        },
+        "claude_code",
+    ),
+    (
+        {"uuid": "u", "parentUuid": "p", "sessionId": "s", "type": "new_kind", "version": "2.0.1"},
+        "claude_code",
+    ),
 ]
 """Lines written by one format (or by none), and who must claim them: that one alone.
 
@@ -314,7 +385,7 @@ def test_every_format_with_captures_has_some() -> None:
     found = {name for name, _ in captures()}
     if not found:
         pytest.skip("real captures not available")
-    assert found == {"claude_code", "codex", "gemini_cli", "acp", "pi", "cursor"}
+    assert found == {"claude_code", "codex", "gemini_cli", "acp", "pi", "cursor", "gemini_session"}
     pretty = [p for name, p in captures() if name == "claude_code" and p.suffix == ".json"]
     assert len(pretty) >= 15  # single pretty-printed Claude Code messages: one object each
 
@@ -336,6 +407,26 @@ def test_lines_are_claimed_by_their_own_adapter_or_by_none(
         if claimers:
             assert detect(obj) == adapter.NAME
     assert claimed > 0 or path.suffix == ".json"
+
+
+@pytest.mark.parametrize(("adapter", "path"), [*_fixtures(), *_captures()])
+def test_each_file_is_detected_as_its_own_format_and_no_other(
+    adapter: ModuleType | None, path: Path | None
+) -> None:
+    """What the command does without ``--from``: a whole file, read as its own format, and
+    no other format claims most of its first records (a Qwen Code chat is no Claude Code
+    transcript, a Gemini CLI session no stream)."""
+    if adapter is None or path is None:
+        pytest.skip("real captures not available")
+    from messages.cli.io import sniff
+
+    with path.open("rb") as fp:
+        survey, _ = sniff(fp)
+    if adapter.NAME == "native" or survey.first is None:
+        assert survey.first in (adapter.NAME, None)
+        return
+    assert survey.first == adapter.NAME, path.name
+    assert survey.rival(adapter.NAME) is None, survey.counts
 
 
 @pytest.mark.parametrize(("obj", "owner"), FOREIGN_LINES, ids=lambda x: str(x)[:40])

@@ -36,6 +36,7 @@ CAPTURE_FOLDERS: dict[str, tuple[str, ...]] = {
     "acp": ("acp",),
     "pi": ("pi",),
     "cursor": ("cursor",),
+    "gemini_session": ("gemini_cli_session",),
 }
 """The folders of ../shared/fixtures that hold real captures of each adapter's format."""
 

@@ -11,8 +11,8 @@ The registry finds an adapter by name or by a sample line; importing this packag
 no adapter, each one is loaded on first use.
 
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
-('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'pi', 'cursor', 'cline',
- 'native')
+('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'gemini_session',
+ 'qwen_code', 'pi', 'cursor', 'cline', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -49,6 +49,8 @@ CLI_NAMES: Final = (
     "opencode",
     "copilot",
     "acp",
+    "gemini_session",
+    "qwen_code",
     "pi",
     "cursor",
     "cline",
@@ -120,7 +122,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, pi, cursor, cline, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, pi, cursor, cline, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")
@@ -138,7 +140,7 @@ def detect(obj: Any) -> str | None:
 
     if is_native(obj):
         return "native"
-    if type(obj) is not dict and type(obj) is not list:  # a list: a Cline task document
+    if type(obj) is not dict and type(obj) is not list:  # a list: a whole-file JSON array
         return None
     for name in CLI_NAMES:
         if get(name).detect(obj):

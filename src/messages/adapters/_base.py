@@ -164,8 +164,10 @@ def gather(first: str, rest: Iterator[str | bytes], number: int, max_size: int) 
     are taken until the brackets balance; the joined text is then parsed strictly (an error
     names the file line and column). Reading ahead stops, giving the lines back, at a line
     that cannot belong to a document (a broken string, more closing than opening brackets, an
-    unindented line that is a whole JSON object by itself), at the end of the input, or past
-    ``max_size`` characters or :data:`MAX_DOCUMENT_LINES` lines.
+    unindented line that is a whole JSON object by itself), or past ``max_size`` characters or
+    :data:`MAX_DOCUMENT_LINES` lines. When the input ends first, after lines that all fit, the
+    document was cut short (a file still being written): ``text`` holds its lines and
+    ``error`` says so, so it is one bad record, not one per line.
     """
     found = Document()
     texts = [first]
@@ -180,6 +182,13 @@ def gather(first: str, rest: Iterator[str | bytes], number: int, max_size: int) 
         text = text.rstrip("\r\n")
         size += len(text) + 1
         shift = _shift(text)
+        if shift is None and size <= max_size:  # a broken string: the input's cut last line?
+            ahead = next(rest, None)
+            if ahead is None:
+                texts.append(text)
+                break
+            found.lines.append(ahead)
+            return found
         if (
             shift is None
             or size > max_size
@@ -198,6 +207,13 @@ def gather(first: str, rest: Iterator[str | bytes], number: int, max_size: int) 
             except DecodeError as exc:
                 found.error = exc
             return found
+    if len(texts) > 1:  # every line fitted, and the input ended first: a document cut short
+        found.text = "\n".join(texts)
+        found.error = DecodeError(
+            f"the JSON document that starts here ends {depth} bracket(s) short"
+            " (cut off, or still being written)",
+            value=first[:40],
+        )
     return found
 
 

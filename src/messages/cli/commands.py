@@ -53,6 +53,10 @@ class Outcome:
     """Lines read."""
     stats: InputStats | None = None
     """The sessions seen, for ``stats``."""
+    read: bool = False
+    """Whether the input was read as some format (not skipped, not refused)."""
+    skipped: bool = False
+    """Whether the input, found in a folder, was skipped as no agent log (said on stderr)."""
 
 
 class _Feed:
@@ -139,6 +143,7 @@ def process(
 ) -> Outcome:
     """Run the command on one input; bad lines and unsupported content go to ``report``."""
     before = report.count
+    skipped = report.skipped
     outcome = Outcome()
     try:
         with inp.open() as fp:
@@ -163,6 +168,7 @@ def process(
     except OSError as exc:
         report.error(inp.label, None, exc.strerror or str(exc))
     outcome.failed = report.count > before
+    outcome.skipped = report.skipped > skipped
     return outcome
 
 
@@ -179,6 +185,7 @@ def _run(
     name, messages = decoded(inp, opts, counter, report)
     if name is None:
         return
+    outcome.read = True
     if opts.merge:
         messages = get(name).merge(messages)
     if opts.command == "normalize":

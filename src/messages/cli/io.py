@@ -248,13 +248,20 @@ def sniff(lines: Iterable[bytes], *, expect: str | None = None) -> tuple[Survey,
 class Reporter:
     """Writes ``messages: FILE:LINE: reason`` lines to a text stream and counts them."""
 
-    __slots__ = ("count", "progress", "stream")
+    __slots__ = ("count", "progress", "skipped", "stream")
 
     def __init__(self, stream: IO[str], progress: Progress | None = None) -> None:
         self.stream = stream
         self.progress = progress
         self.count = 0
         """How many problems were reported."""
+        self.skipped = 0
+        """How many inputs were skipped (see :meth:`skip`)."""
+
+    def skip(self, label: str, reason: str) -> None:
+        """Say that an input found in a folder was left unread, and why: not a problem."""
+        self.skipped += 1
+        self.note(label, None, f"skipped: {reason}")
 
     def error(self, label: str, line: int | None, reason: str) -> None:
         """Report one problem in ``label`` (at ``line`` when known)."""
@@ -356,6 +363,14 @@ def _cannot_tell(survey: Survey) -> str:
     )
 
 
+def _skip_reason(survey: Survey) -> str:
+    if not survey.seen:
+        return "empty"
+    if not survey.records:
+        return f"not an agent log (no JSON in the first {SNIFF_LINES} lines)"
+    return f"not an agent log (no record in the first {SNIFF_LINES} is one a known format writes)"
+
+
 def decoded(
     inp: Input, opts: Options, counter: LineCounter, report: Reporter
 ) -> tuple[str | None, Iterator[Message]]:
@@ -376,8 +391,8 @@ def decoded(
         if name is None:
             if survey.seen and not inp.found:
                 report.error(label, None, _cannot_tell(survey))
-            elif survey.seen and opts.verbose:
-                report.note(label, None, "skipped: not an agent log")
+            elif inp.found:
+                report.skip(label, _skip_reason(survey))
             return None, iter(())
         how = "detected"
     else:
@@ -424,7 +439,8 @@ def decoded(
 
 
 LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json")
-"""The files a folder argument reads: JSON Lines, and JSON documents (Gemini CLI's output)."""
+"""The files a folder argument reads: JSON Lines, and JSON documents (Gemini CLI's output,
+its saved sessions, prompt logs and checkpoints)."""
 
 
 def expand(path: str) -> list[Input]:
@@ -453,7 +469,11 @@ def default_folders(env: dict[str, str] | None = None) -> list[str]:
     Each agent's session hook knows its own folders (see :func:`messages.sessions.roots`):
     Claude Code's transcripts are in ``$CLAUDE_CONFIG_DIR/projects`` (a comma-separated list
     of folders is allowed), else ``~/.claude/projects``; Codex's sessions are in
-    ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``; then pi's and Cline's (and Roo
+    ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``. Gemini CLI keeps its sessions,
+    prompt logs and checkpoints under ``.gemini/tmp`` in ``$GEMINI_CLI_HOME`` (the home
+    folder it uses in place of yours), else in ``~``; Qwen Code its chats under
+    ``$QWEN_HOME/projects`` (its whole ``~/.qwen`` moved), else ``~/.qwen/projects``, and
+    older versions' prompt logs under ``tmp`` beside it; then pi's and Cline's (and Roo
     Code's, Kilo Code's) folders, each agent's own override variables honoured.
     """
     from ..sessions import roots

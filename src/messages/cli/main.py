@@ -212,7 +212,8 @@ def _inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[I
         if not folders:
             parser.error(
                 "no FILE given, and no agent log folder found"
-                " ($CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.codex/sessions)"
+                " ($CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.codex/sessions,"
+                " ~/.gemini/tmp, ~/.qwen/projects)"
             )
         return [inp for folder in folders for inp in expand(folder)]
     inputs = []
@@ -436,7 +437,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             except BrokenPipeError:
                 _quiet_stdout()
             wrapper.detach()  # leave sys.stdout's buffer open
+    if _read_nothing(outcomes, report):
+        return EXIT_DATA
     return EXIT_DATA if any(o.failed for o in outcomes) else EXIT_OK
+
+
+def _read_nothing(outcomes: list[Outcome], report: Reporter) -> bool:
+    """Whether no input was read although some were there to read (then said on stderr).
+
+    Files found in a folder and skipped as no agent log, with none read: the run did nothing
+    a user asked for, whatever the command printed. Empty inputs alone are empty streams.
+    """
+    if any(o.read for o in outcomes) or not any(o.skipped for o in outcomes):
+        return False  # a refused input is reported as an error already
+    report.error(
+        "nothing read",
+        None,
+        f"none of the {len(outcomes)} files found is an agent log in a known format",
+    )
+    return True
 
 
 def _run_sessions(args: argparse.Namespace) -> int:

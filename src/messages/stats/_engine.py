@@ -46,6 +46,7 @@ from typing import Final
 from .._core.fields import Timestamp
 from .._core.slots import Slotted
 from ..adapters.gemini_cli import tool_counts
+from ..adapters.gemini_session import restates
 from ..convert import flatten_assistant
 from ..events.agent import CompactBoundaryMessage
 from ..events.run import ErrorMessage
@@ -550,7 +551,13 @@ class InputStats(Slotted):
         self._end_turn()
 
     def feed(self, m: Message) -> None:
-        """Count one decoded message (role messages are looked at block by block)."""
+        """Count one decoded message (role messages are looked at block by block).
+
+        A record that restates history kept elsewhere (a Gemini CLI checkpoint or prompt
+        log, see :func:`~messages.adapters.gemini_session.restates`) is not counted again.
+        """
+        if m.extra and restates(m):
+            return
         s = self._session(m.session_id)
         if s.first_time is None and m.timestamp is not None:  # logs are in time order
             s.first_time = epoch(m.timestamp)

@@ -44,6 +44,7 @@ from ...policy import Policy
 from ...policy import Unsupported
 from .. import _base
 from .._common import plain
+from .._qwen_shape import is_qwen_record
 from .._stream_json import cursor_shaped
 from .decoder import decode
 
@@ -67,8 +68,12 @@ _LINE_TYPES: Final = frozenset(
 
 
 def detect(obj: Any) -> bool:
-    """Whether a parsed line looks like Claude Code output (stream-json or transcript)."""
-    if type(obj) is not dict or _base.is_native(obj):
+    """Whether a parsed line looks like Claude Code output (stream-json or transcript).
+
+    Qwen Code's chat records share the transcript's keys (``uuid``, ``parentUuid``,
+    ``sessionId``): one that holds Gemini parts or a key only Qwen Code writes is refused.
+    """
+    if type(obj) is not dict or _base.is_native(obj) or is_qwen_record(obj):
         return False
     tag = obj.get("type")
     if type(tag) is str and cursor_shaped(obj, tag):  # Cursor CLI borrows these types

@@ -1,0 +1,242 @@
+"""Qwen Code chats: ``~/.qwen/projects/<cwd>/chats/<session>.jsonl``, one record per line.
+
+Qwen Code is a fork of Gemini CLI; its chat records look like Claude Code's transcript
+records (``uuid``, ``parentUuid``, ``sessionId``, ``type``, ``cwd``, ``version``) but carry
+the model's Gemini ``Content`` (``message: {"role", "parts"}``), Gemini's ``usageMetadata``
+and Qwen's own ``toolCallResult`` and ``systemPayload``. The mapping (see
+``docs/adapters/qwen_code.md`` for the full table):
+
+- ``user`` -> :class:`UserMessage`; ``assistant`` -> :class:`AssistantMessage` (thought
+  parts as thinking, function calls as tool calls, ``usageMetadata`` as usage);
+  ``tool_result`` -> :class:`ToolMessage` (function responses as tool results);
+- ``system`` -> :class:`SystemEventMessage` (``subtype``; ``systemPayload`` as ``data``);
+- anything else -> :class:`RawMessage`, verbatim.
+
+Gemini parts are read by the module Gemini CLI's saved sessions use too
+(:mod:`messages.adapters._gemini_parts`). Qwen Code's headless ``--output-format
+stream-json`` has Claude Code's shape and is read by :mod:`messages.adapters.claude_code`.
+
+>>> m = decode({"uuid": "u1", "parentUuid": None, "sessionId": "s1", "timestamp": "t",
+...             "type": "user", "cwd": "/w", "version": "0.0.14",
+...             "message": {"role": "user", "parts": [{"text": "Hi"}]}})
+>>> m.kind, m.text, m.session_id
+('user', 'Hi', 's1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+from typing import assert_never
+
+from ..._core.frozen import FrozenDict
+from ..._core.frozen import raw
+from ..._core.frozen import thaw
+from ..._core.wire import fail
+from ...convert import message_to_block
+from ...convert import messages_to_turn
+from ...events.agent import CompactBoundaryMessage
+from ...events.agent import ConversationResetMessage
+from ...events.agent import HookEventMessage
+from ...events.agent import RateLimitMessage
+from ...events.agent import StatusMessage
+from ...events.agent import SystemEventMessage
+from ...events.agent import TaskEventMessage
+from ...events.records import FileSnapshotMessage
+from ...events.records import ProgressMessage
+from ...events.records import QueueOperationMessage
+from ...events.records import TitleMessage
+from ...events.records import TurnContextMessage
+from ...events.records import TurnEventMessage
+from ...events.run import ErrorMessage
+from ...events.run import InitMessage
+from ...events.run import InvalidLineMessage
+from ...events.run import ResultMessage
+from ...events.run import StreamEventMessage
+from ...flat import AudioMessage
+from ...flat import DocumentMessage
+from ...flat import ImageMessage
+from ...flat import RawMessage
+from ...flat import ServerToolResultMessage
+from ...flat import ServerToolUseMessage
+from ...flat import TextMessage
+from ...flat import ThinkingMessage
+from ...flat import ToolResultMessage
+from ...flat import ToolUseMessage
+from ...flat import VideoMessage
+from ...message import Message
+from ...policy import Policy
+from ...policy import Unsupported
+from ...roles import AssistantMessage
+from ...roles import SystemMessage
+from ...roles import ToolMessage
+from ...roles import UserMessage
+from .. import _base
+from .. import _events as ev
+from .. import _gemini_parts as gp
+from .._common import refuse
+from .._qwen_shape import is_qwen_record
+from . import records as rec
+
+__all__ = ["NAME", "SUBTYPES", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+
+NAME: Final = "qwen_code"
+"""The source name of this adapter."""
+
+
+SUBTYPES: Final = frozenset(
+    (
+        "session_notes",
+        "chat_compression",
+        "slash_command",
+        "ui_telemetry",
+        "at_command",
+        "attribution_snapshot",
+        "notification",
+        "custom_title",
+        "parent_session",
+        "session_model",
+        "rewind",
+        "file_history_snapshot",
+        "turn_result",
+    )
+)
+"""Qwen Code's own ``system`` subtypes (a few of them): an event of another source with one
+of these, or any event read from a Qwen Code chat (it has its ``version``), is written as a
+``system`` record; other events are refused by the policy."""
+
+
+def _decode(obj: Any) -> Message:
+    if type(obj) is not dict:
+        raise fail("an object", obj)
+    return rec.decode_record(obj)
+
+
+def decode(obj: Any) -> Message:
+    """One chat record (parsed JSON) to one message; unknown types become RawMessage.
+
+    The value is copied first; a known record with a mistyped field raises
+    :class:`DecodeError` with the path to it:
+
+    >>> decode({"uuid": "u", "sessionId": "s", "type": "user", "message": [1]})
+    Traceback (most recent call last):
+    ...
+    messages.errors.DecodeError: qwen_code: $.message: expected an object, found an array
+    """
+    return ev.decoding(_decode, obj, NAME)
+
+
+def _system(m: SystemEventMessage) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if m.uuid is not None:
+        out["uuid"] = m.uuid
+    if m.session_id is not None:
+        out["sessionId"] = m.session_id
+    if m.timestamp is not None:
+        out["timestamp"] = m.timestamp
+    out["type"] = "system"
+    out["subtype"] = m.subtype
+    extra: dict[str, Any] = raw(m.extra) if m.extra else {}
+    if extra.pop(rec.NO_PAYLOAD, None) is None:
+        out["systemPayload"] = raw(m.data) if m.data else {}
+    return ev.finish(out, extra, ("type", "subtype"))
+
+
+def _encode(m: Message, policy: Policy) -> Any:
+    match m:
+        case UserMessage():
+            return rec.encode_record("user", m, policy)
+        case AssistantMessage():
+            return rec.encode_record("assistant", m, policy)
+        case ToolMessage():
+            return rec.encode_record("tool_result", m, policy)
+        case SystemEventMessage() if m.subtype in SUBTYPES or "version" in m.extra:
+            return _system(m)
+        case RawMessage():
+            if m.role is None and isinstance(m.data, FrozenDict):
+                return raw(m.data)
+            alt = refuse(m, "Qwen Code chats have no record for raw content", policy)
+            return None if alt is None else _encode(alt, policy)
+        case (
+            TextMessage()
+            | ThinkingMessage()
+            | ToolUseMessage()
+            | ToolResultMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | DocumentMessage()
+            | VideoMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
+        ):
+            if not gp.carried(message_to_block(m), policy):
+                return None
+            return _encode(messages_to_turn([m]), policy)
+        case SystemMessage():
+            alt = refuse(m, "Qwen Code chats have no system record", policy)
+            return None if alt is None else _encode(alt, policy)
+        case (
+            ErrorMessage()
+            | SystemEventMessage()
+            | InitMessage()
+            | ResultMessage()
+            | StreamEventMessage()
+            | InvalidLineMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | TaskEventMessage()
+            | FileSnapshotMessage()
+            | ProgressMessage()
+            | QueueOperationMessage()
+            | TitleMessage()
+            | TurnContextMessage()
+            | TurnEventMessage()
+            | ConversationResetMessage()
+        ):
+            why = f"Qwen Code chats have no record for a {m.kind} message"
+            refuse(m, why, policy, degrade=False)
+            return None
+        case _:
+            assert_never(m)
+
+
+def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
+    """One message to one Qwen Code chat record (a fresh dict): ``encode(decode(x)) == x``.
+
+    A role message is one record; a flat message becomes the record of its one-block turn.
+
+    >>> encode(UserMessage("hi", uuid="u1", session_id="s1"))
+    {'uuid': 'u1', 'sessionId': 's1', 'type': 'user', 'message': {'role': 'user', 'parts': [{'text': 'hi'}]}}
+    """  # noqa: E501
+    return thaw(_encode(message, Policy(unsupported, NAME)))
+
+
+def detect(obj: Any) -> bool:
+    """Whether a parsed line is a Qwen Code chat record.
+
+    The test is shared with Claude Code's adapter, which refuses what this one claims (see
+    :func:`messages.adapters._qwen_shape.is_qwen_record`).
+    """
+    return not _base.is_native(obj) and is_qwen_record(obj)
+
+
+def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
+    """Decode a chat file lazily; bad lines become InvalidLineMessage unless ``strict``."""
+    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+
+
+def iter_encode(
+    messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> Iterator[str]:
+    """Encode messages as chat lines, one record per message."""
+    policy = Policy(unsupported, NAME)
+    return ev.lines(messages, lambda m: thaw(_encode(m, policy)), lambda m: True)
+
+
+def merge(messages: Iterable[Message]) -> Iterator[Message]:
+    """Nothing to join: every record is a whole message."""
+    return _base.merge_deltas(messages, is_delta=lambda m: False)
