@@ -54,11 +54,14 @@ _METADATA_KEYS: Final = ("files_in_context", "model_usage", "environment_history
 
 def is_transcript(obj: Any) -> bool:
     """Whether a value is a ``<id>.messages.json`` document (never raises)."""
-    return (
-        type(obj) is dict
-        and type(obj.get("messages")) is list
-        and ("sessionId" in obj or "version" in obj or "updated_at" in obj)
-    )
+    if type(obj) is not dict:
+        return False
+    entries = obj.get("messages")
+    if type(entries) is not list or "projectHash" in obj:  # a Gemini CLI session has both
+        return False
+    if entries and not (type(entries[0]) is dict and "role" in entries[0]):
+        return False  # Cline's entries have a role (Gemini CLI's a type)
+    return "sessionId" in obj or "version" in obj or "updated_at" in obj
 
 
 def is_metadata(obj: Any) -> bool:
