@@ -413,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             (render_json if args.json else render_table)(summary, out)
             out.flush()
-            for note in notes(summary, unpriced=args.cost == "estimated" or args.verbose):
+            for note in notes(summary):
                 report.note("stats", None, note)
         out.flush()
     except BrokenPipeError:

@@ -132,6 +132,11 @@ def notes(report: Report, *, unpriced: bool = True) -> list[str]:
     if unpriced and report.unpriced:
         found.append(
             f"no estimated cost for the usage of {', '.join(report.unpriced)}:"
-            " no price in the genai-prices table"
+            " no price in the genai-prices table (shown as -)"
+        )
+    if report.rejected_costs:
+        found.append(
+            "ignored logged costs that are negative or not finite, in "
+            + ", ".join(report.rejected_costs)
         )
     return found

@@ -34,8 +34,11 @@ reports is ``None`` (``-`` in the table), never a made-up zero.
 
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from datetime import UTC
@@ -67,7 +70,18 @@ from ..roles import AssistantMessage
 from ..roles import UserMessage
 from ..usage import Usage
 
-__all__ = ["Entry", "InputStats", "Key", "SessionStats", "Tokens", "epoch", "resolve"]
+__all__ = [
+    "Entry",
+    "InputStats",
+    "Key",
+    "SessionStats",
+    "Tokens",
+    "epoch",
+    "logged_cost",
+    "price_context",
+    "priced_counts",
+    "resolve",
+]
 
 Key = tuple[str, str]
 """``("session", id)``, or ``("input", label)`` for an input without session ids."""
@@ -81,7 +95,13 @@ def _sum(a: int | None, b: int | None) -> int | None:
 
 @dataclass(slots=True)
 class Tokens(Slotted):
-    """Token counts and cost; ``None`` where nothing reported the figure."""
+    """Token counts and cost; ``None`` where nothing reported the figure.
+
+    ``more`` holds the further counts a log reports that change a price, by the name the
+    ``genai-prices`` table gives them: ``cache_write_1h_tokens`` (the part of the cache
+    writes made with a one-hour lifetime), ``web_searches`` (server-side web search
+    requests), ``input_audio_tokens``... They add up like the other figures.
+    """
 
     input: int | None = None
     output: int | None = None
@@ -89,6 +109,7 @@ class Tokens(Slotted):
     cache_write: int | None = None
     reasoning: int | None = None
     cost: float | None = None
+    more: dict[str, int] | None = None
 
     @classmethod
     def of(cls, usage: Usage | None, cost: float | None = None) -> Tokens:
@@ -101,7 +122,8 @@ class Tokens(Slotted):
             usage.cache_read_tokens,
             usage.cache_write_tokens,
             usage.reasoning_tokens,
-            cost if cost is not None else usage.cost_usd,
+            cost if cost is not None else logged_cost(usage.cost_usd),
+            priced_counts(usage) if usage.extra else None,
         )
 
     def add(self, other: Tokens) -> None:
@@ -113,6 +135,10 @@ class Tokens(Slotted):
         self.reasoning = _sum(self.reasoning, other.reasoning)
         if other.cost is not None:
             self.cost = other.cost if self.cost is None else self.cost + other.cost
+        if other.more:
+            more = self.more = dict(self.more or {})
+            for name, n in other.more.items():
+                more[name] = more.get(name, 0) + n
 
     def reported(self) -> bool:
         """Whether any token figure is known."""
@@ -121,15 +147,96 @@ class Tokens(Slotted):
             for v in (self.input, self.output, self.cache_read, self.cache_write, self.reasoning)
         )
 
-    def to_json(self) -> dict[str, int | None]:
-        """The token figures as a JSON-ready dict (cost is reported on its own)."""
+    def to_json(self) -> dict[str, Any]:
+        """The token figures as a JSON-ready dict (cost is reported on its own).
+
+        ``cache_write_1h`` is the part of ``cache_write`` made with a one-hour lifetime
+        and ``web_searches`` the server-side searches, where the logs say (else ``None``).
+        """
+        more = self.more or {}
         return {
             "input": self.input,
             "output": self.output,
             "cache_read": self.cache_read,
             "cache_write": self.cache_write,
             "reasoning": self.reasoning,
+            "cache_write_1h": more.get("cache_write_1h_tokens"),
+            "web_searches": more.get("web_searches"),
+            "web_fetches": more.get("web_fetches"),
         }
+
+
+_SERVER_TOOLS: Final = (
+    ("web_search_requests", "web_searches"),
+    ("web_fetch_requests", "web_fetches"),
+)
+_MODALITIES: Final = {
+    ("promptTokensDetails", "AUDIO"): "input_audio_tokens",
+    ("promptTokensDetails", "IMAGE"): "input_image_tokens",
+    ("promptTokensDetails", "VIDEO"): "input_video_tokens",
+    ("candidatesTokensDetails", "AUDIO"): "output_audio_tokens",
+    ("candidatesTokensDetails", "IMAGE"): "output_image_tokens",
+    ("cacheTokensDetails", "AUDIO"): "cache_audio_read_tokens",
+}
+"""Gemini's per-modality counts whose price differs from text, by genai-prices' name."""
+
+
+def _count(value: object) -> int | None:
+    return value if type(value) is int and value >= 0 else None
+
+
+def priced_counts(usage: Usage) -> dict[str, int] | None:
+    """The further counts of one usage that change its price (see :class:`Tokens`).
+
+    Read from what the decoders keep in ``extra``: Anthropic's split of cache writes by
+    lifetime and ``server_tool_use`` requests, Gemini's per-modality token counts.
+    """
+    found: dict[str, int] = {}
+    extra = usage.extra
+    long = usage.cache_write_1h_tokens
+    if long is not None:
+        found["cache_write_1h_tokens"] = long
+    tools = extra.get("server_tool_use")
+    if isinstance(tools, Mapping):
+        for key, name in _SERVER_TOOLS:
+            n = _count(tools.get(key))
+            if n:
+                found[name] = n
+    for (group, modality), name in _MODALITIES.items():
+        details = extra.get(group)
+        if isinstance(details, Sequence) and not isinstance(details, str):
+            for item in details:
+                if isinstance(item, Mapping) and item.get("modality") == modality:
+                    n = _count(item.get("tokenCount"))
+                    if n:
+                        found[name] = found.get(name, 0) + n
+    return found or None
+
+
+_TIERS: Final = {
+    ("speed", "fast"): ("speed", "fast"),
+    ("service_tier", "batch"): ("processing", "batch"),
+    ("service_tier", "flex"): ("service_tier", "flex"),
+    ("service_tier", "priority"): ("service_tier", "priority"),
+}
+"""What a log says of how a request was served, as the price table's context."""
+
+
+def price_context(*extras: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """How a request was served, where it changes the price (``()``: the standard service).
+
+    Claude Code's fast mode (``usage.speed``), a batch, flex or priority ``service_tier``
+    (in the usage or the response).
+    """
+    found: dict[str, str] = {}
+    for extra in extras:
+        for key in ("speed", "service_tier"):
+            value = extra.get(key)
+            if isinstance(value, str):
+                hit = _TIERS.get((key, value))
+                if hit is not None:
+                    found[hit[0]] = hit[1]
+    return tuple(sorted(found.items()))
 
 
 def epoch(value: object) -> float | None:
@@ -172,6 +279,8 @@ class Entry:
     """The record's timestamp as the log writes it (read when a report needs it)."""
     model: str | None = None
     """The model that wrote the message, when the log says."""
+    context: tuple[tuple[str, str], ...] = ()
+    """How the request was served where it changes the price (see :func:`price_context`)."""
 
     @property
     def time(self) -> float | None:
@@ -229,10 +338,28 @@ class _Result(Slotted):
                 calls[tool] = (had + n, had_failed + failed)
 
 
+def logged_cost(value: object) -> float | None:
+    """A cost a log records, if it is one: a finite number of dollars, zero or more.
+
+    ``None`` for anything else (absent, text, a boolean, negative, NaN or infinite): such a
+    figure is not summed (the caller notes that it was rejected).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    cost = float(value)
+    return cost if math.isfinite(cost) and cost >= 0 else None
+
+
+def _bad_cost(value: object) -> bool:
+    """Whether a logged cost is there but rejected (negative, NaN or infinite)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and logged_cost(value) is None
+
+
 def _result(m: ResultMessage) -> _Result:
-    cost = m.total_cost_usd
-    if cost is None and m.usage is not None:
-        cost = m.usage.cost_usd
+    cost = logged_cost(m.total_cost_usd)
+    if m.total_cost_usd is None and m.usage is not None:
+        cost = logged_cost(m.usage.cost_usd)
     tokens = None if m.usage is None else Tokens.of(m.usage, None)
     if tokens is not None:
         tokens.cost = None
@@ -314,6 +441,8 @@ class SessionStats(Slotted):
     """Keys of compaction boundary records."""
     summaries: set[str] = field(default_factory=set)
     """Keys of compaction summaries (user turns the harness wrote)."""
+    bad_costs: set[str] = field(default_factory=set)
+    """Keys of records whose logged cost was rejected (negative, NaN or infinite)."""
 
     @property
     def project(self) -> str | None:
@@ -339,6 +468,7 @@ class SessionStats(Slotted):
             self.folder,
             set(self.boundaries),
             set(self.summaries),
+            set(self.bad_costs),
         )
 
     def absorb(self, other: SessionStats) -> None:
@@ -367,6 +497,7 @@ class SessionStats(Slotted):
         self.folder = _first(self.folder, other.folder)
         self.boundaries |= other.boundaries
         self.summaries |= other.summaries
+        self.bad_costs |= other.bad_costs
 
     def keys(self) -> set[str]:
         """The keys of every record counted here (to find a fragment's session)."""
@@ -564,14 +695,20 @@ class InputStats(Slotted):
             if m.usage is not None:
                 key = self._key(m, m.message_id, m.uuid)
                 logged = m.extra.get("costUSD")  # what older Claude Code transcripts record
-                cost = float(logged) if isinstance(logged, int | float) else None
-                tokens = Tokens.of(m.usage, None if isinstance(logged, bool) else cost)
-                s.turn_usage[key] = Entry(tokens, m.timestamp, m.model)
+                tokens = Tokens.of(m.usage, logged_cost(logged))
+                if _bad_cost(logged) or _bad_cost(m.usage.cost_usd):
+                    s.bad_costs.add(key)
+                context = price_context(m.usage.extra, m.extra)
+                s.turn_usage[key] = Entry(tokens, m.timestamp, m.model, context)
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
         if isinstance(m, ResultMessage):
             self._end_turn()
             key = self._key(m, m.uuid, m.message_id)
+            if _bad_cost(m.total_cost_usd) or (
+                m.total_cost_usd is None and m.usage is not None and _bad_cost(m.usage.cost_usd)
+            ):
+                s.bad_costs.add(key)
             if m.extra.get("type") == "result":  # Claude Code: the running totals
                 s.running[self.label] = (key, _result(m))
             else:

@@ -64,6 +64,9 @@ class Row(Slotted):
     """Their formats."""
     compactions: int = 0
     """Times a session's history was compacted (see ``messages stats``)."""
+    unpriced: set[str] = field(default_factory=set)
+    """Models of this row with token counts but no price: the row has no cost then
+    (``None``, never a made-up zero), and the JSON says why."""
 
     @property
     def cost_source(self) -> str | None:
@@ -71,6 +74,11 @@ class Row(Slotted):
         if not self.sources:
             return None
         return "mixed" if len(self.sources) > 1 else next(iter(self.sources))
+
+    @property
+    def priced_cost(self) -> float | None:
+        """The cost to show: ``None`` when part of the row could not be priced."""
+        return None if self.unpriced else self.cost
 
     def _add_cost(self, cost: float | None, source: str) -> None:
         if cost is not None:
@@ -88,11 +96,20 @@ class Row(Slotted):
         if other.cost is not None:
             self.cost = other.cost if self.cost is None else self.cost + other.cost
         self.sources |= other.sources
+        self.unpriced |= other.unpriced
         self.inputs += [x for x in other.inputs if x not in self.inputs]
         self.formats += [x for x in other.formats if x not in self.formats]
 
     def figures(self) -> dict[str, Any]:
-        """The figures as a JSON-ready dict (without the key)."""
+        """The figures as a JSON-ready dict (without the key).
+
+        ``cost_usd`` is ``None`` where nothing gives a cost, and where part of the row is
+        usage of a model the price table does not know: ``cost_note`` then says which.
+        """
+        cost = self.priced_cost
+        note = None
+        if self.unpriced:
+            note = f"no price for {', '.join(sorted(self.unpriced))} in the genai-prices table"
         return {
             "inputs": list(self.inputs),
             "formats": list(self.formats),
@@ -103,8 +120,9 @@ class Row(Slotted):
             "errors": self.errors,
             "compactions": self.compactions,
             "tokens": self.tokens.to_json(),
-            "cost_usd": None if self.cost is None else round(self.cost, 10),
+            "cost_usd": None if cost is None else round(cost, 10),
             "cost_source": self.cost_source,
+            "cost_note": note,
         }
 
 
@@ -128,6 +146,8 @@ class Report(Slotted):
     """Models with token counts that ``genai-prices`` has no price for."""
     needs_prices: bool = False
     """Whether an estimate was wanted but ``genai-prices`` is not installed."""
+    rejected_costs: list[str] = field(default_factory=list)
+    """Inputs holding a logged cost that was rejected (negative, NaN or infinite), not summed."""
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON-ready dict.
@@ -180,6 +200,7 @@ class _Part(Slotted):
     model: str | None
     tokens: Tokens
     logged: float | None
+    context: tuple[tuple[str, str], ...] = ()
 
 
 def _parts(s: SessionStats) -> list[_Part]:
@@ -195,7 +216,13 @@ def _parts(s: SessionStats) -> list[_Part]:
         when = e.time
         logged = None if cost is not None else e.tokens.cost
         parts.append(
-            _Part(s.first_time if when is None else when, e.model or s.model, e.tokens, logged)
+            _Part(
+                s.first_time if when is None else when,
+                e.model or s.model,
+                e.tokens,
+                logged,
+                e.context,
+            )
         )
     if cost is not None:
         parts.append(_Part(s.first_time, s.model, Tokens(), cost))
@@ -251,14 +278,16 @@ def build(
             if not keep(day):
                 continue
             touched = True
-            piece = Row(None, tokens=Tokens(*_counts(p.tokens)))
+            piece = Row(None, tokens=_counts(p.tokens))
             if logged:
                 piece._add_cost(p.logged, "logged")
             else:
                 wanted_estimate = wanted_estimate or p.tokens.reported()
-                price = estimate(p.model, p.time, p.tokens)
+                price = estimate(p.model, p.time, p.tokens, p.context)
                 if price is None and p.tokens.reported() and available():
-                    unpriced.add(p.model or "(a model the log does not name)")
+                    name = p.model or "(a model the log does not name)"
+                    unpriced.add(name)
+                    piece.unpriced.add(name)
                 piece._add_cost(price, "estimated")
             split.append((_key(by, day, p.model, s.project), piece))
         if not touched:
@@ -284,6 +313,7 @@ def build(
     total = Row("total")
     for row in rows:
         total._add(row)
+    rejected = sorted({label for s in kept if s.bad_costs for label in s.inputs})
     return Report(
         by,
         cost,
@@ -293,8 +323,11 @@ def build(
         kept,
         sorted(unpriced),
         wanted_estimate and not available(),
+        rejected,
     )
 
 
-def _counts(t: Tokens) -> tuple[int | None, ...]:
-    return (t.input, t.output, t.cache_read, t.cache_write, t.reasoning)
+def _counts(t: Tokens) -> Tokens:
+    """The counts of ``t`` without its cost (a report's cost is chosen apart)."""
+    more = None if t.more is None else dict(t.more)
+    return Tokens(t.input, t.output, t.cache_read, t.cache_write, t.reasoning, None, more)
