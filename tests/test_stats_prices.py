@@ -20,6 +20,7 @@ from messages import ResultMessage
 from messages import Usage
 from messages.cli import main
 from messages.stats import Stats
+from messages.stats import Tokens
 from messages.stats import _prices
 
 genai_prices = pytest.importorskip("genai_prices", reason="the prices extra is not installed")
@@ -333,3 +334,67 @@ def test_the_cli_warns_of_a_rejected_logged_cost(
 
 def test_aliases_start_with_the_name_itself() -> None:
     assert _prices.aliases("gpt-5") == ["gpt-5"]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["claude-sonnet-4-5", "claude-opus-4-6", "gpt-5", "no-such-model"]),
+            st.integers(0, 400_000),
+            st.integers(0, 5000),
+            st.integers(0, 100_000),
+            st.integers(0, 50_000),
+            st.integers(0, 50_000),
+            st.sampled_from([(), (("service_tier", "priority"),), (("processing", "batch"),)]),
+            st.sampled_from([1767225600.0, 1790000000.0, None]),
+        ),
+        max_size=8,
+    )
+)
+def test_requests_priced_together_cost_what_each_costs_alone(
+    parts: list[tuple[str, int, int, int, int, int, tuple[tuple[str, str], ...], float | None]],
+) -> None:
+    """Requests priced alike are added up and priced once (the price is linear within a
+    price tier): the sum equals ``genai-prices``' figure for each request on its own,
+    tiers, one-hour writes and service tiers included."""
+    items = []
+    expected = 0.0
+    any_priced = False
+    for model, fresh, out, read, write, long, context, when in parts:
+        more = {"cache_write_1h_tokens": min(long, write)} if long else None
+        tokens = Tokens(fresh, out, read, write, None, None, more)
+        items.append((model, when, tokens, context))
+        if model == "no-such-model":
+            continue
+        fields = _prices._fields(tokens)
+        at = None if when is None else datetime.fromtimestamp(when, UTC)
+        price = genai_prices.calc_price(
+            genai_prices.Usage(**fields),
+            model,
+            genai_request_timestamp=at,
+            price_context=dict(context) or None,
+        )
+        expected += float(price.total_price)
+        any_priced = True
+    found, unpriced = _prices.total(items)
+    if any_priced:
+        assert found == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    else:
+        assert found is None
+    assert unpriced == ({"no-such-model"} if any(p[0] == "no-such-model" for p in parts) else set())
+
+
+def test_without_the_table_lookup_each_request_is_priced_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    turns = [
+        _turn(Usage(300_000, 100, 2000, 500), "claude-sonnet-4-5"),
+        _turn(Usage(1000, 100), "anthropic/claude-sonnet-4-5", mid="m2"),
+    ]
+    grouped = _estimate(*turns)
+    monkeypatch.setattr(_prices, "_grouped", lambda: False)
+    _prices._lookup.cache_clear()
+    try:
+        assert _estimate(*turns) == pytest.approx(grouped, rel=1e-9)
+    finally:
+        _prices._lookup.cache_clear()

@@ -16,7 +16,7 @@ from .._core.slots import Slotted
 from ._engine import SessionStats
 from ._engine import Tokens
 from ._prices import available
-from ._prices import estimate
+from ._prices import total as priced
 
 __all__ = ["CostMode", "Report", "Row", "View", "build", "zone_name"]
 
@@ -257,6 +257,13 @@ def build(
     rows: list[Row] = []
     unpriced: set[str] = set()
     wanted_estimate = False
+    owed: dict[int, tuple[Row, list[_Part]]] = {}
+    """The parts each row's estimate is made of, priced together at the end."""
+
+    def owe(row: Row, parts: list[_Part]) -> None:
+        if parts:
+            owed.setdefault(id(row), (row, []))[1].extend(parts)
+
     for s in sessions:
         own = Row(s.session_id or f"({', '.join(s.inputs)})")
         touched = False
@@ -272,7 +279,7 @@ def build(
         own.inputs, own.formats = list(s.inputs), list(s.formats)
         parts = _parts(s)
         logged = cost == "logged" or (cost == "auto" and any(p.logged is not None for p in parts))
-        split: list[tuple[str | None, Row]] = []
+        split: list[tuple[str | None, Row, list[_Part]]] = []
         for p in parts:
             day = _day(p.time, tz)
             if not keep(day):
@@ -283,33 +290,35 @@ def build(
                 piece._add_cost(p.logged, "logged")
             else:
                 wanted_estimate = wanted_estimate or p.tokens.reported()
-                price = estimate(p.model, p.time, p.tokens, p.context)
-                if price is None and p.tokens.reported() and available():
-                    name = p.model or "(a model the log does not name)"
-                    unpriced.add(name)
-                    piece.unpriced.add(name)
-                piece._add_cost(price, "estimated")
-            split.append((_key(by, day, p.model, s.project), piece))
+            split.append((_key(by, day, p.model, s.project), piece, [] if logged else [p]))
         if not touched:
             continue
         kept.append(s)
         if by == "session":
-            for _, piece in split:
+            for _, piece, estimated in split:
                 own._add(piece)
+                owe(own, estimated)
             rows.append(own)
             continue
         if own.sessions:
-            split.insert(0, (_key(by, home_day, s.model, s.project), own))
-        for key, piece in split:
+            split.insert(0, (_key(by, home_day, s.model, s.project), own, []))
+        for key, piece, estimated in split:
             row = groups.get(key)
             if row is None:
                 row = groups[key] = Row(key)
             row._add(piece)
+            owe(row, estimated)
             if piece is not own:
                 row.inputs += [x for x in s.inputs if x not in row.inputs]
                 row.formats += [x for x in s.formats if x not in row.formats]
     if by != "session":
         rows = [groups[k] for k in sorted(groups, key=lambda k: (k is None, k or ""))]
+    for row, estimated in owed.values():
+        price, missing = priced((p.model, p.time, p.tokens, p.context) for p in estimated)
+        row._add_cost(price, "estimated")
+        names = {name or "(a model the log does not name)" for name in missing}
+        row.unpriced |= names
+        unpriced |= names
     total = Row("total")
     for row in rows:
         total._add(row)
