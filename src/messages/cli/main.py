@@ -30,6 +30,7 @@ from typing import Final
 from ..adapters import NAMES
 from ..stats import Stats
 from ..stats._cache import StatsCache
+from ..stats._report import VIEWS
 from .commands import Outcome
 from .commands import process
 from .commands import work
@@ -154,9 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="write JSON instead of a table")
     stats.add_argument(
         "--by",
-        choices=("session", "day", "month", "model", "project"),
+        choices=VIEWS,
         default="session",
-        help="one row per session (default), day, month, model or project",
+        help="one row per session (default), day, ISO week, month, model, project, agent"
+        " (the CLI that wrote the log), block (5-hour billing window) or subagent",
     )
     stats.add_argument(
         "--cost",

@@ -281,6 +281,11 @@ class Entry:
     """The model that wrote the message, when the log says."""
     context: tuple[tuple[str, str], ...] = ()
     """How the request was served where it changes the price (see :func:`price_context`)."""
+    agent: str | None = None
+    """The subagent that made the request (Claude Code's ``agentId``); ``None``: the main one."""
+    request_id: str | None = None
+    """The API request's id where the log gives it (Claude Code's ``requestId``): with the
+    message id, what tells a resumed session's copy of a request from a new one."""
 
     @property
     def time(self) -> float | None:
@@ -699,7 +704,17 @@ class InputStats(Slotted):
                 if _bad_cost(logged) or _bad_cost(m.usage.cost_usd):
                     s.bad_costs.add(key)
                 context = price_context(m.usage.extra, m.extra)
-                s.turn_usage[key] = Entry(tokens, m.timestamp, m.model, context)
+                extra = m.extra
+                agent = extra.get("agentId")
+                request = extra.get("requestId")
+                s.turn_usage[key] = Entry(
+                    tokens,
+                    m.timestamp,
+                    m.model,
+                    context,
+                    agent if type(agent) is str else None,
+                    request if type(request) is str and m.message_id else None,
+                )
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
         if isinstance(m, ResultMessage):
@@ -771,4 +786,37 @@ def resolve(parts: dict[Key, SessionStats]) -> list[SessionStats]:
         if len(owners) == 1:
             owners[0].absorb(s)
             del merged[key]
-    return list(merged.values())
+    found = list(merged.values())
+    _count_copies_once(found)
+    return found
+
+
+def _count_copies_once(sessions: list[SessionStats]) -> None:
+    """A request a resumed (or forked) session copied from another is counted once.
+
+    Claude Code copies the records of the session it resumes into the new session's file,
+    with their message and request ids: a request known by both ids in several sessions
+    stays in the one that began it (see :func:`_order`) and leaves the others.
+    """
+    holders: dict[tuple[str, str], list[SessionStats]] = {}
+    for s in sessions:
+        for key, entry in s.turn_usage.items():
+            if entry.request_id is not None:
+                holders.setdefault((key, entry.request_id), []).append(s)
+    order = {id(s): _order(s) for s in sessions}
+    for (key, _), held in holders.items():
+        if len(held) > 1:
+            keeper = min(held, key=lambda s: order[id(s)])
+            for s in held:
+                if s is not keeper:
+                    del s.turn_usage[key]
+
+
+def _order(s: SessionStats) -> tuple[float, int, str]:
+    """Which of two sessions holding a request began it: the one that sorts first.
+
+    The earlier start, and at the same start (a copy keeps its records' times) the
+    shorter, which the other resumes.
+    """
+    first = s.first_time
+    return (float("inf") if first is None else first, len(s.turn_usage), s.session_id or "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field
@@ -20,12 +21,27 @@ from ._prices import total as priced
 
 __all__ = ["CostMode", "Report", "Row", "View", "build", "zone_name"]
 
-View: TypeAlias = Literal["session", "day", "month", "model", "project"]
+View: TypeAlias = Literal[
+    "session", "day", "week", "month", "model", "project", "agent", "block", "subagent"
+]
 """What a report's rows are."""
 CostMode: TypeAlias = Literal["auto", "logged", "estimated"]
 """Which cost a report shows: the logs' own, estimated from tokens, or logged else estimated."""
 
-VIEWS: tuple[View, ...] = ("session", "day", "month", "model", "project")
+VIEWS: tuple[View, ...] = (
+    "session",
+    "day",
+    "week",
+    "month",
+    "model",
+    "project",
+    "agent",
+    "block",
+    "subagent",
+)
+
+BLOCK_SECONDS = 5 * 3600
+"""The length of a subscription's billing window (a block)."""
 
 
 def zone_name(tz: tzinfo | None) -> str:
@@ -184,12 +200,60 @@ def _day(when: float | None, tz: tzinfo | None) -> date | None:
     return moment.date()
 
 
-def _key(by: View, day: date | None, model: str | None, project: str | None) -> str | None:
-    if by == "day":
-        return None if day is None else day.isoformat()
-    if by == "month":
-        return None if day is None else f"{day.year:04d}-{day.month:02d}"
-    return model if by == "model" else project
+class _Blocks:
+    """The five-hour billing windows over a set of times (see ``messages stats --by block``).
+
+    A block starts at the hour of the first record not in a block yet (rounded down, UTC)
+    and ends five hours later: a record at or after its end, or after a gap, opens the next.
+    """
+
+    __slots__ = ("starts",)
+
+    def __init__(self, times: list[float]) -> None:
+        self.starts: list[float] = []
+        for t in sorted(times):
+            if not self.starts or t >= self.starts[-1] + BLOCK_SECONDS:
+                self.starts.append(t - t % 3600)
+
+    def start(self, when: float) -> float:
+        """The start of the block holding ``when`` (one of the times it was built from)."""
+        return self.starts[bisect_right(self.starts, when) - 1]
+
+
+def _key(
+    by: View,
+    when: float | None,
+    *,
+    tz: tzinfo | None,
+    model: str | None,
+    s: SessionStats,
+    agent: str | None,
+    blocks: _Blocks | None,
+) -> str | None:
+    if by in ("day", "week", "month"):
+        day = _day(when, tz)
+        if day is None:
+            return None
+        if by == "day":
+            return day.isoformat()
+        if by == "month":
+            return f"{day.year:04d}-{day.month:02d}"
+        year, week, _ = day.isocalendar()
+        return f"{year:04d}-W{week:02d}"
+    if by == "block":
+        if when is None or blocks is None:
+            return None
+        start = blocks.start(when)
+        moment = (
+            datetime.fromtimestamp(start, tz) if tz is not None else datetime.fromtimestamp(start)
+        )
+        return moment.strftime("%Y-%m-%d %H:%M")
+    if by == "agent":
+        return s.formats[0] if s.formats else None
+    if by == "subagent":
+        name = s.session_id or f"({', '.join(s.inputs)})"
+        return name if agent is None else f"{name}/{agent}"
+    return model if by == "model" else s.project
 
 
 @dataclass(slots=True)
@@ -201,6 +265,7 @@ class _Part(Slotted):
     tokens: Tokens
     logged: float | None
     context: tuple[tuple[str, str], ...] = ()
+    agent: str | None = None
 
 
 def _parts(s: SessionStats) -> list[_Part]:
@@ -222,6 +287,7 @@ def _parts(s: SessionStats) -> list[_Part]:
                 e.tokens,
                 logged,
                 e.context,
+                e.agent,
             )
         )
     if cost is not None:
@@ -264,6 +330,11 @@ def build(
         if parts:
             owed.setdefault(id(row), (row, []))[1].extend(parts)
 
+    blocks = None
+    if by == "block":
+        times = [s.first_time for s in sessions if s.first_time is not None]
+        times += [p.time for s in sessions for p in _parts(s) if p.time is not None]
+        blocks = _Blocks([t for t in times if keep(_day(t, tz))])
     for s in sessions:
         own = Row(s.session_id or f"({', '.join(s.inputs)})")
         touched = False
@@ -290,7 +361,8 @@ def build(
                 piece._add_cost(p.logged, "logged")
             else:
                 wanted_estimate = wanted_estimate or p.tokens.reported()
-            split.append((_key(by, day, p.model, s.project), piece, [] if logged else [p]))
+            key = _key(by, p.time, tz=tz, model=p.model, s=s, agent=p.agent, blocks=blocks)
+            split.append((key, piece, [] if logged else [p]))
         if not touched:
             continue
         kept.append(s)
@@ -301,7 +373,8 @@ def build(
             rows.append(own)
             continue
         if own.sessions:
-            split.insert(0, (_key(by, home_day, s.model, s.project), own, []))
+            home = _key(by, s.first_time, tz=tz, model=s.model, s=s, agent=None, blocks=blocks)
+            split.insert(0, (home, own, []))
         for key, piece, estimated in split:
             row = groups.get(key)
             if row is None:
