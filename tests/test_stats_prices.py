@@ -398,3 +398,60 @@ def test_without_the_table_lookup_each_request_is_priced_alone(
         assert _estimate(*turns) == pytest.approx(grouped, rel=1e-9)
     finally:
         _prices._lookup.cache_clear()
+
+
+_SPLIT = {"ephemeral_5m_input_tokens": 100, "ephemeral_1h_input_tokens": 900}
+
+
+def _anthropic_usage() -> dict[str, Any]:
+    return {
+        "input_tokens": 5,
+        "output_tokens": 7,
+        "cache_read_input_tokens": 0,
+        "cache_creation_input_tokens": 1000,
+        "cache_creation": dict(_SPLIT),
+    }
+
+
+def _body() -> dict[str, Any]:
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-opus-4-6",
+        "content": [{"type": "text", "text": "ok"}],
+        "stop_reason": "end_turn",
+        "usage": _anthropic_usage(),
+    }
+
+
+def test_every_anthropic_source_carries_the_split() -> None:
+    """A response, a stream (``message_start`` carries the split, ``message_delta`` only the
+    totals) and a Claude Code transcript line all give the split to ``Usage``."""
+    from messages.adapters import get
+    from messages.providers.anthropic import accumulator
+    from messages.providers.anthropic import decode_response
+
+    response = decode_response(_body())
+    acc = accumulator()
+    start = {**_body(), "content": [], "stop_reason": None}
+    for event in (
+        {"type": "message_start", "message": start},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "ok"}},
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 9},
+        },
+        {"type": "message_stop"},
+    ):
+        acc.feed(event)
+    streamed = acc.message()
+    line = json.dumps({"type": "assistant", "sessionId": "s", "uuid": "u", "message": _body()})
+    (transcript,) = get("claude_code").iter_decode([line])
+    for m in (response, streamed, transcript):
+        assert isinstance(m, AssistantMessage) and m.usage is not None
+        assert (m.usage.cache_write_1h_tokens, m.usage.cache_write_5m_tokens) == (900, 100)
+    assert streamed.usage is not None and streamed.usage.output_tokens == 9

@@ -75,7 +75,22 @@ MODULES: dict[str, Module] = {
     ),
     "claude_decode": Module(
         "src/messages/adapters/claude_code/decoder.py",
-        ("tests/test_adapter_claude_code.py", "tests/test_claude_fast_paths.py"),
+        (
+            "tests/test_adapter_claude_code.py",
+            "tests/test_claude_fast_paths.py",
+            "tests/test_fast_paths_claude_lines.py",
+        ),
+        95.0,
+    ),
+    "stats_engine": Module(
+        "src/messages/stats/_engine.py",
+        (
+            "tests/test_stats.py",
+            "tests/test_cli_stats.py",
+            "tests/test_stats_laws.py",
+            "tests/test_stats_views.py",
+            "tests/test_stats_prices.py",
+        ),
         95.0,
     ),
     "claude_encode": Module(
