@@ -67,17 +67,63 @@ def test_by_block_five_hour_windows_from_the_hour_of_the_first_record() -> None:
     }
 
 
-@given(st.lists(st.floats(min_value=1.7e9, max_value=1.8e9), min_size=1, max_size=40))
-def test_blocks_hold_their_records_and_never_overlap(times: list[float]) -> None:
-    blocks = _Blocks(times)
+@given(
+    st.lists(st.floats(min_value=1.7e9, max_value=1.8e9), min_size=1, max_size=40),
+    st.lists(st.floats(min_value=1.7e9, max_value=1.8e9), max_size=4),
+)
+def test_blocks_hold_their_records_and_never_overlap(
+    times: list[float], resets: list[float]
+) -> None:
+    blocks = _Blocks(times, resets)
     starts = blocks.starts
-    assert starts == sorted(starts)
-    assert all(b - a >= BLOCK_SECONDS for a, b in itertools.pairwise(starts))
-    assert all(start % 3600 == 0 for start in starts)
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
     for t in times:
         start = blocks.start(t)
         assert start <= t < start + BLOCK_SECONDS
-    assert starts[0] == min(times) - min(times) % 3600  # the first block: the first record's hour
+    if not resets:
+        assert all(b - a >= BLOCK_SECONDS for a, b in itertools.pairwise(starts))
+        assert all(start % 3600 == 0 for start in starts)
+        assert starts[0] == min(times) - min(times) % 3600  # the first record's hour
+
+
+def test_a_logged_reset_time_places_the_block() -> None:
+    """Claude Code's rate_limit_event and Codex's rate-limit snapshots say when the current
+    five-hour window resets: the block is that window, not the one the first hour gives."""
+    from messages import RateLimitMessage
+
+    reset = 1768482000  # 2026-01-15 13:00 UTC: the window ran from 08:00
+    event = RateLimitMessage(
+        {"status": "allowed", "resetsAt": reset, "rateLimitType": "five_hour"},
+        session_id="s",
+        timestamp="2026-01-15T10:30:00Z",
+    )
+    stats = Stats.of_messages(
+        [
+            event,
+            _turn("2026-01-15T10:30:00Z", "m1", out=1),
+            _turn("2026-01-15T12:59:00Z", "m2", out=2),
+            _turn("2026-01-15T13:10:00Z", "m3", out=4),  # after the reset: a new block
+        ],
+        label="x",
+    )
+    assert _rows(stats, "block") == {"2026-01-15 08:00": (1, 3), "2026-01-15 13:00": (0, 4)}
+    other = RateLimitMessage({"resetsAt": reset, "rateLimitType": "seven_day"}, session_id="s")
+    weekly = Stats.of_messages([other, _turn("2026-01-15T10:30:00Z", "m1")], label="y")
+    assert _rows(weekly, "block") == {"2026-01-15 10:00": (1, 10)}  # not a five-hour window
+
+
+def test_a_codex_rate_limit_snapshot_gives_the_reset() -> None:
+    from messages.stats._engine import _codex_reset
+
+    window = {"used_percent": 13.0, "window_minutes": 300, "resets_at": 1771864834}
+    weekly = {"used_percent": 4.0, "window_minutes": 10080, "resets_at": 1772355702}
+    extra = {
+        "payload": {"type": "token_count", "rate_limits": {"primary": window, "secondary": weekly}}
+    }
+    assert _codex_reset(extra) == 1771864834
+    assert _codex_reset({"payload": {"rate_limits": {"primary": weekly}}}) is None
+    assert _codex_reset({"rate_limits": {"secondary": window}}) == 1771864834
+    assert _codex_reset({}) is None
 
 
 def test_by_agent_names_the_cli_that_wrote_the_log() -> None:

@@ -51,6 +51,7 @@ from .._core.slots import Slotted
 from ..adapters.gemini_cli import tool_counts
 from ..convert import flatten_assistant
 from ..events.agent import CompactBoundaryMessage
+from ..events.agent import RateLimitMessage
 from ..events.run import ErrorMessage
 from ..events.run import InitMessage
 from ..events.run import ResultMessage
@@ -361,6 +362,36 @@ def _bad_cost(value: object) -> bool:
     return number and logged_cost(value) is None
 
 
+FIVE_HOURS: Final = 5 * 3600
+
+
+def _seconds(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return epoch(value)
+
+
+def _claude_reset(info: Mapping[str, Any] | None) -> float | None:
+    """When a Claude Code ``rate_limit_event``'s five-hour window resets, if it says."""
+    if info is None or info.get("rateLimitType") != "five_hour":
+        return None
+    return _seconds(info.get("resetsAt"))
+
+
+def _codex_reset(extra: Mapping[str, Any]) -> float | None:
+    """When the five-hour window of a Codex rate-limit snapshot resets, if it says."""
+    payload = extra.get("payload")
+    limits = payload.get("rate_limits") if isinstance(payload, Mapping) else None
+    if not isinstance(limits, Mapping):
+        limits = extra.get("rate_limits")
+    if not isinstance(limits, Mapping):
+        return None
+    for window in (limits.get("primary"), limits.get("secondary")):
+        if isinstance(window, Mapping) and window.get("window_minutes") == FIVE_HOURS // 60:
+            return _seconds(window.get("resets_at"))
+    return None
+
+
 def _result(m: ResultMessage) -> _Result:
     cost = logged_cost(m.total_cost_usd)
     if m.total_cost_usd is None and m.usage is not None:
@@ -448,6 +479,9 @@ class SessionStats(Slotted):
     """Keys of compaction summaries (user turns the harness wrote)."""
     bad_costs: set[str] = field(default_factory=set)
     """Keys of records whose logged cost was rejected (negative, NaN or infinite)."""
+    resets: set[float] = field(default_factory=set)
+    """When the five-hour usage windows the logs mention reset (seconds since 1970): Claude
+    Code's ``rate_limit_event`` (``resetsAt``), Codex's rate-limit snapshots (``resets_at``)."""
 
     @property
     def project(self) -> str | None:
@@ -474,6 +508,7 @@ class SessionStats(Slotted):
             set(self.boundaries),
             set(self.summaries),
             set(self.bad_costs),
+            set(self.resets),
         )
 
     def absorb(self, other: SessionStats) -> None:
@@ -503,6 +538,7 @@ class SessionStats(Slotted):
         self.boundaries |= other.boundaries
         self.summaries |= other.summaries
         self.bad_costs |= other.bad_costs
+        self.resets |= other.resets
 
     def keys(self) -> set[str]:
         """The keys of every record counted here (to find a fragment's session)."""
@@ -717,7 +753,15 @@ class InputStats(Slotted):
                 )
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
+        if isinstance(m, RateLimitMessage):
+            reset = _claude_reset(m.info)
+            if reset is not None:
+                s.resets.add(reset)
+            return
         if isinstance(m, ResultMessage):
+            reset = _codex_reset(m.extra)
+            if reset is not None:
+                s.resets.add(reset)
             self._end_turn()
             key = self._key(m, m.uuid, m.message_id)
             if _bad_cost(m.total_cost_usd) or (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
 from datetime import date
@@ -205,15 +206,27 @@ class _Blocks:
 
     A block starts at the hour of the first record not in a block yet (rounded down, UTC)
     and ends five hours later: a record at or after its end, or after a gap, opens the next.
+    Where the logs say when a five-hour window resets (``resets``), a block that starts
+    inside such a window is that window: it starts five hours before the reset and ends at it.
     """
 
     __slots__ = ("starts",)
 
-    def __init__(self, times: list[float]) -> None:
+    def __init__(self, times: list[float], resets: Iterable[float] = ()) -> None:
         self.starts: list[float] = []
+        windows = sorted(resets)
+        end = float("-inf")
         for t in sorted(times):
-            if not self.starts or t >= self.starts[-1] + BLOCK_SECONDS:
-                self.starts.append(t - t % 3600)
+            if t < end:
+                continue
+            at = bisect_right(windows, t)
+            if at < len(windows) and windows[at] - BLOCK_SECONDS <= t:
+                start, until = windows[at] - BLOCK_SECONDS, windows[at]  # the logs' window
+            else:
+                start = t - t % 3600
+                until = start + BLOCK_SECONDS
+            self.starts.append(max(start, end))  # never over the block before
+            end = until
 
     def start(self, when: float) -> float:
         """The start of the block holding ``when`` (one of the times it was built from)."""
@@ -334,7 +347,8 @@ def build(
     if by == "block":
         times = [s.first_time for s in sessions if s.first_time is not None]
         times += [p.time for s in sessions for p in _parts(s) if p.time is not None]
-        blocks = _Blocks([t for t in times if keep(_day(t, tz))])
+        resets = {r for s in sessions for r in s.resets}
+        blocks = _Blocks([t for t in times if keep(_day(t, tz))], resets)
     for s in sessions:
         own = Row(s.session_id or f"({', '.join(s.inputs)})")
         touched = False
