@@ -58,6 +58,7 @@ from ..events.run import ResultMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
+from ..flat import RawMessage
 from ..flat import ServerToolResultMessage
 from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
@@ -732,6 +733,8 @@ class InputStats(Slotted):
                 s.cwd = cwd
         if s.model is None and m.model and not isinstance(m, ResultMessage | ErrorMessage):
             s.model = m.model
+        if type(m) is RawMessage:  # a record kept whole: its session, time and place only
+            return
         if isinstance(m, AssistantMessage):
             if m.usage is not None:
                 key = self._key(m, m.message_id, m.uuid)
