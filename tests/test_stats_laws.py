@@ -29,8 +29,9 @@ from messages.stats import Tokens
 from messages.stats._engine import Entry
 
 CAPTURES = (("claude_code", ("claude_code", "transcripts-2.1")),)
-"""Captures whose every record names its session (Claude Code transcripts: ``sessionId`` on
-each line), so that any fragment of them is known to be part of its session. A fragment of a
+"""Captures whose records name their session (Claude Code transcripts: ``sessionId`` on each
+conversation line), so that a fragment is known to be part of its session as long as it
+holds one such record (the cuts are drawn so that every part does). A fragment of a
 Codex rollout after its ``session_meta`` line names no session and shares no record with the
 rest: it is a session of its own (``resolve`` joins a fragment to a session only by a shared
 record), so the law holds there only for cuts that keep the session's first line with each
@@ -91,7 +92,23 @@ def test_any_split_merged_in_any_grouping_is_the_whole(
     parts: list[Stats] = []
     for path, messages in files:
         cuts = data.draw(_split(len(messages)), label=f"cuts of {Path(path).name}")
-        bounds = [0, *cuts, len(messages)]
+        # a part must name its session somewhere: a fragment of records without a session id
+        # (a file-history-snapshot line) and without a record another part holds cannot be
+        # told to belong to any session, and would be a session of its own
+        cuts = [
+            cut
+            for cut in cuts
+            if any(m.session_id for m in messages[cut:])
+            and any(m.session_id for m in messages[:cut])
+        ]
+        kept = []
+        for cut in cuts:
+            lo = kept[-1] if kept else 0
+            if any(m.session_id for m in messages[lo:cut]):
+                kept.append(cut)
+        if kept and not any(m.session_id for m in messages[kept[-1] :]):
+            kept.pop()
+        bounds = [0, *kept, len(messages)]
         for i, (lo, hi) in enumerate(itertools.pairwise(bounds)):
             label = f"{path}.part{i}"
             parts.append(Stats.of_messages(messages[lo:hi], label=label, format=name))

@@ -23,6 +23,7 @@ from ..stats import Stats
 from ..stats import Tokens
 from ..stats._cache import Cached
 from ..stats._cache import StatsCache
+from ..stats._prices import warm
 from .commands import Outcome
 from .commands import process
 from .io import Input
@@ -219,6 +220,7 @@ def collect(
     if jobs > 1 and len(parallel) > 1:
         with _pool(jobs) as pool:
             read = pool.map(read_one, [inputs[i] for i in parallel], [opts] * len(parallel))
+            warm()  # the price table loads here while the workers read
             for i, result in zip(parallel, read, strict=True):
                 done[i] = result
                 if progress is not None:

@@ -26,7 +26,7 @@ from typing import Final
 
 from ._engine import Tokens
 
-__all__ = ["aliases", "available", "estimate", "total", "version"]
+__all__ = ["aliases", "available", "estimate", "total", "version", "warm"]
 
 
 @cache
@@ -36,6 +36,16 @@ def _module() -> Any:
     except ImportError:
         return None
     return genai_prices
+
+
+def warm() -> None:
+    """Import ``genai-prices`` and load its table now.
+
+    A parent waiting on workers calls it, so that the report does not pay for it after
+    they finish.
+    """
+    if _module() is not None:
+        _grouped()
 
 
 def available() -> bool:
