@@ -180,3 +180,43 @@ def test_a_resumed_copy_of_a_request_counts_once() -> None:
     plain = Stats.of_messages([_turn("2026-01-15T10:00:00Z", "m1", session="x")], label="x")
     other = Stats.of_messages([_turn("2026-01-15T10:00:00Z", "m1", session="y")], label="y")
     assert plain.merge(other).report(tz=UTC).total.tokens.output == 20
+
+
+def test_which_session_keeps_a_copied_request() -> None:
+    """The session that began the request keeps it: the earlier start; at the same start
+    (or none), the shorter (the other resumes it); then the smaller session id."""
+    from messages.stats._engine import _order
+
+    def stats(session: str, *mids: str, when: str | None = None) -> Stats:
+        turns = [
+            AssistantMessage(
+                "ok",
+                usage=Usage(1, 1),
+                message_id=mid,
+                session_id=session,
+                timestamp=when,
+                extra={"requestId": f"r-{mid}"},
+            )
+            for mid in mids
+        ]
+        return Stats.of_messages(turns, label=session)
+
+    def owners(*parts: Stats) -> dict[str | None, list[str]]:
+        whole = Stats.merge_all(parts)
+        return {s.session_id: sorted(s.turn_usage) for s in whole.sessions()}
+
+    # no times: the shorter keeps the shared request, whichever is merged first
+    a, b = stats("b-long", "m1", "m2"), stats("a-short", "m1")
+    assert owners(a, b) == owners(b, a) == {"b-long": ["m2"], "a-short": ["m1"]}
+    # the same length and no times: the smaller session id
+    c, d = stats("zz", "m1"), stats("aa", "m1")
+    assert owners(c, d) == owners(d, c) == {"zz": [], "aa": ["m1"]}
+    # a session with a time began before one without
+    e, f = stats("aa", "m1", "m2"), stats("zz", "m1", when="2026-01-15T10:00:00Z")
+    assert owners(e, f) == {"aa": ["m2"], "zz": ["m1"]}
+    # the earlier start wins over the shorter
+    g = stats("late", "m1", when="2026-01-15T11:00:00Z")
+    h = stats("early", "m1", "m2", when="2026-01-15T10:00:00Z")
+    assert owners(g, h) == {"late": [], "early": ["m1", "m2"]}
+    (only,) = stats("x", "m1", "m2").sessions()
+    assert _order(only) == (float("inf"), 2, "x")
