@@ -239,3 +239,74 @@ def test_per_tool_counts_of_results_add_up() -> None:
     total.add(_Result(calls={"Bash": (2, 2), "Read": (1, 0)}, turns=1, cost=0.25))
     assert total.calls == {"Bash": (5, 3), "Read": (1, 0)}
     assert (total.turns, total.cost) == (3, 0.75)
+
+
+def test_absorb_unites_what_both_parts_hold() -> None:
+    a = SessionStats(
+        "s",
+        errors_seen={"e1"},
+        boundaries={"b1"},
+        summaries={"y1"},
+        failed={"c1"},
+        bad_costs={"z1"},
+    )
+    b = SessionStats(
+        "s",
+        errors_seen={"e2"},
+        boundaries={"b2"},
+        summaries={"y2"},
+        failed={"c2"},
+        bad_costs={"z2"},
+    )
+    a.absorb(b)
+    assert (a.errors_seen, a.boundaries, a.summaries) == ({"e1", "e2"}, {"b1", "b2"}, {"y1", "y2"})
+    assert (a.failed, a.bad_costs) == ({"c1", "c2"}, {"z1", "z2"})
+    assert (a.errors, a.compactions, a.tool_errors) == (2, 2, 2)
+
+
+def test_of_two_usages_as_complete_the_first_merged_stays() -> None:
+    """Equal figures (a copy of the same line): the part merged first keeps its record."""
+    first = SessionStats("s", turn_usage={"m1": Entry(Tokens(1, 2), "2026-01-15T10:00:00Z")})
+    again = SessionStats("s", turn_usage={"m1": Entry(Tokens(1, 2), "2026-01-16T10:00:00Z")})
+    more = SessionStats("s", turn_usage={"m1": Entry(Tokens(1, 3), "2026-01-17T10:00:00Z")})
+    first.absorb(again)
+    assert first.turn_usage["m1"].timestamp == "2026-01-15T10:00:00Z"
+    first.absorb(more)
+    assert first.turn_usage["m1"].timestamp == "2026-01-17T10:00:00Z"  # the final usage wins
+
+
+def test_to_json_rounds_cost_to_ten_places() -> None:
+    s = SessionStats("s", turn_usage={"m": Entry(Tokens(1, 1, cost=0.123456789012345))})
+    assert s.to_json()["cost_usd"] == 0.123456789
+
+
+def test_a_fragment_joins_the_one_session_whose_records_it_holds() -> None:
+    from messages.stats._engine import resolve
+
+    named = SessionStats("s1", inputs=["whole"], calls={"c1": "Bash"})
+    other = SessionStats("s2", inputs=["other"], calls={"c9": "Read"})
+    fragment = SessionStats(None, inputs=["part"], calls={"c1": "Bash"}, failed={"c1"})
+    stranger = SessionStats(None, inputs=["alone"], calls={"c5": "Edit"})
+    found = resolve(
+        {
+            ("session", "s1"): named,
+            ("session", "s2"): other,
+            ("input", "part"): fragment,
+            ("input", "alone"): stranger,
+        }
+    )
+    assert [(s.session_id, s.inputs) for s in found] == [
+        ("s1", ["whole", "part"]),
+        ("s2", ["other"]),
+        (None, ["alone"]),  # it shares no record with any session: a session of its own
+    ]
+    assert found[0].tool_errors == 1
+    # an input-keyed part is never an owner itself
+    lone = resolve(
+        {
+            ("input", "a"): SessionStats(None, inputs=["a"], calls={"c": "X"}),
+            ("input", "b"): SessionStats(None, inputs=["b"], calls={"c": "X"}),
+        }
+    )
+    assert [s.inputs for s in lone] == [["a"], ["b"]]
+    assert named.inputs == ["whole"]  # the parts given are left as they were

@@ -127,6 +127,13 @@ _TYPE = {"inp": "int", "out": "int", "read": "int", "write": "int"} | dict.fromk
 _FALLBACK = "a fast-path test: when it fails, the general path below gives the same result"
 
 EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
+    "stats_engine": (
+        Equivalent(
+            "x__count_copies_once",
+            "if len(held) >= 1:",
+            "a request only one session holds: that session keeps it and nothing is removed",
+        ),
+    ),
     "convert": (
         Equivalent("x_normalize_messages", "cls = None", _FALLBACK),
         Equivalent("x_normalize_messages", "cls = type(None)", _FALLBACK),
