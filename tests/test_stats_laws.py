@@ -258,7 +258,9 @@ def test_absorb_unites_what_both_parts_hold() -> None:
         failed={"c2"},
         bad_costs={"z2"},
     )
+    a.resets, b.resets = {1.0, 3.0}, {2.0, 3.0}
     a.absorb(b)
+    assert a.resets == {1.0, 2.0, 3.0}
     assert (a.errors_seen, a.boundaries, a.summaries) == ({"e1", "e2"}, {"b1", "b2"}, {"y1", "y2"})
     assert (a.failed, a.bad_costs) == ({"c1", "c2"}, {"z1", "z2"})
     assert (a.errors, a.compactions, a.tool_errors) == (2, 2, 2)
