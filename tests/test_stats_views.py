@@ -220,3 +220,16 @@ def test_which_session_keeps_a_copied_request() -> None:
     assert owners(g, h) == {"late": [], "early": ["m1", "m2"]}
     (only,) = stats("x", "m1", "m2").sessions()
     assert _order(only) == (float("inf"), 2, "x")
+
+
+def test_a_session_without_an_id_sorts_before_named_ones_at_a_tie() -> None:
+    def part(session: str | None, label: str) -> Stats:
+        turn = AssistantMessage(
+            "ok", usage=Usage(1, 1), message_id="m1", session_id=session, extra={"requestId": "r1"}
+        )
+        return Stats.of_messages([turn], label=label)
+
+    # the fragment holds a record of two sessions, so it joins neither (see resolve)
+    whole = Stats.merge_all([part("A0", "a"), part("B0", "b"), part(None, "anonymous")])
+    kept = {s.session_id: len(s.turn_usage) for s in whole.sessions()}
+    assert kept == {"A0": 0, "B0": 0, None: 1}

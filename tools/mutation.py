@@ -133,6 +133,12 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             "if len(held) >= 1:",
             "a request only one session holds: that session keeps it and nothing is removed",
         ),
+        Equivalent(
+            "x__order",
+            'return (float("INF") if first is None else first, len(s.turn_usage),'
+            ' s.session_id or "")',
+            'float("INF") is float("inf")',
+        ),
     ),
     "convert": (
         Equivalent("x_normalize_messages", "cls = None", _FALLBACK),
