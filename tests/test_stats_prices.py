@@ -455,3 +455,22 @@ def test_every_anthropic_source_carries_the_split() -> None:
         assert isinstance(m, AssistantMessage) and m.usage is not None
         assert (m.usage.cache_write_1h_tokens, m.usage.cache_write_5m_tokens) == (900, 100)
     assert streamed.usage is not None and streamed.usage.output_tokens == 9
+
+
+def test_only_counts_that_are_counts_are_taken() -> None:
+    from messages.stats._engine import _claude_reset
+    from messages.stats._engine import priced_counts
+
+    odd = {"web_search_requests": -3, "web_fetch_requests": "2"}
+    assert priced_counts(Usage(1, 1, extra={"server_tool_use": odd})) is None
+    two = (
+        {"modality": "AUDIO", "tokenCount": 300},
+        {"modality": "AUDIO", "tokenCount": 200},
+        {"modality": "IMAGE", "tokenCount": -1},
+    )
+    found = priced_counts(Usage(1, 1, extra={"promptTokensDetails": two}))
+    assert found == {"input_audio_tokens": 500}
+    assert Tokens.of(None, 0.5).cost == 0.5
+    assert _claude_reset({"rateLimitType": "five_hour", "resetsAt": "2026-01-15T13:00:00Z"}) is None
+    assert _claude_reset({"rateLimitType": "five_hour", "resetsAt": True}) is None
+    assert _claude_reset({"rateLimitType": "five_hour", "resetsAt": 1768482000}) == 1768482000

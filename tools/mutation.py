@@ -139,6 +139,24 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             ' s.session_id or "")',
             'float("INF") is float("inf")',
         ),
+        Equivalent(
+            "x__codex_reset",
+            'if isinstance(window, Mapping) and window.get("window_minutes") == FIVE_HOURS / 60:',
+            "300 == 300.0: the same test",
+        ),
+        *(
+            Equivalent(
+                "x__count",
+                f"return value if type(value) is int and value {test} else None",
+                "a zero count is skipped by every caller (``if n:``), as None is",
+            )
+            for test in ("> 0", ">= 1")
+        ),
+        Equivalent(
+            "xǁTokensǁof",
+            "priced_counts(usage) if (usage.extra) or True else None,",
+            "a shortcut: priced_counts of an empty extra is None",
+        ),
     ),
     "convert": (
         Equivalent("x_normalize_messages", "cls = None", _FALLBACK),
