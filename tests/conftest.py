@@ -56,3 +56,10 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``messages stats`` caches per-file results under ``$XDG_CACHE_HOME``: the tests use
+    a folder of their own, never the user's."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))

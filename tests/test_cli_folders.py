@@ -142,7 +142,7 @@ def test_worker_processes_give_the_same_figures(
     [
         (["--tz", "Mars/Olympus"], "unknown time zone 'Mars/Olympus'"),
         (["--since", "15.01.2026"], "expected a day as YYYY-MM-DD"),
-        (["--by", "week"], "invalid choice: 'week'"),
+        (["--by", "fortnight"], "invalid choice: 'fortnight'"),
         (["--cost", "cheap"], "invalid choice: 'cheap'"),
     ],
 )

@@ -96,7 +96,9 @@ def test_stats_on_dask_equal_the_command_on_the_same_files(
     paths = _archive(tmp_path)
     expected = _cli_stats(capsys, paths)
     assert expected["total"]["sessions"] >= 5 and expected["total"]["tokens"]["input"]
-    assert expected["total"]["tool_calls"] and expected["total"]["cost_usd"]
+    assert expected["total"]["tool_calls"]
+    # a session whose model has no price leaves the total unpriced (cost_note says why)
+    assert any(s["cost_usd"] for s in expected["sessions"])
     item = stats_bag(str(tmp_path / "*" / "*.jsonl"), split_every=2)
     assert _as_json(item.compute(scheduler=scheduler, num_workers=2)) == expected
 

@@ -75,7 +75,22 @@ MODULES: dict[str, Module] = {
     ),
     "claude_decode": Module(
         "src/messages/adapters/claude_code/decoder.py",
-        ("tests/test_adapter_claude_code.py", "tests/test_claude_fast_paths.py"),
+        (
+            "tests/test_adapter_claude_code.py",
+            "tests/test_claude_fast_paths.py",
+            "tests/test_fast_paths_claude_lines.py",
+        ),
+        95.0,
+    ),
+    "stats_engine": Module(
+        "src/messages/stats/_engine.py",
+        (
+            "tests/test_stats.py",
+            "tests/test_cli_stats.py",
+            "tests/test_stats_laws.py",
+            "tests/test_stats_views.py",
+            "tests/test_stats_prices.py",
+        ),
         95.0,
     ),
     "claude_encode": Module(
@@ -112,6 +127,37 @@ _TYPE = {"inp": "int", "out": "int", "read": "int", "write": "int"} | dict.fromk
 _FALLBACK = "a fast-path test: when it fails, the general path below gives the same result"
 
 EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
+    "stats_engine": (
+        Equivalent(
+            "x__count_copies_once",
+            "if len(held) >= 1:",
+            "a request only one session holds: that session keeps it and nothing is removed",
+        ),
+        Equivalent(
+            "x__order",
+            'return (float("INF") if first is None else first, len(s.turn_usage),'
+            ' s.session_id or "")',
+            'float("INF") is float("inf")',
+        ),
+        Equivalent(
+            "x__codex_reset",
+            'if isinstance(window, Mapping) and window.get("window_minutes") == FIVE_HOURS / 60:',
+            "300 == 300.0: the same test",
+        ),
+        *(
+            Equivalent(
+                "x__count",
+                f"return value if type(value) is int and value {test} else None",
+                "a zero count is skipped by every caller (``if n:``), as None is",
+            )
+            for test in ("> 0", ">= 1")
+        ),
+        Equivalent(
+            "xǁTokensǁof",
+            "priced_counts(usage) if (usage.extra) or True else None,",
+            "a shortcut: priced_counts of an empty extra is None",
+        ),
+    ),
     "convert": (
         Equivalent("x_normalize_messages", "cls = None", _FALLBACK),
         Equivalent("x_normalize_messages", "cls = type(None)", _FALLBACK),

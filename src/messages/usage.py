@@ -89,6 +89,37 @@ class Usage:
         return NotImplemented
 
     @property
+    def cache_write_1h_tokens(self) -> int | None:
+        """Of :attr:`cache_write_tokens`, those written with a one-hour lifetime.
+
+        Read from what the source reports and ``extra`` keeps: Anthropic's (and Claude
+        Code's) ``cache_creation.ephemeral_1h_input_tokens``, LangChain's
+        ``input_token_details.ephemeral_1h_input_tokens``. A one-hour write is priced
+        higher than a five-minute one. ``None`` when the source does not split its writes.
+
+        >>> u = Usage(3, 9, 0, 500, extra={"cache_creation": {
+        ...     "ephemeral_5m_input_tokens": 100, "ephemeral_1h_input_tokens": 400}})
+        >>> u.cache_write_1h_tokens, u.cache_write_5m_tokens
+        (400, 100)
+        """
+        return _split_count(self.extra, "ephemeral_1h_input_tokens")
+
+    @property
+    def cache_write_5m_tokens(self) -> int | None:
+        """Of :attr:`cache_write_tokens`, those written with the five-minute lifetime.
+
+        What the source reports (``ephemeral_5m_input_tokens``), else the writes that are not
+        one-hour writes; ``None`` when the source does not split its writes.
+        """
+        found = _split_count(self.extra, "ephemeral_5m_input_tokens")
+        if found is not None:
+            return found
+        long = self.cache_write_1h_tokens
+        if long is None or self.cache_write_tokens is None:
+            return None
+        return max(self.cache_write_tokens - long, 0)
+
+    @property
     def total_input_tokens(self) -> int:
         """All input tokens: uncached plus cache reads plus cache writes (missing counts 0)."""
         return (
@@ -110,6 +141,20 @@ class Usage:
             if usage is not None:
                 total = total + usage
         return total
+
+
+_SPLIT_HOMES: Final = ("cache_creation", "input_token_details")
+"""Where sources report the split of cache writes by lifetime (Anthropic, LangChain)."""
+
+
+def _split_count(extra: Mapping[str, JsonValue], key: str) -> int | None:
+    for home in _SPLIT_HOMES:
+        inner = extra.get(home)
+        if isinstance(inner, Mapping):
+            value = inner.get(key)
+            if type(value) is int and value >= 0:
+                return value
+    return None
 
 
 class StopReason(enum.StrEnum):

@@ -8,12 +8,22 @@ that JSON cannot hold is an :class:`~messages.EncodeError`, never a bare ``Value
 
 Every codec goes through here: the agent-log line reader, the native format, the provider
 codecs (tool arguments, partial JSON), ``coerce`` and ``ToolUseBlock.invalid_arguments``.
+
+With the ``fast`` extra installed (``msgspec``), the agent-log line reader parses a line with
+``msgspec`` first (:data:`fast_load`) and gives any line it refuses to the standard library,
+so the outcome is the same either way (a property test compares the two): ``msgspec``
+refuses ``NaN``, ``Infinity`` and out-of-range floats as the strict path does and keeps
+large integers whole; a line it refuses for another reason (a lone surrogate escape, which
+Python's ``json`` accepts) is read by the standard library. ``MESSAGES_JSON=stdlib`` in the
+environment turns the fast path off. (``orjson`` is not used: it reads integers beyond 64
+bits as floats.)
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable
 from typing import Any
 from typing import Final
@@ -21,7 +31,14 @@ from typing import Final
 from ..errors import DecodeError
 from ..errors import EncodeError
 
-__all__ = ["dump_compact", "dump_unchecked", "load_strict", "parse_arguments", "scan_strict"]
+__all__ = [
+    "dump_compact",
+    "dump_unchecked",
+    "fast_load",
+    "load_strict",
+    "parse_arguments",
+    "scan_strict",
+]
 
 
 def _reject_constant(name: str) -> Any:
@@ -45,6 +62,25 @@ scan_strict: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  
 It raises ``StopIteration`` or ``ValueError`` on bad input; line readers call it directly on
 their hot path (no per-call decoder, no whitespace handling) and fall back to
 :func:`load_strict` for the error message.
+"""
+
+
+def _fast_loader() -> Callable[[str | bytes], Any] | None:
+    if os.environ.get("MESSAGES_JSON") == "stdlib":
+        return None
+    try:
+        import msgspec
+    except ImportError:
+        return None
+    return msgspec.json.Decoder().decode
+
+
+fast_load: Final[Callable[[str | bytes], Any] | None] = _fast_loader()
+"""``msgspec``'s JSON reader when the ``fast`` extra is installed (else ``None``).
+
+It gives what the strict standard-library path gives for every text it accepts, and
+raises (any exception) where the caller must ask the standard library instead, which then
+decides: a value, or the strict path's own error.
 """
 
 

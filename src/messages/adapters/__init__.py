@@ -124,9 +124,17 @@ def get(name: str) -> Adapter:
     ...
     messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, pi, cursor, cline, native
     """  # noqa: E501
+    found = _LOADED.get(name)
+    if found is not None:  # detection asks every adapter for every raw line: no import call
+        return found
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")
-    return cast("Adapter", import_module(f"{__name__}.{name}"))
+    found = _LOADED[name] = cast("Adapter", import_module(f"{__name__}.{name}"))
+    return found
+
+
+_LOADED: dict[str, Adapter] = {}
+"""The adapters :func:`get` has imported, by name."""
 
 
 def detect(obj: Any) -> str | None:

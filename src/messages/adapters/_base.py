@@ -250,6 +250,7 @@ def iter_decode(
     """
     if max_line is None:
         max_line = limits_in_force().max_line
+    from .._core.jsontext import fast_load as fast
     from .._core.jsontext import scan_strict as scan
 
     decode = _OWNED.get(decode, decode)  # the lines below are parsed here: owned
@@ -262,12 +263,20 @@ def iter_decode(
             number += 1
             stripped = line.strip()
             obj: Any = None
-            if type(stripped) is str and len(stripped) <= max_line:
+            if len(stripped) <= max_line and (fast is not None or type(stripped) is str):
                 # The usual line, as few steps as possible: this loop is the hot one.
-                try:
-                    obj, end = scan(stripped, 0)
-                except (StopIteration, ValueError, RecursionError):
-                    end = -1
+                end = -1
+                if fast is not None:
+                    try:  # the fast extra; what it refuses, the standard library decides
+                        obj = fast(stripped)
+                        end = len(stripped)
+                    except Exception:
+                        pass
+                if end < 0 and type(stripped) is str:
+                    try:
+                        obj, end = scan(stripped, 0)
+                    except (StopIteration, ValueError, RecursionError):
+                        end = -1
                 if end == len(stripped):
                     try:
                         message = decode(obj)

@@ -30,6 +30,8 @@ from typing import Final
 
 from ..adapters import NAMES
 from ..stats import Stats
+from ..stats._cache import StatsCache
+from ..stats._report import VIEWS
 from .commands import Outcome
 from .commands import process
 from .commands import work
@@ -42,6 +44,7 @@ from .io import default_folders
 from .io import expand
 from .sessions import add_parsers as add_session_parsers
 from .sessions import run as run_sessions
+from .stats import collect
 from .stats import notes
 from .stats import render_json
 from .stats import render_table
@@ -155,9 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="write JSON instead of a table")
     stats.add_argument(
         "--by",
-        choices=("session", "day", "month", "model", "project"),
+        choices=VIEWS,
         default="session",
-        help="one row per session (default), day, month, model or project",
+        help="one row per session (default), day, ISO week, month, model, project, agent"
+        " (the CLI that wrote the log), block (5-hour billing window) or subagent",
     )
     stats.add_argument(
         "--cost",
@@ -180,7 +184,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--until", type=_date, metavar="DAY", help="up to this day (YYYY-MM-DD, inclusive)"
     )
     add_session_parsers(sub)
+    stats.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read every file again, without the per-file cache ($XDG_CACHE_HOME/messages)",
+    )
     return parser
+
+
+def _day_start(day: dt.date | None, tz: dt.tzinfo | None) -> float | None:
+    """When ``day`` starts in ``tz`` (the local zone if ``None``), less a day of margin.
+
+    A file last modified before then holds no record of ``day`` or later (the margin
+    covers clocks and zones that disagree), so ``stats --since`` need not read it.
+    """
+    if day is None:
+        return None
+    start = dt.datetime.combine(day, dt.time(0), tzinfo=tz)
+    if tz is None:
+        start = start.astimezone()
+    return start.timestamp() - 86400
 
 
 def _zone(text: str) -> dt.tzinfo:
@@ -399,7 +422,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: IO[str] = sys.stdout if wrapper is None else wrapper
     live = _live(inputs)
     try:
-        if args.jobs > 1 and len(inputs) > 1:
+        if opts.command == "stats":
+            outcomes = collect(
+                inputs,
+                opts,
+                jobs=args.jobs,
+                report=report,
+                progress=progress,
+                cache=None if args.no_cache else StatsCache(),
+                modified_since=_day_start(args.since, args.tz),
+            )
+        elif args.jobs > 1 and len(inputs) > 1:
             outcomes = _parallel(
                 inputs,
                 opts,
@@ -420,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             (render_json if args.json else render_table)(summary, out)
             out.flush()
-            for note in notes(summary, unpriced=args.cost == "estimated" or args.verbose):
+            for note in notes(summary):
                 report.note("stats", None, note)
         out.flush()
     except BrokenPipeError:

@@ -1,13 +1,18 @@
-"""``messages stats`` output: a report as a table or as JSON, and the notes that go with it.
+"""``messages stats``: the inputs read (cached, in worker processes), and the report written.
 
-The figures themselves come from :mod:`messages.stats` (the accumulator and its reports);
-this module only writes them out.
+The report is a table or JSON, with the notes that go with it on stderr.
+
+The figures themselves come from :mod:`messages.stats` (the accumulator and its reports).
 """
 
 from __future__ import annotations
 
+import io
 import json
+import multiprocessing
+import os
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from typing import IO
 from typing import Any
 
@@ -16,11 +21,21 @@ from ..stats import Report
 from ..stats import SessionStats
 from ..stats import Stats
 from ..stats import Tokens
+from ..stats._cache import Cached
+from ..stats._cache import StatsCache
+from ..stats._prices import warm
+from .commands import Outcome
+from .commands import process
+from .io import Input
+from .io import Options
+from .io import Progress
+from .io import Reporter
 
 __all__ = [
     "FileStats",
     "SessionStats",
     "Tokens",
+    "collect",
     "notes",
     "render_json",
     "render_table",
@@ -132,6 +147,108 @@ def notes(report: Report, *, unpriced: bool = True) -> list[str]:
     if unpriced and report.unpriced:
         found.append(
             f"no estimated cost for the usage of {', '.join(report.unpriced)}:"
-            " no price in the genai-prices table"
+            " no price in the genai-prices table (shown as -)"
+        )
+    if report.rejected_costs:
+        found.append(
+            "ignored logged costs that are negative or not finite, in "
+            + ", ".join(report.rejected_costs)
         )
     return found
+
+
+def read_one(inp: Input, opts: Options) -> tuple[str, Outcome]:
+    """Read one input for ``stats`` (in a worker or here): what it reported, and its outcome."""
+    reports = io.StringIO()
+    outcome = process(inp, opts, io.StringIO(), Reporter(reports))
+    return reports.getvalue(), outcome
+
+
+def _cacheable(inp: Input) -> bool:
+    return inp.example is None and not inp.is_stdin
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["messages.cli.stats"])  # imported once, not per worker
+    return ProcessPoolExecutor(jobs, mp_context=context)
+
+
+def collect(
+    inputs: list[Input],
+    opts: Options,
+    *,
+    jobs: int,
+    report: Reporter,
+    progress: Progress | None,
+    cache: StatsCache | None,
+    modified_since: float | None = None,
+) -> list[Outcome]:
+    """Read every input for ``stats``; what each reported goes to ``report`` in input order.
+
+    A file the ``cache`` holds (same path, size and modification time) is not read again:
+    its part and its reports come from the cache. The others are read here, or in ``jobs``
+    worker processes; each is then cached. A file last modified before ``modified_since``
+    (seconds since 1970) cannot hold a record from then on, and is not read at all.
+    ``--strict`` stops at the first input with a bad line, as when reading in order.
+    """
+    limits = _limits_key()
+    option_key = (opts.source, opts.strict, opts.verbose, limits)
+    done: list[tuple[str, Outcome] | None] = [None] * len(inputs)
+    keys: dict[int, tuple[Any, ...]] = {}
+    todo: list[int] = []
+    for i, inp in enumerate(inputs):
+        if modified_since is not None and _cacheable(inp) and inp.found:
+            try:
+                if os.stat(inp.path).st_mtime < modified_since:
+                    done[i] = ("", Outcome())
+                    continue
+            except OSError:
+                pass
+        if cache is not None and _cacheable(inp):
+            key = cache.key(inp.path, option_key)
+            if key is not None:
+                hit = cache.get(inp.path, key)
+                if hit is not None:
+                    done[i] = (hit.reports, Outcome(hit.failed, False, hit.lines, hit.stats))
+                    continue
+                keys[i] = key
+        todo.append(i)
+    parallel = [i for i in todo if not inputs[i].is_stdin]
+    if jobs > 1 and len(parallel) > 1:
+        with _pool(jobs) as pool:
+            read = pool.map(read_one, [inputs[i] for i in parallel], [opts] * len(parallel))
+            warm()  # the price table loads here while the workers read
+            for i, result in zip(parallel, read, strict=True):
+                done[i] = result
+                if progress is not None:
+                    progress.add(result[1].lines, files=1)
+    outcomes: list[Outcome] = []
+    for i, inp in enumerate(inputs):
+        found = done[i]
+        if found is None:  # read here, in its turn (standard input, or one job)
+            found = read_one(inp, opts)
+            if progress is not None:
+                progress.add(found[1].lines, files=1)
+        reports, outcome = found
+        if cache is not None and i in keys and not outcome.stopped:
+            cache.put(
+                inp.path, keys[i], Cached(outcome.stats, reports, outcome.failed, outcome.lines)
+            )
+        if reports:
+            if progress is not None:
+                progress.clear()
+            report.stream.write(reports)
+            report.stream.flush()
+        outcomes.append(outcome)
+        if outcome.stopped:
+            break
+    return outcomes
+
+
+def _limits_key() -> str:
+    from ..limits import current_limits
+
+    return repr(current_limits())  # a frozen dataclass: its repr names every limit

@@ -34,8 +34,11 @@ reports is ``None`` (``-`` in the table), never a made-up zero.
 
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from datetime import UTC
@@ -49,12 +52,14 @@ from ..adapters.gemini_cli import tool_counts
 from ..adapters.gemini_session import restates
 from ..convert import flatten_assistant
 from ..events.agent import CompactBoundaryMessage
+from ..events.agent import RateLimitMessage
 from ..events.run import ErrorMessage
 from ..events.run import InitMessage
 from ..events.run import ResultMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
+from ..flat import RawMessage
 from ..flat import ServerToolResultMessage
 from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
@@ -68,7 +73,18 @@ from ..roles import AssistantMessage
 from ..roles import UserMessage
 from ..usage import Usage
 
-__all__ = ["Entry", "InputStats", "Key", "SessionStats", "Tokens", "epoch", "resolve"]
+__all__ = [
+    "Entry",
+    "InputStats",
+    "Key",
+    "SessionStats",
+    "Tokens",
+    "epoch",
+    "logged_cost",
+    "price_context",
+    "priced_counts",
+    "resolve",
+]
 
 Key = tuple[str, str]
 """``("session", id)``, or ``("input", label)`` for an input without session ids."""
@@ -82,7 +98,13 @@ def _sum(a: int | None, b: int | None) -> int | None:
 
 @dataclass(slots=True)
 class Tokens(Slotted):
-    """Token counts and cost; ``None`` where nothing reported the figure."""
+    """Token counts and cost; ``None`` where nothing reported the figure.
+
+    ``more`` holds the further counts a log reports that change a price, by the name the
+    ``genai-prices`` table gives them: ``cache_write_1h_tokens`` (the part of the cache
+    writes made with a one-hour lifetime), ``web_searches`` (server-side web search
+    requests), ``input_audio_tokens``... They add up like the other figures.
+    """
 
     input: int | None = None
     output: int | None = None
@@ -90,6 +112,7 @@ class Tokens(Slotted):
     cache_write: int | None = None
     reasoning: int | None = None
     cost: float | None = None
+    more: dict[str, int] | None = None
 
     @classmethod
     def of(cls, usage: Usage | None, cost: float | None = None) -> Tokens:
@@ -102,7 +125,8 @@ class Tokens(Slotted):
             usage.cache_read_tokens,
             usage.cache_write_tokens,
             usage.reasoning_tokens,
-            cost if cost is not None else usage.cost_usd,
+            cost if cost is not None else logged_cost(usage.cost_usd),
+            priced_counts(usage) if usage.extra else None,
         )
 
     def add(self, other: Tokens) -> None:
@@ -114,6 +138,10 @@ class Tokens(Slotted):
         self.reasoning = _sum(self.reasoning, other.reasoning)
         if other.cost is not None:
             self.cost = other.cost if self.cost is None else self.cost + other.cost
+        if other.more:
+            more = self.more = dict(self.more or {})
+            for name, n in other.more.items():
+                more[name] = more.get(name, 0) + n
 
     def reported(self) -> bool:
         """Whether any token figure is known."""
@@ -122,15 +150,96 @@ class Tokens(Slotted):
             for v in (self.input, self.output, self.cache_read, self.cache_write, self.reasoning)
         )
 
-    def to_json(self) -> dict[str, int | None]:
-        """The token figures as a JSON-ready dict (cost is reported on its own)."""
+    def to_json(self) -> dict[str, Any]:
+        """The token figures as a JSON-ready dict (cost is reported on its own).
+
+        ``cache_write_1h`` is the part of ``cache_write`` made with a one-hour lifetime
+        and ``web_searches`` the server-side searches, where the logs say (else ``None``).
+        """
+        more = self.more or {}
         return {
             "input": self.input,
             "output": self.output,
             "cache_read": self.cache_read,
             "cache_write": self.cache_write,
             "reasoning": self.reasoning,
+            "cache_write_1h": more.get("cache_write_1h_tokens"),
+            "web_searches": more.get("web_searches"),
+            "web_fetches": more.get("web_fetches"),
         }
+
+
+_SERVER_TOOLS: Final = (
+    ("web_search_requests", "web_searches"),
+    ("web_fetch_requests", "web_fetches"),
+)
+_MODALITIES: Final = {
+    ("promptTokensDetails", "AUDIO"): "input_audio_tokens",
+    ("promptTokensDetails", "IMAGE"): "input_image_tokens",
+    ("promptTokensDetails", "VIDEO"): "input_video_tokens",
+    ("candidatesTokensDetails", "AUDIO"): "output_audio_tokens",
+    ("candidatesTokensDetails", "IMAGE"): "output_image_tokens",
+    ("cacheTokensDetails", "AUDIO"): "cache_audio_read_tokens",
+}
+"""Gemini's per-modality counts whose price differs from text, by genai-prices' name."""
+
+
+def _count(value: object) -> int | None:
+    return value if type(value) is int and value >= 0 else None
+
+
+def priced_counts(usage: Usage) -> dict[str, int] | None:
+    """The further counts of one usage that change its price (see :class:`Tokens`).
+
+    Read from what the decoders keep in ``extra``: Anthropic's split of cache writes by
+    lifetime and ``server_tool_use`` requests, Gemini's per-modality token counts.
+    """
+    found: dict[str, int] = {}
+    extra = usage.extra
+    long = usage.cache_write_1h_tokens
+    if long is not None:
+        found["cache_write_1h_tokens"] = long
+    tools = extra.get("server_tool_use")
+    if isinstance(tools, Mapping):
+        for key, name in _SERVER_TOOLS:
+            n = _count(tools.get(key))
+            if n:
+                found[name] = n
+    for (group, modality), name in _MODALITIES.items():
+        details = extra.get(group)
+        if isinstance(details, Sequence) and not isinstance(details, str):
+            for item in details:
+                if isinstance(item, Mapping) and item.get("modality") == modality:
+                    n = _count(item.get("tokenCount"))
+                    if n:
+                        found[name] = found.get(name, 0) + n
+    return found or None
+
+
+_TIERS: Final = {
+    ("speed", "fast"): ("speed", "fast"),
+    ("service_tier", "batch"): ("processing", "batch"),
+    ("service_tier", "flex"): ("service_tier", "flex"),
+    ("service_tier", "priority"): ("service_tier", "priority"),
+}
+"""What a log says of how a request was served, as the price table's context."""
+
+
+def price_context(*extras: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """How a request was served, where it changes the price (``()``: the standard service).
+
+    Claude Code's fast mode (``usage.speed``), a batch, flex or priority ``service_tier``
+    (in the usage or the response).
+    """
+    found: dict[str, str] = {}
+    for extra in extras:
+        for key in ("speed", "service_tier"):
+            value = extra.get(key)
+            if isinstance(value, str):
+                hit = _TIERS.get((key, value))
+                if hit is not None:
+                    found[hit[0]] = hit[1]
+    return tuple(sorted(found.items()))
 
 
 def epoch(value: object) -> float | None:
@@ -173,6 +282,13 @@ class Entry:
     """The record's timestamp as the log writes it (read when a report needs it)."""
     model: str | None = None
     """The model that wrote the message, when the log says."""
+    context: tuple[tuple[str, str], ...] = ()
+    """How the request was served where it changes the price (see :func:`price_context`)."""
+    agent: str | None = None
+    """The subagent that made the request (Claude Code's ``agentId``); ``None``: the main one."""
+    request_id: str | None = None
+    """The API request's id where the log gives it (Claude Code's ``requestId``): with the
+    message id, what tells a resumed session's copy of a request from a new one."""
 
     @property
     def time(self) -> float | None:
@@ -230,10 +346,58 @@ class _Result(Slotted):
                 calls[tool] = (had + n, had_failed + failed)
 
 
+def logged_cost(value: object) -> float | None:
+    """A cost a log records, if it is one: a finite number of dollars, zero or more.
+
+    ``None`` for anything else (absent, text, a boolean, negative, NaN or infinite): such a
+    figure is not summed (the caller notes that it was rejected).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    cost = float(value)
+    return cost if math.isfinite(cost) and cost >= 0 else None
+
+
+def _bad_cost(value: object) -> bool:
+    """Whether a logged cost is there but rejected (negative, NaN or infinite)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and logged_cost(value) is None
+
+
+FIVE_HOURS: Final = 5 * 3600
+
+
+def _seconds(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return epoch(value)
+
+
+def _claude_reset(info: Mapping[str, Any] | None) -> float | None:
+    """When a Claude Code ``rate_limit_event``'s five-hour window resets, if it says."""
+    if info is None or info.get("rateLimitType") != "five_hour":
+        return None
+    return _seconds(info.get("resetsAt"))
+
+
+def _codex_reset(extra: Mapping[str, Any]) -> float | None:
+    """When the five-hour window of a Codex rate-limit snapshot resets, if it says."""
+    payload = extra.get("payload")
+    limits = payload.get("rate_limits") if isinstance(payload, Mapping) else None
+    if not isinstance(limits, Mapping):
+        limits = extra.get("rate_limits")
+    if not isinstance(limits, Mapping):
+        return None
+    for window in (limits.get("primary"), limits.get("secondary")):
+        if isinstance(window, Mapping) and window.get("window_minutes") == FIVE_HOURS // 60:
+            return _seconds(window.get("resets_at"))
+    return None
+
+
 def _result(m: ResultMessage) -> _Result:
-    cost = m.total_cost_usd
-    if cost is None and m.usage is not None:
-        cost = m.usage.cost_usd
+    cost = logged_cost(m.total_cost_usd)
+    if m.total_cost_usd is None and m.usage is not None:
+        cost = logged_cost(m.usage.cost_usd)
     tokens = None if m.usage is None else Tokens.of(m.usage, None)
     if tokens is not None:
         tokens.cost = None
@@ -315,6 +479,11 @@ class SessionStats(Slotted):
     """Keys of compaction boundary records."""
     summaries: set[str] = field(default_factory=set)
     """Keys of compaction summaries (user turns the harness wrote)."""
+    bad_costs: set[str] = field(default_factory=set)
+    """Keys of records whose logged cost was rejected (negative, NaN or infinite)."""
+    resets: set[float] = field(default_factory=set)
+    """When the five-hour usage windows the logs mention reset (seconds since 1970): Claude
+    Code's ``rate_limit_event`` (``resetsAt``), Codex's rate-limit snapshots (``resets_at``)."""
 
     @property
     def project(self) -> str | None:
@@ -340,6 +509,8 @@ class SessionStats(Slotted):
             self.folder,
             set(self.boundaries),
             set(self.summaries),
+            set(self.bad_costs),
+            set(self.resets),
         )
 
     def absorb(self, other: SessionStats) -> None:
@@ -368,6 +539,8 @@ class SessionStats(Slotted):
         self.folder = _first(self.folder, other.folder)
         self.boundaries |= other.boundaries
         self.summaries |= other.summaries
+        self.bad_costs |= other.bad_costs
+        self.resets |= other.resets
 
     def keys(self) -> set[str]:
         """The keys of every record counted here (to find a fragment's session)."""
@@ -567,18 +740,44 @@ class InputStats(Slotted):
                 s.cwd = cwd
         if s.model is None and m.model and not isinstance(m, ResultMessage | ErrorMessage):
             s.model = m.model
+        if type(m) is RawMessage:  # a record kept whole: its session, time and place only
+            return
         if isinstance(m, AssistantMessage):
             if m.usage is not None:
                 key = self._key(m, m.message_id, m.uuid)
                 logged = m.extra.get("costUSD")  # what older Claude Code transcripts record
-                cost = float(logged) if isinstance(logged, int | float) else None
-                tokens = Tokens.of(m.usage, None if isinstance(logged, bool) else cost)
-                s.turn_usage[key] = Entry(tokens, m.timestamp, m.model)
+                tokens = Tokens.of(m.usage, logged_cost(logged))
+                if _bad_cost(logged) or _bad_cost(m.usage.cost_usd):
+                    s.bad_costs.add(key)
+                context = price_context(m.usage.extra, m.extra)
+                extra = m.extra
+                agent = extra.get("agentId")
+                request = extra.get("requestId")
+                s.turn_usage[key] = Entry(
+                    tokens,
+                    m.timestamp,
+                    m.model,
+                    context,
+                    agent if type(agent) is str else None,
+                    request if type(request) is str and m.message_id else None,
+                )
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
+        if isinstance(m, RateLimitMessage):
+            reset = _claude_reset(m.info)
+            if reset is not None:
+                s.resets.add(reset)
+            return
         if isinstance(m, ResultMessage):
+            reset = _codex_reset(m.extra)
+            if reset is not None:
+                s.resets.add(reset)
             self._end_turn()
             key = self._key(m, m.uuid, m.message_id)
+            if _bad_cost(m.total_cost_usd) or (
+                m.total_cost_usd is None and m.usage is not None and _bad_cost(m.usage.cost_usd)
+            ):
+                s.bad_costs.add(key)
             if m.extra.get("type") == "result":  # Claude Code: the running totals
                 s.running[self.label] = (key, _result(m))
             else:
@@ -641,4 +840,37 @@ def resolve(parts: dict[Key, SessionStats]) -> list[SessionStats]:
         if len(owners) == 1:
             owners[0].absorb(s)
             del merged[key]
-    return list(merged.values())
+    found = list(merged.values())
+    _count_copies_once(found)
+    return found
+
+
+def _count_copies_once(sessions: list[SessionStats]) -> None:
+    """A request a resumed (or forked) session copied from another is counted once.
+
+    Claude Code copies the records of the session it resumes into the new session's file,
+    with their message and request ids: a request known by both ids in several sessions
+    stays in the one that began it (see :func:`_order`) and leaves the others.
+    """
+    holders: dict[tuple[str, str], list[SessionStats]] = {}
+    for s in sessions:
+        for key, entry in s.turn_usage.items():
+            if entry.request_id is not None:
+                holders.setdefault((key, entry.request_id), []).append(s)
+    order = {id(s): _order(s) for s in sessions}
+    for (key, _), held in holders.items():
+        if len(held) > 1:
+            keeper = min(held, key=lambda s: order[id(s)])
+            for s in held:
+                if s is not keeper:
+                    del s.turn_usage[key]
+
+
+def _order(s: SessionStats) -> tuple[float, int, str]:
+    """Which of two sessions holding a request began it: the one that sorts first.
+
+    The earlier start, and at the same start (a copy keeps its records' times) the
+    shorter, which the other resumes.
+    """
+    first = s.first_time
+    return (float("inf") if first is None else first, len(s.turn_usage), s.session_id or "")

@@ -1,21 +1,32 @@
 """Estimated cost from the ``genai-prices`` package (the ``prices`` extra), when installed.
 
 The package keeps a maintained table of prices per provider and model, with the dates prices
-changed; each message is priced at its own time. Input, output, cache read and cache write
-tokens are priced separately (``genai-prices`` counts input tokens with the cached ones, so
-they are added back here: :class:`~messages.usage.Usage` counts input without them).
+changed; each message is priced at its own time, on its own (a long-context price tier is
+decided per request). Input, output, cache read and cache write tokens are priced separately
+(``genai-prices`` counts input tokens with the cached ones, so they are added back here:
+:class:`~messages.usage.Usage` counts input without them), and so are the further counts a
+log reports (one-hour cache writes, web searches, audio tokens: :class:`Tokens` ``more``)
+and how the request was served (fast mode, batch, flex or priority tier).
+
+A model the table does not know under its own name is looked up under its documented
+aliases (a ``provider/`` prefix, a Bedrock or Vertex spelling, a ``[1m]`` context tag); a
+model still unknown has no estimate (``None``), never a price of zero.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from datetime import UTC
 from datetime import datetime
+from decimal import Decimal
 from functools import cache
 from typing import Any
+from typing import Final
 
 from ._engine import Tokens
 
-__all__ = ["available", "estimate"]
+__all__ = ["aliases", "available", "estimate", "total", "version", "warm"]
 
 
 @cache
@@ -27,41 +38,268 @@ def _module() -> Any:
     return genai_prices
 
 
+def warm() -> None:
+    """Import ``genai-prices`` and load its table now.
+
+    A parent waiting on workers calls it, so that the report does not pay for it after
+    they finish.
+    """
+    if _module() is not None:
+        _grouped()
+
+
 def available() -> bool:
     """Whether ``genai-prices`` is installed (``pip install 'llm-messages[prices]'``)."""
     return _module() is not None
 
 
-@cache
-def _price(model: str, when: float | None, counts: tuple[int, int, int, int]) -> float | None:
+def version() -> str | None:
+    """The installed ``genai-prices`` version (its price data), or ``None``."""
     prices = _module()
-    fresh, cache_read, cache_write, output = counts
-    usage = prices.Usage(
-        input_tokens=fresh + cache_read + cache_write,
-        cache_read_tokens=cache_read,
-        cache_write_tokens=cache_write,
-        output_tokens=output,
-    )
-    at = None if when is None else datetime.fromtimestamp(when, UTC)
-    try:
-        found = prices.calc_price(usage, model, genai_request_timestamp=at)
-    except LookupError:  # a model the table does not know
+    if prices is None:
         return None
-    return float(found.total_price)
+    return str(getattr(prices, "__version__", None) or "unknown")
 
 
-def estimate(model: str | None, when: float | None, tokens: Tokens) -> float | None:
+_PROVIDERS: Final = frozenset(
+    ("anthropic", "openai", "google", "google-vertex", "gemini", "vertex_ai", "bedrock")
+)
+_BEDROCK: Final = re.compile(
+    r"^(?:(?:us|eu|apac|global|jp|au)\.)?anthropic\.(.+?)(?:-v\d+(?::\d+)?)?$"
+)
+_VERTEX: Final = re.compile(r"^(claude-.+?)@\d{8}$")
+_CONTEXT_TAG: Final = re.compile(r"\[[^\]]*\]$")
+
+
+def aliases(model: str) -> list[str]:
+    """The names a model is looked up under, its own first.
+
+    Date suffixes and ``-latest`` are resolved by ``genai-prices`` itself; this adds what it
+    does not: a ``[1m]`` context tag (Claude Code), a routing prefix (``anthropic/``,
+    ``openrouter/anthropic/``), a Bedrock spelling (``us.anthropic.claude-...-v1:0``) and a
+    Vertex one (``claude-...@20250929``).
+
+    >>> aliases("openrouter/anthropic/claude-sonnet-4-5")
+    ['openrouter/anthropic/claude-sonnet-4-5', 'anthropic/claude-sonnet-4-5', 'claude-sonnet-4-5']
+    >>> aliases("us.anthropic.claude-opus-4-6-v1:0")
+    ['us.anthropic.claude-opus-4-6-v1:0', 'claude-opus-4-6']
+    """
+    found = [model]
+
+    def add(name: str) -> None:
+        if name and name not in found:
+            found.append(name)
+
+    name = _CONTEXT_TAG.sub("", model).strip()
+    add(name)
+    while "/" in name:
+        name = name.split("/", 1)[1]
+        add(name)
+    bedrock = _BEDROCK.match(name)
+    if bedrock:
+        add(bedrock.group(1))
+    vertex = _VERTEX.match(name)
+    if vertex:
+        add(vertex.group(1))
+    return found
+
+
+_Context = tuple[tuple[str, str], ...]
+
+
+def _fields(tokens: Tokens) -> dict[str, int]:
+    """The usage keys ``genai-prices`` prices, for ``tokens``."""
+    fresh, read, write = tokens.input or 0, tokens.cache_read or 0, tokens.cache_write or 0
+    fields = {
+        "input_tokens": fresh + read + write,
+        "cache_read_tokens": read,
+        "cache_write_tokens": write,
+        "output_tokens": tokens.output or 0,
+    }
+    for name, n in (tokens.more or {}).items():
+        if name == "cache_write_1h_tokens":  # the table wants both parts beside their sum
+            long = min(n, write)
+            fields["cache_write_1h_tokens"] = long
+            fields["cache_write_5m_tokens"] = write - long
+        elif name != "web_fetches":  # reported, but not a priced unit of the table
+            fields[name] = n
+    return fields
+
+
+@cache
+def _lookup(model: str) -> tuple[Any, Any] | None:
+    """The table's provider and model for a model name or one of its aliases.
+
+    Without the table's lookup (a ``genai-prices`` that lays it out otherwise), the name
+    that the public ``calc_price`` knows is returned, with ``None`` for its provider.
+    """
+    prices = _module()
+    for name in aliases(model):
+        try:
+            if _grouped():
+                snapshot = prices.data_snapshot.get_snapshot()
+                return snapshot.find_provider_model(name, None, None, None)  # type: ignore[no-any-return]
+            prices.calc_price(prices.Usage(input_tokens=0), name)
+            return (None, name)
+        except LookupError:
+            continue
+    return None
+
+
+def _alone(model: str, when: float | None, fields: dict[str, int], context: _Context) -> float:
+    """One request priced through the public ``calc_price`` (the path without grouping)."""
+    prices = _module()
+    found = _lookup(model)
+    name = model if found is None else found[1]
+    usage = prices.Usage(**fields)
+    at = _when(when)
+    price = prices.calc_price(
+        usage, name, genai_request_timestamp=at, price_context=dict(context) or None
+    )
+    return float(price.total_price)
+
+
+@cache
+def _grouped() -> bool:
+    """Whether the table's own lookup is there to group requests by the prices they get."""
+    prices = _module()
+    try:
+        snapshot = prices.data_snapshot.get_snapshot()
+        provider, info = snapshot.find_provider_model("gpt-4o", None, None, None)
+    except Exception:
+        return False
+    return all(
+        hasattr(x, name)
+        for x, name in ((info, "get_prices"), (info, "calc_price"), (provider, "models"))
+    )
+
+
+def _when(when: float | None) -> datetime:
+    return datetime.now(UTC) if when is None else datetime.fromtimestamp(when, UTC)
+
+
+class _Group:
+    """Requests priced alike: same model, prices in effect, service and price tier.
+
+    Their price is linear in their counts, so it is ``n`` times the price of their mean.
+    """
+
+    __slots__ = ("at", "context", "counts", "info", "n", "provider")
+
+    def __init__(self, provider: Any, info: Any, at: datetime, context: dict[str, str] | None):
+        self.provider, self.info, self.at, self.context = provider, info, at, context
+        self.counts: dict[str, int] = {}
+        self.n = 0
+
+    def add(self, fields: dict[str, int]) -> None:
+        counts = self.counts
+        for name, value in fields.items():
+            counts[name] = counts.get(name, 0) + value
+        self.n += 1
+
+    def price(self) -> float:
+        prices = _module()
+        n = Decimal(self.n)
+        mean = prices.Usage(**{name: Decimal(v) / n for name, v in self.counts.items()})
+        found = self.info.calc_price(
+            mean, self.provider, genai_request_timestamp=self.at, price_context=self.context
+        )
+        return float(found.total_price * n)
+
+
+def _key(
+    provider: Any, info: Any, at: datetime, context: _Context, total_input: int
+) -> tuple[Any, ...]:
+    """What decides a request's prices.
+
+    The prices in effect at its time (with the variants its service selects) and the price
+    tier its input reaches (a tier prices every token, not only those above it).
+    """
+    base = info.get_prices(at)
+    variants: tuple[int, ...] = ()
+    resolved = base
+    if context:
+        resolved = info.get_prices(at, dict(context))
+        variants = tuple(
+            id(v)
+            for v in info.price_variants or ()
+            if v.constraint is None or v.constraint.active(at)
+        )
+    tiered = _tiered()
+    starts: set[int] = set()
+    for value in vars(resolved).values():
+        if isinstance(value, tiered):
+            starts.update(tier.start for tier in getattr(value, "tiers", ()))
+    bracket = sum(1 for start in starts if total_input > start)
+    return (id(provider), id(info), id(base), variants, context, bracket)
+
+
+@cache
+def _tiered() -> type:
+    return _module().types.TieredPrices  # type: ignore[no-any-return]
+
+
+def total(
+    parts: Iterable[tuple[str | None, float | None, Tokens, _Context]],
+) -> tuple[float | None, set[str | None]]:
+    """The estimated price of several requests, and the models that have none.
+
+    Each part is ``(model, when, tokens, context)``, priced as :func:`estimate` would price
+    it on its own; requests priced alike are added up first and priced once (the table's
+    price is linear in the counts within a price tier), which makes a report over many
+    thousands of messages cost a few hundred calls to ``genai-prices``. The price is
+    ``None`` when nothing could be priced; the models without a price (``None`` for an
+    unnamed one) are returned beside it, for parts with token counts.
+    """
+    if _module() is None:
+        return None, set()
+    groups: dict[tuple[Any, ...], _Group] = {}
+    unpriced: set[str | None] = set()
+    total_price: float | None = None
+    for model, when, tokens, served in parts:
+        if not tokens.reported():
+            continue
+        if not model:
+            unpriced.add(None)
+            continue
+        found = _lookup(model)
+        if found is None:
+            unpriced.add(model)
+            continue
+        provider, info = found
+        fields = _fields(tokens)
+        if not _grouped():
+            alone = _alone(model, when, fields, served)
+            total_price = alone if total_price is None else total_price + alone
+            continue
+        at = _when(when)
+        context = served
+        if context and not any(info is m for m in provider.models):
+            context = ()  # the table's rule: a model found under another provider's name
+        key = _key(provider, info, at, context, fields["input_tokens"])
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = _Group(provider, info, at, dict(context) or None)
+        group.add(fields)
+    if groups:
+        grouped = sum(group.price() for group in groups.values())
+        total_price = grouped if total_price is None else total_price + grouped
+    return total_price, unpriced
+
+
+def estimate(
+    model: str | None,
+    when: float | None,
+    tokens: Tokens,
+    context: _Context = (),
+) -> float | None:
     """The price in US dollars of ``tokens`` on ``model`` at ``when`` (seconds, UTC).
 
-    ``None`` when the model is not named or not in the table, when no token figure is known,
-    or when ``genai-prices`` is not installed. Unknown figures count as zero tokens.
+    ``context`` says how the request was served (see :func:`~messages.stats.price_context`).
+    ``None`` when the model is not named or not in the table (under any of its
+    :func:`aliases`), when no token figure is known, or when ``genai-prices`` is not
+    installed. Unknown figures count as zero tokens.
     """
-    if not model or not tokens.reported() or _module() is None:
+    if not model:
         return None
-    counts = (
-        tokens.input or 0,
-        tokens.cache_read or 0,
-        tokens.cache_write or 0,
-        (tokens.output or 0),
-    )
-    return _price(model, when, counts)
+    return total([(model, when, tokens, context)])[0]

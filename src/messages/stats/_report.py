@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
 from datetime import date
@@ -16,16 +18,31 @@ from .._core.slots import Slotted
 from ._engine import SessionStats
 from ._engine import Tokens
 from ._prices import available
-from ._prices import estimate
+from ._prices import total as priced
 
 __all__ = ["CostMode", "Report", "Row", "View", "build", "zone_name"]
 
-View: TypeAlias = Literal["session", "day", "month", "model", "project"]
+View: TypeAlias = Literal[
+    "session", "day", "week", "month", "model", "project", "agent", "block", "subagent"
+]
 """What a report's rows are."""
 CostMode: TypeAlias = Literal["auto", "logged", "estimated"]
 """Which cost a report shows: the logs' own, estimated from tokens, or logged else estimated."""
 
-VIEWS: tuple[View, ...] = ("session", "day", "month", "model", "project")
+VIEWS: tuple[View, ...] = (
+    "session",
+    "day",
+    "week",
+    "month",
+    "model",
+    "project",
+    "agent",
+    "block",
+    "subagent",
+)
+
+BLOCK_SECONDS = 5 * 3600
+"""The length of a subscription's billing window (a block)."""
 
 
 def zone_name(tz: tzinfo | None) -> str:
@@ -64,6 +81,9 @@ class Row(Slotted):
     """Their formats."""
     compactions: int = 0
     """Times a session's history was compacted (see ``messages stats``)."""
+    unpriced: set[str] = field(default_factory=set)
+    """Models of this row with token counts but no price: the row has no cost then
+    (``None``, never a made-up zero), and the JSON says why."""
 
     @property
     def cost_source(self) -> str | None:
@@ -71,6 +91,11 @@ class Row(Slotted):
         if not self.sources:
             return None
         return "mixed" if len(self.sources) > 1 else next(iter(self.sources))
+
+    @property
+    def priced_cost(self) -> float | None:
+        """The cost to show: ``None`` when part of the row could not be priced."""
+        return None if self.unpriced else self.cost
 
     def _add_cost(self, cost: float | None, source: str) -> None:
         if cost is not None:
@@ -88,11 +113,20 @@ class Row(Slotted):
         if other.cost is not None:
             self.cost = other.cost if self.cost is None else self.cost + other.cost
         self.sources |= other.sources
+        self.unpriced |= other.unpriced
         self.inputs += [x for x in other.inputs if x not in self.inputs]
         self.formats += [x for x in other.formats if x not in self.formats]
 
     def figures(self) -> dict[str, Any]:
-        """The figures as a JSON-ready dict (without the key)."""
+        """The figures as a JSON-ready dict (without the key).
+
+        ``cost_usd`` is ``None`` where nothing gives a cost, and where part of the row is
+        usage of a model the price table does not know: ``cost_note`` then says which.
+        """
+        cost = self.priced_cost
+        note = None
+        if self.unpriced:
+            note = f"no price for {', '.join(sorted(self.unpriced))} in the genai-prices table"
         return {
             "inputs": list(self.inputs),
             "formats": list(self.formats),
@@ -103,8 +137,9 @@ class Row(Slotted):
             "errors": self.errors,
             "compactions": self.compactions,
             "tokens": self.tokens.to_json(),
-            "cost_usd": None if self.cost is None else round(self.cost, 10),
+            "cost_usd": None if cost is None else round(cost, 10),
             "cost_source": self.cost_source,
+            "cost_note": note,
         }
 
 
@@ -128,6 +163,8 @@ class Report(Slotted):
     """Models with token counts that ``genai-prices`` has no price for."""
     needs_prices: bool = False
     """Whether an estimate was wanted but ``genai-prices`` is not installed."""
+    rejected_costs: list[str] = field(default_factory=list)
+    """Inputs holding a logged cost that was rejected (negative, NaN or infinite), not summed."""
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON-ready dict.
@@ -164,12 +201,72 @@ def _day(when: float | None, tz: tzinfo | None) -> date | None:
     return moment.date()
 
 
-def _key(by: View, day: date | None, model: str | None, project: str | None) -> str | None:
-    if by == "day":
-        return None if day is None else day.isoformat()
-    if by == "month":
-        return None if day is None else f"{day.year:04d}-{day.month:02d}"
-    return model if by == "model" else project
+class _Blocks:
+    """The five-hour billing windows over a set of times (see ``messages stats --by block``).
+
+    A block starts at the hour of the first record not in a block yet (rounded down, UTC)
+    and ends five hours later: a record at or after its end, or after a gap, opens the next.
+    Where the logs say when a five-hour window resets (``resets``), a block that starts
+    inside such a window is that window: it starts five hours before the reset and ends at it.
+    """
+
+    __slots__ = ("starts",)
+
+    def __init__(self, times: list[float], resets: Iterable[float] = ()) -> None:
+        self.starts: list[float] = []
+        windows = sorted(resets)
+        end = float("-inf")
+        for t in sorted(times):
+            if t < end:
+                continue
+            at = bisect_right(windows, t)
+            if at < len(windows) and windows[at] - BLOCK_SECONDS <= t:
+                start, until = windows[at] - BLOCK_SECONDS, windows[at]  # the logs' window
+            else:
+                start = t - t % 3600
+                until = start + BLOCK_SECONDS
+            self.starts.append(max(start, end))  # never over the block before
+            end = until
+
+    def start(self, when: float) -> float:
+        """The start of the block holding ``when`` (one of the times it was built from)."""
+        return self.starts[bisect_right(self.starts, when) - 1]
+
+
+def _key(
+    by: View,
+    when: float | None,
+    *,
+    tz: tzinfo | None,
+    model: str | None,
+    s: SessionStats,
+    agent: str | None,
+    blocks: _Blocks | None,
+) -> str | None:
+    if by in ("day", "week", "month"):
+        day = _day(when, tz)
+        if day is None:
+            return None
+        if by == "day":
+            return day.isoformat()
+        if by == "month":
+            return f"{day.year:04d}-{day.month:02d}"
+        year, week, _ = day.isocalendar()
+        return f"{year:04d}-W{week:02d}"
+    if by == "block":
+        if when is None or blocks is None:
+            return None
+        start = blocks.start(when)
+        moment = (
+            datetime.fromtimestamp(start, tz) if tz is not None else datetime.fromtimestamp(start)
+        )
+        return moment.strftime("%Y-%m-%d %H:%M")
+    if by == "agent":
+        return s.formats[0] if s.formats else None
+    if by == "subagent":
+        name = s.session_id or f"({', '.join(s.inputs)})"
+        return name if agent is None else f"{name}/{agent}"
+    return model if by == "model" else s.project
 
 
 @dataclass(slots=True)
@@ -180,6 +277,8 @@ class _Part(Slotted):
     model: str | None
     tokens: Tokens
     logged: float | None
+    context: tuple[tuple[str, str], ...] = ()
+    agent: str | None = None
 
 
 def _parts(s: SessionStats) -> list[_Part]:
@@ -195,7 +294,14 @@ def _parts(s: SessionStats) -> list[_Part]:
         when = e.time
         logged = None if cost is not None else e.tokens.cost
         parts.append(
-            _Part(s.first_time if when is None else when, e.model or s.model, e.tokens, logged)
+            _Part(
+                s.first_time if when is None else when,
+                e.model or s.model,
+                e.tokens,
+                logged,
+                e.context,
+                e.agent,
+            )
         )
     if cost is not None:
         parts.append(_Part(s.first_time, s.model, Tokens(), cost))
@@ -230,6 +336,19 @@ def build(
     rows: list[Row] = []
     unpriced: set[str] = set()
     wanted_estimate = False
+    owed: dict[int, tuple[Row, list[_Part]]] = {}
+    """The parts each row's estimate is made of, priced together at the end."""
+
+    def owe(row: Row, parts: list[_Part]) -> None:
+        if parts:
+            owed.setdefault(id(row), (row, []))[1].extend(parts)
+
+    blocks = None
+    if by == "block":
+        times = [s.first_time for s in sessions if s.first_time is not None]
+        times += [p.time for s in sessions for p in _parts(s) if p.time is not None]
+        resets = {r for s in sessions for r in s.resets}
+        blocks = _Blocks([t for t in times if keep(_day(t, tz))], resets)
     for s in sessions:
         own = Row(s.session_id or f"({', '.join(s.inputs)})")
         touched = False
@@ -245,45 +364,52 @@ def build(
         own.inputs, own.formats = list(s.inputs), list(s.formats)
         parts = _parts(s)
         logged = cost == "logged" or (cost == "auto" and any(p.logged is not None for p in parts))
-        split: list[tuple[str | None, Row]] = []
+        split: list[tuple[str | None, Row, list[_Part]]] = []
         for p in parts:
             day = _day(p.time, tz)
             if not keep(day):
                 continue
             touched = True
-            piece = Row(None, tokens=Tokens(*_counts(p.tokens)))
+            piece = Row(None, tokens=_counts(p.tokens))
             if logged:
                 piece._add_cost(p.logged, "logged")
             else:
                 wanted_estimate = wanted_estimate or p.tokens.reported()
-                price = estimate(p.model, p.time, p.tokens)
-                if price is None and p.tokens.reported() and available():
-                    unpriced.add(p.model or "(a model the log does not name)")
-                piece._add_cost(price, "estimated")
-            split.append((_key(by, day, p.model, s.project), piece))
+            key = _key(by, p.time, tz=tz, model=p.model, s=s, agent=p.agent, blocks=blocks)
+            split.append((key, piece, [] if logged else [p]))
         if not touched:
             continue
         kept.append(s)
         if by == "session":
-            for _, piece in split:
+            for _, piece, estimated in split:
                 own._add(piece)
+                owe(own, estimated)
             rows.append(own)
             continue
         if own.sessions:
-            split.insert(0, (_key(by, home_day, s.model, s.project), own))
-        for key, piece in split:
+            home = _key(by, s.first_time, tz=tz, model=s.model, s=s, agent=None, blocks=blocks)
+            split.insert(0, (home, own, []))
+        for key, piece, estimated in split:
             row = groups.get(key)
             if row is None:
                 row = groups[key] = Row(key)
             row._add(piece)
+            owe(row, estimated)
             if piece is not own:
                 row.inputs += [x for x in s.inputs if x not in row.inputs]
                 row.formats += [x for x in s.formats if x not in row.formats]
     if by != "session":
         rows = [groups[k] for k in sorted(groups, key=lambda k: (k is None, k or ""))]
+    for row, estimated in owed.values():
+        price, missing = priced((p.model, p.time, p.tokens, p.context) for p in estimated)
+        row._add_cost(price, "estimated")
+        names = {name or "(a model the log does not name)" for name in missing}
+        row.unpriced |= names
+        unpriced |= names
     total = Row("total")
     for row in rows:
         total._add(row)
+    rejected = sorted({label for s in kept if s.bad_costs for label in s.inputs})
     return Report(
         by,
         cost,
@@ -293,8 +419,11 @@ def build(
         kept,
         sorted(unpriced),
         wanted_estimate and not available(),
+        rejected,
     )
 
 
-def _counts(t: Tokens) -> tuple[int | None, ...]:
-    return (t.input, t.output, t.cache_read, t.cache_write, t.reasoning)
+def _counts(t: Tokens) -> Tokens:
+    """The counts of ``t`` without its cost (a report's cost is chosen apart)."""
+    more = None if t.more is None else dict(t.more)
+    return Tokens(t.input, t.output, t.cache_read, t.cache_write, t.reasoning, None, more)

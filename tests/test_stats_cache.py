@@ -1,0 +1,222 @@
+"""``messages stats``' per-file cache, ``--jobs``, and ``--since`` skipping old files."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from messages.cli import main
+from messages.stats import _cache
+from messages.stats._cache import Cached
+from messages.stats._cache import StatsCache
+
+WHEN = "2026-11-20T10:00:00Z"
+
+
+def _line(mid: str, session: str, out: int = 10, when: str = WHEN) -> str:
+    return json.dumps(
+        {
+            "type": "assistant",
+            "uuid": f"u-{mid}",
+            "sessionId": session,
+            "timestamp": when,
+            "message": {
+                "id": mid,
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": [{"type": "text", "text": "ok"}],
+                "usage": {"input_tokens": 100, "output_tokens": out},
+            },
+        }
+    )
+
+
+def _write(path: Path, *lines: str) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _stats(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[dict[str, Any], str]:
+    code = main(["stats", "--json", *argv])
+    out, err = capsys.readouterr()
+    assert code in (0, 1)
+    doc: dict[str, Any] = json.loads(out)
+    return doc, err
+
+
+@pytest.fixture
+def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return home / "messages" / "stats"
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.pickle")) if folder.is_dir() else []
+
+
+def test_a_rerun_reads_the_cache_and_gives_the_same_report(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _write(tmp_path / "a.jsonl", _line("m1", "s1"), "not json")
+    b = _write(tmp_path / "b.jsonl", _line("m2", "s2"))
+    first, err1 = _stats(capsys, str(a), str(b))
+    assert len(_entries(cache_home)) == 2
+    stamps = [p.stat().st_mtime_ns for p in _entries(cache_home)]
+    second, err2 = _stats(capsys, str(a), str(b))
+    assert second == first
+    assert err2 == err1 and f"{a}:2:" in err2  # the bad line is reported again, from the cache
+    assert [p.stat().st_mtime_ns for p in _entries(cache_home)] == stamps  # nothing rewritten
+    # the cache really is read: an entry's part stands in for the file
+    cache = StatsCache(cache_home)
+    key = cache.key(str(b), (None, False, False, _limits()))
+    assert key is not None
+    hit = cache.get(str(b), key)
+    assert hit is not None and hit.stats is not None
+    assert [s.session_id for s in hit.stats.sessions.values()] == ["s2"]
+
+
+def _limits() -> str:
+    from messages.cli.stats import _limits_key
+
+    return _limits_key()
+
+
+def test_a_changed_file_is_read_again(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _write(tmp_path / "a.jsonl", _line("m1", "s1", out=10))
+    first, _ = _stats(capsys, str(a))
+    assert first["total"]["tokens"]["output"] == 10
+    _write(a, _line("m1", "s1", out=10), _line("m2", "s1", out=5))
+    second, _ = _stats(capsys, str(a))
+    assert second["total"]["tokens"]["output"] == 15
+    # the same size and another time: read again too
+    _write(a, _line("m1", "s1", out=70))
+    os.utime(a, ns=(1, 1))
+    third, _ = _stats(capsys, str(a))
+    assert third["total"]["tokens"]["output"] == 70
+
+
+def test_no_cache_neither_reads_nor_writes(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _write(tmp_path / "a.jsonl", _line("m1", "s1"))
+    _stats(capsys, "--no-cache", str(a))
+    assert _entries(cache_home) == []
+    _stats(capsys, str(a))
+    (entry,) = _entries(cache_home)
+    entry.write_bytes(pickle.dumps(("forged", "value")))
+    doc, _ = _stats(capsys, "--no-cache", str(a))
+    assert doc["total"]["tokens"]["output"] == 10
+    assert entry.read_bytes() == pickle.dumps(("forged", "value"))  # untouched
+
+
+def test_another_library_or_price_version_is_a_miss(
+    tmp_path: Path, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = _write(tmp_path / "a.jsonl", _line("m1", "s1"))
+    cache = StatsCache(cache_home)
+    key = cache.key(str(a), ())
+    assert key is not None
+    cache.put(str(a), key, Cached(None, "note\n", False, 1))
+    assert cache.get(str(a), key) == Cached(None, "note\n", False, 1)
+    for position, other in ((1, "99.0"), (2, "0.0.1-other-prices")):
+        versions = list(cache.versions)
+        versions[position] = other
+        monkeypatch.setattr(_cache, "_versions", lambda v=tuple(versions): v)
+        changed = StatsCache(cache_home)
+        new_key = changed.key(str(a), ())
+        assert new_key is not None
+        assert changed.get(str(a), new_key) is None
+    assert cache.get(str(a), cache.key(str(a), ("--strict",)) or ()) is None  # other options
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [b"", b"\x80\x04not a pickle", pickle.dumps(["a", "list"]), pickle.dumps(("k", 1))[:-3]],
+)
+def test_a_corrupt_cache_file_is_ignored_and_replaced(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str], garbage: bytes
+) -> None:
+    a = _write(tmp_path / "a.jsonl", _line("m1", "s1"))
+    first, _ = _stats(capsys, str(a))
+    (entry,) = _entries(cache_home)
+    entry.write_bytes(garbage)
+    second, err = _stats(capsys, str(a))
+    assert second == first and "cache" not in err
+    assert entry.read_bytes() != garbage  # written again
+    third, _ = _stats(capsys, str(a))
+    assert third == first
+
+
+def test_concurrent_runs_leave_whole_entries(tmp_path: Path, cache_home: Path) -> None:
+    """Two runs writing the same entries at once: every entry is whole (atomic rename),
+    and no temporary file is left behind."""
+    files = [_write(tmp_path / f"f{i}.jsonl", _line(f"m{i}", f"s{i}")) for i in range(12)]
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            cache = StatsCache(cache_home)
+            for f in files:
+                key = cache.key(str(f), ())
+                assert key is not None
+                cache.put(str(f), key, Cached(None, str(f) * 2000, False, 1))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    cache = StatsCache(cache_home)
+    for f in files:
+        key = cache.key(str(f), ())
+        assert key is not None
+        assert cache.get(str(f), key) == Cached(None, str(f) * 2000, False, 1)
+    assert [p.name for p in cache_home.iterdir() if not p.name.endswith(".pickle")] == []
+
+
+def test_two_processes_at_once_agree(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = [str(_write(tmp_path / f"f{i}.jsonl", _line(f"m{i}", "s"))) for i in range(6)]
+    alone, _ = _stats(capsys, "--no-cache", *files)
+    both, _ = _stats(capsys, "--jobs", "2", *files)  # two workers filling the cache
+    assert both == alone
+    again, _ = _stats(capsys, "--jobs", "2", *files)
+    assert again == alone
+    assert len(_entries(cache_home)) == 6
+
+
+def test_since_skips_files_last_modified_before_it(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "projects"
+    folder.mkdir()
+    old = _write(folder / "old.jsonl", _line("m1", "s1", when="2026-01-01T10:00:00Z"), "not json")
+    new = _write(folder / "new.jsonl", _line("m2", "s2", when="2026-11-20T10:00:00Z"))
+    os.utime(old, (1767261600, 1767261600))  # 2026-01-01 10:00 UTC: before --since
+    argv = ("--no-cache", "--tz", "UTC", "--since", "2026-11-01", str(folder))
+    doc, err = _stats(capsys, *argv)
+    assert [s["session_id"] for s in doc["sessions"]] == ["s2"]
+    assert doc["sessions"][0]["inputs"] == [str(new)]
+    assert err == ""  # the old file was not read: its bad line goes unreported
+    # modified since: read (its bad line is reported), its records before --since left out
+    os.utime(old)
+    doc, err = _stats(capsys, *argv)
+    assert [s["session_id"] for s in doc["sessions"]] == ["s2"]
+    assert f"{old}:2:" in err
+    # without --since, nothing is skipped
+    doc, _ = _stats(capsys, "--no-cache", str(old), str(new))
+    assert [s["session_id"] for s in doc["sessions"]] == ["s1", "s2"]
