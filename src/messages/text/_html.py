@@ -282,7 +282,8 @@ class _Writer:
                 body = cut(json_text(raw(block.input)), "json") if block.input else ""
                 result = self._results.get(block.id)
                 out.append(
-                    f'<div class="call server"><div><span class="name">{esc(block.name)}</span>'
+                    f'<div class="call server" data-call="{esc(block.id)}"><div><span class="name">'
+                    f"{esc(block.name)}</span>"
                     f' <span class="meta">server tool</span></div>{body}'
                 )
                 if isinstance(result, ServerToolResultBlock):
@@ -388,6 +389,9 @@ class _Writer:
             out.append(f'<div class="event">{esc(" · ".join(bits))} {when}</div>')
         else:
             out.append(f'<div class="event">{esc(_event_words(m))} {when}</div>')
+        uuid = getattr(m, "uuid", None)
+        if isinstance(uuid, str):
+            self._after([uuid])
 
 
 def _event_words(m: Message) -> str:

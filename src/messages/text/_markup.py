@@ -302,8 +302,11 @@ _EDIT_KEYS: Final = frozenset(
 
 def tool_input(block: ToolUseBlock) -> str:
     args: Mapping[str, Any] = raw(block.input) if block.input else {}
-    if block.invalid_arguments:
-        return cut(block.arguments or "", "json")
+    if block.invalid_arguments:  # a custom tool's free text (Codex apply_patch) or bad JSON
+        patch = _patch_text({}, block.arguments)
+        return cut(
+            block.arguments or "", "diff" if patch else "json", _diff_lines if patch else None
+        )
     command = _command(block.name, args)
     if command is not None:
         rest = {k: v for k, v in args.items() if k not in ("command", "cmd")}

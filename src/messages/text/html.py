@@ -113,7 +113,9 @@ class Overview:
     title: str
     """The session's title, else its first prompt (cut), else its id."""
     project: str | None
-    """The project folder (``project``, ``cwd``, or the working directory logged)."""
+    """The project (the session's ``project``, else its working directory)."""
+    cwd: str | None
+    """The working directory (the session's ``cwd``, else the one its log names)."""
     models: tuple[str, ...]
     """The models that answered, in order of first use."""
     started: datetime | None
@@ -202,8 +204,14 @@ def _cost(
     if price is None:
         return None, None, {}
     per_model: dict[str | None, Usage] = {}
-    for model, call in _all_calls(session):
-        per_model[model] = per_model.get(model, Usage()) + call
+    given = getattr(getattr(session, "usage", None), "by_model", None)
+    if isinstance(given, Mapping) and given:  # the session's own split (sessions.SessionUsage)
+        for model, part in given.items():
+            if isinstance(part, Usage):
+                per_model[model or None] = part
+    else:
+        for model, call in _all_calls(session):
+            per_model[model] = per_model.get(model, Usage()) + call
     total, by_kind, known = 0.0, dict.fromkeys((k for k, _ in _KINDS), 0.0), False
     for model, sub in per_model.items():
         for kind, part in _KINDS:
@@ -261,7 +269,8 @@ def overview(session: SessionLike, *, price: Price | None = None) -> Overview:
                 if mid is not None:
                     seen_ids.add(mid)
     given = getattr(session, "usage", None)
-    usage = given if isinstance(given, Usage) else Usage.sum(u for _, u in _all_calls(session))
+    total = given if isinstance(given, Usage) else getattr(given, "total", None)
+    usage = total if isinstance(total, Usage) else Usage.sum(u for _, u in _all_calls(session))
     cost, source, by_kind = _cost(session, messages, usage, price)
     calls = _calls(messages)
     if calls:  # one usage per API call: the truest count of responses
@@ -277,6 +286,7 @@ def overview(session: SessionLike, *, price: Price | None = None) -> Overview:
         id=session.id,
         title=clip(" ".join(str(title).split()), 120),
         project=_attr(session, "project", "cwd") or cwd,
+        cwd=_attr(session, "cwd") or cwd,
         models=tuple(models),
         started=_when(getattr(session, "started", None)) or (min(times) if times else None),
         ended=_when(getattr(session, "ended", None)) or (max(times) if times else None),
@@ -302,7 +312,7 @@ def _branch_parts(branch: object) -> tuple[Sequence[Message], str | None]:
     messages: Sequence[Message] = (
         found if found is not None else branch if isinstance(branch, Sequence) else ()
     )
-    fork = _attr(branch, "fork_point", "fork", "fork_uuid", "parent_uuid", "at")
+    fork = _attr(branch, "fork", "fork_point", "fork_uuid", "parent_uuid", "at")
     fork = fork if isinstance(fork, str) else _attr(fork, "uuid")
     return messages, fork if isinstance(fork, str) else None
 
@@ -332,6 +342,8 @@ def _facts(ov: Overview) -> str:
         rows.append(("Model" + ("s" if len(ov.models) > 1 else ""), esc(", ".join(ov.models))))
     if ov.project:
         rows.append(("Project", esc(ov.project)))
+    if ov.cwd and ov.cwd != ov.project:
+        rows.append(("Directory", esc(ov.cwd)))
     if ov.started:
         rows.append(("Started", _stamp(ov.started)))
     if ov.ended:
@@ -408,14 +420,26 @@ class _Page:
             placed.add(call_id)
             return self._subagent(sub, depth)
 
+        writers: dict[str, str] = {}  # boundary id -> the key of the agent that summarised
+        for compaction in getattr(session, "compactions", None) or ():
+            agent, boundary = _attr(compaction, "agent"), _attr(compaction, "boundary")
+            uuid = _attr(boundary, "uuid")
+            for key, sub in subs.items():
+                if agent is not None and isinstance(uuid, str) and sub is agent:
+                    writers[uuid] = key
+
         def after(uuid: str) -> str:
             found = forks.pop(uuid, None)
-            if not found:
-                return ""
-            word = "branch" if len(found) == 1 else "branches"
-            return f'<div class="forks">{len(found)} abandoned {word} fork here</div>' + "".join(
-                found
-            )
+            html = ""
+            if found:
+                word = "branch" if len(found) == 1 else "branches"
+                html = f'<div class="forks">{len(found)} abandoned {word} fork here</div>'
+                html += "".join(found)
+            key = writers.pop(uuid, None)
+            if key is not None and depth < _MAX_DEPTH:
+                placed.add(key)
+                html += self._subagent(subs[key], depth, "Compaction agent")
+            return html
 
         opts = self.options()
         opts.nested = nested
@@ -430,14 +454,14 @@ class _Page:
         out += loose
         return "".join(out)
 
-    def _subagent(self, sub: object, depth: int) -> str:
+    def _subagent(self, sub: object, depth: int, word: str = "Subagent") -> str:
         ov = overview(sub)  # type: ignore[arg-type]
         bits = [ov.title, f"{ov.responses} responses"]
         words = usage_words(ov.usage)
         if words:
             bits.append(words)
         return (
-            f'<details class="subagent" data-session="{esc(ov.id)}"><summary>Subagent · '
+            f'<details class="subagent" data-session="{esc(ov.id)}"><summary>{word} · '
             f"{esc(' · '.join(bits))}</summary>{self.body(sub, depth + 1)}</details>"
         )
 
