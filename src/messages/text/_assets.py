@@ -66,6 +66,9 @@ border-left:3px solid var(--line);padding-left:.6rem}
 .result.error pre{background:var(--errbg)}
 pre.diff .a{background:var(--add);display:block}pre.diff .d{background:var(--del);display:block}
 pre.diff .h{color:var(--muted);display:block}
+figure{margin:.4rem 0}
+.plain pre.prompt{background:none;border:0;padding:0;margin:.2rem 0;font:inherit;
+white-space:pre-wrap}
 img.inline{max-width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
 .subagent{border:1px solid var(--accent);border-radius:8px;padding:.2rem .6rem;margin:.5rem 0}
 .subagent>summary{color:var(--accent);font-weight:600}
@@ -84,6 +87,7 @@ table.sessions th,table.sessions td{border-bottom:1px solid var(--line);padding:
 text-align:left;vertical-align:top}
 table.sessions th{cursor:pointer;user-select:none;white-space:nowrap}
 table.sessions td.num,table.sessions th.num{text-align:right;white-space:nowrap}
+table.sessions td.nowrap{white-space:nowrap}
 th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 @media (max-width:40rem){body{font-size:14px}.wrap{padding:0 .4rem 3rem}
 .turn{padding:.4rem .5rem}.call{padding-left:.4rem}
