@@ -21,6 +21,7 @@ from tests.support.pages import driver
 from tests.support.pages import dump_dom
 from tests.support.pages import parse
 from tests.support.pages import read_session
+from tests.support.pages import shoot
 from tests.test_view import check_safe
 from tests.test_view import hostile_session
 
@@ -235,7 +236,7 @@ def test_a_phone_width_page_does_not_scroll_sideways(tmp_path: Path) -> None:
         widths = browser.execute_script(
             "return [document.documentElement.scrollWidth, window.innerWidth]"
         )
-    assert widths[0] <= widths[1]
+    assert widths[1] == 390 and widths[0] <= widths[1]
 
 
 @pytest.mark.parametrize(
@@ -262,3 +263,19 @@ def test_dump_dom_after_load_keeps_the_pages_structure(
     assert json.dumps(
         sorted(n.attrs.get("id", "") for n in loaded.find("section", "turn"))
     ) == json.dumps(sorted(n.attrs.get("id", "") for n in before.find("section", "turn")))
+
+
+def test_the_docs_screenshots_come_from_the_helper(tmp_path: Path) -> None:
+    """tools/view_screenshots.py runs this helper; the PNGs in docs/images are its output."""
+    import struct
+
+    made = shoot(tmp_path)
+    sizes = {}
+    for path in made:
+        data = path.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        sizes[path.name] = struct.unpack(">II", data[16:24])
+    assert sizes["view-session.png"][0] == 1000 and sizes["view-phone.png"][0] == 390
+    assert sizes["view-index.png"][0] == 1100
+    docs = Path(__file__).resolve().parents[1] / "docs" / "images"
+    assert sorted(p.name for p in docs.glob("view-*.png")) == sorted(sizes)

@@ -189,7 +189,10 @@ def screenshot(path: Path, out: Path, size: tuple[int, int] = (1100, 1500)) -> P
 
 @contextmanager
 def driver(size: tuple[int, int] = (1100, 1400)) -> Iterator[Any]:
-    """A Selenium driver on headless Chromium (browser console kept), or a skip."""
+    """A Selenium driver on headless Chromium (browser console kept), or a skip.
+
+    Below 500 px wide (a phone), the screen is emulated as a mobile device of ``size``.
+    """
     binary = chromium()
     chromedriver = shutil.which("chromedriver")
     if chromedriver is None:
@@ -208,6 +211,11 @@ def driver(size: tuple[int, int] = (1100, 1400)) -> Iterator[Any]:
     with tempfile.TemporaryDirectory(prefix="chromium-") as profile:
         options.add_argument(f"--user-data-dir={profile}")
         browser = webdriver.Chrome(service=Service(chromedriver), options=options)
+        if size[0] < 500:  # windows are at least 500 px wide: emulate a phone's screen instead
+            metrics = {"width": size[0], "height": size[1], "deviceScaleFactor": 1}
+            browser.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride", {**metrics, "mobile": True}
+            )
         try:
             yield browser
         finally:

@@ -142,6 +142,7 @@ if(more)more.hidden=false;b.remove();});
 document.addEventListener("keydown",function(e){if(e.key==="/"&&document.activeElement!==q){
 e.preventDefault();q.focus();}});
 document.body.classList.add("ready");
+if(window.performance&&performance.mark)performance.mark("view-ready");
 })();
 """
 """The session page's script: search with highlights, fold all, show all, the branch toggle."""
