@@ -450,13 +450,11 @@ def expand(path: str) -> list[Input]:
 def default_folders(env: dict[str, str] | None = None) -> list[str]:
     """Where the agents keep their logs, the folders that exist: read when no file is given.
 
+    Each agent's session hook knows its own folders (see :func:`messages.sessions.roots`):
     Claude Code's transcripts are in ``$CLAUDE_CONFIG_DIR/projects`` (a comma-separated list
     of folders is allowed), else ``~/.claude/projects``; Codex's sessions are in
     ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``.
     """
-    env = dict(os.environ) if env is None else env
-    home = env.get("HOME") or os.path.expanduser("~")
-    claude = [p.strip() for p in env.get("CLAUDE_CONFIG_DIR", "").split(",") if p.strip()]
-    places = [os.path.join(p, "projects") for p in claude or [os.path.join(home, ".claude")]]
-    places.append(os.path.join(env.get("CODEX_HOME") or os.path.join(home, ".codex"), "sessions"))
-    return [p for p in places if os.path.isdir(p)]
+    from ..sessions import roots
+
+    return roots(env)

@@ -3,8 +3,9 @@
 ``messages normalize`` writes the flat view of any agent CLI's output (as native JSON Lines, a
 one-line-per-message transcript or Markdown), ``messages convert`` rewrites a stream from one
 format to another, and ``messages stats`` counts turns, tool calls, errors, tokens and cost per
-session. Every input's format is detected from its first lines unless ``--from`` names it.
-See ``docs/cli.md``.
+session; ``messages sessions`` lists sessions assembled from their files and ``messages show``
+prints one as a conversation. Every input's format is detected from its first lines unless
+``--from`` names it. See ``docs/cli.md``.
 
 Exit codes: 0 ok, 1 data error (a bad line, content the target cannot carry, an unreadable
 file: every good line is still written), 2 usage error. A closed pipe ends the run quietly.
@@ -39,6 +40,8 @@ from .io import Progress
 from .io import Reporter
 from .io import default_folders
 from .io import expand
+from .sessions import add_parsers as add_session_parsers
+from .sessions import run as run_sessions
 from .stats import notes
 from .stats import render_json
 from .stats import render_table
@@ -176,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument(
         "--until", type=_date, metavar="DAY", help="up to this day (YYYY-MM-DD, inclusive)"
     )
+    add_session_parsers(sub)
     return parser
 
 
@@ -382,6 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if args.command in ("sessions", "show"):
+        return _run_sessions(args)
     inputs = _inputs_or_exit(parser, args)
     if isinstance(inputs, int):
         return inputs
@@ -431,6 +437,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _quiet_stdout()
             wrapper.detach()  # leave sys.stdout's buffer open
     return EXIT_DATA if any(o.failed for o in outcomes) else EXIT_OK
+
+
+def _run_sessions(args: argparse.Namespace) -> int:
+    """``messages sessions`` and ``messages show`` (see :mod:`messages.cli.sessions`)."""
+    wrapper = _utf8_stdout()
+    out: IO[str] = sys.stdout if wrapper is None else wrapper
+    try:
+        return run_sessions(args, out, sys.stderr)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if wrapper is not None:
+            try:
+                wrapper.flush()
+            except BrokenPipeError:
+                _quiet_stdout()
+            wrapper.detach()
 
 
 def _inputs_or_exit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Input] | int:

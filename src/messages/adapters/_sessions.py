@@ -1,0 +1,322 @@
+"""How one agent keeps its sessions on disk: the per-agent hook :mod:`messages.sessions` asks.
+
+:mod:`messages.sessions` assembles a session (the conversation the model saw, its abandoned
+branches, its subagents, its compactions, its usage counted once) from an agent's files. It
+knows nothing of any one agent: everything agent-specific goes through a :class:`SessionHook`,
+which says, for one agent,
+
+1. **where** its sessions live by default (:meth:`SessionHook.roots`, honouring the agent's own
+   override variables such as ``CLAUDE_CONFIG_DIR`` or ``CODEX_HOME``);
+2. **which files** under a folder are its session files (:meth:`SessionHook.files`);
+3. **what a file is** (:meth:`SessionHook.locate`): the session it belongs to, and whether it is
+   the main transcript or a subagent's (:class:`SessionFile`), told from its path and its first
+   parsed lines;
+4. **how records link** (:meth:`SessionHook.linker`): for each decoded record of a file, in
+   order, a :class:`Link` (its id, its parent's id, the logical parent across a compaction,
+   whether the model saw it, whether it was copied from an earlier session, the key of the API
+   call it reports, the subagent it starts...).
+
+The adapters never import :mod:`messages.sessions`; it imports them. A format with nothing
+special to say gets :class:`LinearHook`: one file is one session, its records in order, each
+the child of the one before. :func:`hook` finds an agent's hook.
+
+Adding an agent
+---------------
+Write ``src/messages/adapters/<name>/session_hook.py`` defining ``HOOK``, an object with the
+four methods of :class:`SessionHook` (subclassing :class:`LinearHook` and overriding what
+differs is the short way), and add ``<name>`` to :data:`HOOKED`. Keep what the files say in
+that one module: the record accessors (which wire field holds the id, the parent...) read the
+decoded message's ``extra`` (or a :class:`~messages.RawMessage`'s ``data``) there and nowhere
+else. Rules to follow:
+
+- :meth:`~SessionHook.locate` may read only what it is given (the path and the first parsed
+  objects); the loader reads each file's head once to group files, and the whole file once
+  when its session is assembled.
+- A :class:`Link` ``id`` is unique within a session's graph; a repeated id (a record written
+  again) keeps its first place. ``parent=None`` makes a root; ``logical_parent`` joins a
+  compaction boundary to the history it replaced.
+- ``conversation=True`` for what the model saw (prompts, replies, tool calls and results,
+  compaction summaries); progress lines, snapshots, token counts, metadata are ``False``.
+- ``prompt=True`` for what a person typed (a turn; the first one titles the session). It may
+  be set on a record the model did not see as such (Codex echoes each prompt as an event);
+  ``text`` then gives the prompt's words.
+- ``copied=True`` for a record a resume or fork copied from another session: it stays in the
+  conversation but its usage belongs to the session it came from. ``origin`` names the session
+  this one continues (on any record that says so).
+- ``call`` is the key of the API call whose usage the record reports (records with the same key
+  are one call, counted once); ``None`` for records that report no usage.
+- ``group`` joins records that are one model response written as several lines (Claude Code
+  writes one line per content block): an abandoned-looking sibling in a group on the active
+  path is part of it, not a branch.
+
+>>> from messages import AssistantMessage, UserMessage, Usage
+>>> linker = LinearHook("native").linker(SessionFile("a.jsonl", "a"))
+>>> [linker.link(m) for m in (UserMessage("hi"), AssistantMessage("yo", usage=Usage(1, 2)))]
+... # doctest: +NORMALIZE_WHITESPACE
+[Link(id='0', parent=None, conversation=True, prompt=True),
+ Link(id='1', parent='0', conversation=True, call='line 1')]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import KW_ONLY
+from dataclasses import dataclass
+from dataclasses import fields
+from importlib import import_module
+from typing import Any
+from typing import Final
+from typing import Literal
+from typing import Protocol
+from typing import final
+
+from ..blocks import TextBlock
+from ..blocks import ToolResultBlock
+from ..events.run import ResultMessage
+from ..flat import RawMessage
+from ..message import ROLE_TYPES
+from ..message import Message
+from ..roles import AssistantMessage
+from ..roles import UserMessage
+
+__all__ = [
+    "HOOKED",
+    "LOG_SUFFIXES",
+    "Link",
+    "LinearHook",
+    "Linker",
+    "SessionFile",
+    "SessionHook",
+    "hook",
+    "is_prompt",
+    "wire_fields",
+]
+
+HOOKED: Final = ("claude_code", "codex")
+"""The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
+
+LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")
+"""File endings a folder is searched for when a hook does not say otherwise."""
+
+Role = Literal["main", "subagent"]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class SessionFile:
+    """One file of a session, as its agent's hook tells it from its path and first lines."""
+
+    path: str
+    """The file's path."""
+    session: str
+    """The id of the session the file belongs to (a subagent's file: its parent session's)."""
+    _: KW_ONLY
+    role: Role = "main"
+    """``main`` for the session's own transcript, ``subagent`` for a subagent's."""
+    agent_id: str | None = None
+    """A subagent file's agent id (Claude Code ``agentId``, a Codex thread id)."""
+    project: str | None = None
+    """The project the agent files the session under (Claude Code's project folder name)."""
+    compaction: bool = False
+    """A subagent file whose side conversation writes a compaction summary (not a tool call)."""
+
+
+@final
+@dataclass(frozen=True, slots=True, repr=False)
+class Link:
+    """How one record sits in its session: the graph edges and what it counts for."""
+
+    id: str | None
+    """The record's id in the session graph (``None``: not part of the graph)."""
+    parent: str | None
+    """The id of the record it follows (``None``: a root)."""
+    _: KW_ONLY
+    logical_parent: str | None = None
+    """Across a compaction boundary: the last record of the history it replaced."""
+    conversation: bool = False
+    """Whether the model saw it: a prompt, a reply, a tool call or result, a summary."""
+    prompt: bool = False
+    """Whether it is a prompt a person (or a caller) wrote: counts as a turn, can be a title."""
+    compaction: bool = False
+    """Whether it marks a compaction (the boundary record)."""
+    summary: bool = False
+    """Whether it is the summary the model saw in place of compacted history."""
+    sidechain: bool = False
+    """Whether it belongs to a side conversation (a subagent's) written in the main file."""
+    copied: bool = False
+    """Whether a resume or fork copied it from an earlier session (its usage is counted there)."""
+    origin: str | None = None
+    """The id of the session this one was resumed or forked from, when the record says so."""
+    call: str | None = None
+    """The key of the API call whose usage it reports; the same key is one call."""
+    group: str | None = None
+    """The key of the model response it is a piece of (records split from one response)."""
+    subagent: tuple[str | None, str] | None = None
+    """``(tool_use_id, agent_id)``: the subagent this record says a tool call started."""
+    title: str | None = None
+    """A title the agent gave the session (or, with ``parent``, the branch ending there)."""
+    cwd: str | None = None
+    """The working directory the record was written in."""
+    text: str | None = None
+    """A prompt's text where the decoded record does not carry it (a prompt echoed as an event)."""
+
+    def __repr__(self) -> str:
+        shown = [f"id={self.id!r}", f"parent={self.parent!r}"]
+        for f in fields(self)[2:]:
+            value = getattr(self, f.name)
+            if value not in (None, False):
+                shown.append(f"{f.name}={value!r}")
+        return f"Link({', '.join(shown)})"
+
+
+class Linker(Protocol):
+    """Links the records of one file, in file order (it may keep state between records)."""
+
+    def link(self, message: Message) -> Link:
+        """The :class:`Link` of the next record of the file."""
+        ...
+
+
+class SessionHook(Protocol):
+    """What :mod:`messages.sessions` needs to know about one agent's session files."""
+
+    name: str
+    """The adapter's format name (:data:`messages.adapters.NAMES`)."""
+
+    def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
+        """The folders the agent keeps sessions in by default (existing or not)."""
+        ...
+
+    def files(self, folder: str) -> Iterator[str]:
+        """The agent's session files under ``folder``, in a stable order."""
+        ...
+
+    def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
+        """What the file at ``path`` is, from its path and its first parsed objects.
+
+        ``None`` when it is not one of this agent's session files.
+        """
+        ...
+
+    def linker(self, file: SessionFile) -> Linker:
+        """A fresh :class:`Linker` for the records of ``file``."""
+        ...
+
+
+def wire_fields(message: Message) -> Mapping[str, Any]:
+    """The wire fields a decoder kept of a record: the line it kept whole, else ``extra``."""
+    for name in ("data", "event"):  # raw lines, system and stream events keep the line whole
+        data = getattr(message, name, None)
+        if isinstance(data, Mapping):
+            return data
+    if isinstance(message, RawMessage):
+        return {}
+    extra: Mapping[str, Any] = getattr(message, "extra", None) or {}
+    return extra
+
+
+def is_prompt(message: Message) -> bool:
+    """Whether a message is a prompt: a user message with text, no tool result, no summary."""
+    if not isinstance(message, UserMessage) or message.summary is not None:
+        return False
+    if isinstance(message.content, str):
+        return bool(message.content.strip())
+    has_text = False
+    for block in message.content:
+        if isinstance(block, ToolResultBlock):
+            return False
+        if isinstance(block, TextBlock) and block.text.strip():
+            has_text = True
+    return has_text
+
+
+def walk_files(folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES) -> Iterator[str]:
+    """Every file under ``folder`` ending in one of ``suffixes``, sorted; hidden ones left out."""
+    for top, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.endswith(suffixes) and not name.startswith("."):
+                yield os.path.join(top, name)
+
+
+class _LinearLinker:
+    """Each record the child of the one before; usage of replies and token counts counted."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def link(self, message: Message) -> Link:
+        index = self.count
+        self.count += 1
+        parent = str(index - 1) if index else None
+        call = None
+        if isinstance(message, AssistantMessage) and message.usage is not None:
+            call = message.message_id or f"line {index}"
+        elif isinstance(message, ResultMessage) and message.subtype == "token_count":
+            call = f"line {index}"
+        conversation = isinstance(message, ROLE_TYPES) or (
+            getattr(message, "role", None) is not None and not isinstance(message, RawMessage)
+        )
+        summary = isinstance(message, UserMessage) and message.summary is not None
+        return Link(
+            str(index),
+            parent,
+            conversation=conversation,
+            prompt=is_prompt(message),
+            summary=summary,
+            call=call,
+            cwd=getattr(message, "cwd", None),
+        )
+
+
+class LinearHook:
+    """The default hook: one file is one session, its records a single chain in file order.
+
+    The session id is the file name without its ending. No default folders; every file with
+    a log ending is a candidate.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
+        """No default folders."""
+        return ()
+
+    def files(self, folder: str) -> Iterator[str]:
+        """Every file with a log ending under ``folder``."""
+        return walk_files(folder)
+
+    def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
+        """The file is a session of its own."""
+        stem = os.path.basename(path)
+        for suffix in LOG_SUFFIXES:
+            stem = stem.removesuffix(suffix)
+        return SessionFile(path, stem)
+
+    def linker(self, file: SessionFile) -> Linker:
+        """A linker chaining the records in file order."""
+        return _LinearLinker()
+
+
+_HOOKS: dict[str, SessionHook] = {}
+
+
+def hook(name: str) -> SessionHook:
+    """The session hook of the adapter called ``name``: its own, or a :class:`LinearHook`."""
+    found = _HOOKS.get(name)
+    if found is None:
+        if name in HOOKED:
+            module = import_module(f"{__package__}.{name}.session_hook")
+            found = module.HOOK
+        else:
+            found = LinearHook(name)
+        _HOOKS[name] = found
+    return found

@@ -1,0 +1,127 @@
+"""``messages sessions`` and ``messages show`` (issue 24)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import shared_fixtures
+from messages import from_dict
+from messages.cli.main import main
+from messages.cli.sessions import LIST_FORMATS
+from messages.cli.sessions import SHOW_FORMATS
+
+HERE = Path(__file__).parent / "fixtures" / "sessions"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_sessions_lists_one_row_per_session(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sessions", str(HERE / "claude_rewind"), str(HERE / "codex_fork"))
+    assert code == 0
+    head, *rows = out.splitlines()
+    assert head.split() == [
+        "agent",
+        "id",
+        "project",
+        "title",
+        "started",
+        "turns",
+        "subagents",
+        "branches",
+        "tokens",
+        "cost",
+    ]
+    assert len(rows) == 3
+    assert rows[0].split()[:4] == ["claude_code", "s1", "-tmp-p", "Name"]
+    assert rows[0].split()[-5:-1] == ["2", "0", "1", "36"]  # turns, subagents, branches, tokens
+
+
+def test_sessions_json_has_the_usage_breakdown(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sessions", "--json", str(HERE / "claude_subagents"))
+    assert code == 0
+    (row,) = json.loads(out)
+    assert (row["id"], row["title"], row["subagents"], row["compactions"]) == (
+        "s2",
+        "Reading files with a helper",
+        2,
+        1,
+    )
+    assert row["by_subagent"]["toolu_task"]["output_tokens"] == 12
+    assert row["tokens"] == 108 and row["calls"] == 7
+
+
+def test_show_puts_a_subagent_under_its_call(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "s2", str(HERE))
+    assert code == 0
+    lines = out.splitlines()
+    call = next(i for i, line in enumerate(lines) if "[Tool: Task]" in line)
+    assert lines[call + 1].startswith("┌ subagent a1b2c3d (call toolu_task)")
+    assert lines[call + 2] == "│ User: Count the lines"
+    assert "User (compaction summary): This session is being continued" in out
+
+
+def test_show_subagents_none_and_branches(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "show", "s2", str(HERE), "--subagents", "none")
+    assert "┌ subagent" not in out and "Count the lines" in out  # the call, not the agent
+    _, out, _ = run(capsys, "show", "s1", str(HERE))
+    assert "Apple." not in out
+    _, out, _ = run(capsys, "show", "s1", str(HERE), "--branches")
+    assert "┌ abandoned branch at u2\n│ User: Name a fruit\n│ Assistant: Apple." in out
+
+
+def test_show_a_file_finds_its_subagents(capsys: pytest.CaptureFixture[str]) -> None:
+    path = HERE / "claude_subagents" / "-tmp-p" / "s2.jsonl"
+    code, out, _ = run(capsys, "show", str(path), "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["id"] == "s2" and list(doc["subagents"]) == ["toolu_task", "acompact-0f1e2d"]
+    assert doc["subagents"]["toolu_task"]["messages"][0]["kind"] == "user"
+    assert from_dict(doc["messages"][0]).text == "Read both files, then ask a helper"
+
+
+def test_show_native_marks_subagent_messages_with_their_call(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "show", "s2", str(HERE), "--format", "native")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    inside = [m for m in lines if m.get("parent_tool_use_id") == "toolu_task"]
+    assert [from_dict(m).uuid for m in inside] == ["x1", "x2", "x3", "x4"]
+
+
+def test_show_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "s1", str(HERE), "--format", "markdown")
+    assert code == 0
+    assert out.startswith("# Name a colour\n")
+    assert "### Assistant\n\nPear." in out
+
+
+def test_show_reports_an_unknown_or_ambiguous_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "show", "nope", str(HERE))
+    assert code == 1 and "no session with id 'nope'" in err
+    code, _, err = run(capsys, "show", "s3", str(HERE))
+    assert code == 1 and "ambiguous" in err and "s3a" in err and "s3b" in err
+    code, _, err = run(capsys, "show", "s1", str(HERE / "missing"))
+    assert code == 2 and "no such file or folder" in err
+
+
+def test_show_a_unique_prefix(capsys: pytest.CaptureFixture[str]) -> None:
+    shared = shared_fixtures("claude_code", "transcripts-2.1")
+    code, out, _ = run(capsys, "show", "8463", str(shared), str(HERE))
+    assert code == 0
+    assert "session: claude_code 8463c716-a2ea-4c14-9efa-87158ebd9f20\n" in out
+    assert "┌ subagent a7be2f0 (call toolu_017SvvKc8KLbhGMG3tXkf21Z)" in out
+    code, out, _ = run(capsys, "show", "s3b", str(HERE))
+    assert code == 0 and "continues: s3a" in out
+
+
+def test_every_show_format_is_offered() -> None:
+    assert sorted(SHOW_FORMATS) == ["json", "markdown", "native", "text"]
+    assert sorted(LIST_FORMATS) == ["json", "table"]
