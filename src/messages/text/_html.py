@@ -75,6 +75,9 @@ class Options:
     """HTML to place under the tool call with this id (a subagent's conversation)."""
     after: Callable[[str], str] | None = None
     """HTML to place after the message with this uuid (the branches forking there)."""
+    usage_of: Mapping[int, Usage] | None = None
+    """Usage logged apart from its response (Codex's token counts), by ``id()`` of the
+    response's last message."""
 
 
 @dataclass(slots=True)
@@ -142,12 +145,16 @@ def _items(messages: Iterable[Message], opts: Options) -> list[_Item]:
                 last.blocks += blocks
                 if isinstance(m, AssistantMessage) and m.usage is not None:
                     last.usage = m.usage  # the lines of one response repeat its usage
+                elif opts.usage_of and last.usage is None:
+                    last.usage = opts.usage_of.get(id(m))
                 if uuid:
                     last.uuids.append(uuid)
                 continue
             turn = _Turn(role, opts.labels.get(role, role.capitalize()), blocks, m, flat)
             turn.message_id = mid
             turn.usage = m.usage if isinstance(m, AssistantMessage) else None
+            if turn.usage is None and opts.usage_of:
+                turn.usage = opts.usage_of.get(id(m))
             if isinstance(m, UserMessage) and m.summary is not None:
                 turn.summary = m.summary
                 turn.label = f"{m.summary.capitalize()} summary"

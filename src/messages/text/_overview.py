@@ -231,6 +231,9 @@ def overview(session: SessionLike, *, price: Price | None = None) -> Overview:
     usage = total if isinstance(total, Usage) else Usage.sum(u for _, u in _all_calls(session))
     cost, source, by_kind = _cost(session, messages, usage, price)
     calls = _calls(messages)
+    records = getattr(session, "records", None)
+    if not calls and isinstance(records, Sequence):  # usage kept apart from the conversation
+        calls = _calls(list(records))
     if calls:  # one usage per API call: the truest count of responses
         responses = len(calls)
     title = attr(session, "title") or _first_prompt(messages) or session.id

@@ -34,7 +34,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final
 
+from ..events.run import ResultMessage
 from ..message import Message
+from ..message import role_of
+from ..usage import Usage
 from ._assets import INDEX_SCRIPT
 from ._assets import PAGE_SCRIPT
 from ._assets import STYLE
@@ -139,6 +142,26 @@ def _facts(ov: Overview) -> str:
     return "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
 
 
+def _separate_usage(session: object) -> dict[int, Usage] | None:
+    """Token counts a session's records log after a response (Codex), by its last message.
+
+    A session's ``messages`` may leave those records out; ``records`` has them in file order.
+    """
+    records = getattr(session, "records", None)
+    if not isinstance(records, Sequence):
+        return None
+    found: dict[int, Usage] = {}
+    last: Message | None = None
+    for record in records:
+        if isinstance(record, ResultMessage):
+            if record.usage is not None and record.result is None and last is not None:
+                found[id(last)] = record.usage
+            last = None
+        elif role_of(record) == "assistant":
+            last = record
+    return found or None
+
+
 class _Page:
     """Renders a session and, recursively, its subagents and branches into one main."""
 
@@ -212,6 +235,7 @@ class _Page:
         opts = self.options()
         opts.nested = nested
         opts.after = after
+        opts.usage_of = _separate_usage(session)
         out = [render_messages(list(getattr(session, "messages", ())), opts, self._seq)]
         rest = [self._subagent(s, depth) for k, s in subs.items() if k not in placed]
         if rest and depth < MAX_DEPTH:
