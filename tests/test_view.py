@@ -13,6 +13,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.conftest import LOCAL_FIXTURES
 from tests.conftest import shared_fixtures
 from tests.support.pages import FileSession
@@ -33,6 +35,7 @@ from messages import ToolUseBlock
 from messages import ToolUseMessage
 from messages import Usage
 from messages import UserMessage
+from messages import strategies
 from messages.roles import as_blocks
 from messages.text import _markup
 from messages.text import html as view
@@ -470,3 +473,36 @@ def test_the_index_links_every_page_and_can_sort_and_filter(tmp_path: Path) -> N
     ]  # fmt: skip
     assert root.find("input")[0].attrs["id"] == "filter"
     assert all(c.attrs.get("data-v") is not None for r in rows for c in r.find("td", "num"))
+
+
+HOSTILE_TEXT = st.one_of(
+    st.text(),
+    st.sampled_from(PAYLOADS),
+    st.lists(
+        st.sampled_from(["<", ">", "&", '"', "'", "\x1b[1m", "javascript:", "`", "*", "\n"])
+    ).map("".join),
+)
+
+
+@given(
+    st.lists(strategies.messages(), max_size=6),
+    st.lists(
+        st.tuples(HOSTILE_TEXT, HOSTILE_TEXT, HOSTILE_TEXT).map(
+            lambda t: AssistantMessage(
+                (
+                    TextBlock(t[0]),
+                    ToolUseBlock("c", t[1], {t[2]: t[0]}),
+                    ImageBlock(data=PNG, media_type=t[1]),
+                )
+            )
+        ),
+        max_size=2,
+    ),
+)
+def test_any_messages_give_a_page_with_only_the_views_markup(
+    messages: list[Message], hostile: list[Message]
+) -> None:
+    session = FileSession("claude_code", "s", [*messages, *hostile])
+    root = parse(view.session_page(session))
+    check_safe(root)
+    assert len(root.find("main")) == 1

@@ -279,3 +279,21 @@ def test_the_docs_screenshots_come_from_the_helper(tmp_path: Path) -> None:
     assert sizes["view-index.png"][0] == 1100
     docs = Path(__file__).resolve().parents[1] / "docs" / "images"
     assert sorted(p.name for p in docs.glob("view-*.png")) == sorted(sizes)
+
+
+def test_light_and_dark_follow_the_system_setting(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(view.session_page(hostile_session()), encoding="utf-8")
+    colours = {}
+    with driver() as browser:
+        for scheme in ("light", "dark"):
+            browser.execute_cdp_cmd(
+                "Emulation.setEmulatedMedia",
+                {"features": [{"name": "prefers-color-scheme", "value": scheme}]},
+            )
+            _open(browser, page)
+            colours[scheme] = browser.execute_script(
+                "var b=getComputedStyle(document.body);return [b.backgroundColor,b.color]"
+            )
+    assert colours["light"] == ["rgb(255, 255, 255)", "rgb(31, 35, 40)"]
+    assert colours["dark"] == ["rgb(13, 17, 23)", "rgb(230, 237, 243)"]

@@ -261,8 +261,8 @@ class _Page:
         where = f" · forks after {esc(fork)}" if fork else ""
         inner = render_messages(list(msgs), self.options(), self._seq)
         return (
-            f'<div class="branch"><div class="bhead">Abandoned branch {n} · {len(msgs)} '
-            f"messages{where}</div>{inner}</div>"
+            f'<div class="branch"><div class="bhead">Abandoned branch {n} · '
+            f"{_count(len(msgs), 'message')}{where}</div>{inner}</div>"
         )
 
 
