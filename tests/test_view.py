@@ -28,7 +28,9 @@ from messages import ImageBlock
 from messages import Message
 from messages import RawMessage
 from messages import TextBlock
+from messages import TextMessage
 from messages import ThinkingBlock
+from messages import ThinkingMessage
 from messages import ToolResultBlock
 from messages import ToolResultMessage
 from messages import ToolUseBlock
@@ -506,3 +508,13 @@ def test_any_messages_give_a_page_with_only_the_views_markup(
     root = parse(view.session_page(session))
     check_safe(root)
     assert len(root.find("main")) == 1
+
+
+def test_streamed_chunks_of_a_flat_turn_read_as_one_text() -> None:
+    chunks = [ThinkingMessage(piece) for piece in ("Let", " me", " check", " the", " file.")]
+    said = [TextMessage("First answer."), TextMessage("Second answer.")]
+    root = parse(view.session_page(FileSession("acp", "s", [*chunks, *said])))
+    (fold,) = root.find("details", "thinking")
+    assert fold.find("div")[0].all_text() == "Let me check the file."
+    paragraphs = [p.all_text() for p in root.find("p")]
+    assert paragraphs == ["First answer.", "Second answer."]  # whole messages stay paragraphs

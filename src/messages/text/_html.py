@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from typing import Final
 
 from .._core.frozen import raw
 from ..blocks import AudioBlock
@@ -251,7 +252,7 @@ class _Writer:
                 self._block(block, turn.role)
             out.append("</details>")
         else:
-            for block in blocks:
+            for block in _joined(blocks) if turn.flat else blocks:
                 self._block(block, turn.role)
         out.append("</section>")
         self._after(turn.uuids)
@@ -399,6 +400,43 @@ class _Writer:
         uuid = getattr(m, "uuid", None)
         if isinstance(uuid, str):
             self._after([uuid])
+
+
+_CHUNK: Final = 400
+"""Pieces shorter than this, four or more in a row, are a stream's chunks (ACP): joined as is."""
+
+
+def _joined(blocks: list[Block]) -> list[Block]:
+    """Runs of plain text or thinking pieces in a flat turn, each run as one block.
+
+    Streamed chunks (many short pieces) join with nothing between them; whole messages
+    join as paragraphs.
+    """
+    out: list[Block] = []
+    run: list[Block] = []
+
+    def flush() -> None:
+        if len(run) == 1:
+            out.append(run[0])
+        elif run:
+            pieces = [b.text if isinstance(b, TextBlock) else b.thinking for b in run]  # type: ignore[union-attr]
+            chunks = len(pieces) >= 4 and all(len(p) < _CHUNK for p in pieces)
+            text = ("" if chunks else "\n\n").join(pieces)
+            out.append(TextBlock(text) if isinstance(run[0], TextBlock) else ThinkingBlock(text))
+        run.clear()
+
+    for block in blocks:
+        plain = (isinstance(block, TextBlock) and not block.citations) or (
+            isinstance(block, ThinkingBlock) and not block.redacted
+        )
+        if not plain or (run and type(run[0]) is not type(block)):
+            flush()
+        if plain:
+            run.append(block)
+        else:
+            out.append(block)
+    flush()
+    return out
 
 
 def _event_words(m: Message) -> str:

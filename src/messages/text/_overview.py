@@ -136,6 +136,9 @@ def _calls(messages: Sequence[Message]) -> list[tuple[str | None, Usage]]:
 
 def _all_calls(session: object, depth: int = 0) -> list[tuple[str | None, Usage]]:
     calls = _calls(list(getattr(session, "messages", ())))
+    records = getattr(session, "records", None)
+    if not calls and isinstance(records, Sequence):  # usage kept apart from the conversation
+        calls = _calls(list(records))
     subagents = getattr(session, "subagents", None)
     if isinstance(subagents, Mapping) and depth < MAX_DEPTH:
         for sub in subagents.values():
@@ -228,7 +231,9 @@ def overview(session: SessionLike, *, price: Price | None = None) -> Overview:
                     seen_ids.add(mid)
     given = getattr(session, "usage", None)
     total = given if isinstance(given, Usage) else getattr(given, "total", None)
-    usage = total if isinstance(total, Usage) else Usage.sum(u for _, u in _all_calls(session))
+    if not isinstance(total, Usage) or not (total.total_tokens or total.cost_usd is not None):
+        total = Usage.sum(u for _, u in _all_calls(session))  # none given, or none counted
+    usage = total
     cost, source, by_kind = _cost(session, messages, usage, price)
     calls = _calls(messages)
     records = getattr(session, "records", None)
