@@ -518,3 +518,12 @@ def test_streamed_chunks_of_a_flat_turn_read_as_one_text() -> None:
     assert fold.find("div")[0].all_text() == "Let me check the file."
     paragraphs = [p.all_text() for p in root.find("p")]
     assert paragraphs == ["First answer.", "Second answer."]  # whole messages stay paragraphs
+
+
+def test_a_long_prompt_shows_its_head_and_a_show_all() -> None:
+    pasted = "\n".join(f"log line {i} <tag>" for i in range(60))
+    root = parse(view.session_page(FileSession("claude_code", "s", [UserMessage(pasted)])))
+    (prompt,) = root.find("pre", "prompt")
+    assert prompt.find("span", "more")[0].attrs["hidden"] == ""
+    assert prompt.all_text() == pasted  # all of it, the tail hidden
+    assert root.find("button", "show-all")[0].all_text() == "Show all (60 lines)"

@@ -265,7 +265,7 @@ class _Writer:
     def _text(self, text: str, role: str) -> str:
         text = clip(text, self._opts.limit)
         if role == "user":
-            return f'<div class="plain"><pre class="prompt">{esc(text)}</pre></div>'
+            return f'<div class="plain">{cut(text, "prompt")}</div>'  # long pastes fold
         return markdown(text)
 
     def _block(self, block: Block, role: str) -> None:
