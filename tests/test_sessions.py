@@ -162,6 +162,17 @@ def test_a_codex_fork_is_counted_once() -> None:
     assert (parent.usage.total + fork.usage.total).output_tokens == 9
 
 
+def test_a_codex_subagent_rollout_joins_its_parent_thread() -> None:
+    s = one(HERE / "codex_subagent")
+    (key,) = s.subagents
+    sub = s.subagents[key]
+    assert sub.agent_id == key == "0199bbbb-0000-7000-8000-000000000002"
+    assert sub.parent == s.id
+    assert texts(sub) == ["Check the tests", "Tests pass."]
+    assert s.usage.by_subagent[key].output_tokens == 2
+    assert s.usage.total.output_tokens == 3 + 2
+
+
 def test_the_shared_codex_rollout() -> None:
     folder = shared_fixtures("codex_rollout")
     s = one(folder)
