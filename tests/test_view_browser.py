@@ -21,6 +21,7 @@ from tests.support.pages import driver
 from tests.support.pages import dump_dom
 from tests.support.pages import parse
 from tests.support.pages import read_session
+from tests.support.pages import screenshot
 from tests.support.pages import shoot
 from tests.test_view import check_safe
 from tests.test_view import hostile_session
@@ -297,3 +298,14 @@ def test_light_and_dark_follow_the_system_setting(tmp_path: Path) -> None:
             )
     assert colours["light"] == ["rgb(255, 255, 255)", "rgb(31, 35, 40)"]
     assert colours["dark"] == ["rgb(13, 17, 23)", "rgb(230, 237, 243)"]
+
+
+def test_chromium_draws_the_page_from_the_command_line(tmp_path: Path) -> None:
+    """``--screenshot`` without Selenium: the page draws offline from file:// as it is."""
+    import struct
+
+    page = tmp_path / "page.html"
+    page.write_text(view.session_page(hostile_session()), encoding="utf-8")
+    png = screenshot(page, tmp_path / "page.png", (800, 600)).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", png[16:24]) == (800, 600)
