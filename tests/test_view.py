@@ -527,3 +527,22 @@ def test_a_long_prompt_shows_its_head_and_a_show_all() -> None:
     assert prompt.find("span", "more")[0].attrs["hidden"] == ""
     assert prompt.all_text() == pasted  # all of it, the tail hidden
     assert root.find("button", "show-all")[0].all_text() == "Show all (60 lines)"
+
+
+def test_harness_notes_and_other_records_show_only_when_asked() -> None:
+    from messages import HookEventMessage
+
+    notes: list[Message] = [
+        UserMessage("go"),
+        RawMessage({"type": "progress"}),
+        RawMessage({"type": "progress"}),
+        RawMessage({"type": "file-history-snapshot"}),
+        HookEventMessage("hook_started"),
+        AssistantMessage("done"),
+    ]
+    session = FileSession("claude_code", "s", notes)
+    quiet = parse(view.session_page(session)).find("main")[0].all_text()
+    told = parse(view.session_page(session, include_events=True)).find("main")[0].all_text()
+    assert "other records" not in quiet and "Hook" not in quiet and "done" in quiet
+    assert "3 other records: progress x2, file-history-snapshot" in told
+    assert "Hook: hook_started" in told
