@@ -546,3 +546,12 @@ def test_harness_notes_and_other_records_show_only_when_asked() -> None:
     assert "other records" not in quiet and "Hook" not in quiet and "done" in quiet
     assert "3 other records: progress x2, file-history-snapshot" in told
     assert "Hook: hook_started" in told
+
+
+def test_a_text_too_long_for_markdown_is_plain_text_with_show_all() -> None:
+    long = "**not bold** [x](https://example.com)\n" * 1000
+    root = parse(_markup.markdown(long))
+    assert root.find("strong") == [] and root.find("a") == []
+    assert root.find("pre", "plain")[0].all_text() == long.replace("\r", "")
+    assert root.find("button", "show-all")
+    assert parse(_markup.markdown("**bold**")).find("strong")

@@ -40,6 +40,7 @@ __all__ = [
     "IMAGE_TYPES",
     "INLINE_IMAGE",
     "KEEP_CHARS",
+    "MARKDOWN_MAX",
     "clean",
     "cut",
     "esc",
@@ -137,11 +138,23 @@ def markdown_available() -> bool:
     return _markdown() is not None
 
 
+MARKDOWN_MAX: Final = 16_000
+"""Longer texts are shown as plain text: markdown-it-py's time grows faster than linearly on
+some inputs (a run of ``[`` takes ~0.9 s at 20,000 characters, ~1.8 s at 50,000)."""
+
+
 def markdown(text: str) -> str:
-    """``text`` as HTML: CommonMark with raw HTML shown as text, or escaped plain text."""
+    """``text`` as HTML: CommonMark with raw HTML shown as text, or escaped plain text.
+
+    Plain text (its tail behind "Show all") without ``markdown-it-py``, or for a text longer
+    than :data:`MARKDOWN_MAX` characters.
+    """
     md = _markdown()
     if md is None:
-        return f'<pre class="plain">{esc(text)}</pre>'
+        return cut(text, "plain")
+    if len(text) > MARKDOWN_MAX:
+        note = f'<p class="hint">{number(len(text))} characters: shown as plain text.</p>'
+        return f'<div class="plain">{note}{cut(text, "plain")}</div>'
     return f'<div class="md">{md.render(clean(text))}</div>'
 
 
