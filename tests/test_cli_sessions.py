@@ -123,5 +123,5 @@ def test_show_a_unique_prefix(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_every_show_format_is_offered() -> None:
-    assert sorted(SHOW_FORMATS) == ["json", "markdown", "native", "text"]
+    assert sorted(SHOW_FORMATS) == ["html", "json", "markdown", "native", "text"]
     assert sorted(LIST_FORMATS) == ["json", "table"]

@@ -208,9 +208,9 @@ def test_labels_thinking_and_limits() -> None:
     with pytest.raises(ValueError, match="max_text_length must not be negative"):
         transcript(CHAT, max_text_length=-2)
     with pytest.raises(
-        ValueError, match="format must be 'text', 'markdown' or 'xml', found 'html'"
+        ValueError, match="format must be 'text', 'markdown', 'xml' or 'html', found 'rst'"
     ):
-        transcript(CHAT, format="html")  # type: ignore[arg-type]
+        transcript(CHAT, format="rst")  # type: ignore[arg-type]
 
 
 def test_media_is_named_never_dumped() -> None:

@@ -64,9 +64,15 @@ def add_parsers(sub: Any) -> None:
     listing.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to read")
     listing.add_argument(
         "--format",
-        choices=sorted(LIST_FORMATS),
+        choices=sorted([*LIST_FORMATS, "html"]),
         default="table",
-        help="a table (default) or JSON",
+        help="a table (default), JSON, or html: a page per session and an index, into -o DIR",
+    )
+    listing.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="with --format html: the folder to write index.html and the pages into",
     )
     listing.add_argument(
         "--json", dest="format", action="store_const", const="json", help="same as --format json"
@@ -88,7 +94,11 @@ def add_parsers(sub: Any) -> None:
         "--format",
         choices=sorted(SHOW_FORMATS),
         default="text",
-        help="text (default), markdown, json (one document) or native (JSON Lines)",
+        help="text (default), markdown, json (one document), native (JSON Lines) or html"
+        " (one self-contained page)",
+    )
+    show.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
     )
     show.add_argument("--branches", action="store_true", help="also print the abandoned branches")
     show.add_argument(
@@ -371,11 +381,20 @@ def _show_native(session: Session, opts: ShowOptions, out: IO[str]) -> None:
         out.write(line + "\n")
 
 
+def _show_html(session: Session, opts: ShowOptions, out: IO[str]) -> None:
+    from .view import write_page
+
+    if opts.subagents == "none":
+        session = replace(session, subagents={})
+    write_page(session, None, out)
+
+
 SHOW_FORMATS: Final[dict[str, Callable[[Session, ShowOptions, IO[str]], None]]] = {
     "text": _show_text,
     "markdown": _show_markdown,
     "json": _show_json,
     "native": _show_native,
+    "html": _show_html,
 }
 """``messages show --format NAME``: how one session is written."""
 
@@ -407,6 +426,14 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str] = sys.stderr) -> in
         paths = _where(args.paths, err)
         if paths is None:
             return 2
+        if args.format == "html":
+            if not args.output:
+                err.write("messages: --format html writes a folder of pages: give -o DIR\n")
+                return 2
+            from .view import write_index
+
+            out.write(f"{write_index(load(paths), args.output)}\n")
+            return 0
         found = sorted(load(paths), key=lambda s: str(s.started or ""))
         LIST_FORMATS[args.format](found, out)
         return 0
@@ -421,5 +448,9 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str] = sys.stderr) -> in
     except LookupError as exc:
         err.write(f"messages: {exc.args[0]}\n")
         return 1
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8", newline="\n") as fp:
+            SHOW_FORMATS[args.format](session, opts, fp)
+        return 0
     SHOW_FORMATS[args.format](session, opts, out)
     return 0

@@ -178,7 +178,7 @@ def transcript(
     include_events: bool = False,
     max_text_length: int | None = None,
 ) -> str:
-    """A whole conversation as readable text: ``"text"``, ``"markdown"`` or ``"xml"``.
+    """A whole conversation as readable text: ``"text"``, ``"markdown"``, ``"xml"`` or ``"html"``.
 
     - ``text``: one ``Label: content`` entry per message (``User: hi``), pieces on their
       own lines, tool calls as ``[Tool: name] {"arg": ...}``, results as
@@ -189,6 +189,10 @@ def transcript(
     - ``xml``: ``<user>hi</user>``; a message with more than text holds one child per
       piece (``<text>``, ``<thinking>``, ``<tool_use id name>``, ``<tool_result
       tool_use_id>``, ``<image .../>``...). Text and attributes are escaped.
+    - ``html``: a self-contained page (inline style and script, nothing fetched): each turn
+      with its time and usage, Markdown rendered (with the ``view`` extra), each tool call
+      with its result folded below it, images inline, a search box. See
+      :func:`messages.text.html.session_page`, which renders a whole session so.
 
     Images and audio are named by type, size, URL or file id and never written out as
     base64. Consecutive flat messages with the same role share one entry; session
@@ -213,6 +217,16 @@ def transcript(
     """  # noqa: E501
     if max_text_length is not None and max_text_length < 0:
         raise ValueError(f"max_text_length must not be negative, found {max_text_length!r}")
+    if format == "html":
+        from .html import messages_page
+
+        return messages_page(
+            check_messages(messages),
+            labels=labels,
+            include_thinking=include_thinking,
+            include_events=include_events,
+            max_text_length=max_text_length,
+        )
     items = entries(
         check_messages(messages),
         labels=labels,

@@ -78,7 +78,7 @@ __all__ = [
     "write",
 ]
 
-Format = Literal["text", "markdown", "xml"]
+Format = Literal["text", "markdown", "xml", "html"]
 
 LABELS: Final[Mapping[str, str]] = {
     "system": "System",
@@ -661,4 +661,4 @@ def write(items: list[Entry], fmt: Format) -> str:
         return _write_markdown(items)
     if fmt == "xml":
         return _write_xml(items)
-    raise ValueError(f"format must be 'text', 'markdown' or 'xml', found {fmt!r}")
+    raise ValueError(f"format must be 'text', 'markdown', 'xml' or 'html', found {fmt!r}")
