@@ -36,6 +36,9 @@ __all__ = [
     "opens_document",
 ]
 
+_BLANKS: Final = " \t\n\r\x0b\x0c"
+"""What ``bytes.strip()`` removes: the blanks around a line, for str and bytes lines alike."""
+
 
 def scan_strict(text: str, index: int) -> tuple[Any, int]:
     """:func:`messages._core.jsontext.scan_strict`, bound here on first use.
@@ -261,7 +264,9 @@ def iter_decode(
     while True:
         for line in remaining:
             number += 1
-            stripped = line.strip()
+            # the ASCII blanks bytes.strip() takes, for str lines too (str.strip() would also
+            # take control characters such as \x1f, which the bytes path reports as bad JSON)
+            stripped = line.strip(_BLANKS) if isinstance(line, str) else line.strip()
             obj: Any = None
             if len(stripped) <= max_line and (fast is not None or type(stripped) is str):
                 # The usual line, as few steps as possible: this loop is the hot one.
