@@ -89,12 +89,19 @@ __all__ = [
     "Link",
     "LinearHook",
     "Linker",
+    "RESULT_CALL",
     "SessionFile",
     "SessionHook",
     "hook",
     "is_prompt",
     "wire_fields",
 ]
+
+RESULT_CALL: Final = "result "
+"""The prefix of a :class:`Link` ``call`` that is a run's result (``step_finish``,
+``turn.completed``, a headless run's ``result``): where a session has any, its usage is the
+sum of its results, and the replies' own usage (which the results already hold, or hold more
+completely: Copilot's replies report output only) is left out, as ``messages stats`` does."""
 
 HOOKED: Final = ("claude_code", "codex", "gemini_session", "qwen_code", "pi", "cline")
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
@@ -262,6 +269,8 @@ class _LinearLinker:
             call = message.message_id or f"line {index}"
         elif isinstance(message, ResultMessage) and message.subtype == "token_count":
             call = f"line {index}"
+        elif isinstance(message, ResultMessage) and message.usage is not None:
+            call = f"{RESULT_CALL}{index}"  # the run's totals: they win over the replies
         conversation = isinstance(message, ROLE_TYPES) or (
             getattr(message, "role", None) is not None and not isinstance(message, RawMessage)
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Container
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -19,6 +20,7 @@ from ..adapters import detect
 from ..adapters import get
 from ..adapters._base import iter_decode as decode_lines
 from ..adapters._sessions import LOG_SUFFIXES
+from ..adapters._sessions import RESULT_CALL
 from ..adapters._sessions import Link
 from ..adapters._sessions import SessionFile
 from ..adapters._sessions import hook
@@ -191,20 +193,31 @@ def _rank(usage: Usage) -> tuple[int, ...]:
     )
 
 
-def _usage(part: _Part, subagents: Mapping[str, Session]) -> SessionUsage:
+def _usage(
+    part: _Part, subagents: Mapping[str, Session], known: Container[str] | None = None
+) -> SessionUsage:
+    """Each call once, and each copy where it belongs.
+
+    A copy of another session's call counts there, when that session is among those loaded
+    (``known``); a copy whose origin was not loaded counts here, so that no call of the files
+    read is left out of every total.
+    """
     own: dict[str, tuple[Usage, str]] = {}
     copied: dict[str, Usage] = {}
+    origin = next((link.origin for link in part.links if link.origin), None)
     for message, link in zip(part.records, part.links, strict=True):
         usage = getattr(message, "usage", None)
         if link.call is None or not isinstance(usage, Usage):
             continue
         if not isinstance(message, AssistantMessage | ResultMessage):
             continue
-        if link.copied:
+        if link.copied and (known is None or (link.origin or origin) in known):
             if link.call not in copied or _rank(usage) > _rank(copied[link.call]):
                 copied[link.call] = usage
         elif link.call not in own or _rank(usage) > _rank(own[link.call][0]):
             own[link.call] = (usage, _model_of(message))
+    if any(call.startswith(RESULT_CALL) for call in own):  # the run's own totals win
+        own = {call: v for call, v in own.items() if call.startswith(RESULT_CALL)}
     by_model: dict[str, Usage] = {}
     for usage, model in own.values():
         by_model[model] = by_model.get(model, Usage()) + usage
@@ -247,6 +260,7 @@ def _finish(
     project: str | None = None,
     agent_id: str | None = None,
     summarizers: Sequence[Session] = (),
+    known: Container[str] | None = None,
 ) -> Session:
     records, links = part.records, part.links
     graph = assemble(links)
@@ -298,14 +312,20 @@ def _finish(
         subagents=FrozenMap(subagents),
         compactions=compactions,
         parent=parent,
-        usage=_usage(part, subagents),
+        usage=_usage(part, subagents, known),
         files=tuple(part.files),
         agent_id=agent_id,
         prompts=len(prompts),
     )
 
 
-def assemble_session(agent: str, session_id: str, files: Sequence[SessionFile]) -> Session:
+def assemble_session(
+    agent: str,
+    session_id: str,
+    files: Sequence[SessionFile],
+    *,
+    known: Container[str] | None = None,
+) -> Session:
     """Read one session's ``files`` (main transcripts and subagent files) and assemble it.
 
     Each file is read once. Subagents are attached under the tool call that started them
@@ -338,7 +358,9 @@ def assemble_session(agent: str, session_id: str, files: Sequence[SessionFile]) 
         subagents[starters.get(agent_id, agent_id)] = sub
     summarizers.sort(key=lambda s: str(s.started or ""))
     project = next((f.project for f in files if f.project), None)
-    return _finish(agent, session_id, part, subagents, project=project, summarizers=summarizers)
+    return _finish(
+        agent, session_id, part, subagents, project=project, summarizers=summarizers, known=known
+    )
 
 
 def load(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> Iterator[Session]:
@@ -350,8 +372,10 @@ def load(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> It
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    for (agent, session_id), located in group(os.fspath(p) for p in paths):
-        yield assemble_session(agent, session_id, [x.file for x in located])
+    groups = group(os.fspath(p) for p in paths)
+    known = {session_id for (_, session_id), _ in groups}
+    for (agent, session_id), located in groups:
+        yield assemble_session(agent, session_id, [x.file for x in located], known=known)
 
 
 def find(env: Mapping[str, str] | None = None) -> Iterator[Session]:

@@ -35,9 +35,11 @@ from typing import Final
 from ...events.agent import CompactBoundaryMessage
 from ...events.records import ProgressMessage
 from ...events.records import TitleMessage
+from ...events.run import ResultMessage
 from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
+from .._sessions import RESULT_CALL
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
@@ -183,10 +185,25 @@ def is_meta(fields: Mapping[str, Any]) -> bool:
 
 
 class _Linker:
-    __slots__ = ("file",)
+    __slots__ = ("count", "file", "previous", "seen")
 
     def __init__(self, file: SessionFile) -> None:
         self.file = file
+        self.count = 0
+        self.previous: str | None = None
+        self.seen: set[str] = set()
+
+    def _stream_ids(self, uuid: str | None) -> tuple[str, str | None]:
+        """Ids for a ``stream-json`` line: it names no parent, so each follows the one before.
+
+        Recorders may write the same placeholder ``uuid`` on every line (``test-uuid``): a
+        repeated one gives way to the line's number, so no line hides another.
+        """
+        self.count += 1
+        own = uuid if uuid is not None and uuid not in self.seen else f"line {self.count}"
+        self.seen.add(own)
+        parent, self.previous = self.previous, own
+        return own, parent
 
     def link(self, message: Message) -> Link:
         fields = wire_fields(message)
@@ -204,10 +221,17 @@ class _Linker:
             group = message.message_id
             if message.usage is not None:
                 call = f"{message.message_id or uuid}:{request_id(fields)}"
+        elif isinstance(message, ResultMessage) and message.usage is not None:
+            # a stream-json run's result restates the process's running totals: one call
+            # whose most complete report (the last) is its usage, as `messages stats` reads it
+            call = f"{RESULT_CALL}{self.file.path}"
         summary = is_compact_summary(fields, message)
+        parent = parent_id(fields)
+        if "parentUuid" not in fields:  # stream-json output, not a transcript: a chain
+            uuid, parent = self._stream_ids(uuid)
         return Link(
             uuid,
-            parent_id(fields),
+            parent,
             logical_parent=logical_parent_id(fields),
             conversation=conversation,
             prompt=conversation and not summary and not is_meta(fields) and is_prompt(message),

@@ -36,6 +36,7 @@ from ...flat import RawMessage
 from ...message import ROLE_TYPES
 from ...message import Message
 from ...roles import UserMessage
+from .._sessions import RESULT_CALL
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
@@ -166,6 +167,8 @@ class _Linker:
         call = None
         if isinstance(message, ResultMessage) and message.subtype == "token_count":
             call = f"line {index}"
+        elif isinstance(message, ResultMessage) and message.usage is not None:
+            call = f"{RESULT_CALL}{index}"  # an exec run's turn.completed
         return Link(
             str(index),
             parent,
