@@ -1,8 +1,9 @@
 """Converse ``ContentBlock`` objects, both ways (private to ``bedrock``).
 
 A content block is a union: an object with exactly one member (``text``, ``image``,
-``toolUse``, ``reasoningContent``...). The members this library models become blocks; a
-block with another member (``cachePoint``, ``guardContent``, ``citationsContent``...), with
+``toolUse``, ``reasoningContent``...). The members this library models become blocks
+(``citationsContent``: a TextBlock with its citations, see :mod:`.citations`); a
+block with another member (``cachePoint``, ``guardContent``...), with
 several members, or whose member does not have the shape modelled here, is kept whole as
 a :class:`RawBlock` and written back as it came. Bytes are base64 text, as in the JSON
 the HTTP API takes (``boto3`` takes and gives raw bytes there instead).
@@ -38,7 +39,9 @@ from .._carry import carried
 from .._carry import refusal_text
 from .._formats import BEDROCK
 from .._formats import Place
+from .._formats import foreign_citations
 from .._formats import raw_is_own
+from . import citations
 from .ids import original_id
 from .ids import wire_id
 from .media import MEDIA
@@ -154,6 +157,8 @@ def decode_block(d: Any) -> Block:
         block = _tool_result(value)
     elif key == "reasoningContent":
         block = _reasoning(value)
+    elif key == "citationsContent":
+        block = citations.decode(value)
     return block if block is not None else RawBlock(wrap_owned(d))
 
 
@@ -233,6 +238,9 @@ def _degrade(policy: Policy, block: Block, path: str, reason: str) -> dict[str, 
 
 
 def _text(block: TextBlock, policy: Policy, path: str) -> dict[str, Any] | None:
+    if block.citations is not None and not foreign_citations(block.citations, BEDROCK):
+        _no_fields(block.extra, policy, path, "text")
+        return citations.encode(block)  # Converse's own citations: a citationsContent block
     if block.citations:
         policy.refuse(
             "Converse text blocks carry no citations of other formats",
