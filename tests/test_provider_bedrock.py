@@ -443,3 +443,21 @@ def test_the_stream_gathers_citation_deltas_with_their_text() -> None:
     assert bedrock.encode_response(accumulator.message())["output"]["message"]["content"] == [
         {"citationsContent": {"content": [{"text": "On Friday."}], "citations": [cite]}}
     ]
+
+
+def test_citations_stand_only_in_messages() -> None:
+    # Converse's system prompt and tool results have no citationsContent member.
+    from messages import Citation
+
+    cited = TextBlock("Friday.", citations=(Citation("web", url="https://a.example"),))
+    result = ToolResultBlock("t1", (cited,))
+    for conversation in (
+        [SystemMessage((cited,)), UserMessage("When?")],
+        [UserMessage("When?"), AssistantMessage((ToolUseBlock("t1", "f", {}),)),
+         UserMessage((result,))],
+    ):  # fmt: skip
+        with pytest.raises(UnsupportedContentError, match="only in a message"):
+            bedrock.encode_request(conversation)
+        body = bedrock.encode_request(conversation, unsupported="drop")
+        assert "citationsContent" not in str(body) and "Friday." in str(body)
+        check_bedrock(body)

@@ -237,13 +237,19 @@ def _degrade(policy: Policy, block: Block, path: str, reason: str) -> dict[str, 
     return {"text": replaced.text}
 
 
-def _text(block: TextBlock, policy: Policy, path: str) -> dict[str, Any] | None:
-    if block.citations is not None and not foreign_citations(block.citations, BEDROCK):
+def _text(
+    block: TextBlock, policy: Policy, path: str, *, cited: bool = True
+) -> dict[str, Any] | None:
+    """A text block; ``cited``: where a ``citationsContent`` block may stand (a message)."""
+    own = block.citations is not None and not foreign_citations(block.citations, BEDROCK)
+    if own and cited:
         _no_fields(block.extra, policy, path, "text")
         return citations.encode(block)  # Converse's own citations: a citationsContent block
     if block.citations:
         policy.refuse(
-            "Converse text blocks carry no citations of other formats",
+            "Converse carries citations only in a message's citationsContent block"
+            if own
+            else "Converse text blocks carry no citations of other formats",
             path + ".citations",
             block.citations,
         )
@@ -263,9 +269,9 @@ def encode_result_part(block: Block, policy: Policy, path: str) -> dict[str, Any
                 same = json.loads(block.text) == thaw(value)
             except ValueError:
                 same = False
-            return {"json": thaw(value)} if same else _text(block, policy, path)
+            return {"json": thaw(value)} if same else _text(block, policy, path, cited=False)
         case TextBlock():
-            return _text(block, policy, path)
+            return _text(block, policy, path, cited=False)
         case ImageBlock() | VideoBlock():
             return _media_out(block, policy, path)
         case DocumentBlock():
@@ -330,14 +336,15 @@ def _thinking(block: ThinkingBlock, where: str, policy: Policy, path: str) -> di
 
 
 def encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[str, Any] | None:
-    """A block as a content block of a ``where`` turn (``user``, ``assistant``); ``None``: left out.
+    """A block as a content block of a ``where`` turn; ``None``: left out.
 
+    ``where`` is ``user``, ``assistant`` or ``system`` (whose blocks take no citations).
     Tool calls and results are written whatever turn holds them: the encoder moves them to
     the side where they belong.
     """
     match block:
         case TextBlock():
-            return _text(block, policy, path)
+            return _text(block, policy, path, cited=where != "system")
         case ThinkingBlock():
             return _thinking(block, where, policy, path)
         case ToolUseBlock():
