@@ -302,3 +302,162 @@ def test_anthropic_cache_markers_become_cache_points() -> None:
         {"cachePoint": {"type": "default"}},
         {"text": "Q?"},
     ]
+
+
+# ----------------------------------------------------------------------- citations (issue 27)
+
+_LOCATION_KEYS = {
+    "web": {"url": st.text(max_size=8), "domain": st.text(max_size=8)},
+    "documentChar": {"documentIndex": st.integers(0, 5), "start": st.integers(0, 99)},
+    "documentPage": {"documentIndex": st.integers(0, 5), "end": st.integers(1, 99)},
+    "documentChunk": {"start": st.integers(0, 9), "end": st.integers(0, 9)},
+    "searchResultLocation": {"searchResultIndex": st.integers(0, 5), "start": st.integers(0, 9)},
+}
+_ODD = st.none() | st.booleans() | st.text(max_size=3) | st.integers(-2, 2)
+
+
+@st.composite
+def converse_citations(draw: st.DrawFn) -> dict[str, Any]:
+    """A Converse citation object: any location member, some fields, odd values too."""
+    tag = draw(st.sampled_from(sorted(_LOCATION_KEYS)))
+    where = draw(st.fixed_dictionaries({}, optional=_LOCATION_KEYS[tag]))
+    where |= draw(st.dictionaries(st.sampled_from(["start", "end", "zNew"]), _ODD, max_size=2))
+    out: dict[str, Any] = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "title": st.text(max_size=6) | _ODD,
+                "source": st.text(max_size=6),
+                "sourceContent": st.lists(
+                    st.fixed_dictionaries({"text": st.text(max_size=6)}), max_size=2
+                ),
+            },
+        )
+    )
+    return {**out, "location": {tag: where}}
+
+
+@given(
+    text=st.text(max_size=10),
+    cited=st.lists(converse_citations(), max_size=3),
+    plain=st.text(min_size=1, max_size=5).filter(str.strip),
+)
+def test_citations_content_reads_as_cited_text_and_goes_back_exactly(
+    text: str, cited: list[dict[str, Any]], plain: str
+) -> None:
+    block = {"citationsContent": {"content": [{"text": text}], "citations": cited}}
+    body = {"messages": [{"role": "user", "content": [{"text": "Q"}]},
+                         {"role": "assistant", "content": [block, {"text": plain}]}]}  # fmt: skip
+    turn = bedrock.decode_request(body)[1]
+    got, uncited = turn.blocks
+    assert isinstance(got, TextBlock) and got.text == text
+    assert got.citations is not None and len(got.citations) == len(cited)
+    assert [c.type for c in got.citations] == [next(iter(c["location"])) for c in cited]
+    assert uncited == TextBlock(plain)  # a plain text block has no citations at all
+    assert bedrock.encode_request(bedrock.decode_request(body)) == body
+    response = {"output": {"message": body["messages"][1]}, "stopReason": "end_turn"}
+    assert bedrock.encode_response(bedrock.decode_response(response)) == response
+
+
+def test_a_converse_citation_fills_the_typed_fields() -> None:
+    from messages import Citation
+
+    web = {
+        "title": "Docs",
+        "source": "example.com",
+        "sourceContent": [{"text": "ship on Friday"}],
+        "location": {"web": {"url": "https://example.com/a", "domain": "example.com"}},
+    }
+    chunk = {"location": {"documentChunk": {"documentIndex": 1, "start": 2, "end": 4}}}
+    block = {"citationsContent": {"content": [{"text": "Friday."}], "citations": [web, chunk]}}
+    (turn,) = bedrock.decode_request({"messages": [{"role": "assistant", "content": [block]}]})
+    assert turn.blocks[0].citations == (
+        Citation(
+            "web",
+            cited_text="ship on Friday",
+            url="https://example.com/a",
+            title="Docs",
+            extra={"source": "example.com", "location": {"web": {"domain": "example.com"}}},
+        ),
+        Citation("documentChunk", start=2, end=4, source_index=1),
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"content": [{"text": "a"}, {"text": "b"}], "citations": []},  # two texts
+        {"content": [{"text": "a"}], "citations": [{"title": "no location"}]},
+        {"content": [{"text": "a"}], "citations": [{"location": {"future": {"x": 1}}}]},
+        {"content": [{"text": "a"}], "citations": [{"location": {"web": {}, "documentChar": {}}}]},
+        {"content": [{"text": "a"}]},
+        {"content": [{"text": "a"}], "citations": [], "zNew": 1},
+    ],
+)
+def test_a_citations_block_it_cannot_give_back_exactly_stays_raw(value: dict[str, Any]) -> None:
+    from messages import RawBlock
+
+    body = {"messages": [{"role": "assistant", "content": [{"citationsContent": value}]}]}
+    (turn,) = bedrock.decode_request(body)
+    assert turn.blocks == (RawBlock({"citationsContent": value}),)
+    assert bedrock.encode_request(bedrock.decode_request(body)) == body
+
+
+def test_citations_cross_providers_only_under_the_policy() -> None:
+    from messages import Citation
+
+    ours = TextBlock("Friday.", citations=(Citation("documentPage", start=1, end=2),))
+    anthropic = TextBlock("Friday.", citations=(Citation("page_location", start=1, end=2),))
+    conversation = [UserMessage("When?"), AssistantMessage((ours,))]
+    for target in ("anthropic", "openai_responses", "openai_chat", "gemini"):
+        with pytest.raises(UnsupportedContentError, match="citation"):
+            get(target).encode_request(conversation)
+        assert "documentPage" not in str(
+            get(target).encode_request(conversation, unsupported="drop")
+        )
+    with pytest.raises(UnsupportedContentError, match="citations"):
+        bedrock.encode_request([UserMessage("When?"), AssistantMessage((anthropic,))])
+    dropped = bedrock.encode_request([UserMessage("When?"), AssistantMessage((anthropic,))],
+                                     unsupported="drop")  # fmt: skip
+    assert dropped["messages"][1]["content"] == [{"text": "Friday."}]
+
+
+def test_the_stream_gathers_citation_deltas_with_their_text() -> None:
+    cite = {
+        "title": "notes",
+        "location": {"documentChar": {"documentIndex": 0, "start": 9, "end": 23}},
+    }
+    accumulator = bedrock.accumulator()
+    for event in [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "On "}}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"citation": cite}}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "Friday."}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"messageStop": {"stopReason": "end_turn"}},
+    ]:
+        accumulator.feed(event)
+    (block,) = accumulator.message().blocks
+    assert isinstance(block, TextBlock) and block.text == "On Friday."
+    assert block.citations is not None and block.citations[0].title == "notes"
+    assert bedrock.encode_response(accumulator.message())["output"]["message"]["content"] == [
+        {"citationsContent": {"content": [{"text": "On Friday."}], "citations": [cite]}}
+    ]
+
+
+def test_citations_stand_only_in_messages() -> None:
+    # Converse's system prompt and tool results have no citationsContent member.
+    from messages import Citation
+
+    cited = TextBlock("Friday.", citations=(Citation("web", url="https://a.example"),))
+    result = ToolResultBlock("t1", (cited,))
+    for conversation in (
+        [SystemMessage((cited,)), UserMessage("When?")],
+        [UserMessage("When?"), AssistantMessage((ToolUseBlock("t1", "f", {}),)),
+         UserMessage((result,))],
+    ):  # fmt: skip
+        with pytest.raises(UnsupportedContentError, match="only in a message"):
+            bedrock.encode_request(conversation)
+        body = bedrock.encode_request(conversation, unsupported="drop")
+        assert "citationsContent" not in str(body) and "Friday." in str(body)
+        check_bedrock(body)

@@ -127,7 +127,9 @@ def test_agent_loop_keeps_what_it_cannot_model() -> None:
         "web_search",
         {"status": "completed"},
     )
-    assert {"mcp_approval_response", "compaction", "item_reference", "galaxy_brain_call"} <= kinds
+    assert {"mcp_approval_response", "item_reference", "galaxy_brain_call"} <= kinds
+    compacted = [b for m in messages for b in m.blocks if isinstance(b, ServerToolResultBlock)]
+    assert compacted[-1].tool == "compaction"  # typed since issue 27
     assert {"input_audio", "brand_new_part"} <= kinds
     refusal = next(b for m in messages for b in m.blocks if "refusal" in b.__repr__())
     assert isinstance(refusal, TextBlock) and refusal.extra["type"] == "refusal"

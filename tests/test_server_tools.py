@@ -11,6 +11,7 @@ from hypothesis import given
 
 from messages import AssistantMessage
 from messages import Citation
+from messages import RawBlock
 from messages import ServerToolResultBlock
 from messages import ServerToolResultMessage
 from messages import ServerToolUseBlock
@@ -371,3 +372,102 @@ def test_responses_mcp_list_tools_items_are_typed_and_go_back_exactly() -> None:
         with pytest.raises(UnsupportedContentError, match="cannot carry"):
             get(target).encode_request([turn])
         assert "deepwiki" not in str(get(target).encode_request([turn], unsupported="drop"))
+
+
+_COMPACTED = [
+    {"role": "user", "content": "Go on."},
+    {"type": "compaction", "id": "cmp_1", "encrypted_content": "opaque-1"},
+    {"type": "compaction", "encrypted_content": "opaque-2"},  # the input form: no id
+    {"role": "user", "content": "Next."},
+]
+
+
+def test_responses_compaction_items_are_the_servers_compaction_result() -> None:
+    # Issue 27: a compaction item is typed (a result with no call), written back exactly.
+
+    responses = get("openai_responses")
+    body = {"input": _COMPACTED}
+    user, turn, _ = responses.decode_request(body)
+    assert user == UserMessage("Go on.")
+    assert turn.blocks == (
+        ServerToolResultBlock(
+            "cmp_1", "compaction", {"encrypted_content": "opaque-1"}, provider="openai"
+        ),
+        ServerToolResultBlock(
+            "", "compaction", {"encrypted_content": "opaque-2"}, provider="openai"
+        ),
+    )
+    assert responses.encode_request(responses.decode_request(body)) == body
+    response = {
+        "id": "resp_1",
+        "object": "response.compaction",
+        "created_at": 1,
+        "output": [
+            {"type": "compaction", "id": "cmp_2", "encrypted_content": "E", "created_by": "u"}
+        ],
+    }
+    message = responses.decode_response(response)
+    (block,) = message.blocks
+    assert isinstance(block, ServerToolResultBlock) and block.content["created_by"] == "u"
+    assert responses.encode_response(message) == response
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"type": "compaction", "id": "", "encrypted_content": "x"},
+        {"type": "compaction", "id": None, "encrypted_content": "x"},
+        {"type": "compaction", "id": 5, "encrypted_content": "x"},
+    ],
+)
+def test_responses_compaction_items_with_odd_ids_are_kept_whole(item: dict[str, Any]) -> None:
+
+    responses = get("openai_responses")
+    body = {"input": [item]}
+    (turn,) = responses.decode_request(body)
+    assert turn.blocks == (RawBlock(item),)
+    assert responses.encode_request(responses.decode_request(body)) == body
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai_chat", "gemini", "bedrock"])
+def test_other_providers_refuse_a_compaction_item_under_the_policy(target: str) -> None:
+    # Before it was typed, an id-less item was taken for Anthropic's own compaction block.
+
+    conversation = get("openai_responses").decode_request({"input": _COMPACTED})
+    with pytest.raises(UnsupportedContentError, match="cannot carry"):
+        get(target).encode_request(conversation)
+    dropped = get(target).encode_request(conversation, unsupported="drop")
+    assert "opaque" not in str(dropped) and "Next." in str(dropped)
+    described = get(target).encode_request(conversation, unsupported="text")
+    assert "opaque" not in str(described)
+
+
+def test_a_compaction_call_block_is_refused() -> None:
+    # Compaction has no call: a call block named so is not written as a compaction item.
+
+    call = ServerToolUseBlock("cmp_1", "compaction", {"encrypted_content": "x"}, provider="openai")
+    with pytest.raises(UnsupportedContentError, match="cannot carry"):
+        get("openai_responses").encode_request([AssistantMessage((call,))])
+
+
+def test_the_responses_stream_reassembles_a_compaction_item() -> None:
+
+    item = {"type": "compaction", "id": "cmp_9", "encrypted_content": "E9"}
+    done = {"id": "resp_9", "object": "response", "status": "completed", "output": [item]}
+    accumulator = get("openai_responses").accumulator()
+    for event in [
+        {"type": "response.created", "response": {**done, "status": "in_progress", "output": []}},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**item, "encrypted_content": ""},
+        },
+        {"type": "response.compaction.compacting", "item_id": "cmp_9", "output_index": 0},
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+        {"type": "response.completed", "response": done},
+    ]:
+        accumulator.feed(event)
+    (block,) = accumulator.message().blocks
+    assert block == ServerToolResultBlock(
+        "cmp_9", "compaction", {"encrypted_content": "E9"}, provider="openai"
+    )

@@ -117,3 +117,45 @@ def test_the_model_is_the_one_botocore_ships() -> None:
     assert {"messages", "system", "toolConfig", "inferenceConfig"} <= set(shape.members)
     block = oracle.bedrock_shape("ContentBlock")
     assert {"text", "toolUse", "toolResult", "reasoningContent", "cachePoint"} <= set(block.members)
+
+
+_FIELDS = {
+    "web": ("url",),
+    "documentChar": ("source_index", "start", "end"),
+    "documentPage": ("source_index", "start", "end"),
+    "documentChunk": ("source_index", "start", "end"),
+    "searchResultLocation": ("source_index", "start", "end"),
+}
+
+
+@st.composite
+def _converse_citation(draw: st.DrawFn) -> Any:
+    from messages import Citation
+
+    tag = draw(st.sampled_from(sorted(_FIELDS)))
+    values = {
+        f: draw(st.text(min_size=1, max_size=8) if f == "url" else st.integers(0, 50))
+        for f in _FIELDS[tag]
+        if draw(st.booleans())
+    }
+    title = draw(st.none() | st.text(min_size=1, max_size=8))
+    quoted = draw(st.none() | st.text(min_size=1, max_size=8))
+    return Citation(tag, title=title, cited_text=quoted, **values)
+
+
+@given(
+    text=st.text(min_size=1, max_size=10).filter(str.strip),
+    cited=st.lists(_converse_citation(), max_size=3),
+)
+def test_cited_text_fits_botocores_model_in_requests_and_responses(text: str, cited: Any) -> None:
+    # Issue 27: a TextBlock with Converse's citations is a citationsContent block botocore takes.
+    from messages import TextBlock
+    from messages import UserMessage
+
+    said = AssistantMessage((TextBlock(text, citations=tuple(cited)),))
+    body = bedrock.encode_request([UserMessage("Q"), said])
+    assert not oracle.check_request("bedrock", body, paired=True)
+    assert bedrock.decode_request(body)[1] == said
+    response = bedrock.encode_response(said)
+    assert not _response_findings(response)
+    assert bedrock.decode_response(response).blocks == said.blocks

@@ -229,3 +229,27 @@ def test_encoded_responses_are_what_the_sdk_models_accept_and_dump_back(
     provider, message = drawn
     body = get(provider).encode_response(message)
     assert_round_trips(provider, accepted(provider, body))
+
+
+def test_compaction_items_as_the_sdk_types_them_come_back_exactly() -> None:
+    # Issue 27: the compaction item (/v1/responses/compact) against the SDK's own types: the
+    # output item, and the input item (with and without its id) in a request.
+    from openai.types.responses import ResponseCompactionItem
+    from openai.types.responses import ResponseCompactionItemParam
+
+    r = get("openai_responses")
+    sdk = ResponseCompactionItem(id="cmp_1", encrypted_content="E1", type="compaction")
+    for item in (sdk.model_dump(mode="json", exclude_none=True), sdk.model_dump(mode="json")):
+        response = {"id": "resp_1", "object": "response", "status": "completed", "output": [item]}
+        back = r.encode_response(r.decode_response(response))
+        assert back == response
+        ResponseCompactionItem.model_validate(back["output"][0])
+    for param in (
+        ResponseCompactionItemParam(encrypted_content="E2", type="compaction", id="cmp_2"),
+        ResponseCompactionItemParam(encrypted_content="E3", type="compaction"),
+    ):
+        item = param.model_dump(mode="json", exclude_none=True)
+        body = {"input": [{"role": "user", "content": "Hi"}, item]}
+        again = r.encode_request(r.decode_request(body))
+        assert again == body
+        assert not oracle.check_request("openai_responses", again, paired=True)

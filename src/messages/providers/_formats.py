@@ -258,9 +258,10 @@ CITATIONS: Final = {
     CHAT: _words("url_citation"),
     RESPONSES: _words("url_citation file_citation container_file_citation file_path"),
     GEMINI: _NONE,
-    BEDROCK: _NONE,
+    BEDROCK: _words("web documentChar documentPage documentChunk searchResultLocation"),
 }
-"""Citation types each format carries (Gemini cites per candidate, never per part)."""
+"""Citation types each format carries (Gemini cites per candidate, never per part; a
+Converse citation's type is the member of its ``location`` union)."""
 
 ROLES: Final = {
     ANTHROPIC: _words("user assistant"),

@@ -43,6 +43,7 @@ from ._gemini_names import CallIds
 
 __all__ = [
     "CODE_EXECUTION",
+    "COMPACTION",
     "ResponsesItems",
     "VENDOR",
     "anthropic_id",
@@ -60,6 +61,9 @@ VENDOR: Final = {ANTHROPIC: "anthropic", GEMINI: "google", RESPONSES: "openai", 
 
 CODE_EXECUTION: Final = "code_execution"
 """The one server tool two providers share: its name on a call, its ``tool`` on a result."""
+
+COMPACTION: Final = "compaction"
+"""The ``tool`` of a Responses ``compaction`` item: the server's compaction of the history."""
 
 
 def place(block: ServerToolUseBlock | ServerToolResultBlock) -> Place:
@@ -253,7 +257,8 @@ _RESPONSES_ITEMS: Final = {
 
 ``mcp_list_tools`` is the server asking an MCP server for its tools: the call asks
 (``server_label``), the result reports (``tools``, ``error``)."""
-_ITEM_OF: Final = {name: tag for tag, name in _RESPONSES_ITEMS.items()}
+_ITEM_OF: Final = {name: tag for tag, name in _RESPONSES_ITEMS.items()} | {COMPACTION: COMPACTION}
+"""The item type each tool's blocks are written as (a compaction item has no call)."""
 _RESULT_FIELDS: Final = ("status", "results", "outputs", "result", "output", "error", "tools")
 """The fields of such an item that report what happened rather than what was asked."""
 
@@ -268,6 +273,8 @@ def decode_responses(d: dict[str, Any]) -> list[Block] | None:
     without a string ``id`` (kept raw by the caller).
     """
     tag, call_id = d.get("type"), d.get("id")
+    if tag == COMPACTION:
+        return _compaction(d)
     name = _RESPONSES_ITEMS.get(tag) if type(tag) is str else None
     if name is None or type(call_id) is not str:
         return None
@@ -278,6 +285,23 @@ def decode_responses(d: dict[str, Any]) -> list[Block] | None:
     if got:
         out.append(ServerToolResultBlock(call_id, name, wrap_owned(got), provider=vendor))
     return out
+
+
+def _compaction(d: dict[str, Any]) -> list[Block] | None:
+    """A ``compaction`` item as the result of the server's compaction, with no call.
+
+    The item stands for the history the server compacted (``/v1/responses/compact``, or
+    ``context_management`` on a response): nothing was asked, and what it holds
+    (``encrypted_content``, ``created_by``, any later field) is the result's ``content``.
+    An input item may leave out its ``id``: the block's ``tool_use_id`` is then ``""``, and
+    the item is written back without one. ``None`` (kept raw): an ``id`` that is not a
+    non-empty string.
+    """
+    call_id = d.get("id", "")
+    if type(call_id) is not str or (call_id == "" and "id" in d):
+        return None
+    got = wrap_owned({k: v for k, v in d.items() if k not in ("type", "id")})
+    return [ServerToolResultBlock(call_id, COMPACTION, got, provider=VENDOR[RESPONSES])]
 
 
 class ResponsesItems:
@@ -302,7 +326,13 @@ class ResponsesItems:
         """The new item to emit; ``None`` when merged into the last one (or dropped)."""
         name = block.name if isinstance(block, ServerToolUseBlock) else block.tool
         tag = _ITEM_OF.get(name)
-        if tag is None or not is_own(block, RESPONSES) or block.extra:
+        use = isinstance(block, ServerToolUseBlock)
+        if (
+            tag is None
+            or not is_own(block, RESPONSES)
+            or block.extra
+            or (use and tag == COMPACTION)
+        ):
             self._last = None
             origin = f"{block.provider}'s" if block.provider else "a"
             return policy.degrade(block, path, f"cannot carry {origin} {name!r} server tool")
@@ -318,4 +348,6 @@ class ResponsesItems:
         if last is not None and last["type"] == tag and last["id"] == block.tool_use_id:
             last.update(content)
             return None
+        if tag == COMPACTION and not block.tool_use_id:
+            return {"type": tag, **content}  # an input item written without its id
         return {"type": tag, "id": block.tool_use_id, **content}

@@ -304,7 +304,7 @@ def encode_response(message: AssistantMessage) -> dict[str, Any]:
     blocks = (TextBlock(message.content),) if isinstance(message.content, str) else message.content
     content = []
     for i, block in enumerate(blocks):
-        if isinstance(block, TextBlock) and not block.text and not block.citations:
+        if isinstance(block, TextBlock) and not block.text and block.citations is None:
             content.append({"text": ""})  # a response may hold one; it goes back as it came
             continue
         part = encode_block(block, "assistant", policy, f"$.content[{i}]")

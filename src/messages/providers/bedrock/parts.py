@@ -1,8 +1,9 @@
 """Converse ``ContentBlock`` objects, both ways (private to ``bedrock``).
 
 A content block is a union: an object with exactly one member (``text``, ``image``,
-``toolUse``, ``reasoningContent``...). The members this library models become blocks; a
-block with another member (``cachePoint``, ``guardContent``, ``citationsContent``...), with
+``toolUse``, ``reasoningContent``...). The members this library models become blocks
+(``citationsContent``: a TextBlock with its citations, see :mod:`.citations`); a
+block with another member (``cachePoint``, ``guardContent``...), with
 several members, or whose member does not have the shape modelled here, is kept whole as
 a :class:`RawBlock` and written back as it came. Bytes are base64 text, as in the JSON
 the HTTP API takes (``boto3`` takes and gives raw bytes there instead).
@@ -38,7 +39,9 @@ from .._carry import carried
 from .._carry import refusal_text
 from .._formats import BEDROCK
 from .._formats import Place
+from .._formats import foreign_citations
 from .._formats import raw_is_own
+from . import citations
 from .ids import original_id
 from .ids import wire_id
 from .media import MEDIA
@@ -154,6 +157,8 @@ def decode_block(d: Any) -> Block:
         block = _tool_result(value)
     elif key == "reasoningContent":
         block = _reasoning(value)
+    elif key == "citationsContent":
+        block = citations.decode(value)
     return block if block is not None else RawBlock(wrap_owned(d))
 
 
@@ -232,10 +237,19 @@ def _degrade(policy: Policy, block: Block, path: str, reason: str) -> dict[str, 
     return {"text": replaced.text}
 
 
-def _text(block: TextBlock, policy: Policy, path: str) -> dict[str, Any] | None:
+def _text(
+    block: TextBlock, policy: Policy, path: str, *, cited: bool = True
+) -> dict[str, Any] | None:
+    """A text block; ``cited``: where a ``citationsContent`` block may stand (a message)."""
+    own = block.citations is not None and not foreign_citations(block.citations, BEDROCK)
+    if own and cited:
+        _no_fields(block.extra, policy, path, "text")
+        return citations.encode(block)  # Converse's own citations: a citationsContent block
     if block.citations:
         policy.refuse(
-            "Converse text blocks carry no citations of other formats",
+            "Converse carries citations only in a message's citationsContent block"
+            if own
+            else "Converse text blocks carry no citations of other formats",
             path + ".citations",
             block.citations,
         )
@@ -255,9 +269,9 @@ def encode_result_part(block: Block, policy: Policy, path: str) -> dict[str, Any
                 same = json.loads(block.text) == thaw(value)
             except ValueError:
                 same = False
-            return {"json": thaw(value)} if same else _text(block, policy, path)
+            return {"json": thaw(value)} if same else _text(block, policy, path, cited=False)
         case TextBlock():
-            return _text(block, policy, path)
+            return _text(block, policy, path, cited=False)
         case ImageBlock() | VideoBlock():
             return _media_out(block, policy, path)
         case DocumentBlock():
@@ -322,14 +336,15 @@ def _thinking(block: ThinkingBlock, where: str, policy: Policy, path: str) -> di
 
 
 def encode_block(block: Block, where: str, policy: Policy, path: str) -> dict[str, Any] | None:
-    """A block as a content block of a ``where`` turn (``user``, ``assistant``); ``None``: left out.
+    """A block as a content block of a ``where`` turn; ``None``: left out.
 
+    ``where`` is ``user``, ``assistant`` or ``system`` (whose blocks take no citations).
     Tool calls and results are written whatever turn holds them: the encoder moves them to
     the side where they belong.
     """
     match block:
         case TextBlock():
-            return _text(block, policy, path)
+            return _text(block, policy, path, cited=where != "system")
         case ThinkingBlock():
             return _thinking(block, where, policy, path)
         case ToolUseBlock():

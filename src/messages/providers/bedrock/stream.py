@@ -3,10 +3,11 @@
 Each event is an object with one member: ``messageStart``, ``contentBlockStart``,
 ``contentBlockDelta``, ``contentBlockStop``, ``messageStop``, ``metadata``, or an exception
 (``throttlingException``, ``modelStreamErrorException``...). Text and reasoning deltas are
-joined per ``contentBlockIndex``; tool input arrives as slices of a JSON text, parsed once
-whole (and as far as valid for a snapshot); a delta of a kind not modelled here is kept in
-its block whole, in order, which then decodes as a raw block. ``messageStop`` ends the
-message; ``metadata`` (usage, metrics) follows it.
+joined per ``contentBlockIndex`` (``citation`` deltas gather beside their block's text,
+which then is a ``citationsContent`` block); tool input arrives as slices of a JSON text,
+parsed once whole (and as far as valid for a snapshot); a delta of a kind not modelled
+here is kept in its block whole, in order, which then decodes as a raw block.
+``messageStop`` ends the message; ``metadata`` (usage, metrics) follows it.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ _EXCEPTIONS: Final = frozenset(
 
 
 class _Block(Slotted):
-    __slots__ = ("kind", "other", "parts", "signature", "start")
+    __slots__ = ("cited", "kind", "other", "parts", "signature", "start")
 
     def __init__(self) -> None:
         self.kind: str | None = None
@@ -50,6 +51,7 @@ class _Block(Slotted):
         self.parts: list[str] = []
         self.signature: str | None = None
         self.other: list[Any] = []
+        self.cited: list[Any] = []
 
     def delta(self, delta: dict[str, Any]) -> None:
         for key, value in delta.items():
@@ -61,6 +63,9 @@ class _Block(Slotted):
                 self.parts.append(value["input"])
             elif key == "reasoningContent" and type(value) is dict:
                 self._reasoning(value)
+            elif key == "citation" and type(value) is dict and self.kind in (None, "text"):
+                self.kind = "text"  # each citation delta is one whole citation of the text
+                self.cited.append(value)
             else:
                 self.other.append({key: value})
 
@@ -112,6 +117,8 @@ class _Block(Slotted):
             return {"reasoningContent": {"reasoningText": text}}
         if self.kind == "redactedContent":
             return {"reasoningContent": {"redactedContent": joined}}
+        if self.cited:
+            return {"citationsContent": {"content": [{"text": joined}], "citations": self.cited}}
         return {"text": joined}
 
 
