@@ -34,11 +34,9 @@ from typing import Final
 from typing import Literal
 from typing import final
 
-from .._core.fields import Timestamp
-from .._core.fields import compact_repr
+from .._core.fields import Context
 from .._core.fields import compared
 from .._core.fields import freeze_map
-from .._core.frozen import EMPTY
 from .._core.frozen import JsonValue
 from ..roles import RoleMessage
 
@@ -72,7 +70,7 @@ def _str_of(data: Mapping[str, JsonValue] | None, key: str) -> str | None:
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ProgressMessage:
+class ProgressMessage(Context):
     """A report on a tool call, hook or sub-agent at work, or just finished.
 
     ``subtype`` names the report (Claude Code's ``data.type``: ``hook_progress``,
@@ -100,20 +98,6 @@ class ProgressMessage:
     """The id of this stream of reports (Claude Code ``toolUseID``)."""
     message: RoleMessage | None = None
     """A sub-agent's own turn, decoded by the same adapter (``agent_progress``)."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         _opt_map(self, "data")
@@ -129,13 +113,11 @@ class ProgressMessage:
         """The prompt the sub-agent was given (``data.prompt``)."""
         return _str_of(self.data, "prompt")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class FileSnapshotMessage:
+class FileSnapshotMessage(Context):
     """The state of the files the agent tracks, taken for a prompt so it can be rewound.
 
     >>> s = FileSnapshotMessage({"trackedFileBackups": {"a.py": {"version": 1}}},
@@ -152,20 +134,6 @@ class FileSnapshotMessage:
     """The uuid of the record the snapshot was taken for (Claude Code ``messageId``)."""
     is_update: bool | None = None
     """Whether it updates an earlier snapshot of that record (``isSnapshotUpdate``)."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         _opt_map(self, "snapshot")
@@ -177,13 +145,11 @@ class FileSnapshotMessage:
         files = None if self.snapshot is None else self.snapshot.get("trackedFileBackups")
         return tuple(files) if isinstance(files, Mapping) else ()
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class TitleMessage:
+class TitleMessage(Context):
     """A title for the conversation branch that ends at the record ``leaf_uuid``.
 
     Claude Code writes these as ``summary`` lines, sometimes into a later session's file.
@@ -198,31 +164,12 @@ class TitleMessage:
     _: KW_ONLY
     leaf_uuid: str | None = None
     """The uuid of the last record of the branch it names (Claude Code ``leafUuid``)."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class QueueOperationMessage:
+class QueueOperationMessage(Context):
     """A prompt typed while the agent was busy: queued, taken from the queue, or dropped.
 
     >>> QueueOperationMessage("enqueue", "and run the tests").operation
@@ -235,35 +182,17 @@ class QueueOperationMessage:
     content: str | None = None
     """The queued prompt, when the record carries it."""
     _: KW_ONLY
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class TurnContextMessage:
+class TurnContextMessage(Context):
     """The settings a turn runs with: its model, working folder, approval and sandbox.
 
     Codex writes one (``turn_context``) at the start of every turn; settings it does not
-    name here (``personality``, ``collaboration_mode``, instructions...) stay in ``extra``.
+    name here (``personality``, ``collaboration_mode``, instructions...) stay in ``extra``;
+    ``model`` is the model the turn runs on.
 
     >>> t = TurnContextMessage("t-1", cwd="/src", model="gpt-5-codex", effort="high")
     >>> t.turn_id, t.model, t.effort
@@ -282,32 +211,16 @@ class TurnContextMessage:
     """The sandbox the tools run in, as reported (``type``, ``network_access``...)."""
     effort: str | None = None
     """The reasoning effort asked of the model (``low``, ``medium``, ``high``...)."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """The model the turn runs on."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
 
     def __post_init__(self) -> None:
         _opt_map(self, "sandbox_policy")
         freeze_map(self, "extra")
 
-    __repr__ = compact_repr
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class TurnEventMessage:
+class TurnEventMessage(Context):
     """A turn started, completed or was aborted.
 
     ``subtype`` is the source's name (Codex ``task_started``, ``task_complete``,
@@ -330,30 +243,11 @@ class TurnEventMessage:
     """The agent's last message in the turn (Codex ``last_agent_message``)."""
     context_window: int | None = None
     """The model's context window in tokens (Codex ``model_context_window``)."""
-    uuid: str | None = None
-    """Unique id of this record in its source stream."""
-    session_id: str | None = None
-    """Session, thread or conversation id."""
-    parent_tool_use_id: str | None = None
-    """Set when a sub-agent produced this on behalf of that tool call."""
-    model: str | None = None
-    """Model that produced it."""
-    message_id: str | None = None
-    """Provider message id (Anthropic ``msg_...``); several records may share one."""
-    timestamp: Timestamp | None = None
-    """When it was recorded, exactly as the source wrote it."""
-    extra: Mapping[str, JsonValue] = EMPTY
-    """Wire fields this class does not model, kept for exact replay."""
-
-    def __post_init__(self) -> None:
-        freeze_map(self, "extra")
 
     @property
     def is_end(self) -> bool:
         """Whether the turn is over (:data:`TURN_END_SUBTYPES`)."""
         return self.subtype in TURN_END_SUBTYPES
-
-    __repr__ = compact_repr
 
 
 RECORD_TYPES: Final = (
