@@ -63,7 +63,7 @@ def run_ccusage(command: list[str], folder: Path, report: str) -> dict[str, Any]
         done = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
     doc = json.loads(done.stdout)
     if not isinstance(doc, dict):  # ccusage writes [] when it finds no usage at all
-        return {"daily": [], "sessions": []}
+        return {"daily": [], "sessions": [], "session": []}
     return doc
 
 
@@ -83,10 +83,20 @@ def _output_price(model: str, tokens: int) -> float:
     return estimate(model, None, Tokens(output=tokens)) or 0.0
 
 
-def _by_model(stats: Stats, project: str | None = None, day: date | None = None) -> dict[str, Any]:
-    """Our rows by model (estimated cost), for one project folder or day if given."""
-    if project is not None:
-        chosen = [s for s in stats.sessions() if claude_folder(s.project) == project]
+def _by_model(
+    stats: Stats,
+    project: str | None = None,
+    day: date | None = None,
+    session: str | None = None,
+) -> dict[str, Any]:
+    """Our rows by model (estimated cost), for one project folder, session or day if given."""
+    if project is not None or session is not None:
+        chosen = [
+            s
+            for s in stats.sessions()
+            if (project is None or claude_folder(s.project) == project)
+            and (session is None or s.session_id == session)
+        ]
         stats = Stats({("session", f"#{i}"): s for i, s in enumerate(chosen)})
     report = stats.report("model", cost="estimated", tz=UTC, since=day, until=day)
     return {row["model"]: row for row in report.to_json()["rows"]}
@@ -131,11 +141,16 @@ def comparison(folder: Path, command: list[str]) -> list[dict[str, Any]]:
     stats = ours(folder)
     lines = []
     for day in run_ccusage(command, folder, "daily")["daily"]:
-        when = date.fromisoformat(day["date"])
-        lines.append(compare("day", day["date"], _by_model(stats, day=when), day))
-    for project in run_ccusage(command, folder, "session")["sessions"]:
-        key = project["sessionId"]  # ccusage 17: the project folder
-        lines.append(compare("project", key, _by_model(stats, project=key), project))
+        stamp = day.get("date") or day["period"]  # ccusage 17: date; ccusage 20: period
+        when = date.fromisoformat(stamp)
+        lines.append(compare("day", stamp, _by_model(stats, day=when), day))
+    found = run_ccusage(command, folder, "session")
+    for row in found.get("sessions", []):  # ccusage 17: one row per project folder
+        key = row["sessionId"]
+        lines.append(compare("project", key, _by_model(stats, project=key), row))
+    for row in found.get("session", []):  # ccusage 20: one row per session id
+        key = row["period"]
+        lines.append(compare("session", key, _by_model(stats, session=key), row))
     return lines
 
 
