@@ -10,8 +10,9 @@ same surface. See docs/adapters/index.md.
 The registry finds an adapter by name or by a sample line; importing this package imports
 no adapter, each one is loaded on first use.
 
->>> NAMES
-('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'native')
+>>> NAMES  # doctest: +NORMALIZE_WHITESPACE
+('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'opencode_storage',
+ 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -41,7 +42,15 @@ if TYPE_CHECKING:
 
 __all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get", "prepare"]
 
-CLI_NAMES: Final = ("claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp")
+CLI_NAMES: Final = (
+    "claude_code",
+    "codex",
+    "gemini_cli",
+    "opencode",
+    "copilot",
+    "acp",
+    "opencode_storage",
+)
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
 NAMES: Final = (*CLI_NAMES, "native")
@@ -109,7 +118,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, opencode_storage, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")

@@ -29,6 +29,7 @@ from typing import IO
 from typing import Final
 
 from ..adapters import NAMES
+from ..adapters import get
 from ..stats import Stats
 from .commands import Outcome
 from .commands import process
@@ -388,6 +389,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command in ("sessions", "show"):
         return _run_sessions(args)
+    target = getattr(args, "target", None)
+    if target is not None and getattr(get(target), "READ_ONLY", False):
+        parser.print_usage(sys.stderr)
+        sys.stderr.write(
+            f"messages convert: error: --to {target}: {target} is an agent's own store"
+            " (files and a database the agent writes); messages reads it but does not"
+            " write it\n"
+        )
+        return EXIT_USAGE
     inputs = _inputs_or_exit(parser, args)
     if isinstance(inputs, int):
         return inputs
