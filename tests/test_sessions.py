@@ -189,12 +189,20 @@ def test_the_shared_codex_rollout() -> None:
 
 
 def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
-    env = {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": "/a, /b", "CODEX_HOME": "/c"}
-    assert roots(env, existing=False) == ["/a/projects", "/b/projects", "/c/sessions"]
+    env = {
+        "HOME": str(tmp_path),
+        "CLAUDE_CONFIG_DIR": "/a, /b",
+        "CODEX_HOME": "/c",
+        "OPENCODE_DATA_DIR": "/d,/e",
+    }
+    assert roots(env, existing=False) == ["/a/projects", "/b/projects", "/c/sessions", "/d", "/e"]
     assert roots({"HOME": str(tmp_path)}, existing=False) == [
         str(tmp_path / ".claude" / "projects"),
         str(tmp_path / ".codex" / "sessions"),
+        str(tmp_path / ".local" / "share" / "opencode"),
     ]
+    xdg = {"HOME": str(tmp_path), "XDG_DATA_HOME": "/x"}
+    assert roots(xdg, existing=False)[-1] == "/x/opencode"
     assert roots({"HOME": str(tmp_path)}) == []
 
 

@@ -77,7 +77,13 @@ CARRIES_AUDIO = frozenset(("acp", "native"))
 """Formats with an audio content item."""
 STRING_RESULTS = frozenset(("gemini_cli", "opencode", "copilot"))
 """Formats whose tool results are one string: other blocks go through the policy."""
-WRITES_EMPTY_TURNS = {"claude_code": 1, "copilot": 1, "native": 1, "codex": 0}
+WRITES_EMPTY_TURNS = {
+    "claude_code": 1,
+    "copilot": 1,
+    "native": 1,
+    "codex": 0,
+    "opencode_storage": 1,
+}
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
 TAKES_OVER_INPUT = frozenset(("claude_code", "codex"))
@@ -114,6 +120,10 @@ BAD_SHAPES = {
     "acp": (
         '{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call"}}}',
         "$.params.update.toolCallId: expected a string, found nothing",
+    ),
+    "opencode_storage": (
+        '{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"tool","callID":"c1","tool":"read"}',
+        "$.state: expected an object, found nothing",
     ),
     "native": ('{"v":1,"kind":"text","text":5}', "$.text: expected a string, found an integer"),
 }
@@ -199,6 +209,27 @@ FOREIGN_LINES: list[tuple[Any, str | None]] = [
     ({"jsonrpc": "2.0", "id": 3, "error": {"code": -1, "message": "x"}}, "acp"),
     ({"jsonrpc": "2.0", "error": {"message": "x"}}, "acp"),
     ({"id": 3, "error": {"code": -1, "message": "x"}}, None),
+    # OpenCode's store: records and rows are its own; the project and todo files beside them,
+    # and a run event (which carries its part under "part"), are not
+    (
+        {"id": "prt_1", "sessionID": "s", "messageID": "m", "type": "text", "text": "x"},
+        "opencode_storage",
+    ),
+    ({"id": "msg_1", "sessionID": "s", "role": "user", "time": {"created": 1}}, "opencode_storage"),
+    (
+        {"id": "ses_1", "projectID": "p", "directory": "/", "time": {"created": 1}},
+        "opencode_storage",
+    ),
+    (
+        {"table": "message", "id": "m", "session_id": "s", "data": {"role": "user"}},
+        "opencode_storage",
+    ),
+    ({"id": "4b0e", "worktree": "/home/dev", "vcs": "git", "time": {"created": 1}}, None),
+    (
+        {"type": "text", "sessionID": "s", "part": {"id": "p", "messageID": "m", "type": "text"}},
+        "opencode",
+    ),
+    ({"id": "m", "sessionID": "s", "role": "system", "time": {}}, None),
 ]
 """Lines written by one format (or by none), and who must claim them: that one alone.
 
@@ -683,7 +714,8 @@ def _crossings() -> list[Any]:
         for param in found
         for source, path in [param.values]
         for target in NAMES
-        if target != source.NAME
+        # a read-only store (OpenCode's) is not a target: convert --to refuses it
+        if target != source.NAME and not getattr(get(target), "READ_ONLY", False)
     ]
 
 

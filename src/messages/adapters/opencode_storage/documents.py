@@ -186,18 +186,21 @@ def _text_like(d: dict[str, Any], tag: str) -> Message:
     text = need_str(d, "text")
     stamp, time_left = _time(d, "start", "$")
     extra = ev.frozen(_keep(rest(d, _PART_IDS | {"text", "time"}), "time", time_left))
-    uuid, sid, mid = d["id"], d["sessionID"], d["messageID"]
+    uuid, sid, mid = _part_ids(d)
     if tag == "reasoning":
         return ThinkingMessage(
             text, uuid=uuid, session_id=sid, message_id=mid, timestamp=stamp, extra=extra
         )
     # a part does not say whose message it is: OpenCode times the text the model writes
-    role: Literal["assistant", "user"] = "assistant" if "time" in d else "user"
+    # (a part without ids is not OpenCode's own record: another source's, assistant text)
+    user = "time" not in d and uuid is not None and mid is not None
+    role: Literal["assistant", "user"] = "user" if user else "assistant"
     return TextMessage(
         text, role=role, uuid=uuid, session_id=sid, message_id=mid, timestamp=stamp, extra=extra
     )
 
 
+_MODELLED_PARTS: Final = frozenset(("text", "reasoning", "tool"))
 _FINISHED: Final = {"completed": "output", "error": "error"}
 
 
@@ -207,7 +210,7 @@ def _tool(d: dict[str, Any]) -> Message:
     state = need_obj(d, "state")
     status = need_str(state, "status", "$.state")
     args = wrap_owned(need_obj(state, "input", "$.state"))
-    uuid, sid, mid = d["id"], d["sessionID"], d["messageID"]
+    uuid, sid, mid = _part_ids(d)
     extra = rest(d, _PART_IDS | {"callID", "tool", "state"})
     key = _FINISHED.get(status)
     known = frozenset(("input",)) if key is None else frozenset(("status", "input", key))
@@ -226,19 +229,20 @@ def _tool(d: dict[str, Any]) -> Message:
     )
 
 
+def _part_ids(d: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """A part's id, session id and message id (a part written without them has none)."""
+    return opt_str(d, "id"), opt_str(d, "sessionID"), opt_str(d, "messageID")
+
+
 def _part(d: dict[str, Any]) -> Message:
-    need_str(d, "id")
-    need_str(d, "sessionID")
-    need_str(d, "messageID")
+    uuid, sid, mid = _part_ids(d)
     tag = need_str(d, "type")
     if tag in ("text", "reasoning"):
         return _text_like(d, tag)
     if tag == "tool":
         return _tool(d)
     # step-start/-finish, file, patch, snapshot, agent, compaction...: kept whole, in context
-    return RawMessage(
-        wrap_owned(d), uuid=d["id"], session_id=d["sessionID"], message_id=d["messageID"]
-    )
+    return RawMessage(wrap_owned(d), uuid=uuid, session_id=sid, message_id=mid)
 
 
 def is_document(obj: Any) -> str | None:
@@ -335,6 +339,8 @@ def decode_record(obj: Any) -> Message:
     if table is not None:
         return _row(obj, table)
     kind = is_document(obj)
+    if kind is None and obj.get("type") in _MODELLED_PARTS and "part" not in obj:
+        kind = "part"  # a part written without its ids (from another source's message)
     if kind is None:
         return ev.raw_line(obj)
     return _DOCUMENTS[kind](obj)

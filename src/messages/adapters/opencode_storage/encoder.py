@@ -45,6 +45,7 @@ from ...roles import AssistantMessage
 from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
+from ...roles import as_blocks
 from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
@@ -195,6 +196,8 @@ def _record(m: Message, policy: Policy) -> dict[str, Any] | None:
         case SystemMessage() | ToolMessage():
             refuse(m, f"OpenCode's store has no {m.role} messages", policy, degrade=False)
             return None
+        case UserMessage() | AssistantMessage() if len(as_blocks(m.content)) == 1:
+            return _record(ev.single(m, policy.source), policy)
         case UserMessage() | AssistantMessage():
             raise EncodeError(
                 f"a {m.kind} message with content is an OpenCode message record and one part"
