@@ -279,7 +279,7 @@ def is_row(obj: Any) -> str | None:
         return None
     if table == "session":
         return "session" if "data" not in obj else None
-    if all(type(obj.get(c)) is str for c in _ROW_IDS[table]) and type(obj.get("data")) is dict:
+    if all(type(obj.get(c)) is str for c in _ROW_IDS[table]) and "data" in obj:
         return str(table)
     return None
 
@@ -299,7 +299,7 @@ def _row(d: dict[str, Any], table: str) -> Message:
     """A message or part row: its document, rebuilt from the id columns and ``data``."""
     data = d["data"]
     keys = _ROW_KEYS[table]
-    if any(k in data for k in keys):  # ids inside data too: the row is kept whole
+    if type(data) is not dict or any(k in data for k in keys):  # kept whole
         return _raw_row(d)
     doc = {k: d[c] for k, c in zip(keys, _ROW_IDS[table], strict=True)}
     doc.update(data)
