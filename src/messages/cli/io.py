@@ -477,7 +477,8 @@ def default_folders(env: dict[str, str] | None = None) -> list[str]:
     Each agent's session hook knows its own folders (see :func:`messages.sessions.roots`):
     Claude Code's transcripts are in ``$CLAUDE_CONFIG_DIR/projects`` (a comma-separated list
     of folders is allowed), else ``~/.claude/projects``; Codex's sessions are in
-    ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``.
+    ``$CODEX_HOME/sessions``, else ``~/.codex/sessions``; OpenCode's store is in
+    ``$OPENCODE_DATA_DIR``, else ``$XDG_DATA_HOME/opencode``, else ``~/.local/share/opencode``.
     """
     from ..sessions import roots
 

@@ -213,7 +213,8 @@ def _inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[I
         if not folders:
             parser.error(
                 "no FILE given, and no agent log folder found"
-                " ($CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.codex/sessions)"
+                " ($CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.codex/sessions,"
+                " ~/.local/share/opencode)"
             )
         return [inp for folder in folders for inp in expand(folder)]
     inputs = []
