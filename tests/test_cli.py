@@ -36,7 +36,16 @@ SRC = str(ROOT / "src")
 EXAMPLE = EXAMPLES / "claude_code.jsonl"
 EXAMPLE_KINDS = ["init", "text", "thinking", "text", "tool_use", "tool_result", "text", "result"]
 """The flat kinds of both bundled examples (the Claude Code one and the native one)."""
-ADAPTER_FIXTURES = ["claude_code", "codex", "gemini_cli", "opencode", "copilot", "acp"]
+ADAPTER_FIXTURES = [
+    "claude_code",
+    "codex",
+    "gemini_cli",
+    "opencode",
+    "copilot",
+    "acp",
+    "opencode_storage",
+    "amp",
+]
 REAL = {
     "claude_code": "claude_code",
     "codex_exec": "codex",

@@ -83,6 +83,7 @@ WRITES_EMPTY_TURNS = {
     "native": 1,
     "codex": 0,
     "opencode_storage": 1,
+    "amp": 1,
 }
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
@@ -124,6 +125,10 @@ BAD_SHAPES = {
     "opencode_storage": (
         '{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"tool","callID":"c1","tool":"read"}',
         "$.state: expected an object, found nothing",
+    ),
+    "amp": (
+        '{"id":"T-1","created":1,"messages":[{"role":"assistant","usage":{"inputTokens":"9"}}]}',
+        "$.messages[0].usage.inputTokens: expected an integer, found a string",
     ),
     "native": ('{"v":1,"kind":"text","text":5}', "$.text: expected a string, found an integer"),
 }
