@@ -253,7 +253,7 @@ def test_the_database_is_opened_read_only_and_left_as_it_was(folder: Path) -> No
     assert len(found) == 10 and path.read_bytes() == before
     assert not (folder / "opencode.db-journal").exists()
     with pytest.raises(sqlite3.OperationalError):
-        database._connect(path).execute("CREATE TABLE t (x)")
+        database.connect(path).execute("CREATE TABLE t (x)")
 
 
 def test_a_database_that_is_not_opencodes_is_not_read(tmp_path: Path) -> None:
