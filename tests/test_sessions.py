@@ -194,15 +194,30 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         "CLAUDE_CONFIG_DIR": "/a, /b",
         "CODEX_HOME": "/c",
         "OPENCODE_DATA_DIR": "/d,/e",
+        "AMP_DATA_DIR": "/f",
+        "GOOSE_PATH_ROOT": "/g",
     }
-    assert roots(env, existing=False) == ["/a/projects", "/b/projects", "/c/sessions", "/d", "/e"]
+    assert roots(env, existing=False) == [
+        "/a/projects",
+        "/b/projects",
+        "/c/sessions",
+        "/d",
+        "/e",
+        "/f/threads",
+        "/g/data/sessions",
+    ]
+    share = tmp_path / ".local" / "share"
     assert roots({"HOME": str(tmp_path)}, existing=False) == [
         str(tmp_path / ".claude" / "projects"),
         str(tmp_path / ".codex" / "sessions"),
-        str(tmp_path / ".local" / "share" / "opencode"),
+        str(share / "opencode"),
+        str(share / "amp" / "threads"),
+        str(share / "goose" / "sessions"),
+        str(tmp_path / "Library" / "Application Support" / "goose" / "sessions"),
+        str(share / "Block" / "goose" / "sessions"),
     ]
     xdg = {"HOME": str(tmp_path), "XDG_DATA_HOME": "/x"}
-    assert roots(xdg, existing=False)[-1] == "/x/opencode"
+    assert roots(xdg, existing=False)[2:5] == ["/x/opencode", "/x/amp/threads", "/x/goose/sessions"]
     assert roots({"HOME": str(tmp_path)}) == []
 
 

@@ -12,7 +12,7 @@ no adapter, each one is loaded on first use.
 
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
 ('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'opencode_storage',
- 'amp', 'native')
+ 'amp', 'goose', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -51,6 +51,7 @@ CLI_NAMES: Final = (
     "acp",
     "opencode_storage",
     "amp",
+    "goose",
 )
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
@@ -119,7 +120,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, opencode_storage, amp, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, opencode_storage, amp, goose, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")
