@@ -84,6 +84,7 @@ WRITES_EMPTY_TURNS = {
     "codex": 0,
     "opencode_storage": 1,
     "amp": 1,
+    "goose": 1,
 }
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
@@ -129,6 +130,10 @@ BAD_SHAPES = {
     "amp": (
         '{"id":"T-1","created":1,"messages":[{"role":"assistant","usage":{"inputTokens":"9"}}]}',
         "$.messages[0].usage.inputTokens: expected an integer, found a string",
+    ),
+    "goose": (
+        '{"table":"messages","session_id":"s","role":"user","content_json":{"type":"text"}}',
+        "$.content_json: expected a list of content items, found an object",
     ),
     "native": ('{"v":1,"kind":"text","text":5}', "$.text: expected a string, found an integer"),
 }

@@ -39,14 +39,22 @@ from typing import Final
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
+from ...convert import messages_to_turn
+from ...events.run import InvalidLineMessage
+from ...events.run import ResultMessage
 from ...flat import RawMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
+from ...roles import AssistantMessage
+from ...roles import SystemMessage
+from ...roles import ToolMessage
+from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
 from .. import _sqlite
 from .._common import refuse
+from .rows import ROW
 from .rows import decode_row
 from .rows import encode_row
 from .rows import is_row
@@ -101,15 +109,30 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
         and isinstance(message.data, FrozenDict)
     ):
         return thaw(raw(message.data))
-    out = encode_row(message, policy)
-    if out is None:
-        refuse(
-            message,
-            f"Goose's database has no row for a {message.kind} message",
-            policy,
-            degrade=False,
-        )
-    return thaw(out)
+    if isinstance(message, RawMessage) and message.role is not None:
+        alt = refuse(message, "Goose's database has no row for raw content", policy)
+        return None if alt is None else encode(alt, unsupported=unsupported)
+    turn = _as_turn(message, policy)
+    if isinstance(turn, UserMessage | AssistantMessage) or (
+        isinstance(turn, ResultMessage) and ROW in turn.extra
+    ):
+        return thaw(encode_row(turn, policy))
+    why = f"Goose's database has no row for a {message.kind} message"
+    refuse(message, why, policy, degrade=False)
+    return None
+
+
+def _as_turn(m: Message, policy: Policy) -> Message:
+    """A flat content message as the one-block turn Goose stores it in."""
+    if isinstance(m, RawMessage | InvalidLineMessage) or getattr(m, "role", None) is None:
+        return m
+    if isinstance(m, UserMessage | AssistantMessage | SystemMessage | ToolMessage):
+        turn: Message = m
+    else:
+        turn = messages_to_turn([m])  # type: ignore[list-item]
+    if isinstance(turn, ToolMessage):  # Goose gives tool results in the user's message
+        return UserMessage(turn.content, session_id=turn.session_id, message_id=turn.message_id)
+    return turn
 
 
 def detect(obj: Any) -> bool:
@@ -126,6 +149,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages as rows, one per line."""
+    Policy(unsupported, NAME)  # an unknown policy is an error here, not at the first message
     return ev.lines(messages, lambda m: encode(m, unsupported=unsupported), native=lambda m: True)
 
 

@@ -51,7 +51,12 @@ def is_row(obj: Any) -> str | None:
     if type(obj) is not dict:
         return None
     table = obj.get("table")
-    if table == "messages" and type(obj.get("session_id")) is str and "content_json" in obj:
+    if (
+        table == "messages"
+        and type(obj.get("session_id", "")) is str
+        and type(obj.get("role")) is str
+        and "content_json" in obj
+    ):
         return "messages"
     if table == "sessions" and type(obj.get("id")) is str and "model_config_json" in obj:
         return "sessions"
@@ -172,7 +177,7 @@ def _message(d: dict[str, Any]) -> Message:
     if "created_timestamp" in d and stamp is None:
         kept["created_timestamp"] = None
     context: dict[str, Any] = {
-        "session_id": d["session_id"],
+        "session_id": d.get("session_id"),
         "message_id": ident if type(ident) is str else None,
         "timestamp": stamp,
         "extra": ev.frozen({ROW: kept}),
@@ -194,6 +199,8 @@ def decode_row(obj: dict[str, Any]) -> Message:
 def _item_out(b: Block, policy: Policy, at: str) -> Any:
     match b:
         case TextBlock():
+            if b.citations is not None:
+                policy.refuse("Goose text items carry no citations", at + ".citations", b)
             out: dict[str, Any] = {"type": "text", "text": b.text}
         case ThinkingBlock():
             out = {"type": "thinking", "thinking": b.thinking}
@@ -237,7 +244,10 @@ def encode_row(m: Message, policy: Policy) -> dict[str, Any] | None:
         return {"id": m.session_id, **raw(row)}
     if isinstance(m, UserMessage | AssistantMessage):
         blocks = m.content if not isinstance(m.content, str) else (TextBlock(m.content),)
+        left = policy.left_out
         items = [_item_out(b, policy, f"$.content[{i}]") for i, b in enumerate(blocks)]
+        if blocks and policy.left_out > left and all(x is None for x in items):
+            return None  # the policy left out all there was
         out: dict[str, Any] = {"table": "messages"}
         if m.message_id is not None:
             out["message_id"] = m.message_id
