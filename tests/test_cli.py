@@ -45,6 +45,8 @@ ADAPTER_FIXTURES = [
     "acp",
     "opencode_storage",
     "amp",
+    "goose",
+    "droid",
 ]
 REAL = {
     "claude_code": "claude_code",

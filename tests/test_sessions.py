@@ -196,6 +196,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         "OPENCODE_DATA_DIR": "/d,/e",
         "AMP_DATA_DIR": "/f",
         "GOOSE_PATH_ROOT": "/g",
+        "DROID_SESSIONS_DIR": "/h",
     }
     assert roots(env, existing=False) == [
         "/a/projects",
@@ -205,6 +206,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         "/e",
         "/f/threads",
         "/g/data/sessions",
+        "/h",
     ]
     share = tmp_path / ".local" / "share"
     assert roots({"HOME": str(tmp_path)}, existing=False) == [
@@ -215,6 +217,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         str(share / "goose" / "sessions"),
         str(tmp_path / "Library" / "Application Support" / "goose" / "sessions"),
         str(share / "Block" / "goose" / "sessions"),
+        str(tmp_path / ".factory" / "sessions"),
     ]
     xdg = {"HOME": str(tmp_path), "XDG_DATA_HOME": "/x"}
     assert roots(xdg, existing=False)[2:5] == ["/x/opencode", "/x/amp/threads", "/x/goose/sessions"]

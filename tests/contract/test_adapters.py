@@ -67,9 +67,9 @@ from support.mutation import scribble
 
 CARRIES_EVERYTHING = frozenset(("native",))
 """This library's own format: nothing is unsupported, every message is written as it is."""
-CARRIES_CITATIONS = frozenset(("claude_code", "native"))
+CARRIES_CITATIONS = frozenset(("claude_code", "droid", "native"))
 """Formats with a place for text citations (Anthropic-shaped blocks, native)."""
-CARRIES_SERVER_TOOLS = frozenset(("claude_code", "native"))
+CARRIES_SERVER_TOOLS = frozenset(("claude_code", "droid", "native"))
 """Formats with a place for a server tool's call and result (Anthropic-shaped blocks, native)."""
 CARRIES_RAW_CONTENT = frozenset(("claude_code", "native"))
 """Formats that write a raw content block of any role inside a message of that role."""
@@ -85,6 +85,7 @@ WRITES_EMPTY_TURNS = {
     "opencode_storage": 1,
     "amp": 1,
     "goose": 1,
+    "droid": 1,
 }
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
@@ -134,6 +135,10 @@ BAD_SHAPES = {
     "goose": (
         '{"table":"messages","session_id":"s","role":"user","content_json":{"type":"text"}}',
         "$.content_json: expected a list of content items, found an object",
+    ),
+    "droid": (
+        '{"type":"message","id":"m","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":5}]}}',
+        "$.message.content[0].text: expected a string, found an integer",
     ),
     "native": ('{"v":1,"kind":"text","text":5}', "$.text: expected a string, found an integer"),
 }
@@ -788,7 +793,7 @@ def test_media_is_carried_whole_or_refused(
 
 # -- documents and video ----------------------------------------------------------------------
 
-CARRIES_DOCUMENTS = frozenset(("claude_code", "native"))
+CARRIES_DOCUMENTS = frozenset(("claude_code", "droid", "native"))
 """Formats with a document content block (Anthropic-shaped, or this library's own)."""
 CARRIES_VIDEO = frozenset(("native",))
 """Formats with a video content block."""
