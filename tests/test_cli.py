@@ -47,6 +47,7 @@ ADAPTER_FIXTURES = [
     "amp",
     "goose",
     "droid",
+    "kimi",
 ]
 REAL = {
     "claude_code": "claude_code",

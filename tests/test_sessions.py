@@ -197,6 +197,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         "AMP_DATA_DIR": "/f",
         "GOOSE_PATH_ROOT": "/g",
         "DROID_SESSIONS_DIR": "/h",
+        "KIMI_DATA_DIR": "/i",
     }
     assert roots(env, existing=False) == [
         "/a/projects",
@@ -207,6 +208,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         "/f/threads",
         "/g/data/sessions",
         "/h",
+        "/i/sessions",
     ]
     share = tmp_path / ".local" / "share"
     assert roots({"HOME": str(tmp_path)}, existing=False) == [
@@ -218,6 +220,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         str(tmp_path / "Library" / "Application Support" / "goose" / "sessions"),
         str(share / "Block" / "goose" / "sessions"),
         str(tmp_path / ".factory" / "sessions"),
+        str(tmp_path / ".kimi" / "sessions"),
     ]
     xdg = {"HOME": str(tmp_path), "XDG_DATA_HOME": "/x"}
     assert roots(xdg, existing=False)[2:5] == ["/x/opencode", "/x/amp/threads", "/x/goose/sessions"]

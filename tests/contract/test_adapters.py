@@ -140,6 +140,10 @@ BAD_SHAPES = {
         '{"type":"message","id":"m","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":5}]}}',
         "$.message.content[0].text: expected a string, found an integer",
     ),
+    "kimi": (
+        '{"timestamp":1,"message":{"type":"ToolCall","payload":{"id":"c","function":{}}}}',
+        "$.message.payload.function.name: expected a string, found nothing",
+    ),
     "native": ('{"v":1,"kind":"text","text":5}', "$.text: expected a string, found an integer"),
 }
 """A line of each format with a known key of the wrong type, and what reading it says."""

@@ -103,7 +103,7 @@ __all__ = [
     "wire_fields",
 ]
 
-HOOKED: Final = ("claude_code", "codex", "opencode_storage", "amp", "goose", "droid")
+HOOKED: Final = ("claude_code", "codex", "opencode_storage", "amp", "goose", "droid", "kimi")
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 
 LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")
