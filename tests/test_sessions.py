@@ -203,6 +203,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         "/a/projects",
         "/b/projects",
         "/c/sessions",
+        str(tmp_path / ".copilot" / "session-state"),
         "/d",
         "/e",
         "/f/threads",
@@ -214,6 +215,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
     assert roots({"HOME": str(tmp_path)}, existing=False) == [
         str(tmp_path / ".claude" / "projects"),
         str(tmp_path / ".codex" / "sessions"),
+        str(tmp_path / ".copilot" / "session-state"),
         str(share / "opencode"),
         str(share / "amp" / "threads"),
         str(share / "goose" / "sessions"),
@@ -222,8 +224,14 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         str(tmp_path / ".factory" / "sessions"),
         str(tmp_path / ".kimi" / "sessions"),
     ]
-    xdg = {"HOME": str(tmp_path), "XDG_DATA_HOME": "/x"}
-    assert roots(xdg, existing=False)[2:5] == ["/x/opencode", "/x/amp/threads", "/x/goose/sessions"]
+    xdg = {"HOME": str(tmp_path), "XDG_DATA_HOME": "/x", "XDG_CONFIG_HOME": "/y"}
+    assert roots(xdg, existing=False)[2:7] == [
+        str(tmp_path / ".copilot" / "session-state"),
+        "/y/.copilot/session-state",
+        "/x/opencode",
+        "/x/amp/threads",
+        "/x/goose/sessions",
+    ]
     assert roots({"HOME": str(tmp_path)}) == []
 
 

@@ -103,7 +103,16 @@ __all__ = [
     "wire_fields",
 ]
 
-HOOKED: Final = ("claude_code", "codex", "opencode_storage", "amp", "goose", "droid", "kimi")
+HOOKED: Final = (
+    "claude_code",
+    "codex",
+    "opencode_storage",
+    "amp",
+    "goose",
+    "droid",
+    "kimi",
+    "copilot",
+)
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 
 LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")
