@@ -233,7 +233,8 @@ def _decode(obj: Any) -> Message:
         raise fail("an object", obj)
     body = obj.get("message")
     if type(body) is dict and type(body.get("payload")) is dict:
-        decoder = _DECODERS.get(body.get("type"))  # type: ignore[arg-type]
+        tag = body.get("type")
+        decoder = _DECODERS.get(tag) if type(tag) is str else None
         if decoder is not None:
             return decoder(obj, body, body["payload"])
         return _event(obj)
@@ -324,7 +325,8 @@ def detect(obj: Any) -> bool:
     body = obj.get("message")
     if type(body) is dict:
         return (
-            body.get("type") in EVENTS
+            type(body.get("type")) is str
+            and body["type"] in EVENTS
             and type(body.get("payload")) is dict
             and "type" not in obj
             and "role" not in body

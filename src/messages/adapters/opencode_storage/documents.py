@@ -339,7 +339,8 @@ def decode_record(obj: Any) -> Message:
     if table is not None:
         return _row(obj, table)
     kind = is_document(obj)
-    if kind is None and obj.get("type") in _MODELLED_PARTS and "part" not in obj:
+    tag = obj.get("type")
+    if kind is None and type(tag) is str and tag in _MODELLED_PARTS and "part" not in obj:
         kind = "part"  # a part written without its ids (from another source's message)
     if kind is None:
         return ev.raw_line(obj)
