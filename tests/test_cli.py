@@ -48,6 +48,7 @@ ADAPTER_FIXTURES = [
     "goose",
     "droid",
     "kimi",
+    "kilo",
 ]
 REAL = {
     "claude_code": "claude_code",

@@ -198,6 +198,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         "GOOSE_PATH_ROOT": "/g",
         "DROID_SESSIONS_DIR": "/h",
         "KIMI_DATA_DIR": "/i",
+        "KILO_DATA_DIR": "/j",
     }
     assert roots(env, existing=False) == [
         "/a/projects",
@@ -210,6 +211,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         "/g/data/sessions",
         "/h",
         "/i/sessions",
+        "/j",
     ]
     share = tmp_path / ".local" / "share"
     assert roots({"HOME": str(tmp_path)}, existing=False) == [
@@ -223,6 +225,7 @@ def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
         str(share / "Block" / "goose" / "sessions"),
         str(tmp_path / ".factory" / "sessions"),
         str(tmp_path / ".kimi" / "sessions"),
+        str(share / "kilo"),
     ]
     xdg = {"HOME": str(tmp_path), "XDG_DATA_HOME": "/x", "XDG_CONFIG_HOME": "/y"}
     assert roots(xdg, existing=False)[2:7] == [

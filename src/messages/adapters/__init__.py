@@ -12,7 +12,7 @@ no adapter, each one is loaded on first use.
 
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
 ('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'opencode_storage',
- 'amp', 'goose', 'droid', 'kimi', 'native')
+ 'amp', 'goose', 'droid', 'kimi', 'kilo', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -54,6 +54,7 @@ CLI_NAMES: Final = (
     "goose",
     "droid",
     "kimi",
+    "kilo",
 )
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
@@ -122,7 +123,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, opencode_storage, amp, goose, droid, kimi, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, opencode_storage, amp, goose, droid, kimi, kilo, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")

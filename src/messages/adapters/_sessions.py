@@ -112,6 +112,7 @@ HOOKED: Final = (
     "droid",
     "kimi",
     "copilot",
+    "kilo",
 )
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 

@@ -64,11 +64,14 @@ __all__ = [
     "decode",
     "detect",
     "encode",
+    "KILO_DATABASE",
     "is_database",
     "iter_decode",
     "iter_encode",
+    "join",
     "merge",
     "read_database",
+    "session_ids",
 ]
 
 NAME: Final = "opencode_storage"
@@ -144,9 +147,33 @@ def merge(messages: Iterable[Message]) -> Iterator[Message]:
 def is_database(path: str | os.PathLike[str]) -> bool:
     """Whether the file at ``path`` is a SQLite database OpenCode wrote (never raises).
 
-    It must have a ``message`` table with ``id``, ``session_id`` and ``data`` columns.
+    It must have a ``message`` table with ``id``, ``session_id`` and ``data`` columns. Kilo's
+    ``kilo.db`` has the same tables and is the ``kilo`` adapter's.
     """
+    if os.path.basename(os.fspath(path)) == KILO_DATABASE:
+        return False
     return _database.is_database(path) and _database.has_messages(path)
+
+
+KILO_DATABASE: Final = "kilo.db"
+"""The name of Kilo's database: OpenCode's tables, read as the ``kilo`` agent's."""
+
+
+def session_ids(path: str | os.PathLike[str]) -> list[str]:
+    """The ids of the sessions an OpenCode-shaped database holds, oldest first."""
+    return _database.session_ids(path)
+
+
+def join(records: Iterable[Message]) -> list[Message]:
+    """A session's records as its conversation, in time order.
+
+    The session record first, then each message record with its parts as blocks; parts
+    whose message is missing come last, as they are. :mod:`messages.sessions` reads a
+    session this way.
+    """
+    from .session_hook import join as joined
+
+    return joined(list(records))
 
 
 def read_database(

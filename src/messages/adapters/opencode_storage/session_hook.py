@@ -43,6 +43,7 @@ from .._sessions import SessionFile
 from .._sessions import is_prompt
 from .._sessions import wire_fields
 from . import database
+from . import is_database
 from . import iter_decode
 from . import read_database
 from .documents import session_of
@@ -240,7 +241,7 @@ class Hook(LinearHook):
 
     def split(self, path: str) -> list[SessionFile] | None:
         """A database's sessions, one :class:`SessionFile` each (``None``: not a database)."""
-        if not database.is_database(path) or not database.has_messages(path):
+        if not is_database(path):
             return None
         return [SessionFile(path, sid) for sid in database.session_ids(path)]
 
