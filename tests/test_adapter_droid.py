@@ -87,7 +87,14 @@ def test_lines_of_other_formats_are_not_droids() -> None:
     gemini = {"type": "message", "role": "user", "content": "hi", "timestamp": "t"}
     claude = {"type": "user", "message": {"role": "user", "content": "hi"}, "uuid": "u"}
     settings = {"model": "glm-4.6", "reasoningEffort": "none"}  # ~/.factory/settings.json
-    for obj in (gemini, claude, settings):
+    pi = {  # pi's (and OpenClaw's) session lines: the message has its own timestamp
+        "type": "message",
+        "id": "a1",
+        "parentId": None,
+        "timestamp": "2026-01-06T10:00:00.000Z",
+        "message": {"role": "user", "content": [{"type": "text", "text": "hi"}], "timestamp": 1},
+    }
+    for obj in (gemini, claude, settings, pi):
         assert not droid.detect(obj)
 
 

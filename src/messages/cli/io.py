@@ -388,6 +388,8 @@ def decoded(
         how = "detected"
     else:
         rival = survey.rival(name)
+        if rival is not None and rival == getattr(get(name), "RECORDS", None):
+            rival = None  # the format's records are that format's shape (Kilo's are OpenCode's)
         if rival is not None:
             share = f"{survey.counts[rival]} of the first {survey.records} records"
             report.error(

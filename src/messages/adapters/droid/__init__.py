@@ -260,6 +260,9 @@ def detect(obj: Any) -> bool:
             and "timestamp" in obj
             and "sessionId" not in obj
             and "uuid" not in obj
+            # pi's (and OpenClaw's) lines share this shape; their message carries its own
+            # timestamp, and an assistant's usage, provider and api: Droid's carries neither
+            and body.keys().isdisjoint(("timestamp", "usage", "api", "provider", "stopReason"))
         )
     return is_settings(obj)
 

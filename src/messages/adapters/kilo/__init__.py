@@ -36,6 +36,7 @@ __all__ = [
     "DATABASE",
     "NAME",
     "READ_ONLY",
+    "RECORDS",
     "decode",
     "detect",
     "encode",
@@ -51,6 +52,10 @@ NAME: Final = "kilo"
 
 READ_ONLY: Final = True
 """``messages convert --to kilo`` is refused: the database is Kilo's own store."""
+
+RECORDS: Final = _opencode.NAME
+"""The format whose records these are: lines that format claims are read as Kilo's when
+``--from kilo`` says so."""
 
 DATABASE: Final = _opencode.KILO_DATABASE
 """The database's file name."""

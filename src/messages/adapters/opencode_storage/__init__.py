@@ -52,6 +52,7 @@ from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
 from . import database as _database
+from .conversation import join as joined
 from .documents import decode_record
 from .documents import is_document
 from .documents import is_row
@@ -59,12 +60,12 @@ from .encoder import encode_record
 from .encoder import writes_whole
 
 __all__ = [
+    "KILO_DATABASE",
     "NAME",
     "READ_ONLY",
     "decode",
     "detect",
     "encode",
-    "KILO_DATABASE",
     "is_database",
     "iter_decode",
     "iter_encode",
@@ -171,8 +172,6 @@ def join(records: Iterable[Message]) -> list[Message]:
     whose message is missing come last, as they are. :mod:`messages.sessions` reads a
     session this way.
     """
-    from .session_hook import join as joined
-
     return joined(list(records))
 
 
