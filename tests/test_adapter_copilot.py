@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import ROOT
 from conftest import json_equal
 from messages import AssistantMessage
 from messages import ErrorMessage
@@ -493,3 +496,26 @@ def test_an_execution_start_alone_is_the_call() -> None:
     assert cp.encode(ToolUseMessage("c", "ls"))["type"] == "assistant.message"
     text_args = ev("tool.execution_start", {"toolCallId": "c", "toolName": "ls", "arguments": "{}"})
     assert json_equal(cp.encode(cp.decode(text_args)), text_args)
+
+
+def test_the_session_state_folder_is_a_default_folder_read_session_by_session(
+    tmp_path: Path,
+) -> None:
+    """``~/.copilot/session-state/<id>/events.jsonl`` (and older ``<id>.jsonl``) are found."""
+    from messages.cli.io import default_folders
+    from messages.sessions import find
+
+    state = tmp_path / ".copilot" / "session-state"
+    (state / "3f6c2a91").mkdir(parents=True)
+    shutil.copy(
+        ROOT / "tests" / "fixtures" / "copilot" / "run-read-edit.jsonl",
+        state / "3f6c2a91" / "events.jsonl",
+    )
+    shutil.copy(
+        ROOT / "tests" / "fixtures" / "copilot" / "run-task-complete.jsonl", state / "older.jsonl"
+    )
+    (state / "3f6c2a91" / "workspace.yaml").write_text("cwd: /workspace\n")
+    env = {"HOME": str(tmp_path)}
+    assert default_folders(env) == [str(state)]
+    found = {(s.agent, s.id) for s in find(env)}
+    assert found == {("copilot", "3f6c2a91"), ("copilot", "older")}

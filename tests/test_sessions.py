@@ -188,34 +188,65 @@ def test_the_shared_codex_rollout() -> None:
 # -- finding sessions -----------------------------------------------------------------------
 
 
+def _in_order(part: list[str], whole: list[str]) -> bool:
+    """Whether every item of ``part`` is in ``whole``, in the same order."""
+    rest = iter(whole)
+    return all(any(x == y for y in rest) for x in part)
+
+
 def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
     env = {
         "HOME": str(tmp_path),
         "CLAUDE_CONFIG_DIR": "/a, /b",
         "CODEX_HOME": "/c",
-        "GEMINI_CLI_HOME": "/g",
+        "GEMINI_CLI_HOME": "/gem",
         "QWEN_HOME": "/q",
+        "OPENCODE_DATA_DIR": "/d,/e",
+        "AMP_DATA_DIR": "/f",
+        "GOOSE_PATH_ROOT": "/g",
+        "DROID_SESSIONS_DIR": "/h",
+        "KIMI_DATA_DIR": "/i",
+        "KILO_DATA_DIR": "/j",
     }
-    # Claude Code's, Codex's, Gemini CLI's and Qwen Code's first; pi's, Cline's and the
-    # editors' task folders follow
-    assert roots(env, existing=False)[:6] == [
-        "/a/projects",
-        "/b/projects",
-        "/c/sessions",
-        "/g/.gemini/tmp",
-        "/q/projects",
-        "/q/tmp",
-    ]
-    assert roots({"HOME": str(tmp_path)}, existing=False)[:5] == [
+    found = roots(env, existing=False)
+    assert found[:3] == ["/a/projects", "/b/projects", "/c/sessions"]
+    assert _in_order(["/gem/.gemini/tmp", "/q/projects", "/q/tmp"], found)
+    assert _in_order(
+        ["/d", "/e", "/f/threads", "/g/data/sessions", "/h", "/i/sessions", "/j"], found
+    )
+    assert str(tmp_path / ".copilot" / "session-state") in found
+    share = tmp_path / ".local" / "share"
+    home = roots({"HOME": str(tmp_path)}, existing=False)
+    assert home[:2] == [
         str(tmp_path / ".claude" / "projects"),
         str(tmp_path / ".codex" / "sessions"),
-        str(tmp_path / ".gemini" / "tmp"),
-        str(tmp_path / ".qwen" / "projects"),
-        str(tmp_path / ".qwen" / "tmp"),
     ]
-    assert str(tmp_path / ".pi" / "agent" / "sessions") in roots(
-        {"HOME": str(tmp_path)}, existing=False
+    assert _in_order(
+        [
+            str(tmp_path / ".gemini" / "tmp"),
+            str(tmp_path / ".qwen" / "projects"),
+            str(tmp_path / ".qwen" / "tmp"),
+            str(tmp_path / ".pi" / "agent" / "sessions"),
+        ],
+        home,
     )
+    assert _in_order(
+        [
+            str(share / "opencode"),
+            str(share / "amp" / "threads"),
+            str(share / "goose" / "sessions"),
+            str(tmp_path / "Library" / "Application Support" / "goose" / "sessions"),
+            str(share / "Block" / "goose" / "sessions"),
+            str(tmp_path / ".factory" / "sessions"),
+            str(tmp_path / ".kimi" / "sessions"),
+            str(share / "kilo"),
+        ],
+        home,
+    )
+    xdg = roots(
+        {"HOME": str(tmp_path), "XDG_DATA_HOME": "/x", "XDG_CONFIG_HOME": "/y"}, existing=False
+    )
+    assert _in_order(["/y/.copilot/session-state", "/x/opencode", "/x/amp/threads"], xdg)
     assert roots({"HOME": str(tmp_path)}) == []
 
 

@@ -67,9 +67,9 @@ from support.mutation import scribble
 
 CARRIES_EVERYTHING = frozenset(("native",))
 """This library's own format: nothing is unsupported, every message is written as it is."""
-CARRIES_CITATIONS = frozenset(("claude_code", "native"))
+CARRIES_CITATIONS = frozenset(("claude_code", "droid", "native"))
 """Formats with a place for text citations (Anthropic-shaped blocks, native)."""
-CARRIES_SERVER_TOOLS = frozenset(("claude_code", "native"))
+CARRIES_SERVER_TOOLS = frozenset(("claude_code", "droid", "native"))
 """Formats with a place for a server tool's call and result (Anthropic-shaped blocks, native)."""
 CARRIES_RAW_CONTENT = frozenset(("claude_code", "native", "pi"))
 """Formats that write a raw content block of any role inside a message of that role."""
@@ -87,9 +87,17 @@ WRITES_EMPTY_TURNS = {
     "cline": 1,
     "gemini_session": 1,
     "qwen_code": 1,
+    "opencode_storage": 1,
+    "amp": 1,
+    "goose": 1,
+    "droid": 1,
+    "kilo": 1,
 }
 """Lines ``iter_encode`` writes for an assistant message with no blocks (others: 0, and
 ``encode`` raises, since a role message is one event per block there)."""
+RECORDS_OF = {"kilo": "opencode_storage"}
+"""Formats whose records are another format's shape: found by their file's name, not their
+lines (Kilo's ``kilo.db`` holds OpenCode's rows), so the other format claims them."""
 TAKES_OVER_INPUT = frozenset(("claude_code", "codex"))
 """Decoders documented to take over the object they are given (nested values shared: the
 speed of the two busiest formats); every other ``decode`` copies its input first."""
@@ -124,6 +132,30 @@ BAD_SHAPES = {
     "acp": (
         '{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call"}}}',
         "$.params.update.toolCallId: expected a string, found nothing",
+    ),
+    "opencode_storage": (
+        '{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"tool","callID":"c1","tool":"read"}',
+        "$.state: expected an object, found nothing",
+    ),
+    "amp": (
+        '{"id":"T-1","created":1,"messages":[{"role":"assistant","usage":{"inputTokens":"9"}}]}',
+        "$.messages[0].usage.inputTokens: expected an integer, found a string",
+    ),
+    "goose": (
+        '{"table":"messages","session_id":"s","role":"user","content_json":{"type":"text"}}',
+        "$.content_json: expected a list of content items, found an object",
+    ),
+    "droid": (
+        '{"type":"message","id":"m","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":5}]}}',
+        "$.message.content[0].text: expected a string, found an integer",
+    ),
+    "kimi": (
+        '{"timestamp":1,"message":{"type":"ToolCall","payload":{"id":"c","function":{}}}}',
+        "$.message.payload.function.name: expected a string, found nothing",
+    ),
+    "kilo": (
+        '{"table":"message","id":"m","session_id":"s","data":{"role":"user","time":{"created":[]}}}',
+        "$.time.created: expected a string or a number, found an array",
     ),
     "native": ('{"v":1,"kind":"text","text":5}', "$.text: expected a string, found an integer"),
     "pi": (
@@ -290,6 +322,27 @@ FOREIGN_LINES: list[tuple[Any, str | None]] = [
         {"uuid": "u", "parentUuid": "p", "sessionId": "s", "type": "new_kind", "version": "2.0.1"},
         "claude_code",
     ),
+    # OpenCode's store: records and rows are its own; the project and todo files beside them,
+    # and a run event (which carries its part under "part"), are not
+    (
+        {"id": "prt_1", "sessionID": "s", "messageID": "m", "type": "text", "text": "x"},
+        "opencode_storage",
+    ),
+    ({"id": "msg_1", "sessionID": "s", "role": "user", "time": {"created": 1}}, "opencode_storage"),
+    (
+        {"id": "ses_1", "projectID": "p", "directory": "/", "time": {"created": 1}},
+        "opencode_storage",
+    ),
+    (
+        {"table": "message", "id": "m", "session_id": "s", "data": {"role": "user"}},
+        "opencode_storage",
+    ),
+    ({"id": "4b0e", "worktree": "/home/dev", "vcs": "git", "time": {"created": 1}}, None),
+    (
+        {"type": "text", "sessionID": "s", "part": {"id": "p", "messageID": "m", "type": "text"}},
+        "opencode",
+    ),
+    ({"id": "m", "sessionID": "s", "role": "system", "time": {}}, None),
 ]
 """Lines written by one format (or by none), and who must claim them: that one alone.
 
@@ -400,12 +453,13 @@ def test_lines_are_claimed_by_their_own_adapter_or_by_none(
     if adapter is None or path is None:
         pytest.skip("real captures not available")
     claimed = 0
+    own = RECORDS_OF.get(adapter.NAME, adapter.NAME)
     for number, obj in wire_objects(path):
         claimers = _claimers(obj)
-        assert claimers in ([adapter.NAME], []), f"{path.name}:{number}: {claimers}"
+        assert claimers in ([own], []), f"{path.name}:{number}: {claimers}"
         claimed += bool(claimers)
         if claimers:
-            assert detect(obj) == adapter.NAME
+            assert detect(obj) == own
     assert claimed > 0 or path.suffix == ".json"
 
 
@@ -794,7 +848,8 @@ def _crossings() -> list[Any]:
         for param in found
         for source, path in [param.values]
         for target in NAMES
-        if target != source.NAME
+        # a read-only store (OpenCode's) is not a target: convert --to refuses it
+        if target != source.NAME and not getattr(get(target), "READ_ONLY", False)
     ]
 
 
@@ -857,7 +912,7 @@ def test_media_is_carried_whole_or_refused(
 
 # -- documents and video ----------------------------------------------------------------------
 
-CARRIES_DOCUMENTS = frozenset(("claude_code", "native"))
+CARRIES_DOCUMENTS = frozenset(("claude_code", "droid", "native"))
 """Formats with a document content block (Anthropic-shaped, or this library's own)."""
 CARRIES_VIDEO = frozenset(("native",))
 """Formats with a video content block."""

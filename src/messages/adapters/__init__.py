@@ -12,7 +12,8 @@ no adapter, each one is loaded on first use.
 
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
 ('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'gemini_session',
- 'qwen_code', 'pi', 'cursor', 'cline', 'native')
+ 'qwen_code', 'pi', 'cursor', 'cline', 'opencode_storage', 'amp', 'goose', 'droid', 'kimi',
+ 'kilo', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -54,6 +55,12 @@ CLI_NAMES: Final = (
     "pi",
     "cursor",
     "cline",
+    "opencode_storage",
+    "amp",
+    "goose",
+    "droid",
+    "kimi",
+    "kilo",
 )
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
@@ -122,7 +129,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, pi, cursor, cline, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, pi, cursor, cline, opencode_storage, amp, goose, droid, kimi, kilo, native
     """  # noqa: E501
     found = _LOADED.get(name)
     if found is not None:  # detection asks every adapter for every raw line: no import call

@@ -49,6 +49,14 @@ else. Rules to follow:
   writes one line per content block): an abandoned-looking sibling in a group on the active
   path is part of it, not a branch.
 
+Two optional methods serve agents whose sessions are not one log file each (OpenCode's
+store: a file per record, and a SQLite database holding many sessions):
+
+- ``split(path) -> list[SessionFile] | None``: the sessions a store file (a ``.db``) holds,
+  one :class:`SessionFile` each with the store's path (``None``: not this agent's store);
+- ``read(files) -> Iterator[Message]``: the records of one session, read from all its files
+  together (the loader then links them with one linker, from ``linker(files[0])``).
+
 >>> from messages import AssistantMessage, UserMessage, Usage
 >>> linker = LinearHook("native").linker(SessionFile("a.jsonl", "a"))
 >>> [linker.link(m) for m in (UserMessage("hi"), AssistantMessage("yo", usage=Usage(1, 2)))]
@@ -103,7 +111,21 @@ RESULT_CALL: Final = "result "
 sum of its results, and the replies' own usage (which the results already hold, or hold more
 completely: Copilot's replies report output only) is left out, as ``messages stats`` does."""
 
-HOOKED: Final = ("claude_code", "codex", "gemini_session", "qwen_code", "pi", "cline")
+HOOKED: Final = (
+    "claude_code",
+    "codex",
+    "gemini_session",
+    "qwen_code",
+    "pi",
+    "cline",
+    "opencode_storage",
+    "amp",
+    "goose",
+    "droid",
+    "kimi",
+    "copilot",
+    "kilo",
+)
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 
 LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")

@@ -51,6 +51,7 @@ __all__ = [
     "foreign_line",
     "read_lines",
     "sniff",
+    "stored",
 ]
 
 EXAMPLES: Final = {"claude_code": "claude_code.jsonl", "native": "conversation.jsonl"}
@@ -384,6 +385,11 @@ def decoded(
     """
     name = opts.source
     label = inp.label
+    store = stored(inp)
+    if store is not None and name in (None, store[0]):  # a database: rows, not lines
+        if opts.verbose:
+            report.note(label, None, f"read as {store[0]} (a database)")
+        return store
     # read ahead uncounted, so line numbers stay those of the adapter
     survey, counter.source = sniff(counter.source, expect=name)
     if name is None:
@@ -397,6 +403,8 @@ def decoded(
         how = "detected"
     else:
         rival = survey.rival(name)
+        if rival is not None and rival == getattr(get(name), "RECORDS", None):
+            rival = None  # the format's records are that format's shape (Kilo's are OpenCode's)
         if rival is not None:
             share = f"{survey.counts[rival]} of the first {survey.records} records"
             report.error(
@@ -438,9 +446,27 @@ def decoded(
     return name, good()
 
 
-LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json")
-"""The files a folder argument reads: JSON Lines, and JSON documents (Gemini CLI's output,
-its saved sessions, prompt logs and checkpoints)."""
+LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json", ".db")
+"""The files a folder argument reads: JSON Lines, JSON documents (Gemini CLI's output, its
+saved sessions, prompt logs and checkpoints, OpenCode's record files), and databases
+(OpenCode's ``opencode.db``)."""
+
+
+def stored(inp: Input) -> tuple[str, Iterator[Message]] | None:
+    """The format and messages of an input that is an agent's database, else ``None``.
+
+    A file is asked about only when it starts with SQLite's header; each adapter with
+    ``is_database`` and ``read_database`` (OpenCode's store) is asked in turn.
+    """
+    if inp.is_stdin or inp.example is not None or not inp.path.endswith(".db"):
+        return None
+    from ..adapters import CLI_NAMES
+
+    for name in CLI_NAMES:
+        adapter: Any = get(name)
+        if getattr(adapter, "is_database", None) is not None and adapter.is_database(inp.path):
+            return name, adapter.read_database(inp.path)
+    return None
 
 
 def expand(path: str) -> list[Input]:
@@ -474,7 +500,9 @@ def default_folders(env: dict[str, str] | None = None) -> list[str]:
     folder it uses in place of yours), else in ``~``; Qwen Code its chats under
     ``$QWEN_HOME/projects`` (its whole ``~/.qwen`` moved), else ``~/.qwen/projects``, and
     older versions' prompt logs under ``tmp`` beside it; then pi's and Cline's (and Roo
-    Code's, Kilo Code's) folders, each agent's own override variables honoured.
+    Code's, Kilo Code's) folders; OpenCode's store in ``$OPENCODE_DATA_DIR``, else
+    ``$XDG_DATA_HOME/opencode``, else ``~/.local/share/opencode``; each agent's own override
+    variables honoured.
     """
     from ..sessions import roots
 

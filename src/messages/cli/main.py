@@ -29,6 +29,7 @@ from typing import IO
 from typing import Final
 
 from ..adapters import NAMES
+from ..adapters import get
 from ..stats import Stats
 from ..stats._cache import StatsCache
 from ..stats._report import VIEWS
@@ -236,7 +237,8 @@ def _inputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[I
             parser.error(
                 "no FILE given, and no agent log folder found"
                 " ($CLAUDE_CONFIG_DIR/projects, ~/.claude/projects, ~/.codex/sessions,"
-                " ~/.gemini/tmp, ~/.qwen/projects)"
+                " ~/.gemini/tmp, ~/.qwen/projects, ~/.local/share/opencode and the other"
+                " agents' folders)"
             )
         return [inp for folder in folders for inp in expand(folder)]
     inputs = []
@@ -412,6 +414,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if args.command in ("sessions", "show"):
         return _run_sessions(args)
+    target = getattr(args, "target", None)
+    if target is not None and getattr(get(target), "READ_ONLY", False):
+        parser.print_usage(sys.stderr)
+        sys.stderr.write(
+            f"messages convert: error: --to {target}: {target} is an agent's own store"
+            " (files and a database the agent writes); messages reads it but does not"
+            " write it\n"
+        )
+        return EXIT_USAGE
     inputs = _inputs_or_exit(parser, args)
     if isinstance(inputs, int):
         return inputs

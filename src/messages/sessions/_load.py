@@ -40,6 +40,8 @@ from ._model import SessionUsage
 
 __all__ = ["Located", "assemble_session", "find", "group", "load", "locate", "pick", "roots"]
 
+STORE_SUFFIXES: Final = (".db",)
+"""File endings of stores that hold many sessions (a hook with ``split`` reads them)."""
 HEAD_RECORDS: Final = 64
 """How many records of a file are read at most to tell its agent and session."""
 TITLE_LENGTH: Final = 120
@@ -130,8 +132,24 @@ def _files(path: str) -> Iterator[tuple[str, str | None]]:
                 for found in h.files(path):
                     yield found, name
                 return
-    for found in walk_files(path, LOG_SUFFIXES):
+    for found in walk_files(path, (*LOG_SUFFIXES, *STORE_SUFFIXES)):
         yield found, None
+
+
+def _split(path: str, agent: str | None) -> list[Located] | None:
+    """The sessions of a file that holds several (a database), by the hook that reads it.
+
+    ``None`` when the file is not such a store (it is then located as a log file); an empty
+    list when it is a store no agent reads.
+    """
+    if not path.endswith(STORE_SUFFIXES):
+        return None
+    for name in (agent,) if agent is not None else CLI_NAMES:
+        split = getattr(hook(name), "split", None)
+        found = None if split is None else split(path)
+        if found is not None:
+            return [Located(name, f) for f in found]
+    return []
 
 
 def group(paths: Iterable[str]) -> list[tuple[tuple[str, str], list[Located]]]:
@@ -144,6 +162,11 @@ def group(paths: Iterable[str]) -> list[tuple[tuple[str, str], list[Located]]]:
             if real in seen:
                 continue
             seen.add(real)
+            stored = _split(file, agent)
+            if stored is not None:
+                for one in stored:
+                    groups.setdefault((one.agent, one.file.session), []).append(one)
+                continue
             located = locate(file, agent)
             if located is not None:
                 groups.setdefault((located.agent, located.file.session), []).append(located)
@@ -167,6 +190,16 @@ class _Part:
 def _read_part(agent: str, files: Sequence[SessionFile]) -> _Part:
     part = _Part()
     h = hook(agent)
+    read = getattr(h, "read", None)
+    if read is not None and files:  # the hook reads a session's files together
+        linker = h.linker(files[0])
+        for file in files:
+            if file.path not in part.files:
+                part.files.append(file.path)
+        for message in read(files):
+            part.records.append(message)
+            part.links.append(linker.link(message))
+        return part
     for file in files:
         linker = h.linker(file)
         part.files.append(file.path)

@@ -1,0 +1,90 @@
+"""Where Amp keeps its threads: ``$AMP_DATA_DIR/threads``, else the XDG data folder's.
+
+Amp's data folder is ``$AMP_DATA_DIR`` (several, comma-separated, as ccusage allows), else
+``$XDG_DATA_HOME/amp``, else ``~/.local/share/amp``; each thread is ``threads/T-<uuid>.json``.
+One file is one session (the thread), its entries a single chain; the header names it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+from typing import Final
+
+from ...events.run import InitMessage
+from ...message import Message
+from .._sessions import LinearHook
+from .._sessions import Link
+from .._sessions import Linker
+from .._sessions import SessionFile
+from .._sessions import walk_files
+from .thread import is_thread
+
+__all__ = ["HOOK", "Hook", "data_folders"]
+
+
+def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Amp's data folders by its own rules (existing or not)."""
+    given = env.get("AMP_DATA_DIR")
+    if given is not None and given.strip():
+        return tuple(p.strip() for p in given.split(",") if p.strip())
+    xdg = env.get("XDG_DATA_HOME")
+    if xdg:
+        return (os.path.join(xdg, "amp"),)
+    home = env.get("HOME") or os.path.expanduser("~")
+    return (os.path.join(home, ".local", "share", "amp"),)
+
+
+class _Linker:
+    """The header is the root and gives the title; the entries follow in order."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Linker) -> None:
+        self.inner = inner
+
+    def link(self, message: Message) -> Link:
+        found = self.inner.link(message)
+        if isinstance(message, InitMessage):
+            title = message.extra.get("title")
+            if isinstance(title, str) and title:
+                return Link(found.id, found.parent, title=title)
+        return found
+
+
+class Hook(LinearHook):
+    """Amp: one thread file is one session."""
+
+    __slots__ = ()
+
+    def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
+        """The ``threads`` folder of each data folder."""
+        return tuple(os.path.join(d, "threads") for d in data_folders(env))
+
+    def files(self, folder: str) -> Iterator[str]:
+        """The thread files (``T-*.json``) under ``folder``."""
+        for path in walk_files(folder, (".json",)):
+            if os.path.basename(path).startswith("T-"):
+                yield path
+
+    def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
+        """A thread file is the session its ``id`` names."""
+        for obj in head[:1]:
+            if is_thread(obj):
+                return SessionFile(path, obj["id"])
+        for m in head[:1]:
+            ident = getattr(m, "session_id", None)
+            if isinstance(ident, str):
+                return SessionFile(path, ident)
+        return None
+
+    def linker(self, file: SessionFile) -> Linker:
+        """A chain in file order, titled by the header."""
+        return _Linker(super().linker(file))
+
+
+HOOK: Final = Hook("amp")
+"""The hook :func:`messages.adapters._sessions.hook` hands out for ``amp``."""

@@ -1,0 +1,82 @@
+"""Where Kimi CLI keeps its sessions: ``~/.kimi/sessions/<group>/<session>/wire.jsonl``.
+
+The data folder is ``$KIMI_DATA_DIR`` (several, comma-separated, as ccusage allows), else
+``~/.kimi``; each session is a folder two levels under ``sessions/`` (a work-directory group,
+then the session id) holding ``wire.jsonl``. The session id is the folder's name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+from typing import Final
+
+from ...events.run import ResultMessage
+from ...message import Message
+from .._sessions import LinearHook
+from .._sessions import Link
+from .._sessions import Linker
+from .._sessions import SessionFile
+from .._sessions import walk_files
+
+__all__ = ["HOOK", "Hook", "data_folders"]
+
+WIRE: Final = "wire.jsonl"
+
+
+def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Kimi CLI's data folders by its own rules (existing or not)."""
+    given = env.get("KIMI_DATA_DIR")
+    if given is not None and given.strip():
+        return tuple(p.strip() for p in given.split(",") if p.strip())
+    home = env.get("HOME") or os.path.expanduser("~")
+    return (os.path.join(home, ".kimi"),)
+
+
+class _Linker:
+    __slots__ = ("count", "inner")
+
+    def __init__(self, inner: Linker) -> None:
+        self.inner = inner
+        self.count = 0
+
+    def link(self, message: Message) -> Link:
+        found = self.inner.link(message)
+        self.count += 1
+        if isinstance(message, ResultMessage) and message.subtype == "status":
+            key = message.message_id or f"line {self.count}"  # one status per API call
+            return Link(found.id, found.parent, call=key)
+        return found
+
+
+class Hook(LinearHook):
+    """Kimi CLI: one ``wire.jsonl`` is one session."""
+
+    __slots__ = ()
+
+    def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
+        """The ``sessions`` folder of each data folder."""
+        return tuple(os.path.join(d, "sessions") for d in data_folders(env))
+
+    def files(self, folder: str) -> Iterator[str]:
+        """The ``wire.jsonl`` files under ``folder``."""
+        for path in walk_files(folder, (".jsonl",)):
+            if os.path.basename(path) == WIRE:
+                yield path
+
+    def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
+        """The session is the folder the wire file is in; its group is the project."""
+        folder = os.path.dirname(path)
+        group = os.path.basename(os.path.dirname(folder)) or None
+        return SessionFile(path, os.path.basename(folder) or path, project=group)
+
+    def linker(self, file: SessionFile) -> Linker:
+        """A chain in file order; each status update is one API call's usage."""
+        return _Linker(super().linker(file))
+
+
+HOOK: Final = Hook("kimi")
+"""The hook :func:`messages.adapters._sessions.hook` hands out for ``kimi``."""

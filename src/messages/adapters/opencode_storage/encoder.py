@@ -1,0 +1,249 @@
+"""Messages back to OpenCode's stored records: the inverse of :mod:`.documents`.
+
+A message decoded from a document gives that document back; one decoded from a row (its
+``extra`` holds the row's other columns under ``"row"``) gives the row back, its ``data``
+column rebuilt from the document. Messages from other sources map to the nearest document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+from typing import assert_never
+
+from ..._core.frozen import FrozenDict
+from ..._core.frozen import raw
+from ...blocks import ToolResultBlock
+from ...blocks import ToolUseBlock
+from ...errors import EncodeError
+from ...events.agent import CompactBoundaryMessage
+from ...events.agent import ConversationResetMessage
+from ...events.agent import HookEventMessage
+from ...events.agent import RateLimitMessage
+from ...events.agent import StatusMessage
+from ...events.agent import SystemEventMessage
+from ...events.agent import TaskEventMessage
+from ...events.records import FileSnapshotMessage
+from ...events.records import ProgressMessage
+from ...events.records import QueueOperationMessage
+from ...events.records import TitleMessage
+from ...events.records import TurnContextMessage
+from ...events.records import TurnEventMessage
+from ...events.run import ErrorMessage
+from ...events.run import InitMessage
+from ...events.run import InvalidLineMessage
+from ...events.run import ResultMessage
+from ...events.run import StreamEventMessage
+from ...flat import AudioMessage
+from ...flat import DocumentMessage
+from ...flat import ImageMessage
+from ...flat import RawMessage
+from ...flat import ServerToolResultMessage
+from ...flat import ServerToolUseMessage
+from ...flat import TextMessage
+from ...flat import ThinkingMessage
+from ...flat import ToolResultMessage
+from ...flat import ToolUseMessage
+from ...flat import VideoMessage
+from ...message import Message
+from ...policy import Policy
+from ...roles import AssistantMessage
+from ...roles import SystemMessage
+from ...roles import ToolMessage
+from ...roles import UserMessage
+from ...roles import as_blocks
+from .. import _events as ev
+from .._common import content_text
+from .._common import refuse
+from .._common import tool_pair
+from .documents import ROW
+from .documents import tokens_of
+
+__all__ = ["encode_record", "writes_whole"]
+
+_ROW_IDS: Final = {"message": ("id", "session_id"), "part": ("id", "message_id", "session_id")}
+_DOC_IDS: Final = {"message": ("id", "sessionID"), "part": ("id", "messageID", "sessionID")}
+
+
+def _put(out: dict[str, Any], key: str, value: Any) -> None:
+    if value is not None:
+        out[key] = value
+
+
+def _ids(m: Message, *, part: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if part:
+        _put(out, "id", m.uuid)
+        _put(out, "sessionID", m.session_id)
+        _put(out, "messageID", m.message_id)
+    else:
+        _put(out, "id", m.message_id)
+        _put(out, "sessionID", m.session_id)
+    return out
+
+
+def _timed(out: dict[str, Any], key: str, stamp: Any) -> dict[str, Any]:
+    if stamp is not None:
+        out["time"] = {key: stamp}
+    return out
+
+
+def _tool(m: Message, use: ToolUseBlock, result: ToolResultBlock | None, policy: Policy) -> Any:
+    out = _ids(m, part=True)
+    out["type"] = "tool"
+    out["callID"] = use.id
+    out["tool"] = use.name
+    if result is None:
+        out["state"] = {"status": "running", "input": raw(use.input)}
+    else:
+        key = "error" if result.is_error else "output"
+        out["state"] = {
+            "status": "error" if result.is_error else "completed",
+            "input": raw(use.input),
+            key: content_text(result.content, policy),
+        }
+    return out
+
+
+def _info(m: UserMessage | AssistantMessage) -> dict[str, Any]:
+    out = _ids(m, part=False)
+    out["role"] = m.role
+    _timed(out, "created", m.timestamp)
+    if isinstance(m, AssistantMessage):
+        _put(out, "modelID", m.model)
+        _put(out, "finish", m.stop_reason)
+        if m.error is not None and "error" not in m.extra:
+            out["error"] = {"name": "UnknownError", "data": {"message": m.error}}
+        u = m.usage
+        if u is not None:
+            _put(out, "cost", u.cost_usd)
+            tokens = tokens_of(u)
+            if tokens or u.extra:
+                out["tokens"] = ev.overlay(tokens, u.extra)
+    return out
+
+
+def writes_whole(m: Message) -> bool:
+    """Whether ``m`` is one record (else a role message is written as its info and parts)."""
+    if isinstance(m, SystemMessage | ToolMessage):
+        return False
+    if isinstance(m, UserMessage | AssistantMessage):
+        return not m.content or (isinstance(m, AssistantMessage) and tool_pair(m) is not None)
+    return True
+
+
+def _record(m: Message, policy: Policy) -> dict[str, Any] | None:
+    out: dict[str, Any]
+    match m:
+        case InitMessage():
+            if m.tools is not None or m.model is not None:
+                refuse(m, "an OpenCode session record has no tools or model", policy, degrade=False)
+            out = {}
+            _put(out, "id", m.session_id)
+            _put(out, "directory", m.cwd)
+            if isinstance(m.extra.get(ROW), FrozenDict):
+                _put(out, "time_created", m.timestamp)
+            else:
+                _timed(out, "created", m.timestamp)
+        case UserMessage() | AssistantMessage() if not m.content:
+            out = _info(m)
+        case AssistantMessage() if tool_pair(m) is not None:
+            use, result = tool_pair(m)  # type: ignore[misc]
+            out = _tool(m, use, result, policy)
+        case TextMessage() | ThinkingMessage():
+            out = _ids(m, part=True)
+            if isinstance(m, TextMessage):
+                if m.citations is not None:
+                    refuse(m, "OpenCode text parts carry no citations", policy, degrade=False)
+                out["type"] = "text"
+                out["text"] = m.text
+            else:
+                out["type"] = "reasoning"
+                out["text"] = m.thinking
+                if m.signature is not None and "metadata" not in m.extra:
+                    out["metadata"] = {"anthropic": {"signature": m.signature}}
+            _timed(out, "start", m.timestamp)
+        case ToolUseMessage():
+            out = _tool(m, ToolUseBlock(m.id, m.name, m.input), None, policy)
+        case ToolResultMessage():
+            use = ToolUseBlock(m.tool_use_id, m.name or "")
+            result = ToolResultBlock(m.tool_use_id, m.content, is_error=m.is_error)
+            out = _tool(m, use, result, policy)
+        case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
+            return dict(raw(m.data))
+        case (
+            RawMessage()
+            | ImageMessage()
+            | AudioMessage()
+            | DocumentMessage()
+            | VideoMessage()
+            | ServerToolUseMessage()
+            | ServerToolResultMessage()
+        ):
+            alt = refuse(m, f"OpenCode's store has no record for {m.kind} content", policy)
+            return None if alt is None else _record(alt, policy)
+        case (
+            ResultMessage()
+            | ErrorMessage()
+            | StreamEventMessage()
+            | InvalidLineMessage()
+            | CompactBoundaryMessage()
+            | HookEventMessage()
+            | RateLimitMessage()
+            | StatusMessage()
+            | SystemEventMessage()
+            | ConversationResetMessage()
+            | TaskEventMessage()
+            | FileSnapshotMessage()
+            | ProgressMessage()
+            | QueueOperationMessage()
+            | TitleMessage()
+            | TurnContextMessage()
+            | TurnEventMessage()
+        ):
+            refuse(
+                m, f"OpenCode's store has no record for a {m.kind} message", policy, degrade=False
+            )
+            return None
+        case SystemMessage() | ToolMessage():
+            refuse(m, f"OpenCode's store has no {m.role} messages", policy, degrade=False)
+            return None
+        case UserMessage() | AssistantMessage() if len(as_blocks(m.content)) == 1:
+            return _record(ev.single(m, policy.source), policy)
+        case UserMessage() | AssistantMessage():
+            raise EncodeError(
+                f"a {m.kind} message with content is an OpenCode message record and one part"
+                " record per block; use iter_encode, which writes them all",
+                source=policy.source,
+                value=m,
+            )
+        case _:
+            assert_never(m)
+    return _as_row(ev.overlay(out, m.extra))
+
+
+def _as_row(doc: dict[str, Any]) -> dict[str, Any]:
+    """A document whose mirror says it came from a row, as that row again."""
+    row = doc.pop(ROW, None)
+    if type(row) is not dict:
+        if row is not None:
+            doc[ROW] = row
+        return doc
+    table = row.get("table")
+    if table == "session":
+        return {**doc, **row}
+    if table not in _ROW_IDS:
+        doc[ROW] = row
+        return doc
+    out: dict[str, Any] = {}
+    for column, key in zip(_ROW_IDS[table], _DOC_IDS[table], strict=True):
+        if key in doc:
+            out[column] = doc.pop(key)
+    out.update(row)
+    out["data"] = doc
+    return out
+
+
+def encode_record(m: Message, policy: Policy) -> dict[str, Any] | None:
+    """One message to one fresh document or row (``None`` when the policy drops it)."""
+    return _record(m, policy)

@@ -1,0 +1,196 @@
+"""Factory Droid's session files (``~/.factory/sessions/<project>/<id>.jsonl`` and settings).
+
+The fixtures (``tests/fixtures/droid``) are written from public facts: ccusage 20's Droid
+loader (the settings file's ``tokenUsage``, ``model``, ``providerLock``...) and the transcript
+lines (``session_start``, ``message`` with Anthropic-shaped content) that public readers of
+Droid's files describe. No real capture is at hand; every field the adapter does not model is
+kept, so a real file that differs fails the round trip here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ROOT
+from messages import AssistantMessage
+from messages import InitMessage
+from messages import ResultMessage
+from messages import ToolResultBlock
+from messages import ToolUseBlock
+from messages import UserMessage
+from messages.adapters import detect
+from messages.adapters import droid
+from messages.cli.io import default_folders
+from messages.cli.main import main
+from messages.sessions import load
+
+HERE = ROOT / "tests" / "fixtures" / "droid"
+SESSION = "6f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f"
+PROJECT = HERE / "data" / "-home-dev-site"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    shutil.copytree(HERE / "data", tmp_path / "sessions")
+    return tmp_path / "sessions"
+
+
+def test_every_line_and_the_settings_round_trip() -> None:
+    lines = (PROJECT / f"{SESSION}.jsonl").read_text("utf-8").splitlines()
+    settings = json.loads((PROJECT / f"{SESSION}.settings.json").read_text("utf-8"))
+    for obj in [*map(json.loads, lines), settings]:
+        assert detect(obj) == "droid"
+        assert droid.encode(droid.decode(obj)) == obj
+    written = list(droid.iter_encode(droid.iter_decode(lines)))
+    assert [json.loads(x) for x in written] == [json.loads(x) for x in lines]
+
+
+def test_what_the_lines_decode_to() -> None:
+    lines = (PROJECT / f"{SESSION}.jsonl").read_text("utf-8").splitlines()
+    start, ask, call, result, *rest = droid.iter_decode(lines)
+    assert [m.kind for m in rest] == ["assistant", "user", "assistant"]
+    assert isinstance(start, InitMessage)
+    assert (start.session_id, start.cwd, start.extra["sessionTitle"]) == (
+        SESSION,
+        "/home/dev/site",
+        "Fix the broken link in the footer",
+    )
+    assert isinstance(ask, UserMessage) and ask.uuid == "a1f0c2d4-0001"
+    assert isinstance(call, AssistantMessage) and call.extra["parentId"] == "a1f0c2d4-0001"
+    assert [type(b) for b in call.content][-1] is ToolUseBlock
+    assert isinstance(result, UserMessage) and isinstance(result.content[0], ToolResultBlock)
+    assert call.timestamp == "2026-01-06T10:00:03.200Z"
+    settings = droid.decode(json.loads((PROJECT / f"{SESSION}.settings.json").read_text("utf-8")))
+    assert isinstance(settings, ResultMessage) and settings.subtype == "session"
+    assert settings.model == "claude-sonnet-4-5-20250929"
+    assert settings.usage is not None
+    u = settings.usage
+    assert (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens) == (
+        3120,
+        245,
+        20400,
+        1800,
+    )
+    assert settings.extra["providerLock"] == "anthropic"
+
+
+def test_lines_of_other_formats_are_not_droids() -> None:
+    gemini = {"type": "message", "role": "user", "content": "hi", "timestamp": "t"}
+    claude = {"type": "user", "message": {"role": "user", "content": "hi"}, "uuid": "u"}
+    settings = {"model": "glm-4.6", "reasoningEffort": "none"}  # ~/.factory/settings.json
+    pi = {  # pi's (and OpenClaw's) session lines: the message has its own timestamp
+        "type": "message",
+        "id": "a1",
+        "parentId": None,
+        "timestamp": "2026-01-06T10:00:00.000Z",
+        "message": {"role": "user", "content": [{"type": "text", "text": "hi"}], "timestamp": 1},
+    }
+    for obj in (gemini, claude, settings, pi):
+        assert not droid.detect(obj)
+
+
+def test_a_session_is_the_transcript_and_its_settings(folder: Path) -> None:
+    (s,) = list(load(folder))
+    assert (s.agent, s.id, s.title, s.cwd, s.project, s.prompts) == (
+        "droid",
+        SESSION,
+        "Fix the broken link in the footer",
+        "/home/dev/site",
+        "-home-dev-site",
+        1,
+    )
+    assert [m.kind for m in s.messages] == ["user", "assistant"] * 3
+    assert len(s.files) == 2 and s.usage.calls == 1
+    u = s.usage.total
+    assert (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens) == (
+        3120,
+        245,
+        20400,
+        1800,
+    )
+
+
+def test_default_folders_follow_droids_variables(folder: Path) -> None:
+    assert default_folders({"HOME": "/nowhere", "DROID_SESSIONS_DIR": str(folder)}) == [str(folder)]
+    home = folder.parent / "home"
+    shutil.copytree(folder, home / ".factory" / "sessions")
+    assert default_folders({"HOME": str(home)}) == [str(home / ".factory" / "sessions")]
+
+
+# ccusage 20.0.24 (`DROID_SESSIONS_DIR=<folder> ccusage droid session --json --offline`):
+# (input, output, cache read, cache write, cost in USD). Droid logs no cost: both price it.
+CCUSAGE_SESSION = (3120, 245, 20400, 1800, 0.025905)
+
+
+def _ours(folder: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Any, ...]:
+    assert main(["stats", "--json", "--cost", "estimated", str(folder)]) == 0
+    total = json.loads(capsys.readouterr().out)["total"]
+    t = total["tokens"]
+    return (t["input"], t["output"], t["cache_read"], t["cache_write"], total["cost_usd"])
+
+
+def test_stats_agree_with_ccusage_20(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ours = _ours(folder, capsys)
+    assert ours[:4] == CCUSAGE_SESSION[:4]
+    assert ours[4] == pytest.approx(CCUSAGE_SESSION[4], rel=1e-9)
+
+
+def test_stats_agree_with_ccusage_run_live(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
+    if shutil.which(command[0]) is None:
+        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
+    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
+    if not version.stdout.split()[-1:] or not version.stdout.split()[-1].startswith("20."):
+        pytest.skip(
+            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
+        )
+    env = {**os.environ, "DROID_SESSIONS_DIR": str(folder), "HOME": str(tmp_path), "NO_COLOR": "1"}
+    run = subprocess.run(
+        [*command, "droid", "session", "--json", "--offline"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    (theirs,) = json.loads(run.stdout)["sessions"]
+    assert theirs["sessionId"] == SESSION
+    ours = _ours(folder, capsys)
+    assert ours[:4] == (
+        theirs["inputTokens"],
+        theirs["outputTokens"],
+        theirs["cacheReadTokens"],
+        theirs["cacheCreationTokens"],
+    )
+    assert ours[4] == pytest.approx(theirs["totalCost"], rel=1e-9)
+
+
+def test_stats_with_no_argument_reads_droids_folder(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DROID_SESSIONS_DIR", str(folder))
+    monkeypatch.setenv("HOME", str(folder.parent / "home"))
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "AMP_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("GOOSE_PATH_ROOT", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    assert main(["stats", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["total"]["tokens"]["input"] == 3120
+    assert SESSION in [s["session_id"] for s in doc["sessions"]]
+
+
+def test_convert_to_droid_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["convert", "--to", "droid", str(PROJECT / f"{SESSION}.jsonl")]) == 2
+    assert "--to droid: droid is an agent's own store" in capsys.readouterr().err

@@ -1,0 +1,183 @@
+"""Kimi CLI's session wire files (``~/.kimi/sessions/<group>/<session>/wire.jsonl``).
+
+The fixture (``tests/fixtures/kimi``) is written from public facts: ccusage 20's Kimi loader
+(``StatusUpdate`` lines and their ``token_usage``) and Kimi CLI's wire protocol 1.1 events
+(``TurnBegin``, ``ContentPart``, ``ToolCall``, ``ToolResult``...). No real capture is at hand;
+every field the adapter does not model is kept, so a real file that differs fails the round
+trip here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from messages import ResultMessage
+from messages import StreamEventMessage
+from messages import TextMessage
+from messages import ThinkingMessage
+from messages import ToolResultMessage
+from messages import ToolUseMessage
+from messages import UserMessage
+from messages.adapters import detect
+from messages.adapters import kimi
+from messages.cli.io import default_folders
+from messages.cli.main import main
+from messages.sessions import load
+
+HERE = ROOT / "tests" / "fixtures" / "kimi"
+SESSION = "4a7b9c1d-2e3f-4051-8a6b-7c8d9e0f1a2b"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A Kimi data folder holding the fixture session."""
+    shutil.copytree(HERE / "data", tmp_path / "kimi")
+    return tmp_path / "kimi"
+
+
+def _lines() -> list[str]:
+    return (HERE / "wire.jsonl").read_text("utf-8").splitlines()
+
+
+def test_every_line_round_trips_and_is_kimis() -> None:
+    for line in _lines():
+        obj = json.loads(line)
+        assert detect(obj) == "kimi"
+        assert kimi.encode(kimi.decode(obj)) == obj
+    nested = next((HERE / "data").rglob("wire.jsonl")).read_text("utf-8").splitlines()
+    assert nested == _lines()
+
+
+def test_what_the_lines_decode_to() -> None:
+    kinds = [type(m) for m in kimi.iter_decode(_lines())]
+    assert kinds == [
+        StreamEventMessage, UserMessage, StreamEventMessage, ThinkingMessage, ToolUseMessage,
+        ResultMessage, ToolResultMessage, StreamEventMessage, TextMessage, ResultMessage,
+        StreamEventMessage,
+    ]  # fmt: skip
+    messages = list(kimi.iter_decode(_lines()))
+    call, status, result = messages[4], messages[5], messages[6]
+    assert isinstance(call, ToolUseMessage)
+    assert (call.id, call.name, dict(call.input)) == (
+        "Shell:0",
+        "Shell",
+        {"command": "wc -l main.py"},
+    )
+    assert isinstance(status, ResultMessage) and status.usage is not None
+    u = status.usage
+    assert (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens) == (
+        1840,
+        62,
+        6144,
+        0,
+    )
+    assert status.message_id == "chatcmpl-k1a" and status.timestamp == 1767700801.6
+    assert isinstance(result, ToolResultMessage) and result.content == "42 main.py\n"
+    assert result.is_error is False
+
+
+def test_tool_arguments_that_are_not_an_object_are_kept_as_written() -> None:
+    function = {"name": "Shell", "arguments": '{"comm'}
+    payload = {"type": "function", "id": "c", "function": function}
+    line = {"timestamp": 1.0, "message": {"type": "ToolCall", "payload": payload}}
+    m = kimi.decode(line)
+    assert isinstance(m, ToolUseMessage) and dict(m.input) == {} and m.arguments == '{"comm'
+    assert kimi.encode(m) == line
+
+
+def test_lines_of_other_formats_are_not_kimis() -> None:
+    claude = {"type": "assistant", "message": {"role": "assistant", "content": []}}
+    acp = {"jsonrpc": "2.0", "method": "event", "params": {"type": "TurnBegin", "payload": {}}}
+    for obj in (claude, acp, {"message": {"type": "Unknown", "payload": {}}}):
+        assert not kimi.detect(obj)
+
+
+def test_a_wire_file_is_a_session(folder: Path) -> None:
+    (s,) = list(load(folder / "sessions"))
+    assert (s.agent, s.id, s.project, s.prompts) == ("kimi", SESSION, "8c5d2f0a1b3e", 1)
+    assert s.title == "How many lines does main.py have?"
+    assert s.usage.calls == 2
+    u = s.usage.total
+    assert (u.input_tokens, u.output_tokens, u.cache_read_tokens) == (1935, 76, 14080)
+
+
+def test_default_folders_follow_kimis_variables(folder: Path) -> None:
+    assert default_folders({"HOME": "/nowhere", "KIMI_DATA_DIR": str(folder)}) == [
+        str(folder / "sessions")
+    ]
+
+
+# ccusage 20.0.24 (`KIMI_DATA_DIR=<folder> ccusage kimi session --json --offline`):
+# (input, output, cache read, cache write). Kimi's wire names no model: ccusage prices the
+# tokens as the configured model (default kimi-for-coding, $0.002797 here); `messages` leaves
+# the cost unknown.
+CCUSAGE_SESSION = (1935, 76, 14080, 0)
+
+
+def _ours(folder: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, ...]:
+    assert main(["stats", "--json", str(folder)]) == 0
+    total = json.loads(capsys.readouterr().out)["total"]
+    t = total["tokens"]
+    assert total["cost_usd"] is None
+    return (t["input"], t["output"], t["cache_read"], t["cache_write"])
+
+
+def test_stats_agree_with_ccusage_20(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _ours(folder, capsys) == CCUSAGE_SESSION
+
+
+def test_stats_agree_with_ccusage_run_live(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
+    if shutil.which(command[0]) is None:
+        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
+    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
+    if not version.stdout.split()[-1:] or not version.stdout.split()[-1].startswith("20."):
+        pytest.skip(
+            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
+        )
+    env = {**os.environ, "KIMI_DATA_DIR": str(folder), "HOME": str(tmp_path), "NO_COLOR": "1"}
+    run = subprocess.run(
+        [*command, "kimi", "session", "--json", "--offline"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    (theirs,) = json.loads(run.stdout)["sessions"]
+    assert theirs["sessionId"] == SESSION
+    assert _ours(folder, capsys) == (
+        theirs["inputTokens"],
+        theirs["outputTokens"],
+        theirs["cacheReadTokens"],
+        theirs["cacheCreationTokens"],
+    )
+
+
+def test_stats_with_no_argument_reads_kimis_folder(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("KIMI_DATA_DIR", str(folder))
+    monkeypatch.setenv("HOME", str(folder.parent / "home"))
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "AMP_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    for name in ("GOOSE_PATH_ROOT", "XDG_DATA_HOME", "DROID_SESSIONS_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    assert main(["stats", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"]["tokens"]["input"] == 1935
+
+
+def test_convert_to_kimi_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["convert", "--to", "kimi", str(HERE / "wire.jsonl")]) == 2
+    assert "--to kimi: kimi is an agent's own store" in capsys.readouterr().err
