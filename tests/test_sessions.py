@@ -190,11 +190,13 @@ def test_the_shared_codex_rollout() -> None:
 
 def test_roots_follow_each_agents_own_variables(tmp_path: Path) -> None:
     env = {"HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": "/a, /b", "CODEX_HOME": "/c"}
-    # Claude Code's and Codex's first; pi's, Cline's and the editors' task folders follow
+    # Claude Code's and Codex's first; Copilot's, pi's, Cline's and the editors' follow
     assert roots(env, existing=False)[:3] == ["/a/projects", "/b/projects", "/c/sessions"]
-    assert roots({"HOME": str(tmp_path)}, existing=False)[:3] == [
+    assert roots({"HOME": str(tmp_path)}, existing=False)[:5] == [
         str(tmp_path / ".claude" / "projects"),
         str(tmp_path / ".codex" / "sessions"),
+        str(tmp_path / ".copilot" / "session-state"),
+        str(tmp_path / ".copilot" / "history-session-state"),
         str(tmp_path / ".pi" / "agent" / "sessions"),
     ]
     assert roots({"HOME": str(tmp_path)}) == []
