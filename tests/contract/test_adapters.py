@@ -67,7 +67,7 @@ from support.mutation import scribble
 
 CARRIES_EVERYTHING = frozenset(("native",))
 """This library's own format: nothing is unsupported, every message is written as it is."""
-READS_ONLY = frozenset(("copilot_otel",))
+READS_ONLY = frozenset(("copilot_otel", "kilo"))
 """Formats that write back only the records they were read from (a telemetry file): a
 conversation from elsewhere is refused (``"drop"`` and ``"text"`` leave it out), so the tests
 of how a conversation is written do not apply to them."""
@@ -143,6 +143,10 @@ BAD_SHAPES = {
     "copilot_otel": (
         '{"type":"span","name":"chat m","attributes":[1]}',
         "$.attributes: expected an object, found an array",
+    ),
+    "kilo": (
+        '{"store":"kilo","table":"part","row":{"id":"p","data":"[1]"}}',
+        "$.row.data: expected an object, found an array",
     ),
 }
 """A line of each format with a known key of the wrong type, and what reading it says."""

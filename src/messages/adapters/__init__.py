@@ -12,7 +12,7 @@ no adapter, each one is loaded on first use.
 
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
 ('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'pi', 'cursor', 'cline',
- 'copilot_otel', 'native')
+ 'copilot_otel', 'kilo', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -53,6 +53,7 @@ CLI_NAMES: Final = (
     "cursor",
     "cline",
     "copilot_otel",
+    "kilo",
 )
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
@@ -121,7 +122,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, pi, cursor, cline, copilot_otel, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, pi, cursor, cline, copilot_otel, kilo, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")

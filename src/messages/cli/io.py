@@ -117,6 +117,12 @@ class Input:
         elif self.is_stdin:
             yield sys.stdin.buffer
         else:
+            from ..adapters._stores import open_rows
+
+            rows = open_rows(self.path)  # a database: its rows, as JSON lines
+            if rows is not None:
+                yield rows
+                return
             with open(self.path, "rb") as fp:
                 yield fp
 
@@ -423,8 +429,9 @@ def decoded(
     return name, good()
 
 
-LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json")
-"""The files a folder argument reads: JSON Lines, and JSON documents (Gemini CLI's output)."""
+LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json", ".db")
+"""The files a folder argument reads: JSON Lines, JSON documents (Gemini CLI's output), and
+SQLite stores (``kilo.db``, Hermes's ``state.db``; see :mod:`messages.adapters._stores`)."""
 
 
 def expand(path: str) -> list[Input]:

@@ -1,0 +1,185 @@
+"""Agents of ccusage's list that keep a SQLite store or JSON files (issue 29, item 7).
+
+ccusage 20 (``rust/crates/ccusage/src/adapter/<agent>/`` in the ccusage repository, version
+20.0.11 at commit 5816e640; the npm release is 20.0.26) reads each of these agents for token
+counts. The ``CCUSAGE_*`` figures below are what its parser rules give for our fixtures,
+worked out by hand from those rules (quoted by each); they were not printed by ccusage: its npm
+package needs a native ``@ccusage/ccusage-<platform>`` package the registry used here lacks.
+``test_ccusage_itself`` runs the real thing when ``MESSAGES_CCUSAGE`` names a working
+ccusage 20.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sqlite3
+import subprocess
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import LOCAL_FIXTURES
+from messages.adapters import get
+from messages.adapters._stores import open_rows
+from messages.adapters._stores import owner
+from messages.cli.io import default_folders
+from messages.sessions import load
+from messages.stats import Stats
+
+# -- Kilo CLI ------------------------------------------------------------------------------------
+
+# ccusage 20's kilo rule (kilo/parser.rs, loader.rs): every ``message`` row whose data is an
+# assistant message with ``tokens``, a ``modelID`` and ``time.created``; tokens.input, output,
+# cache.read, cache.write as the counts (a message with only ``tokens.total`` gives it as
+# output); its ``cost`` as the cost (the auto mode prefers a logged one); the day from
+# ``time.created``. Per UTC day: (input, output, cache read, cache write, cost in USD).
+CCUSAGE_KILO_DAILY = {
+    "2026-01-02": (1620, 398, 17200, 950, 0.0307),
+    "2026-01-03": (0, 234, 0, 0, 0.0),
+}
+
+
+def build(sql: Path, path: Path) -> Path:
+    """A database made from one of the fixtures' SQL scripts."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.executescript(sql.read_text("utf-8"))
+    return path
+
+
+def daily(path: Path, fmt: str) -> dict[str, tuple[Any, ...]]:
+    stats = Stats.of_file(str(path), format=fmt)
+    out = {}
+    for row in stats.report("day", tz=UTC, cost="logged").rows:
+        t = row.tokens
+        assert row.key is not None
+        out[row.key] = (
+            t.input or 0,
+            t.output or 0,
+            t.cache_read or 0,
+            t.cache_write or 0,
+            row.cost or 0.0,
+        )
+    return out
+
+
+def agree(theirs: dict[str, tuple[Any, ...]], mine: dict[str, tuple[Any, ...]]) -> None:
+    assert sorted(theirs) == sorted(mine)
+    for day, figures in theirs.items():
+        assert mine[day][:4] == figures[:4], day
+        assert mine[day][4] == pytest.approx(figures[4], rel=1e-9, abs=1e-12), day
+
+
+def test_a_kilo_database_is_read_as_its_rows(tmp_path: Path) -> None:
+    db = build(LOCAL_FIXTURES / "kilo" / "kilo.sql", tmp_path / "kilo.db")
+    assert owner(str(db)) == "kilo"
+    rows = open_rows(str(db))
+    assert rows is not None
+    assert rows.read() == (LOCAL_FIXTURES / "kilo" / "kilo-db-rows.jsonl").read_bytes()
+    other = build(LOCAL_FIXTURES / "kilo" / "kilo.sql", tmp_path / "opencode.db")
+    assert owner(str(other)) is None  # the same tables under OpenCode's name are not Kilo's
+    with sqlite3.connect(db) as conn:  # every column of every row is kept
+        count = sum(
+            conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+            for t in ("session", "message", "part")
+        )
+    assert (
+        len((LOCAL_FIXTURES / "kilo" / "kilo-db-rows.jsonl").read_text("utf-8").splitlines())
+        == count
+    )
+
+
+def test_kilo_sessions_come_from_the_default_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    folder = home / ".local" / "share" / "kilo"
+    build(LOCAL_FIXTURES / "kilo" / "kilo.sql", folder / "kilo.db")
+    assert str(folder) in default_folders({"HOME": str(home)})
+    moved = tmp_path / "kilo-data"
+    moved.mkdir()
+    assert str(moved) in default_folders({"HOME": str(home), "KILO_DATA_DIR": f" {moved} ,"})
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("KILO_DATA_DIR", raising=False)
+    found = {s.id: s for s in load(folder)}
+    assert sorted(found) == ["ses_4a1b", "ses_5c2d"]
+    first = found["ses_4a1b"]
+    assert (first.agent, first.title, first.cwd, first.turns) == (
+        "kilo",
+        "Rename the greeting",
+        "/work/app",
+        1,
+    )
+    assert first.usage.calls == 2 and first.usage.total.output_tokens == 398
+    assert found["ses_5c2d"].title == "Explain the build"
+    assert [s.id for s in load(folder / "kilo.db")] == ["ses_4a1b", "ses_5c2d"]  # the file named
+
+
+def test_kilo_agrees_with_ccusage_20(tmp_path: Path) -> None:
+    db = build(LOCAL_FIXTURES / "kilo" / "kilo.sql", tmp_path / "kilo.db")
+    agree(CCUSAGE_KILO_DAILY, daily(db, "kilo"))
+    agree(CCUSAGE_KILO_DAILY, daily(LOCAL_FIXTURES / "kilo" / "kilo-db-rows.jsonl", "kilo"))
+
+
+def test_a_store_refuses_to_be_written() -> None:
+    lines = (LOCAL_FIXTURES / "kilo" / "kilo-db-rows.jsonl").read_text("utf-8").splitlines()
+    kilo = get("kilo")
+    messages = list(kilo.iter_decode(lines))
+    assert [json.loads(x) for x in kilo.iter_encode(messages)] == [json.loads(x) for x in lines]
+    codex = list(
+        get("codex").iter_decode(
+            ['{"type":"item.completed","item":{"type":"agent_message","text":"Hi."}}']
+        )
+    )
+    assert list(kilo.iter_encode(codex, unsupported="drop")) == []
+
+
+# -- ccusage itself ------------------------------------------------------------------------------
+
+
+def _ccusage() -> list[str]:
+    command = os.environ.get("MESSAGES_CCUSAGE")
+    if not command or shutil.which(shlex.split(command)[0]) is None:
+        pytest.skip(
+            "set MESSAGES_CCUSAGE to a working ccusage 20 (npm's ccusage 20.0.26 needs its"
+            " native @ccusage/ccusage-<platform> package, absent from the registry used here)"
+        )
+    return shlex.split(command)
+
+
+def _theirs(argv: list[str], env: dict[str, str]) -> dict[str, tuple[Any, ...]]:
+    argv = [*argv, "daily", "--json", "--offline", "--timezone", "UTC"]
+    done = subprocess.run(
+        argv, capture_output=True, text=True, env={**os.environ, **env, "NO_COLOR": "1"}, check=True
+    )
+    return {
+        r["date"]: (
+            r["inputTokens"],
+            r["outputTokens"],
+            r["cacheReadTokens"],
+            r["cacheCreationTokens"],
+            r["totalCost"],
+        )
+        for r in json.loads(done.stdout)["daily"]
+    }
+
+
+def test_ccusage_itself_on_kilo(tmp_path: Path) -> None:
+    command = _ccusage()
+    db = build(LOCAL_FIXTURES / "kilo" / "kilo.sql", tmp_path / "kilo" / "kilo.db")
+    theirs = _theirs([*command, "kilo"], {"HOME": str(tmp_path), "KILO_DATA_DIR": str(db.parent)})
+    agree(theirs, daily(db, "kilo"))
+
+
+def test_one_session_of_a_database_is_named_by_its_session_path(tmp_path: Path) -> None:
+    from messages.sessions import pick
+
+    db = build(LOCAL_FIXTURES / "kilo" / "kilo.sql", tmp_path / "kilo.db")
+    session = pick(f"{db}#session=ses_5c2d")
+    assert (session.id, session.title) == ("ses_5c2d", "Explain the build")
+    assert [m.kind for m in session.messages] == ["text", "assistant", "text"]
