@@ -139,6 +139,60 @@ def test_a_store_refuses_to_be_written() -> None:
     assert list(kilo.iter_encode(codex, unsupported="drop")) == []
 
 
+# -- Hermes Agent --------------------------------------------------------------------------------
+
+# ccusage 20's hermes rule (hermes/loader.rs, parser.rs): one entry per ``sessions`` row with a
+# non-empty ``model`` and a ``started_at``: its input, output, cache read and cache write token
+# columns (reasoning as extra), ``actual_cost_usd`` else ``estimated_cost_usd`` as the cost, the
+# day from ``started_at`` (epoch seconds); a row with no tokens and no cost is left out.
+# Per UTC day: (input, output, cache read, cache write, cost in USD).
+CCUSAGE_HERMES_DAILY = {
+    "2025-06-15": (1200, 300, 50, 20, 0.34),
+    "2025-06-16": (500, 80, 0, 0, 0.002),
+}
+
+
+def test_a_hermes_database_is_read_as_its_rows(tmp_path: Path) -> None:
+    db = build(LOCAL_FIXTURES / "hermes" / "state.sql", tmp_path / "state.db")
+    assert owner(str(db)) == "hermes"
+    rows = open_rows(str(db))
+    assert rows is not None
+    dump = (LOCAL_FIXTURES / "hermes" / "state-db-rows.jsonl").read_bytes()
+    assert rows.read() == dump
+    assert b'"display_identity":{"base64":"Af8="}' in dump  # a blob column, kept
+    assert owner(str(build(LOCAL_FIXTURES / "hermes" / "state.sql", tmp_path / "other.db"))) is None
+
+
+def test_hermes_sessions_come_from_the_default_folder(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    build(LOCAL_FIXTURES / "hermes" / "state.sql", home / ".hermes" / "state.db")
+    assert str(home / ".hermes") in default_folders({"HOME": str(home)})
+    moved = tmp_path / "profile"
+    moved.mkdir()
+    assert str(moved) in default_folders({"HOME": str(home), "HERMES_HOME": str(moved)})
+    found = {s.id: s for s in load(home / ".hermes")}
+    assert sorted(found) == [
+        "20250615_150640_a1b2c3",
+        "20250616_193320_d4e5f6",
+        "20250616_200000_tool01",
+    ]
+    first = found["20250615_150640_a1b2c3"]
+    assert (first.agent, first.title, first.cwd, first.turns) == (
+        "hermes",
+        "List the files",
+        "/home/u/proj",
+        1,
+    )
+    assert [m.kind for m in first.messages] == ["text", "assistant", "tool_result", "assistant"]
+    assert first.usage.calls == 1 and first.usage.total.input_tokens == 1200
+    assert found["20250616_200000_tool01"].usage.calls == 0
+
+
+def test_hermes_agrees_with_ccusage_20(tmp_path: Path) -> None:
+    db = build(LOCAL_FIXTURES / "hermes" / "state.sql", tmp_path / "state.db")
+    agree(CCUSAGE_HERMES_DAILY, daily(db, "hermes"))
+
+
 # -- ccusage itself ------------------------------------------------------------------------------
 
 
@@ -183,3 +237,10 @@ def test_one_session_of_a_database_is_named_by_its_session_path(tmp_path: Path) 
     session = pick(f"{db}#session=ses_5c2d")
     assert (session.id, session.title) == ("ses_5c2d", "Explain the build")
     assert [m.kind for m in session.messages] == ["text", "assistant", "text"]
+
+
+def test_ccusage_itself_on_hermes(tmp_path: Path) -> None:
+    command = _ccusage()
+    db = build(LOCAL_FIXTURES / "hermes" / "state.sql", tmp_path / "hermes" / "state.db")
+    theirs = _theirs([*command, "hermes"], {"HOME": str(tmp_path), "HERMES_HOME": str(db.parent)})
+    agree(theirs, daily(db, "hermes"))

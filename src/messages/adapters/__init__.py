@@ -12,7 +12,8 @@ no adapter, each one is loaded on first use.
 
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
 ('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'pi', 'cursor', 'cline',
- 'copilot_otel', 'kilo', 'native')
+ 'copilot_otel', 'kilo', 'hermes',
+ 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -54,6 +55,7 @@ CLI_NAMES: Final = (
     "cline",
     "copilot_otel",
     "kilo",
+    "hermes",
 )
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
@@ -122,7 +124,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, pi, cursor, cline, copilot_otel, kilo, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, pi, cursor, cline, copilot_otel, kilo, hermes, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")

@@ -96,7 +96,7 @@ __all__ = [
     "wire_fields",
 ]
 
-HOOKED: Final = ("claude_code", "codex", "pi", "cline", "copilot", "copilot_otel", "kilo")
+HOOKED: Final = ("claude_code", "codex", "pi", "cline", "copilot", "copilot_otel", "kilo", "hermes")
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 
 LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")

@@ -55,7 +55,7 @@ __all__ = [
     "split",
 ]
 
-STORES: Final = ("kilo",)
+STORES: Final = ("kilo", "hermes")
 """The adapters that read a SQLite store."""
 MAGIC: Final = b"SQLite format 3\x00"
 """How a SQLite database file begins."""
