@@ -193,6 +193,52 @@ def test_hermes_agrees_with_ccusage_20(tmp_path: Path) -> None:
     agree(CCUSAGE_HERMES_DAILY, daily(db, "hermes"))
 
 
+# -- Codebuff ------------------------------------------------------------------------------------
+
+# ccusage 20's codebuff rule (codebuff/parser.rs, paths.rs): every ``chat-messages.json`` under
+# ``<channel>/projects/``; each item whose ``variant`` (else ``role``) is ai, agent or assistant
+# and that counts something: tokens from ``metadata.usage``, else ``metadata.codebuff.usage``,
+# else the run state's assistant ``providerOptions`` (newest first), each count from the first
+# place giving it; the day from the item's ``timestamp``. Its cost is priced from the model
+# (not logged), so only tokens are compared. Per UTC day: (input, output, cache read, cache write).
+CCUSAGE_CODEBUFF_DAILY = {
+    "2026-01-02": (100, 50, 10, 20),
+    "2026-01-03": (300, 70, 120, 0),
+}
+CHAT = "manicode/projects/app/chats/2026-01-02T03-04-05.000Z/chat-messages.json"
+
+
+def test_codebuff_chats_come_from_the_default_folder(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    chat = home / ".config" / CHAT
+    chat.parent.mkdir(parents=True)
+    shutil.copy(LOCAL_FIXTURES / "codebuff" / "chat-messages.json", chat)
+    assert str(home / ".config" / "manicode" / "projects") in default_folders({"HOME": str(home)})
+    env = {
+        "HOME": str(home),
+        "CODEBUFF_DATA_DIR": f"{tmp_path / 'a'},{tmp_path / 'b' / 'projects'}",
+    }
+    (tmp_path / "a" / "projects").mkdir(parents=True)
+    (tmp_path / "b" / "projects").mkdir(parents=True)
+    assert default_folders(env)[-2:] == [
+        str(tmp_path / "a" / "projects"),
+        str(tmp_path / "b" / "projects"),
+    ]
+    (session,) = load(home / ".config" / "manicode" / "projects")
+    assert (session.agent, session.id, session.project) == (
+        "codebuff",
+        "manicode/app/2026-01-02T03-04-05.000Z",
+        "app",
+    )
+    assert session.title == "Add a --verbose flag to the CLI." and session.turns == 2
+    assert session.usage.calls == 2 and session.usage.total.output_tokens == 120
+
+
+def test_codebuff_agrees_with_ccusage_20() -> None:
+    mine = daily(LOCAL_FIXTURES / "codebuff" / "chat-messages.json", "codebuff")
+    assert {day: v[:4] for day, v in mine.items()} == CCUSAGE_CODEBUFF_DAILY
+
+
 # -- ccusage itself ------------------------------------------------------------------------------
 
 
@@ -244,3 +290,13 @@ def test_ccusage_itself_on_hermes(tmp_path: Path) -> None:
     db = build(LOCAL_FIXTURES / "hermes" / "state.sql", tmp_path / "hermes" / "state.db")
     theirs = _theirs([*command, "hermes"], {"HOME": str(tmp_path), "HERMES_HOME": str(db.parent)})
     agree(theirs, daily(db, "hermes"))
+
+
+def test_ccusage_itself_on_codebuff(tmp_path: Path) -> None:
+    command = _ccusage()
+    chat = tmp_path / CHAT
+    chat.parent.mkdir(parents=True)
+    shutil.copy(LOCAL_FIXTURES / "codebuff" / "chat-messages.json", chat)
+    env = {"HOME": str(tmp_path), "CODEBUFF_DATA_DIR": str(tmp_path / "manicode")}
+    theirs = _theirs([*command, "codebuff"], env)
+    assert {day: v[:4] for day, v in theirs.items()} == CCUSAGE_CODEBUFF_DAILY

@@ -67,7 +67,7 @@ from support.mutation import scribble
 
 CARRIES_EVERYTHING = frozenset(("native",))
 """This library's own format: nothing is unsupported, every message is written as it is."""
-READS_ONLY = frozenset(("copilot_otel", "kilo", "hermes"))
+READS_ONLY = frozenset(("copilot_otel", "kilo", "hermes", "codebuff"))
 """Formats that write back only the records they were read from (a telemetry file): a
 conversation from elsewhere is refused (``"drop"`` and ``"text"`` leave it out), so the tests
 of how a conversation is written do not apply to them."""
@@ -151,6 +151,10 @@ BAD_SHAPES = {
     "hermes": (
         '{"store":"hermes","table":"messages","row":{"role":"assistant","tool_calls":"{}"}}',
         "$.row.tool_calls: expected a JSON array, found an object",
+    ),
+    "codebuff": (
+        '{"variant":"user","content":5}',
+        "$.content: expected a string, found an integer",
     ),
 }
 """A line of each format with a known key of the wrong type, and what reading it says."""

@@ -12,8 +12,7 @@ no adapter, each one is loaded on first use.
 
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
 ('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'pi', 'cursor', 'cline',
- 'copilot_otel', 'kilo', 'hermes',
- 'native')
+ 'copilot_otel', 'kilo', 'hermes', 'codebuff', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -56,6 +55,7 @@ CLI_NAMES: Final = (
     "copilot_otel",
     "kilo",
     "hermes",
+    "codebuff",
 )
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
@@ -124,7 +124,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, pi, cursor, cline, copilot_otel, kilo, hermes, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, pi, cursor, cline, copilot_otel, kilo, hermes, codebuff, native
     """  # noqa: E501
     if name not in NAMES:
         raise UnknownFormatError(f"unknown format {name!r}; expected one of: {', '.join(NAMES)}")

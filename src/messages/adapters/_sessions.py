@@ -96,7 +96,17 @@ __all__ = [
     "wire_fields",
 ]
 
-HOOKED: Final = ("claude_code", "codex", "pi", "cline", "copilot", "copilot_otel", "kilo", "hermes")
+HOOKED: Final = (
+    "claude_code",
+    "codex",
+    "pi",
+    "cline",
+    "copilot",
+    "copilot_otel",
+    "kilo",
+    "hermes",
+    "codebuff",
+)
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 
 LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")
