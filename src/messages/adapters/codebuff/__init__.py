@@ -21,7 +21,7 @@ gives its message. Messages from elsewhere are refused: a chat file is read, not
 >>> doc = '[{"id": "m1", "variant": "user", "content": "Hi", "timestamp": "2026-01-02T03:04:05Z"}]'
 >>> [(m.kind, m.text) for m in iter_decode([doc])]
 [('text', 'Hi')]
-"""  # noqa: E501
+"""
 
 from __future__ import annotations
 
