@@ -239,6 +239,52 @@ def test_codebuff_agrees_with_ccusage_20() -> None:
     assert {day: v[:4] for day, v in mine.items()} == CCUSAGE_CODEBUFF_DAILY
 
 
+# -- OpenClaw ------------------------------------------------------------------------------------
+
+# ccusage 20's openclaw rule (openclaw/parser.rs, paths.rs): every ``*.jsonl`` (and archived
+# ``*.jsonl.deleted.*``, ``*.jsonl.reset.*``) under ``~/.openclaw`` (``$OPENCLAW_DIR``); each
+# ``message`` entry of role ``assistant`` with a ``usage``: input, output, cacheRead, cacheWrite,
+# ``cost.total`` as the logged cost; the day from the message's ``timestamp``. OpenClaw's files
+# are pi's session files, read by ``pi``. Per UTC day: (input, output, cache read, cache write,
+# cost in USD).
+CCUSAGE_OPENCLAW_DAILY = {"2026-02-14": (960, 65, 5200, 300, 0.0109)}
+CLAW = LOCAL_FIXTURES / "pi" / "openclaw-session.jsonl"
+
+
+def test_openclaw_sessions_are_read_as_pi_sessions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    sessions = home / ".openclaw" / "agents" / "main" / "sessions"
+    sessions.mkdir(parents=True)
+    shutil.copy(CLAW, sessions / "7c1e4b2a-9f30-4d6e-8a51-2b7d0c9e3f14.jsonl")
+    lines = CLAW.read_text("utf-8").replace("7c1e4b2a-9f30", "0a0a0a0a-9f30").splitlines()
+    archived = (
+        sessions / "0a0a0a0a-9f30-4d6e-8a51-2b7d0c9e3f14.jsonl.reset.2026-02-15T06-00-00.000Z"
+    )
+    archived.write_text("\n".join(lines) + "\n", "utf-8")
+    (home / ".openclaw" / "logs").mkdir()
+    (home / ".openclaw" / "logs" / "gateway.jsonl").write_text('{"level":"info"}\n', "utf-8")
+    assert str(home / ".openclaw") in default_folders({"HOME": str(home)})
+    moved = tmp_path / "claw"
+    moved.mkdir()
+    assert str(moved) in default_folders({"HOME": str(home), "OPENCLAW_DIR": str(moved)})
+    monkeypatch.setenv("HOME", str(home))  # the folder is OpenClaw's default one: its files only
+    monkeypatch.delenv("OPENCLAW_DIR", raising=False)
+    found = {s.id: s for s in load(home / ".openclaw")}
+    assert sorted(found) == [
+        "0a0a0a0a-9f30-4d6e-8a51-2b7d0c9e3f14",
+        "7c1e4b2a-9f30-4d6e-8a51-2b7d0c9e3f14",
+    ]  # the archived session too; the gateway log is no session
+    session = found["7c1e4b2a-9f30-4d6e-8a51-2b7d0c9e3f14"]
+    assert (session.agent, session.turns, session.usage.calls) == ("pi", 1, 2)
+    assert session.title == "Remind me what is on my calendar today."
+
+
+def test_openclaw_agrees_with_ccusage_20() -> None:
+    agree(CCUSAGE_OPENCLAW_DAILY, daily(CLAW, "pi"))
+
+
 # -- ccusage itself ------------------------------------------------------------------------------
 
 
@@ -300,3 +346,14 @@ def test_ccusage_itself_on_codebuff(tmp_path: Path) -> None:
     env = {"HOME": str(tmp_path), "CODEBUFF_DATA_DIR": str(tmp_path / "manicode")}
     theirs = _theirs([*command, "codebuff"], env)
     assert {day: v[:4] for day, v in theirs.items()} == CCUSAGE_CODEBUFF_DAILY
+
+
+def test_ccusage_itself_on_openclaw(tmp_path: Path) -> None:
+    command = _ccusage()
+    sessions = tmp_path / "claw" / "agents" / "main" / "sessions"
+    sessions.mkdir(parents=True)
+    shutil.copy(CLAW, sessions / CLAW.name)
+    theirs = _theirs(
+        [*command, "openclaw"], {"HOME": str(tmp_path), "OPENCLAW_DIR": str(tmp_path / "claw")}
+    )
+    agree(theirs, daily(CLAW, "pi"))
