@@ -46,6 +46,10 @@ ADAPTER_FIXTURES = [
     "pi",
     "cursor",
     "cline",
+    "copilot_otel",
+    "kilo",
+    "hermes",
+    "codebuff",
 ]
 REAL = {
     "claude_code": "claude_code",

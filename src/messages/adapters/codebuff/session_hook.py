@@ -28,7 +28,13 @@ from .._sessions import Linker
 from .._sessions import SessionFile
 from .._sessions import walk_files
 
-__all__ = ["CHANNELS", "FILE", "HOOK", "CodebuffHook", "chat_session"]
+__all__ = [
+    "CHANNELS",
+    "CodebuffHook",
+    "FILE",
+    "HOOK",
+    "chat_session",
+]
 
 FILE: Final = "chat-messages.json"
 """A chat's file name."""

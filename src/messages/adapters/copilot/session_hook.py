@@ -40,7 +40,14 @@ from .._sessions import is_prompt
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
-__all__ = ["EVENTS", "FOLDERS", "HOOK", "CopilotHook", "event_id", "started_session"]
+__all__ = [
+    "CopilotHook",
+    "EVENTS",
+    "FOLDERS",
+    "HOOK",
+    "event_id",
+    "started_session",
+]
 
 EVENTS: Final = "events.jsonl"
 """The name of a session folder's event log."""

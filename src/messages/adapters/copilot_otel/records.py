@@ -20,9 +20,9 @@ from typing import Final
 from typing import Literal
 
 __all__ = [
+    "Call",
     "MODEL_ATTRS",
     "SESSION_ATTRS",
-    "Call",
     "Source",
     "call_of",
     "is_record",

@@ -21,7 +21,11 @@ from .._sessions import SessionFile
 from .._sessions import walk_files
 from . import records as rc
 
-__all__ = ["EXPORTER", "HOOK", "CopilotOtelHook"]
+__all__ = [
+    "CopilotOtelHook",
+    "EXPORTER",
+    "HOOK",
+]
 
 EXPORTER: Final = "COPILOT_OTEL_FILE_EXPORTER_PATH"
 """The variable that names the file the CLI's file exporter writes."""

@@ -42,8 +42,8 @@ __all__ = [
     "PiHook",
     "entry_id",
     "forked_from",
-    "is_openclaw_session",
     "is_custom_message",
+    "is_openclaw_session",
     "parent_id",
     "session_name",
 ]
