@@ -11,6 +11,7 @@ import pytest
 
 from conftest import json_equal
 from messages.adapters import NAMES
+from messages.adapters import READ_ONLY
 from messages.adapters import get
 from support.adapter_files import local
 from test_cli import run
@@ -184,7 +185,9 @@ def _lines(out: str) -> list[Any]:
     return [json.loads(line) for line in out.splitlines()]
 
 
-@pytest.mark.parametrize("target", [n for n in NAMES if n not in ("claude_code", "native")])
+@pytest.mark.parametrize(
+    "target", [n for n in NAMES if n not in ("claude_code", "native", *READ_ONLY)]
+)
 def test_claude_only_lines_follow_the_policy_for_every_target(
     target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

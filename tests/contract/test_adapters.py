@@ -46,6 +46,7 @@ from messages import strategies as ms
 from messages import thaw
 from messages.adapters import CLI_NAMES
 from messages.adapters import NAMES
+from messages.adapters import READ_ONLY
 from messages.adapters import UnknownFormatError
 from messages.adapters import detect
 from messages.adapters import get
@@ -67,7 +68,7 @@ from support.mutation import scribble
 
 CARRIES_EVERYTHING = frozenset(("native",))
 """This library's own format: nothing is unsupported, every message is written as it is."""
-READS_ONLY = frozenset(("copilot_otel", "kilo", "hermes", "codebuff"))
+READS_ONLY = frozenset(READ_ONLY)
 """Formats that write back only the records they were read from (a telemetry file): a
 conversation from elsewhere is refused (``"drop"`` and ``"text"`` leave it out), so the tests
 of how a conversation is written do not apply to them."""

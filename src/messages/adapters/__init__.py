@@ -40,7 +40,16 @@ if TYPE_CHECKING:
     from ..message import Message
     from ..policy import Unsupported
 
-__all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get", "prepare"]
+__all__ = [
+    "Adapter",
+    "CLI_NAMES",
+    "NAMES",
+    "READ_ONLY",
+    "UnknownFormatError",
+    "detect",
+    "get",
+    "prepare",
+]
 
 CLI_NAMES: Final = (
     "claude_code",
@@ -61,6 +70,11 @@ CLI_NAMES: Final = (
 
 NAMES: Final = (*CLI_NAMES, "native")
 """Every format name :func:`get` accepts: the agent CLIs, then ``native``."""
+
+READ_ONLY: Final = ("copilot_otel", "kilo", "hermes", "codebuff")
+"""Formats that are read, not written: their ``encode`` gives back only what was read from
+them (a telemetry file, a database's rows, a chat file) and refuses anything else, so
+``messages convert --to`` one of them writes only records read from it."""
 
 
 class Adapter(Protocol):

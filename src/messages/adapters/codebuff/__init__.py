@@ -139,7 +139,7 @@ def _decode(obj: Any) -> Message:
 
 def _read(obj: Any) -> Message | tuple[Message, ...]:
     """The stream reader's decoder: a document gives its chat messages (a tuple)."""
-    if type(obj) is list and obj and all(type(x) is dict for x in obj):
+    if type(obj) is list and obj and is_item(obj[0]) and all(type(x) is dict for x in obj):
         return tuple(_item(x, (i, len(obj))) for i, x in enumerate(obj))
     return _decode(obj)
 
