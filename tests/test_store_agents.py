@@ -184,6 +184,9 @@ def test_hermes_sessions_come_from_the_default_folder(tmp_path: Path) -> None:
         1,
     )
     assert [m.kind for m in first.messages] == ["text", "assistant", "tool_result", "assistant"]
+    assert {m.model for m in first.messages if m.kind == "assistant"} == {
+        "claude-sonnet-4-20250514"
+    }
     assert first.usage.calls == 1 and first.usage.total.input_tokens == 1200
     assert found["20250616_200000_tool01"].usage.calls == 0
 

@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 from typing import Final
 
@@ -238,9 +240,24 @@ def detect(obj: Any) -> bool:
     return is_row(obj, NAME)
 
 
+def _reader() -> Callable[[Any], Message]:
+    """A decoder that gives each assistant message its session's model (rows name none)."""
+    model: list[str | None] = [None]
+
+    def read(obj: Any) -> Message:
+        message = _decode(obj)
+        if isinstance(message, ResultMessage) and message.extra.get("table") == "sessions":
+            model[0] = message.model
+        elif isinstance(message, AssistantMessage) and message.model is None and model[0]:
+            message = replace(message, model=model[0])
+        return message
+
+    return read
+
+
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode row objects lazily."""
-    return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
+    """Decode row objects lazily; an assistant message takes the model of its session's row."""
+    return _base.iter_decode(_reader(), lines, source=NAME, strict=strict)
 
 
 def iter_encode(
