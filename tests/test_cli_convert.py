@@ -18,6 +18,7 @@ from messages import ToolUseBlock
 from messages import ToolUseMessage
 from messages import Usage
 from messages.adapters import NAMES
+from messages.adapters import READ_ONLY
 from messages.adapters import get
 from messages.cli import main
 from messages.cli.commands import strip_extra
@@ -132,7 +133,7 @@ WRITABLE = [n for n in NAMES if not getattr(get(n), "READ_ONLY", False)]
 
 
 @pytest.mark.parametrize("source", SAME)
-@pytest.mark.parametrize("target", WRITABLE)
+@pytest.mark.parametrize("target", [n for n in WRITABLE if n not in READ_ONLY])
 def test_there_and_back_keeps_the_flat_kinds(
     source: str, target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -246,3 +247,17 @@ def test_line_numbers_count_from_the_first_line_even_after_looking_ahead(
         f"messages: {path}:2: gemini_cli has no line for a claude_code line{hint}",
         f"messages: {path}:5: Gemini CLI has no event for thinking content{hint}",
     ]
+
+
+@pytest.mark.parametrize("target", READ_ONLY)
+def test_a_format_that_is_only_read_takes_nothing_from_elsewhere(
+    target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = local("same_conversation", "copilot.jsonl")
+    code, out, err = run(capsys, "convert", "--to", target, str(path))
+    assert (code, out) == (1, "")
+    assert (
+        "read, not written" in err or "only the records it was read from" in err
+    ) and "--lossy" in err
+    code, out, err = run(capsys, "convert", "--lossy", "text", "--to", target, str(path))
+    assert (code, out, err) == (0, "", "")

@@ -11,6 +11,7 @@ import pytest
 
 from conftest import json_equal
 from messages.adapters import NAMES
+from messages.adapters import READ_ONLY
 from messages.adapters import get
 from support.adapter_files import local
 from test_cli import run
@@ -194,7 +195,8 @@ def _lines(out: str) -> list[Any]:
     [
         n
         for n in NAMES
-        if n not in ("claude_code", "native") and not getattr(get(n), "READ_ONLY", False)
+        if n not in ("claude_code", "native", *READ_ONLY)
+        and not getattr(get(n), "READ_ONLY", False)
     ],
 )
 def test_claude_only_lines_follow_the_policy_for_every_target(

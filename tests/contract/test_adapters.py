@@ -46,6 +46,7 @@ from messages import strategies as ms
 from messages import thaw
 from messages.adapters import CLI_NAMES
 from messages.adapters import NAMES
+from messages.adapters import READ_ONLY
 from messages.adapters import UnknownFormatError
 from messages.adapters import detect
 from messages.adapters import get
@@ -67,6 +68,10 @@ from support.mutation import scribble
 
 CARRIES_EVERYTHING = frozenset(("native",))
 """This library's own format: nothing is unsupported, every message is written as it is."""
+READS_ONLY = frozenset(READ_ONLY)
+"""Formats that write back only the records they were read from (a telemetry file): a
+conversation from elsewhere is refused (``"drop"`` and ``"text"`` leave it out), so the tests
+of how a conversation is written do not apply to them."""
 CARRIES_CITATIONS = frozenset(("claude_code", "droid", "native"))
 """Formats with a place for text citations (Anthropic-shaped blocks, native)."""
 CARRIES_SERVER_TOOLS = frozenset(("claude_code", "droid", "native"))
@@ -182,6 +187,18 @@ BAD_SHAPES = {
     "qwen_code": (
         '{"uuid":"u","sessionId":"s","parentUuid":null,"type":"assistant","usageMetadata":[]}',
         "$.usageMetadata: expected an object, found an array",
+    ),
+    "copilot_otel": (
+        '{"type":"span","name":"chat m","attributes":[1]}',
+        "$.attributes: expected an object, found an array",
+    ),
+    "hermes": (
+        '{"store":"hermes","table":"messages","row":{"role":"assistant","tool_calls":"{}"}}',
+        "$.row.tool_calls: expected a JSON array, found an object",
+    ),
+    "codebuff": (
+        '{"variant":"user","content":5}',
+        "$.content: expected a string, found an integer",
     ),
 }
 """A line of each format with a known key of the wrong type, and what reading it says."""
@@ -384,6 +401,12 @@ def blocks_of(message: Any) -> tuple[Any, ...]:
     if isinstance(message, (AssistantMessage, UserMessage)):
         return tuple(message.content)
     return (message_to_block(message),)
+
+
+def _writes_conversations(adapter: ModuleType) -> None:
+    """Skip a test of how a conversation is written, for a format that writes none."""
+    if adapter.NAME in READS_ONLY:
+        pytest.skip(f"{adapter.NAME} writes back only the records it was read from")
 
 
 def _claimers(obj: Any) -> list[str]:
@@ -708,6 +731,7 @@ def test_invalid_lines_are_written_back_by_iter_encode_only(adapter: ModuleType)
 
 @pytest.mark.parametrize("adapter", adapters())
 def test_citations_are_carried_or_refused(adapter: ModuleType) -> None:
+    _writes_conversations(adapter)
     source = Citation("web_search_result_location", url="u", extra={"encrypted_index": "e"})
     cited = TextMessage("x", citations=(source,))
     if adapter.NAME in CARRIES_CITATIONS:
@@ -773,6 +797,7 @@ def test_raw_lines_pass_through_and_raw_content_follows_the_policy(adapter: Modu
     ids=["audio", "raw"],
 )
 def test_text_policy_writes_the_one_describers_words(adapter: ModuleType, message: Any) -> None:
+    _writes_conversations(adapter)
     """Whatever the target, degraded content reads as ``messages.policy.describe`` says."""
     audio = isinstance(message, AudioMessage)
     # an ACP chunk of the assistant carries any content block verbatim
@@ -814,6 +839,7 @@ def test_string_results_refuse_drop_or_describe_other_blocks(adapter: ModuleType
 
 @pytest.mark.parametrize("adapter", adapters())
 def test_a_one_block_role_message_is_written_like_its_flat_message(adapter: ModuleType) -> None:
+    _writes_conversations(adapter)
     one = AssistantMessage((ToolUseBlock("t1", "ls", {"a": 1}),), session_id="s")
     flat = ToolUseMessage("t1", "ls", {"a": 1}, session_id="s")
     if adapter.NAME in CARRIES_EVERYTHING:  # native keeps the turn as it is
@@ -824,6 +850,7 @@ def test_a_one_block_role_message_is_written_like_its_flat_message(adapter: Modu
 
 @pytest.mark.parametrize("adapter", adapters())
 def test_an_empty_turn(adapter: ModuleType) -> None:
+    _writes_conversations(adapter)
     empty = AssistantMessage(())
     lines = list(adapter.iter_encode([empty]))
     assert len(lines) == WRITES_EMPTY_TURNS.get(adapter.NAME, 0)
@@ -952,6 +979,7 @@ VIDEO_VARIANTS: list[dict[str, Any]] = [
 def test_documents_and_video_are_carried_whole_or_refused(
     adapter: ModuleType, kind: type[Any], fields: dict[str, Any]
 ) -> None:
+    _writes_conversations(adapter)
     """Every field of a document or video is written back, or the block goes to the policy."""
     message = kind(role="user", **fields)
     carried = CARRIES_DOCUMENTS if kind is DocumentMessage else CARRIES_VIDEO
@@ -1030,3 +1058,13 @@ def test_a_whole_file_is_detected_as_its_own_format(
     assert survey.first in (own, None), path.name
     if path.suffix == ".jsonl" and "caic-" not in path.name:
         assert survey.first == own, path.name
+
+
+@pytest.mark.parametrize("adapter", [a for a in adapters() if a.values[0].NAME in READS_ONLY])
+def test_a_format_that_reads_only_refuses_a_conversation(adapter: ModuleType) -> None:
+    turn = AssistantMessage("hi")
+    with pytest.raises(UnsupportedContentError):
+        adapter.encode(turn)
+    assert adapter.encode(turn, unsupported="drop") is None
+    assert adapter.encode(turn, unsupported="text") is None
+    assert list(adapter.iter_encode([turn, TextMessage("yo")], unsupported="drop")) == []

@@ -13,7 +13,7 @@ no adapter, each one is loaded on first use.
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
 ('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'gemini_session',
  'qwen_code', 'pi', 'cursor', 'cline', 'opencode_storage', 'amp', 'goose', 'droid', 'kimi',
- 'kilo', 'native')
+ 'kilo', 'copilot_otel', 'hermes', 'codebuff', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -41,7 +41,16 @@ if TYPE_CHECKING:
     from ..message import Message
     from ..policy import Unsupported
 
-__all__ = ["Adapter", "CLI_NAMES", "NAMES", "UnknownFormatError", "detect", "get", "prepare"]
+__all__ = [
+    "Adapter",
+    "CLI_NAMES",
+    "NAMES",
+    "READ_ONLY",
+    "UnknownFormatError",
+    "detect",
+    "get",
+    "prepare",
+]
 
 CLI_NAMES: Final = (
     "claude_code",
@@ -61,11 +70,19 @@ CLI_NAMES: Final = (
     "droid",
     "kimi",
     "kilo",
+    "copilot_otel",
+    "hermes",
+    "codebuff",
 )
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
 NAMES: Final = (*CLI_NAMES, "native")
 """Every format name :func:`get` accepts: the agent CLIs, then ``native``."""
+
+READ_ONLY: Final = ("copilot_otel", "hermes", "codebuff")
+"""Formats that are read, not written: their ``encode`` gives back only what was read from
+them (a telemetry file, a database's rows, a chat file) and refuses anything else, so
+``messages convert --to`` one of them writes only records read from it."""
 
 
 class Adapter(Protocol):
@@ -129,7 +146,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, pi, cursor, cline, opencode_storage, amp, goose, droid, kimi, kilo, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, pi, cursor, cline, opencode_storage, amp, goose, droid, kimi, kilo, copilot_otel, hermes, codebuff, native
     """  # noqa: E501
     found = _LOADED.get(name)
     if found is not None:  # detection asks every adapter for every raw line: no import call

@@ -125,6 +125,9 @@ HOOKED: Final = (
     "kimi",
     "copilot",
     "kilo",
+    "copilot_otel",
+    "hermes",
+    "codebuff",
 )
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 

@@ -118,6 +118,12 @@ class Input:
         elif self.is_stdin:
             yield sys.stdin.buffer
         else:
+            from ..adapters._stores import open_rows
+
+            rows = open_rows(self.path)  # a database: its rows, as JSON lines
+            if rows is not None:
+                yield rows
+                return
             with open(self.path, "rb") as fp:
                 yield fp
 
@@ -449,7 +455,8 @@ def decoded(
 LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json", ".db")
 """The files a folder argument reads: JSON Lines, JSON documents (Gemini CLI's output, its
 saved sessions, prompt logs and checkpoints, OpenCode's record files), and databases
-(OpenCode's ``opencode.db``)."""
+(OpenCode's and Kilo's, read by their adapters; Hermes's ``state.db``, see
+:mod:`messages.adapters._stores`)."""
 
 
 def stored(inp: Input) -> tuple[str, Iterator[Message]] | None:

@@ -21,6 +21,7 @@ from typing import Any
 from typing import Final
 
 from ..adapters import get
+from ..adapters._stores import split
 from ..message import Message
 from ..serialize import to_dict
 from ..sessions import Session
@@ -439,7 +440,8 @@ def run(args: argparse.Namespace, out: IO[str], err: IO[str] = sys.stderr) -> in
         return 0
     opts = ShowOptions(branches=args.branches, subagents=args.subagents)
     paths = args.paths
-    if paths or not os.path.isfile(args.session):  # a file alone is looked for beside it
+    alone = split(args.session)[0]  # a database's session path names its database
+    if paths or not os.path.isfile(alone):  # a file alone is looked for beside it
         paths = _where(paths, err)
         if paths is None:
             return 2

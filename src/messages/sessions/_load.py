@@ -25,6 +25,10 @@ from ..adapters._sessions import Link
 from ..adapters._sessions import SessionFile
 from ..adapters._sessions import hook
 from ..adapters._sessions import walk_files
+from ..adapters._stores import SESSION_MARK
+from ..adapters._stores import open_rows
+from ..adapters._stores import session_paths
+from ..adapters._stores import split
 from ..events.run import ResultMessage
 from ..flat import RawMessage
 from ..limits import current_limits
@@ -87,6 +91,11 @@ def _lines(fp: IO[bytes], max_line: int) -> Iterator[bytes]:
         yield line
 
 
+def _open(path: str) -> IO[bytes]:
+    """A session file, or a database's (or one session of it) rows as JSON lines."""
+    return open_rows(path) or open(path, "rb")
+
+
 def _head(path: str) -> tuple[str | None, list[Any]]:
     """The agent that claims the file's first records, and those records (parsed)."""
     kept: list[Any] = []
@@ -101,7 +110,7 @@ def _head(path: str) -> tuple[str | None, list[Any]]:
 
     max_line = current_limits().max_line
     try:
-        with open(path, "rb") as fp:
+        with _open(path) as fp:
             for _ in decode_lines(probe, _lines(fp, max_line), source="sessions"):
                 if found or len(kept) >= HEAD_RECORDS:
                     break
@@ -123,7 +132,8 @@ def locate(path: str, agent: str | None = None) -> Located | None:
 def _files(path: str) -> Iterator[tuple[str, str | None]]:
     """The candidate files a path names, with the agent when the folder says it."""
     if not os.path.isdir(path):
-        yield path, None
+        for one in session_paths(path):  # a database: each of its sessions
+            yield one, None
         return
     for name in CLI_NAMES:  # a default root: the agent's own files only
         h = hook(name)
@@ -133,7 +143,8 @@ def _files(path: str) -> Iterator[tuple[str, str | None]]:
                     yield found, name
                 return
     for found in walk_files(path, (*LOG_SUFFIXES, *STORE_SUFFIXES)):
-        yield found, None
+        for one in session_paths(found):  # a Hermes database: each of its sessions
+            yield one, None
 
 
 def _split(path: str, agent: str | None) -> list[Located] | None:
@@ -174,7 +185,7 @@ def group(paths: Iterable[str]) -> list[tuple[tuple[str, str], list[Located]]]:
 
 
 def _read(agent: str, path: str) -> Iterator[Message]:
-    with open(path, "rb") as fp:
+    with _open(path) as fp:
         yield from get(agent).iter_decode(_lines(fp, current_limits().max_line))
 
 
@@ -425,9 +436,10 @@ def pick(query: str, paths: Iterable[str] = ()) -> Session:
     Raises :class:`LookupError` when nothing matches, or when a prefix matches several.
     """
     given = list(paths)
-    if os.path.isfile(query):
-        target = os.path.realpath(query)
-        where = given or [os.path.dirname(os.path.abspath(query))]
+    base, part = split(query)  # a database's session: ``<db>#session=<id>``
+    if os.path.isfile(query) or part is not None:
+        target = os.path.realpath(base) + ("" if part is None else SESSION_MARK + part)
+        where = given or [os.path.dirname(os.path.abspath(base))]
         for (agent, session_id), located in group(where):
             files = [x.file for x in located]
             if any(os.path.realpath(f.path) == target for f in files):

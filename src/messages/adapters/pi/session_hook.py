@@ -38,15 +38,27 @@ from .._sessions import wire_fields
 
 __all__ = [
     "HOOK",
+    "OPENCLAW_FOLDERS",
     "PiHook",
     "entry_id",
     "forked_from",
     "is_custom_message",
+    "is_openclaw_session",
     "parent_id",
     "session_name",
 ]
 
 _SUFFIX: Final = ".jsonl"
+OPENCLAW_FOLDERS: Final = (".openclaw", ".clawdbot", ".moltbot", ".moldbot")
+"""OpenClaw's state folders in the home folder (the first current, the others older names)."""
+
+
+def is_openclaw_session(name: str) -> bool:
+    """Whether a file name is an OpenClaw session file: ``*.jsonl``, or one it archived."""
+    if name.startswith("."):
+        return False
+    stem, mark, rest = name.partition(_SUFFIX)
+    return bool(stem and mark) and (not rest or rest.startswith((".deleted.", ".reset.")))
 
 
 # -- accessors: the one place wire fields are read ---------------------------------------------
@@ -160,14 +172,35 @@ class PiHook:
     name: Final = "pi"
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
-        """``$PI_CODING_AGENT_DIR/sessions``, else ``~/.pi/agent/sessions``."""
+        """``$PI_CODING_AGENT_DIR/sessions``, else ``~/.pi/agent/sessions``; then OpenClaw's.
+
+        OpenClaw runs pi's agent and keeps pi's session files under its state folder
+        (``agents/<agent>/sessions/``): ``$OPENCLAW_DIR`` (a comma-separated list), else
+        ``~/.openclaw`` and the older ``~/.clawdbot``, ``~/.moltbot``, ``~/.moldbot``.
+        """
         home = env.get("HOME") or os.path.expanduser("~")
         agent = env.get("PI_CODING_AGENT_DIR") or os.path.join(home, ".pi", "agent")
-        return (os.path.join(agent, "sessions"),)
+        claw = [p.strip() for p in (env.get("OPENCLAW_DIR") or "").split(",") if p.strip()]
+        if not claw:
+            claw = [os.path.join(home, name) for name in OPENCLAW_FOLDERS]
+        return (os.path.join(agent, "sessions"), *claw)
 
     def files(self, folder: str) -> Iterator[str]:
-        """Every ``*.jsonl`` under ``folder``."""
-        return walk_files(folder, (_SUFFIX,))
+        """Every ``*.jsonl`` under ``folder``; under OpenClaw's, its session files only.
+
+        OpenClaw's session files sit in a ``sessions`` folder; one it archived ends in
+        ``.jsonl.deleted.<time>`` or ``.jsonl.reset.<time>``.
+        """
+        if os.path.basename(os.path.normpath(folder)) not in OPENCLAW_FOLDERS:
+            yield from walk_files(folder, (_SUFFIX,))
+            return
+        for top, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            if os.path.basename(top) != "sessions":
+                continue
+            for name in sorted(names):
+                if is_openclaw_session(name):
+                    yield os.path.join(top, name)
 
     def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
         """The session id from the header (else the file name's part after ``_``).
@@ -177,7 +210,7 @@ class PiHook:
         first = head[0] if head and isinstance(head[0], Mapping) else {}
         own = first.get("id") if first.get("type") == "session" else None
         if type(own) is not str:
-            stem = os.path.basename(path).removesuffix(_SUFFIX)
+            stem = os.path.basename(path).partition(_SUFFIX)[0]
             own = stem.split("_", 1)[1] if "_" in stem else stem
         project = os.path.basename(os.path.dirname(path)) or None
         return SessionFile(path, own, project=project)

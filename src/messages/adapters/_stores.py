@@ -1,0 +1,259 @@
+"""Agents that keep their sessions in a SQLite database: their rows read as JSON Lines.
+
+Some agents keep their history in a SQLite file (Hermes's
+``state.db``). The adapters read JSON lines, so a database is given to them as lines: one
+*row object* per table row, ``{"store": NAME, "table": TABLE, "row": {COLUMN: VALUE...}}``,
+every column kept as stored (a JSON column stays the text it was written as; a blob becomes
+``{"base64": ...}``). The database is opened read-only (``mode=ro``), and only through
+:func:`open_rows`: decoding never reads a file.
+
+A store adapter (``hermes``) says which databases are its own from their tables
+(``claims``), which sessions one holds (``sessions``) and the rows of one session, or of all
+(``rows``). A session of a database is named by a *session path*, ``<db>#session=<id>``,
+which :func:`open_rows` reads as that session's rows alone: so each session of a database is a
+session file of its own to :mod:`messages.sessions`.
+
+Writing a database is not supported: the store adapters write back only the row objects they
+read, and refuse anything else (``messages convert --to hermes`` of another agent's log).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from contextlib import closing
+from importlib import import_module
+from typing import IO
+from typing import Any
+from typing import Final
+from typing import Protocol
+from urllib.parse import quote
+
+__all__ = [
+    "MAGIC",
+    "SESSION_MARK",
+    "STORES",
+    "Store",
+    "columns",
+    "connect",
+    "is_database",
+    "is_row",
+    "iso_millis",
+    "json_column",
+    "kept_row",
+    "open_rows",
+    "owner",
+    "row_object",
+    "select",
+    "session_paths",
+    "split",
+]
+
+STORES: Final = ("hermes",)
+"""The adapters that read a SQLite store."""
+MAGIC: Final = b"SQLite format 3\x00"
+"""How a SQLite database file begins."""
+SESSION_MARK: Final = "#session="
+"""What joins a database's path and a session id in a session path."""
+
+
+class Store(Protocol):
+    """What a store adapter's ``store`` module offers (the reading side of the adapter)."""
+
+    def claims(self, tables: frozenset[str], path: str) -> bool:
+        """Whether a database with these tables is this agent's."""
+        ...
+
+    def sessions(self, db: sqlite3.Connection) -> list[str]:
+        """The ids of the sessions the database holds, oldest first."""
+        ...
+
+    def rows(self, db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
+        """The row objects of one session (``None``: of every session), in order."""
+        ...
+
+
+def split(path: str) -> tuple[str, str | None]:
+    """A path's database and session id (``None`` for a plain path)."""
+    base, mark, session = path.rpartition(SESSION_MARK)
+    if mark and session and os.path.isfile(base):
+        return base, session
+    return path, None
+
+
+def is_database(path: str) -> bool:
+    """Whether the file at ``path`` (or a session path's database) is a SQLite database."""
+    base, _ = split(path)
+    try:
+        with open(base, "rb") as fp:
+            return fp.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """The database at ``path``, opened read-only (its write-ahead log is still read)."""
+    uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
+    return sqlite3.connect(uri, uri=True)
+
+
+def _tables(db: sqlite3.Connection) -> frozenset[str]:
+    found = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return frozenset(str(name) for (name,) in found)
+
+
+def columns(db: sqlite3.Connection, table: str) -> list[str]:
+    """The columns of ``table``, in order (none when it does not exist)."""
+    return [str(r[1]) for r in db.execute(f'PRAGMA table_info("{table}")').fetchall()]
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return {"base64": base64.b64encode(value).decode("ascii")}
+    return value
+
+
+def row_object(
+    store: str, table: str, names: Sequence[str], values: Sequence[Any]
+) -> dict[str, Any]:
+    """One row as a row object (every column, as stored)."""
+    return {
+        "store": store,
+        "table": table,
+        "row": {name: _value(v) for name, v in zip(names, values, strict=True)},
+    }
+
+
+def select(
+    db: sqlite3.Connection,
+    store: str,
+    table: str,
+    *,
+    where: str = "",
+    args: Sequence[Any] = (),
+    order: Sequence[str] = (),
+) -> Iterator[dict[str, Any]]:
+    """The row objects of ``table`` (``where``: a condition), by ``order`` columns, then rowid."""
+    names = columns(db, table)
+    if not names:
+        return
+    keys = [f'"{c}"' for c in order if c in names]
+    sql = f'SELECT * FROM "{table}"' + (f" WHERE {where}" if where else "")
+    sql += " ORDER BY " + ", ".join([*keys, "rowid"])
+    try:
+        cursor = db.execute(sql, tuple(args))
+    except sqlite3.OperationalError:  # a WITHOUT ROWID table
+        cursor = db.execute(sql.rsplit(" ORDER BY ", 1)[0], tuple(args))
+    for values in cursor:
+        yield row_object(store, table, names, values)
+
+
+def _store(name: str) -> Store:
+    found: Store = import_module(f"{__package__}.{name}.store")
+    return found
+
+
+def owner(path: str) -> str | None:
+    """The store adapter whose database the file is (``None``: no database, or no agent's)."""
+    if not is_database(path):
+        return None
+    base, _ = split(path)
+    try:
+        with closing(connect(base)) as db:
+            tables = _tables(db)
+    except sqlite3.Error:
+        return None
+    for name in STORES:
+        if _store(name).claims(tables, base):
+            return name
+    return None
+
+
+def session_paths(path: str) -> list[str]:
+    """A database's session paths (one per session it holds); ``[path]`` for any other file."""
+    name = owner(path)
+    if name is None:
+        return [path]
+    with closing(connect(path)) as db:
+        return [f"{path}{SESSION_MARK}{s}" for s in _store(name).sessions(db)]
+
+
+def open_rows(path: str) -> IO[bytes] | None:
+    """The row objects of a database (or of one session of it) as JSON lines.
+
+    ``None`` when the file is not a database; an empty stream for a database of no agent's.
+    """
+    if not is_database(path):
+        return None
+    name = owner(path)
+    out = io.BytesIO()
+    if name is not None:
+        base, session = split(path)
+        with closing(connect(base)) as db:
+            for obj in _store(name).rows(db, session):
+                out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode())
+                out.write(b"\n")
+    out.seek(0)
+    return out
+
+
+def kept_row(message: Any, store: str) -> dict[str, Any] | None:
+    """The row object of ``store`` a decoded message keeps (in ``extra``, or as its record)."""
+    from .._core.frozen import thaw
+
+    for name in ("extra", "event", "data"):
+        held = getattr(message, name, None)
+        if isinstance(held, Mapping) and held.get("store") == store and "row" in held:
+            found: dict[str, Any] = thaw(held)
+            if "table" in found:
+                return found
+    return None
+
+
+def is_row(obj: Any, store: str) -> bool:
+    """Whether a parsed line is a row object of ``store``."""
+    return (
+        type(obj) is dict
+        and obj.get("store") == store
+        and type(obj.get("table")) is str
+        and type(obj.get("row")) is dict
+    )
+
+
+def json_column(row: dict[str, Any], column: str, at: str = "$.row") -> Any:
+    """A column holding JSON text, parsed (a column already parsed is taken as it is)."""
+    from .._core.wire import fail
+    from ..errors import DecodeError
+
+    value = row.get(column)
+    if isinstance(value, dict):
+        return value
+    if type(value) is not str:
+        raise fail("JSON text", value, column, at)
+    try:
+        return json.loads(value)
+    except ValueError as exc:
+        raise DecodeError(f"not JSON ({exc})", path=f"{at}.{column}") from None
+
+
+def iso_millis(value: Any) -> str | None:
+    """Epoch milliseconds (or seconds, below 10^12) as an ISO time in UTC."""
+    from datetime import UTC
+    from datetime import datetime
+
+    if type(value) is not int and type(value) is not float:
+        return None
+    millis = int(value * 1000) if value < 1_000_000_000_000 else int(value)
+    if millis <= 0:
+        return None
+    try:
+        moment = datetime.fromtimestamp(millis / 1000, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis % 1000:03d}Z"

@@ -1,0 +1,119 @@
+"""Where Codebuff keeps its chats, and how the messages of a chat link.
+
+The Codebuff CLI keeps each chat in ``<config>/<channel>/projects/<project>/chats/<chat
+id>/chat-messages.json``: the channel is ``manicode`` (``manicode-dev``, ``manicode-staging``
+for other builds) under ``~/.config``, and ``$CODEBUFF_DATA_DIR`` (a comma-separated list, each
+a channel folder or its ``projects`` folder) replaces them, as ccusage reads it. A chat is one
+session, named ``<channel>/<project>/<chat id>`` as ccusage names it; its messages follow one
+another; a user message is a prompt; each reply with usage is one call.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+from typing import Final
+
+from ...flat import RawMessage
+from ...flat import TextMessage
+from ...message import ROLE_TYPES
+from ...message import Message
+from ...roles import AssistantMessage
+from .._sessions import LinearHook
+from .._sessions import Link
+from .._sessions import Linker
+from .._sessions import SessionFile
+from .._sessions import walk_files
+
+__all__ = [
+    "CHANNELS",
+    "CodebuffHook",
+    "FILE",
+    "HOOK",
+    "chat_session",
+]
+
+FILE: Final = "chat-messages.json"
+"""A chat's file name."""
+CHANNELS: Final = ("manicode", "manicode-dev", "manicode-staging")
+"""The configuration folders of Codebuff's release, development and staging builds."""
+
+
+def chat_session(path: str) -> tuple[str, str]:
+    """``(session id, project)`` of a chat file, from its path."""
+    chat_dir = os.path.dirname(os.path.abspath(path))
+    chat = os.path.basename(chat_dir) or "unknown"
+    project_dir = os.path.dirname(os.path.dirname(chat_dir))
+    project = os.path.basename(project_dir) or "unknown"
+    channel = os.path.basename(os.path.dirname(os.path.dirname(project_dir))) or "manicode"
+    return f"{channel}/{project}/{chat}", project
+
+
+class _Linker:
+    __slots__ = ("count", "last")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.last: str | None = None
+
+    def link(self, message: Message) -> Link:
+        ident = f"item {self.count}"
+        self.count += 1
+        parent, self.last = self.last, ident
+        call = None
+        if isinstance(message, AssistantMessage) and message.usage is not None:
+            call = message.message_id or ident
+        prompt = (
+            isinstance(message, TextMessage)
+            and message.role == "user"
+            and bool(message.text.strip())
+        )
+        conversation = isinstance(message, ROLE_TYPES) or (
+            getattr(message, "role", None) is not None and not isinstance(message, RawMessage)
+        )
+        text = message.text if prompt and isinstance(message, TextMessage) else None
+        return Link(ident, parent, conversation=conversation, prompt=prompt, call=call, text=text)
+
+
+class CodebuffHook(LinearHook):
+    """A chat file is one session, its messages in order."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__("codebuff")
+
+    def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
+        """Each channel's ``projects`` folder (``$CODEBUFF_DATA_DIR`` replaces the channels)."""
+        given = [p.strip() for p in (env.get("CODEBUFF_DATA_DIR") or "").split(",") if p.strip()]
+        if not given:
+            home = env.get("HOME") or os.path.expanduser("~")
+            given = [os.path.join(home, ".config", c) for c in CHANNELS]
+        return tuple(
+            p if os.path.basename(p.rstrip("/")) == "projects" else os.path.join(p, "projects")
+            for p in given
+        )
+
+    def files(self, folder: str) -> Iterator[str]:
+        """Every ``chat-messages.json`` under ``folder``."""
+        for path in walk_files(folder, (".json",)):
+            if os.path.basename(path) == FILE:
+                yield path
+
+    def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
+        """The chat's session: ``<channel>/<project>/<chat id>`` for a chat file."""
+        if os.path.basename(path) != FILE:
+            return super().locate(path, head)
+        session, project = chat_session(path)
+        return SessionFile(path, session, project=project)
+
+    def linker(self, file: SessionFile) -> Linker:
+        """Each chat message follows the one before; a user message is a prompt."""
+        return _Linker()
+
+
+HOOK: Final = CodebuffHook()
+"""Codebuff's session hook."""

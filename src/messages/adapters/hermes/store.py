@@ -1,0 +1,64 @@
+"""Hermes Agent's ``state.db``: which file it is, its sessions, and its rows in order.
+
+Hermes Agent keeps its state in ``state.db`` in its home (``$HERMES_HOME``, else
+``~/.hermes``): a ``sessions`` table (one row per session: ``id``, ``source``, ``model``,
+``started_at`` in epoch seconds, ``cwd``, ``title``, and the session's token counts and cost)
+and a ``messages`` table (``id``, ``session_id``, ``role``, ``content``, ``tool_calls`` as JSON
+text, ``tool_call_id``, ``tool_name``, ``timestamp``, ``reasoning``...). A session's rows are
+its ``sessions`` row, its messages in time order, then its ``session_model_usage`` rows.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+from typing import Final
+
+from .._stores import columns
+from .._stores import select
+
+__all__ = ["FILE", "claims", "rows", "sessions"]
+
+FILE: Final = "state.db"
+"""The database's file name."""
+
+
+def claims(tables: frozenset[str], path: str) -> bool:
+    """A ``state.db`` with ``sessions`` and ``messages`` tables."""
+    return os.path.basename(path) == FILE and {"sessions", "messages"} <= tables
+
+
+def sessions(db: sqlite3.Connection) -> list[str]:
+    """The session ids, oldest first (a message's session without a row of its own too)."""
+    found: list[str] = []
+    for table, key, order in (
+        ("sessions", "id", "started_at"),
+        ("messages", "session_id", "timestamp"),
+    ):
+        names = columns(db, table)
+        if key not in names:
+            continue
+        by = f'"{order}", rowid' if order in names else "rowid"
+        for (value,) in db.execute(f'SELECT "{key}" FROM "{table}" ORDER BY {by}'):
+            if isinstance(value, str) and value not in found:
+                found.append(value)
+    return found
+
+
+def rows(db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
+    """A session's rows (``None``: every session's, one after the other)."""
+    for one in sessions(db) if session is None else [session]:
+        yield from select(db, "hermes", "sessions", where='"id" = ?', args=(one,))
+        yield from select(
+            db,
+            "hermes",
+            "messages",
+            where='"session_id" = ?',
+            args=(one,),
+            order=("timestamp", "id"),
+        )
+        yield from select(
+            db, "hermes", "session_model_usage", where='"session_id" = ?', args=(one,)
+        )
