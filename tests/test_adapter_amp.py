@@ -9,10 +9,7 @@ adapter does not model is kept, so a real thread that differs fails the round tr
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,6 +34,7 @@ from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.errors import DecodeError
 from messages.sessions import load
+from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "amp"
 THREAD_ID = "T-7d1c2e4a-5b6f-4a8e-9c0d-1e2f3a4b5c6d"
@@ -242,22 +240,7 @@ def test_stats_agree_with_ccusage_20(folder: Path, capsys: pytest.CaptureFixture
 def test_stats_agree_with_ccusage_run_live(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
-    if shutil.which(command[0]) is None:
-        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
-    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
-    if not version.stdout.split()[-1:] or not version.stdout.split()[-1].startswith("20."):
-        pytest.skip(
-            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
-        )
-    env = {**os.environ, "AMP_DATA_DIR": str(folder), "HOME": str(tmp_path), "NO_COLOR": "1"}
-    run = subprocess.run(
-        [*command, "amp", "session", "--json", "--offline"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    run = ccusage_run("amp", {"AMP_DATA_DIR": str(folder)}, tmp_path)
     (theirs,) = json.loads(run.stdout)["sessions"]
     assert theirs["sessionId"] == THREAD_ID
     figures = (

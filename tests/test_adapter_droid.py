@@ -10,10 +10,7 @@ kept, so a real file that differs fails the round trip here.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,6 +29,7 @@ from messages.adapters import droid
 from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.sessions import load
+from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "droid"
 SESSION = "6f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f"
@@ -151,22 +149,7 @@ def test_stats_agree_with_ccusage_20(folder: Path, capsys: pytest.CaptureFixture
 def test_stats_agree_with_ccusage_run_live(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
-    if shutil.which(command[0]) is None:
-        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
-    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
-    if not version.stdout.split()[-1:] or not version.stdout.split()[-1].startswith("20."):
-        pytest.skip(
-            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
-        )
-    env = {**os.environ, "DROID_SESSIONS_DIR": str(folder), "HOME": str(tmp_path), "NO_COLOR": "1"}
-    run = subprocess.run(
-        [*command, "droid", "session", "--json", "--offline"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    run = ccusage_run("droid", {"DROID_SESSIONS_DIR": str(folder)}, tmp_path)
     (theirs,) = json.loads(run.stdout)["sessions"]
     assert theirs["sessionId"] == SESSION
     ours = _ours(folder, capsys)

@@ -9,11 +9,7 @@ does not model is kept, so a real database that differs fails the round trip her
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,6 +29,7 @@ from messages.adapters._sessions import hook
 from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.sessions import load
+from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "goose"
 SESSION = "20260105_1"
@@ -174,22 +171,7 @@ def test_stats_agree_with_ccusage_20(root: Path, capsys: pytest.CaptureFixture[s
 def test_stats_agree_with_ccusage_run_live(
     root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
-    if shutil.which(command[0]) is None:
-        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
-    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
-    if not version.stdout.split()[-1:] or not version.stdout.split()[-1].startswith("20."):
-        pytest.skip(
-            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
-        )
-    env = {**os.environ, "GOOSE_PATH_ROOT": str(root), "HOME": str(tmp_path), "NO_COLOR": "1"}
-    run = subprocess.run(
-        [*command, "goose", "session", "--json", "--offline"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    run = ccusage_run("goose", {"GOOSE_PATH_ROOT": str(root)}, tmp_path)
     (theirs,) = json.loads(run.stdout)["sessions"]
     ours = _ours(root, capsys)
     assert theirs["sessionId"] == SESSION

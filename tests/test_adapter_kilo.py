@@ -8,11 +8,8 @@ fixture: ccusage 20's Kilo loader reads the same ``message`` table (``id``, ``se
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import shutil
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +24,7 @@ from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.errors import DecodeError
 from messages.sessions import load
+from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "kilo"
 SESSION = "ses_50aa01b2c3ffRt5Yu7Io9Pa1Sd"
@@ -100,22 +98,7 @@ def test_stats_agree_with_ccusage_20(folder: Path, capsys: pytest.CaptureFixture
 def test_stats_agree_with_ccusage_run_live(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
-    if shutil.which(command[0]) is None:
-        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
-    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
-    if not version.stdout.split()[-1:] or not version.stdout.split()[-1].startswith("20."):
-        pytest.skip(
-            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
-        )
-    env = {**os.environ, "KILO_DATA_DIR": str(folder), "HOME": str(tmp_path), "NO_COLOR": "1"}
-    run = subprocess.run(
-        [*command, "kilo", "session", "--json", "--offline"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    run = ccusage_run("kilo", {"KILO_DATA_DIR": str(folder)}, tmp_path)
     (theirs,) = json.loads(run.stdout)["sessions"]
     ours = _ours(folder, capsys)
     assert theirs["sessionId"] == SESSION

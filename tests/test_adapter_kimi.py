@@ -10,10 +10,7 @@ trip here.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -32,6 +29,7 @@ from messages.adapters import kimi
 from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.sessions import load
+from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "kimi"
 SESSION = "4a7b9c1d-2e3f-4051-8a6b-7c8d9e0f1a2b"
@@ -138,22 +136,7 @@ def test_stats_agree_with_ccusage_20(folder: Path, capsys: pytest.CaptureFixture
 def test_stats_agree_with_ccusage_run_live(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
-    if shutil.which(command[0]) is None:
-        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
-    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
-    if not version.stdout.split()[-1:] or not version.stdout.split()[-1].startswith("20."):
-        pytest.skip(
-            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
-        )
-    env = {**os.environ, "KIMI_DATA_DIR": str(folder), "HOME": str(tmp_path), "NO_COLOR": "1"}
-    run = subprocess.run(
-        [*command, "kimi", "session", "--json", "--offline"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    run = ccusage_run("kimi", {"KIMI_DATA_DIR": str(folder)}, tmp_path)
     (theirs,) = json.loads(run.stdout)["sessions"]
     assert theirs["sessionId"] == SESSION
     assert _ours(folder, capsys) == (

@@ -10,11 +10,8 @@ trip here instead of losing data.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import shutil
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -41,6 +38,7 @@ from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.errors import DecodeError
 from messages.sessions import load
+from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "opencode_storage"
 DATA = HERE / "data"
@@ -392,30 +390,10 @@ def test_stats_agree_with_ccusage_20(folder: Path, capsys: pytest.CaptureFixture
         assert ours[sid][4] == pytest.approx(figures[4], abs=1e-12)
 
 
-def _ccusage() -> list[str]:
-    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
-    if shutil.which(command[0]) is None:
-        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
-    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
-    if not version.stdout.strip().split()[-1:] or not version.stdout.split()[-1].startswith("20."):
-        pytest.skip(
-            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
-        )
-    return command
-
-
 def test_stats_agree_with_ccusage_run_live(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    command = _ccusage()
-    env = {**os.environ, "OPENCODE_DATA_DIR": str(folder), "HOME": str(tmp_path), "NO_COLOR": "1"}
-    run = subprocess.run(
-        [*command, "opencode", "session", "--json", "--offline"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    run = ccusage_run("opencode", {"OPENCODE_DATA_DIR": str(folder)}, tmp_path)
     theirs = {
         s["sessionId"]: (
             s["inputTokens"],

@@ -1,0 +1,38 @@
+"""Running ccusage itself, the oracle of the live comparison tests (skipped without it)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def ccusage_command() -> list[str]:
+    """The ccusage 20 command ``MESSAGES_CCUSAGE`` names (else ``ccusage``); skips without it."""
+    command = shlex.split(os.environ.get("MESSAGES_CCUSAGE", "ccusage"))
+    if not command or shutil.which(command[0]) is None:
+        pytest.skip("ccusage not installed (set MESSAGES_CCUSAGE to a ccusage 20 command)")
+    version = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
+    if not version.stdout.split()[-1:] or not version.stdout.split()[-1].startswith("20."):
+        pytest.skip(
+            f"ccusage 20 needed, found {version.stdout.strip() or version.stderr.strip()!r}"
+        )
+    return command
+
+
+def ccusage_run(
+    agent: str, folders: dict[str, str], home: Path, report: str = "session"
+) -> subprocess.CompletedProcess[str]:
+    """``ccusage AGENT REPORT --json --offline`` with the agent's folder variables, in ``home``."""
+    env = {**os.environ, **folders, "HOME": str(home), "NO_COLOR": "1"}
+    return subprocess.run(
+        [*ccusage_command(), agent, report, "--json", "--offline"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
