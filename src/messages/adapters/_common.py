@@ -12,9 +12,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any
 from typing import Final
+from typing import TypeVar
 
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
@@ -34,6 +36,8 @@ from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
 from ..flat import RawMessage
+from ..flat import ServerToolResultMessage
+from ..flat import ServerToolUseMessage
 from ..flat import TextMessage
 from ..flat import ThinkingMessage
 from ..flat import VideoMessage
@@ -43,6 +47,7 @@ from ..policy import describe
 from ..roles import AssistantMessage
 
 __all__ = [
+    "OTHER_CONTENT",
     "REQUIRED_BLOCK_KEYS",
     "as_text",
     "content_text",
@@ -50,6 +55,8 @@ __all__ = [
     "foreign",
     "plain",
     "refuse",
+    "refuse_content",
+    "refuse_other",
     "refuse_record",
     "tool_pair",
 ]
@@ -64,6 +71,19 @@ REQUIRED_BLOCK_KEYS: Final[dict[Any, frozenset[str]]] = {
 """Keys the Anthropic block codec would otherwise default (and then write back)."""
 
 _FOREIGN_MARKERS: Final = ("method", "jsonrpc")
+
+OTHER_CONTENT: Final = (
+    RawMessage,
+    ImageMessage,
+    AudioMessage,
+    DocumentMessage,
+    VideoMessage,
+    ServerToolUseMessage,
+    ServerToolResultMessage,
+)
+"""Flat content most agent formats have no place for: raw content, media, server tools."""
+
+_Out = TypeVar("_Out")
 
 
 def foreign(extra: Mapping[str, JsonValue], expected: str | tuple[str, ...]) -> bool:
@@ -203,6 +223,37 @@ def refuse(
     policy.refuse(why, "$", message)
     if degrade and policy.mode == "text":
         return as_text(message)
+    return None
+
+
+def refuse_content(
+    message: Message, why: str, policy: Policy, encode: Callable[[Message, Policy], _Out]
+) -> _Out | None:
+    """Refuse content the format cannot carry; under ``"text"``, ``encode`` its text instead."""
+    alt = refuse(message, why, policy)
+    return None if alt is None else encode(alt, policy)
+
+
+def refuse_other(
+    message: Message,
+    target: str,
+    policy: Policy,
+    encode: Callable[[Message, Policy], _Out],
+    *,
+    content: str | None = None,
+) -> _Out | None:
+    """The last arm of an encoder's ``match``: what the format has no place for.
+
+    Raw content, media and server tools (:data:`OTHER_CONTENT`) are refused as
+    ``"<content> for <kind> content"`` (``content`` defaults to ``target``), and under
+    ``"text"`` their text is encoded instead (:func:`refuse_content`); anything else (a
+    session message: an init, a stream event, an agent's event or record...) is refused as
+    a record (:func:`refuse_record`).
+    """
+    if isinstance(message, OTHER_CONTENT):
+        why = f"{content or target} for {message.kind} content"
+        return refuse_content(message, why, policy, encode)
+    refuse_record(message, target, policy)
     return None
 
 

@@ -25,9 +25,11 @@ part back JSON-equal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any
 from typing import Final
+from typing import TypeVar
 
 from .._core.frozen import expose_owned
 from .._core.frozen import raw
@@ -41,14 +43,18 @@ from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
+from ..convert import message_to_block
+from ..convert import messages_to_turn
+from ..flat import FlatMessage
+from ..message import Message
 from ..policy import Policy
 from ..usage import Usage
 from . import _events as ev
 
 __all__ = [
-    "carried",
     "decode_part",
     "decode_parts",
+    "encode_flat",
     "encode_part",
     "encode_parts",
     "metadata_of",
@@ -56,6 +62,8 @@ __all__ = [
     "usage_of_metadata",
     "usage_of_tokens",
 ]
+
+_Out = TypeVar("_Out")
 
 _TEXT: Final = frozenset(("text",))
 _THOUGHT: Final = frozenset(("text", "thoughtSignature"))
@@ -204,12 +212,17 @@ def encode_part(block: Block, policy: Policy, path: str = "$") -> Any:
             return None if alt is None else _text_part(alt, policy, path)
 
 
-def carried(block: Block, policy: Policy) -> bool:
-    """Whether a flat message's one block is written at all, as the policy says.
+def encode_flat(
+    m: FlatMessage, policy: Policy, encode: Callable[[Message, Policy], _Out]
+) -> _Out | None:
+    """A flat message as the record of its one-block turn, written with ``encode``.
 
-    ``False``: the policy dropped it, so the message has no record; ``"raise"`` raises.
+    ``None`` when the policy drops the one block (the message then has no record);
+    ``"raise"`` raises. Gemini CLI sessions and Qwen Code chats write turns, not blocks.
     """
-    return encode_part(block, policy) is not None
+    if encode_part(message_to_block(m), policy) is None:
+        return None
+    return encode(messages_to_turn([m]), policy)
 
 
 def encode_parts(blocks: tuple[Block, ...], policy: Policy, path: str = "$") -> list[Any]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
@@ -12,19 +11,13 @@ from ..._core.wire import present
 from ...blocks import AudioBlock
 from ...blocks import ImageBlock
 from ...blocks import TextBlock
-from ...events.agent import EVENT_TYPES
-from ...events.records import RECORD_TYPES
 from ...events.run import ErrorMessage
-from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
 from ...events.run import ResultMessage
 from ...events.run import StreamEventMessage
 from ...flat import AudioMessage
 from ...flat import DocumentMessage
 from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
@@ -41,7 +34,8 @@ from ...roles import as_blocks
 from ...usage import Usage
 from .. import _events as ev
 from .._common import refuse
-from .._common import refuse_record
+from .._common import refuse_content
+from .._common import refuse_other
 from . import content as cb
 from .decoder import _CHUNK_OF
 from .decoder import NAME
@@ -89,10 +83,6 @@ def _chunked(m: TextMessage | ImageMessage | AudioMessage | RawMessage) -> bool:
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
-    # an agent's own records (events.agent, events.records): none here
-    if isinstance(m, (EVENT_TYPES, RECORD_TYPES)):
-        refuse_record(m, "ACP has no message", policy)
-        return None
     match m:
         case TextMessage() | ImageMessage() | AudioMessage() | RawMessage() if _chunked(m):
             if isinstance(m, TextMessage):
@@ -116,8 +106,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         ):
             return raw(m.data)  # type: ignore[no-any-return]
         case DocumentMessage() | VideoMessage():
-            alt = refuse(m, f"ACP content has no {m.kind} block", policy)
-            return None if alt is None else _encode(alt, policy)
+            return refuse_content(m, f"ACP content has no {m.kind} block", policy, _encode)
         case ThinkingMessage():
             out = _chunk_out("agent_thought_chunk", m, {"type": "text", "text": m.thinking})
         case ToolUseMessage():
@@ -153,16 +142,12 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             why = f"ACP has no {m.kind} chunk for the {m.role} role"
             refuse(m, why, policy, degrade=False)
             return None
-        case ServerToolUseMessage() | ServerToolResultMessage():
-            alt = refuse(m, f"ACP has no update for {m.kind} content", policy)
-            return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
-            refuse_record(m, "ACP has no message", policy)
-            return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
-        case _:
-            assert_never(m)
+        case _:  # server tools; stream events, inits, an agent's own records
+            return refuse_other(
+                m, "ACP has no message", policy, _encode, content="ACP has no update"
+            )
     return ev.finish(out, m.extra, ("jsonrpc", "method"))
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any
-from typing import assert_never
 
 from ..._core.frozen import raw
 from ...blocks import ToolResultBlock
@@ -11,24 +10,15 @@ from ...blocks import ToolUseBlock
 from ...convert import block_to_message
 from ...convert import context_of
 from ...errors import EncodeError
-from ...events.agent import EVENT_TYPES
-from ...events.records import RECORD_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
 from ...events.run import ResultMessage
 from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
-from ...flat import VideoMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
@@ -99,9 +89,6 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
     ``calls`` maps ids to the tool calls already written (by :func:`iter_encode`), so a
     completed item repeats its call's name and input, as Codex's own completed items do.
     """
-    # an agent's own records (events.agent, events.records): none here
-    if isinstance(m, (EVENT_TYPES, RECORD_TYPES)):
-        return _degrade(m, policy)
     match m:
         case TextMessage() if m.role == "assistant":
             if m.citations is not None:  # an agent message has no place for them
@@ -139,22 +126,8 @@ def _foreign(m: Message, policy: Policy, calls: _Calls = None) -> Any:
             return raw(m.event)  # a preview this adapter decoded: the line itself
         case AssistantMessage() | UserMessage() | ToolMessage() | SystemMessage():
             return _foreign_role(m, policy)
-        case (
-            TextMessage()
-            | ThinkingMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | RawMessage()
-            | StreamEventMessage()
-            | InvalidLineMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
+        case _:  # other content, stream events, invalid lines, an agent's own records
             return _degrade(m, policy)
-        case _:
-            assert_never(m)
 
 
 def _degrade(m: Message, policy: Policy) -> Any:

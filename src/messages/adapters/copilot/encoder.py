@@ -3,31 +3,21 @@
 from __future__ import annotations
 
 from typing import Any
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ..._core.wire import present
 from ...convert import message_to_block
-from ...events.agent import EVENT_TYPES
-from ...events.records import RECORD_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
 from ...events.run import ResultMessage
 from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
-from ...flat import VideoMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
@@ -38,7 +28,7 @@ from ...roles import UserMessage
 from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
-from .._common import refuse_record
+from .._common import refuse_other
 from . import turn as ct
 from .decoder import _DECODERS
 from .decoder import _EXEC
@@ -97,10 +87,6 @@ def _own_event(event: dict[str, Any]) -> bool:
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
-    # an agent's own records (events.agent, events.records): none here
-    if isinstance(m, (EVENT_TYPES, RECORD_TYPES)):
-        refuse_record(m, "Copilot has no event", policy)
-        return None
     match m:
         case TextMessage() if m.role == "user":
             if m.citations is not None:
@@ -168,24 +154,10 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             return raw(m.data)  # type: ignore[no-any-return]
         case StreamEventMessage() if _own_event(raw(m.event)):
             return raw(m.event)  # type: ignore[no-any-return]
-        case (
-            RawMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
-            alt = refuse(m, f"Copilot has no event for {m.kind} content", policy)
-            return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage():
-            refuse_record(m, "Copilot has no event", policy)
-            return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
-        case _:
-            assert_never(m)
+        case _:  # raw content, media, server tools; stream events, an agent's own records
+            return refuse_other(m, "Copilot has no event", policy, _encode)
     return ev.finish(out, m.extra)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 from typing import Final
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
@@ -18,35 +17,15 @@ from ..._shapes import anthropic_blocks
 from ...blocks import Block
 from ...blocks import RawBlock
 from ...blocks import TextBlock
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
-from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
-from ...events.records import FileSnapshotMessage
-from ...events.records import ProgressMessage
-from ...events.records import QueueOperationMessage
-from ...events.records import TitleMessage
-from ...events.records import TurnContextMessage
-from ...events.records import TurnEventMessage
-from ...events.run import ErrorMessage
 from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
 from ...events.run import ResultMessage
 from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
-from ...flat import VideoMessage
+from ...message import FLAT_TYPES
 from ...message import Message
 from ...policy import Policy
 from ...roles import AssistantMessage
@@ -56,6 +35,7 @@ from ...roles import UserMessage
 from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
+from .._common import refuse_record
 from .reader import SUFFIX
 
 __all__ = ["encode_line", "native"]
@@ -188,44 +168,14 @@ def encode_line(m: Message, policy: Policy) -> Any:
             return raw(m.event)
         case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
             return raw(m.data)
-        case (
-            TextMessage()
-            | ThinkingMessage()
-            | RawMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
+        case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
+            return encode_line(ev.single(m, "cursor"), policy)
+        case _ if isinstance(m, FLAT_TYPES):
             why = f"Cursor stream-json has no line for {m.role or 'raw'} {m.kind} content"
             alt = refuse(m, why, policy)
             if alt is None or alt.role not in ("assistant", "user"):
                 return None
             return encode_line(alt, policy)
-        case (
-            StreamEventMessage()
-            | InvalidLineMessage()
-            | ErrorMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | SystemEventMessage()
-            | ConversationResetMessage()
-            | TaskEventMessage()
-            | FileSnapshotMessage()
-            | ProgressMessage()
-            | QueueOperationMessage()
-            | TitleMessage()
-            | TurnContextMessage()
-            | TurnEventMessage()
-        ):
-            why = f"Cursor stream-json has no line for a {m.kind} message"
-            refuse(m, why, policy, degrade=False)
+        case _:  # another session message: an error, a stream event, an agent's own records
+            refuse_record(m, "Cursor stream-json has no line", policy)
             return None
-        case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
-            return encode_line(ev.single(m, "cursor"), policy)
-        case _:
-            assert_never(m)

@@ -3,30 +3,19 @@
 from __future__ import annotations
 
 from typing import Any
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ..._core.wire import present
-from ...events.agent import EVENT_TYPES
-from ...events.records import RECORD_TYPES
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
 from ...events.run import ResultMessage
-from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
-from ...flat import VideoMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
@@ -37,7 +26,8 @@ from ...roles import UserMessage
 from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
-from .._common import refuse_record
+from .._common import refuse_content
+from .._common import refuse_other
 from . import document as doc
 from .decoder import _STATUS
 from .decoder import NAME
@@ -75,10 +65,6 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
     if m.extra and doc.KEY in m.extra and doc.part_of(m) is not None:
         return doc.encode_parts((m,))
-    # an agent's own records (events.agent, events.records): none here
-    if isinstance(m, (EVENT_TYPES, RECORD_TYPES)):
-        refuse_record(m, "Gemini CLI has no event", policy)
-        return None
     match m:
         case TextMessage():
             if m.citations is not None:
@@ -116,29 +102,15 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             out["status"] = _status(m)
             if m.usage is not None or m.duration_ms is not None:
                 out["stats"] = _stats(m)
-        case RawMessage():
-            if m.role is None and isinstance(m.data, FrozenDict):
-                return raw(m.data)  # type: ignore[no-any-return]
-            alt = refuse(m, "Gemini CLI has no event for raw content", policy)
-            return None if alt is None else _encode(alt, policy)
-        case (
-            ThinkingMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
-            alt = refuse(m, f"Gemini CLI has no event for {m.kind} content", policy)
-            return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage():
-            refuse_record(m, "Gemini CLI has no event", policy)
-            return None
+        case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
+            return raw(m.data)  # type: ignore[no-any-return]
+        case ThinkingMessage():
+            why = "Gemini CLI has no event for thinking content"
+            return refuse_content(m, why, policy, _encode)
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
-        case _:
-            assert_never(m)
+        case _:  # raw content, media, server tools; stream events, an agent's own records
+            return refuse_other(m, "Gemini CLI has no event", policy, _encode)
     return ev.finish(out, m.extra)
 
 

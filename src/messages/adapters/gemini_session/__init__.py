@@ -29,7 +29,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 from typing import Final
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import expose_owned
@@ -38,37 +37,14 @@ from ..._core.frozen import thaw
 from ..._core.wire import fail
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
-from ...convert import message_to_block
 from ...convert import messages_to_turn
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
 from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
-from ...events.records import FileSnapshotMessage
-from ...events.records import ProgressMessage
-from ...events.records import QueueOperationMessage
-from ...events.records import TitleMessage
-from ...events.records import TurnContextMessage
-from ...events.records import TurnEventMessage
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
-from ...events.run import ResultMessage
-from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
-from ...flat import TextMessage
-from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
-from ...flat import VideoMessage
+from ...message import FLAT_TYPES
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
@@ -80,7 +56,8 @@ from ...roles import as_blocks
 from .. import _base
 from .. import _events as ev
 from .. import _gemini_parts as gp
-from .._common import refuse
+from .._common import refuse_content
+from .._common import refuse_record
 from . import files
 from . import records as rec
 
@@ -214,53 +191,16 @@ def _encode(m: Message, policy: Policy) -> Any:
         case RawMessage():
             if m.role is None:
                 return raw(m.data) if isinstance(m.data, FrozenDict | tuple) else m.data
-            alt = refuse(m, "Gemini CLI sessions have no record for raw content", policy)
-            return None if alt is None else _encode(alt, policy)
-        case (
-            TextMessage()
-            | ThinkingMessage()
-            | ToolUseMessage()
-            | ToolResultMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
-            if not gp.carried(message_to_block(m), policy):
-                return None
-            return _encode(messages_to_turn([m]), policy)
+            why = "Gemini CLI sessions have no record for raw content"
+            return refuse_content(m, why, policy, _encode)
         case SystemMessage():
-            alt = refuse(m, "Gemini CLI sessions have no system record", policy)
-            return None if alt is None else _encode(alt, policy)
-        case (
-            SystemEventMessage()
-            | ResultMessage()
-            | StreamEventMessage()
-            | InvalidLineMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | TaskEventMessage()
-            | FileSnapshotMessage()
-            | ProgressMessage()
-            | QueueOperationMessage()
-            | TitleMessage()
-            | TurnContextMessage()
-            | TurnEventMessage()
-            | ConversationResetMessage()
-        ):
-            refuse(
-                m,
-                f"Gemini CLI sessions have no record for a {m.kind} message",
-                policy,
-                degrade=False,
-            )
+            why = "Gemini CLI sessions have no system record"
+            return refuse_content(m, why, policy, _encode)
+        case _ if isinstance(m, FLAT_TYPES):
+            return gp.encode_flat(m, policy, _encode)
+        case _:  # another session message: a result, a stream event, an agent's own records
+            refuse_record(m, "Gemini CLI sessions have no record", policy)
             return None
-        case _:
-            assert_never(m)
 
 
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:

@@ -47,17 +47,11 @@ from ..._core.wire import opt_time
 from ..._core.wire import rest
 from ...events.run import ResultMessage
 from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
-from ...flat import VideoMessage
 from ...message import ROLE_TYPES
 from ...message import Message
 from ...policy import Policy
@@ -71,6 +65,7 @@ from .. import _base
 from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
+from .._common import refuse_other
 
 __all__ = [
     "NAME",
@@ -290,19 +285,7 @@ def _encode(m: Message, policy: Policy) -> Any:
             if m.message_id is not None:
                 payload["message_id"] = m.message_id
             return _line("StatusUpdate", m, payload)
-        case (
-            RawMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
-            alt = refuse(m, f"Kimi CLI's wire has no event for {m.kind} content", policy)
-            return None if alt is None else _encode(alt, policy)
-    refuse(m, f"Kimi CLI's wire has no event for a {m.kind} message", policy, degrade=False)
-    return None
+    return refuse_other(m, "Kimi CLI's wire has no event", policy, _encode)
 
 
 def _kept_result(m: Message) -> Any:

@@ -4,31 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 from typing import Final
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
-from ...events.agent import EVENT_TYPES
-from ...events.records import RECORD_TYPES
 from ...events.run import ErrorMessage
-from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
 from ...events.run import ResultMessage
 from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
-from ...flat import VideoMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
@@ -39,7 +28,7 @@ from ...roles import UserMessage
 from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
-from .._common import refuse_record
+from .._common import refuse_other
 from .._common import tool_pair
 from .decoder import _EVENTS
 from .decoder import NAME
@@ -89,10 +78,6 @@ def _tool_event(
 
 def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
     out: dict[str, Any]
-    # an agent's own records (events.agent, events.records): none here
-    if isinstance(m, (EVENT_TYPES, RECORD_TYPES)):
-        refuse_record(m, "OpenCode run output has no event", policy)
-        return None
     match m:
         case TextMessage() | ThinkingMessage():
             if m.role != "assistant":
@@ -142,24 +127,11 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             return raw(m.data)  # type: ignore[no-any-return]
         case StreamEventMessage() if raw(m.event).get("type") in _EVENTS:
             return raw(m.event)  # type: ignore[no-any-return]
-        case (
-            RawMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
-            alt = refuse(m, f"OpenCode has no event for {m.kind} content", policy)
-            return None if alt is None else _encode(alt, policy)
-        case StreamEventMessage() | InvalidLineMessage() | InitMessage():
-            refuse_record(m, "OpenCode run output has no event", policy)
-            return None
         case SystemMessage() | UserMessage() | AssistantMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
-        case _:
-            assert_never(m)
+        case _:  # raw content, media, server tools; stream events, inits, an agent's records
+            target = "OpenCode run output has no event"
+            return refuse_other(m, target, policy, _encode, content="OpenCode has no event")
     return ev.finish(out, m.extra)
 
 

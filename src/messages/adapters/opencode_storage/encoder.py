@@ -9,42 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 from typing import Final
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
 from ...errors import EncodeError
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
-from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
-from ...events.records import FileSnapshotMessage
-from ...events.records import ProgressMessage
-from ...events.records import QueueOperationMessage
-from ...events.records import TitleMessage
-from ...events.records import TurnContextMessage
-from ...events.records import TurnEventMessage
-from ...events.run import ErrorMessage
 from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
-from ...events.run import ResultMessage
-from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
-from ...flat import VideoMessage
 from ...message import Message
 from ...policy import Policy
 from ...roles import AssistantMessage
@@ -55,6 +31,7 @@ from ...roles import as_blocks
 from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
+from .._common import refuse_other
 from .._common import tool_pair
 from .documents import ROW
 from .documents import tokens_of
@@ -171,40 +148,6 @@ def _record(m: Message, policy: Policy) -> dict[str, Any] | None:
             out = _tool(m, use, result, policy)
         case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
             return dict(raw(m.data))
-        case (
-            RawMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
-            alt = refuse(m, f"OpenCode's store has no record for {m.kind} content", policy)
-            return None if alt is None else _record(alt, policy)
-        case (
-            ResultMessage()
-            | ErrorMessage()
-            | StreamEventMessage()
-            | InvalidLineMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | SystemEventMessage()
-            | ConversationResetMessage()
-            | TaskEventMessage()
-            | FileSnapshotMessage()
-            | ProgressMessage()
-            | QueueOperationMessage()
-            | TitleMessage()
-            | TurnContextMessage()
-            | TurnEventMessage()
-        ):
-            refuse(
-                m, f"OpenCode's store has no record for a {m.kind} message", policy, degrade=False
-            )
-            return None
         case SystemMessage() | ToolMessage():
             refuse(m, f"OpenCode's store has no {m.role} messages", policy, degrade=False)
             return None
@@ -217,8 +160,8 @@ def _record(m: Message, policy: Policy) -> dict[str, Any] | None:
                 source=policy.source,
                 value=m,
             )
-        case _:
-            assert_never(m)
+        case _:  # raw content, media, server tools; results, errors, an agent's own records
+            return refuse_other(m, "OpenCode's store has no record", policy, _record)
     return _as_row(ev.overlay(out, m.extra))
 
 

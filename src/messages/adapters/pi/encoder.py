@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 from typing import Final
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
@@ -23,35 +22,10 @@ from ...blocks import ToolResultBlock
 from ...convert import context_of
 from ...convert import message_to_block
 from ...errors import EncodeError
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
 from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
-from ...events.records import FileSnapshotMessage
-from ...events.records import ProgressMessage
-from ...events.records import QueueOperationMessage
-from ...events.records import TitleMessage
-from ...events.records import TurnContextMessage
-from ...events.records import TurnEventMessage
-from ...events.run import ErrorMessage
 from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
-from ...events.run import ResultMessage
-from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
-from ...flat import TextMessage
-from ...flat import ThinkingMessage
-from ...flat import ToolResultMessage
-from ...flat import ToolUseMessage
-from ...flat import VideoMessage
+from ...message import FLAT_TYPES
 from ...message import Message
 from ...policy import Policy
 from ...roles import AssistantMessage
@@ -61,6 +35,7 @@ from ...roles import UserMessage
 from ...usage import Usage
 from .. import _events as ev
 from .._common import refuse
+from .._common import refuse_record
 from .content import encode_blocks
 from .decoder import BASH
 from .decoder import ENTRY_EVENTS
@@ -266,19 +241,7 @@ def encode_message(m: Message, policy: Policy) -> Any:
                 return raw(m.data)
             refuse(m, "a pi entry is an object", policy, degrade=False)
             return None
-        case (
-            TextMessage()
-            | ThinkingMessage()
-            | ToolUseMessage()
-            | ToolResultMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-            | RawMessage()
-        ):
+        case _ if isinstance(m, FLAT_TYPES):
             role = m.role
             if role in ("system", "developer"):
                 why = f"pi sessions have no {role} turn"
@@ -288,26 +251,6 @@ def encode_message(m: Message, policy: Policy) -> Any:
         case SystemMessage():
             refuse(m, "pi sessions have no system turn", policy, degrade=False)
             return None
-        case (
-            SystemEventMessage()
-            | InvalidLineMessage()
-            | ResultMessage()
-            | ErrorMessage()
-            | StreamEventMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | TaskEventMessage()
-            | FileSnapshotMessage()
-            | ProgressMessage()
-            | QueueOperationMessage()
-            | TitleMessage()
-            | TurnContextMessage()
-            | TurnEventMessage()
-            | ConversationResetMessage()
-        ):
-            refuse(m, f"pi sessions have no entry for a {m.kind} message", policy, degrade=False)
+        case _:  # another session message: a result, an error, an agent's own records
+            refuse_record(m, "pi sessions have no entry", policy)
             return None
-        case _:
-            assert_never(m)

@@ -29,43 +29,14 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
 from typing import Final
-from typing import assert_never
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
 from ..._core.wire import fail
-from ...convert import message_to_block
-from ...convert import messages_to_turn
-from ...events.agent import CompactBoundaryMessage
-from ...events.agent import ConversationResetMessage
-from ...events.agent import HookEventMessage
-from ...events.agent import RateLimitMessage
-from ...events.agent import StatusMessage
 from ...events.agent import SystemEventMessage
-from ...events.agent import TaskEventMessage
-from ...events.records import FileSnapshotMessage
-from ...events.records import ProgressMessage
-from ...events.records import QueueOperationMessage
-from ...events.records import TitleMessage
-from ...events.records import TurnContextMessage
-from ...events.records import TurnEventMessage
-from ...events.run import ErrorMessage
-from ...events.run import InitMessage
-from ...events.run import InvalidLineMessage
-from ...events.run import ResultMessage
-from ...events.run import StreamEventMessage
-from ...flat import AudioMessage
-from ...flat import DocumentMessage
-from ...flat import ImageMessage
 from ...flat import RawMessage
-from ...flat import ServerToolResultMessage
-from ...flat import ServerToolUseMessage
-from ...flat import TextMessage
-from ...flat import ThinkingMessage
-from ...flat import ToolResultMessage
-from ...flat import ToolUseMessage
-from ...flat import VideoMessage
+from ...message import FLAT_TYPES
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
@@ -76,7 +47,8 @@ from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
 from .. import _gemini_parts as gp
-from .._common import refuse
+from .._common import refuse_content
+from .._common import refuse_record
 from .._qwen_shape import is_qwen_record
 from . import records as rec
 
@@ -157,51 +129,15 @@ def _encode(m: Message, policy: Policy) -> Any:
         case RawMessage():
             if m.role is None and isinstance(m.data, FrozenDict):
                 return raw(m.data)
-            alt = refuse(m, "Qwen Code chats have no record for raw content", policy)
-            return None if alt is None else _encode(alt, policy)
-        case (
-            TextMessage()
-            | ThinkingMessage()
-            | ToolUseMessage()
-            | ToolResultMessage()
-            | ImageMessage()
-            | AudioMessage()
-            | DocumentMessage()
-            | VideoMessage()
-            | ServerToolUseMessage()
-            | ServerToolResultMessage()
-        ):
-            if not gp.carried(message_to_block(m), policy):
-                return None
-            return _encode(messages_to_turn([m]), policy)
+            why = "Qwen Code chats have no record for raw content"
+            return refuse_content(m, why, policy, _encode)
         case SystemMessage():
-            alt = refuse(m, "Qwen Code chats have no system record", policy)
-            return None if alt is None else _encode(alt, policy)
-        case (
-            ErrorMessage()
-            | SystemEventMessage()
-            | InitMessage()
-            | ResultMessage()
-            | StreamEventMessage()
-            | InvalidLineMessage()
-            | CompactBoundaryMessage()
-            | HookEventMessage()
-            | RateLimitMessage()
-            | StatusMessage()
-            | TaskEventMessage()
-            | FileSnapshotMessage()
-            | ProgressMessage()
-            | QueueOperationMessage()
-            | TitleMessage()
-            | TurnContextMessage()
-            | TurnEventMessage()
-            | ConversationResetMessage()
-        ):
-            why = f"Qwen Code chats have no record for a {m.kind} message"
-            refuse(m, why, policy, degrade=False)
+            return refuse_content(m, "Qwen Code chats have no system record", policy, _encode)
+        case _ if isinstance(m, FLAT_TYPES):
+            return gp.encode_flat(m, policy, _encode)
+        case _:  # a session message: an init, an error, an agent's own event or record
+            refuse_record(m, "Qwen Code chats have no record", policy)
             return None
-        case _:
-            assert_never(m)
 
 
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
