@@ -68,6 +68,7 @@ store: a file per record, and a SQLite database holding many sessions):
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -100,6 +101,7 @@ __all__ = [
     "RESULT_CALL",
     "SessionFile",
     "SessionHook",
+    "agent_folders",
     "hook",
     "is_prompt",
     "wire_fields",
@@ -268,6 +270,25 @@ def is_prompt(message: Message) -> bool:
     return has_text
 
 
+def agent_folders(
+    env: Mapping[str, str], variable: str, home: tuple[str, ...], *, xdg: str | None = None
+) -> tuple[str, ...]:
+    """An agent's data folders by the rules most agents (and ccusage) follow, existing or not.
+
+    ``$<variable>`` (several folders, comma-separated); else, for an agent that follows the
+    XDG rules, ``$XDG_DATA_HOME/<xdg>``; else ``home`` (path parts) under the home directory.
+    """
+    given = env.get(variable)
+    if given is not None and given.strip():
+        return tuple(p.strip() for p in given.split(",") if p.strip())
+    if xdg is not None:
+        data = env.get("XDG_DATA_HOME")
+        if data:
+            return (os.path.join(data, xdg),)
+    root = env.get("HOME") or os.path.expanduser("~")
+    return (os.path.join(root, *home),)
+
+
 def walk_files(folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES) -> Iterator[str]:
     """Every file under ``folder`` ending in one of ``suffixes``, sorted; hidden ones left out."""
     for top, dirs, names in os.walk(folder):
@@ -280,10 +301,11 @@ def walk_files(folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES) -> Iterato
 class _LinearLinker:
     """Each record the child of the one before; usage of replies and token counts counted."""
 
-    __slots__ = ("count",)
+    __slots__ = ("amend", "count")
 
-    def __init__(self) -> None:
+    def __init__(self, amend: Callable[[Message, Link], Link] | None = None) -> None:
         self.count = 0
+        self.amend = amend
 
     def link(self, message: Message) -> Link:
         index = self.count
@@ -300,7 +322,7 @@ class _LinearLinker:
             getattr(message, "role", None) is not None and not isinstance(message, RawMessage)
         )
         summary = isinstance(message, UserMessage) and message.summary is not None
-        return Link(
+        found = Link(
             str(index),
             parent,
             conversation=conversation,
@@ -309,6 +331,7 @@ class _LinearLinker:
             call=call,
             cwd=getattr(message, "cwd", None),
         )
+        return found if self.amend is None else self.amend(message, found)
 
 
 class LinearHook:
@@ -339,8 +362,17 @@ class LinearHook:
         return SessionFile(path, stem)
 
     def linker(self, file: SessionFile) -> Linker:
-        """A linker chaining the records in file order."""
-        return _LinearLinker()
+        """A linker chaining the records in file order (each link through :meth:`amend`)."""
+        overridden = type(self).amend is not LinearHook.amend
+        return _LinearLinker(self.amend if overridden else None)
+
+    def amend(self, message: Message, link: Link) -> Link:
+        """The link of a record in the chain, as this agent's records say more (a title...).
+
+        ``link`` is the chain's own (the record the child of the one before); a subclass
+        gives another :class:`Link` where the record says more. This one gives it as it is.
+        """
+        return link
 
 
 _HOOKS: dict[str, SessionHook] = {}

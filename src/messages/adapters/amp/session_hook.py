@@ -18,8 +18,8 @@ from ...events.run import InitMessage
 from ...message import Message
 from .._sessions import LinearHook
 from .._sessions import Link
-from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import agent_folders
 from .._sessions import walk_files
 from .thread import is_thread
 
@@ -28,31 +28,7 @@ __all__ = ["HOOK", "Hook", "data_folders"]
 
 def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     """Amp's data folders by its own rules (existing or not)."""
-    given = env.get("AMP_DATA_DIR")
-    if given is not None and given.strip():
-        return tuple(p.strip() for p in given.split(",") if p.strip())
-    xdg = env.get("XDG_DATA_HOME")
-    if xdg:
-        return (os.path.join(xdg, "amp"),)
-    home = env.get("HOME") or os.path.expanduser("~")
-    return (os.path.join(home, ".local", "share", "amp"),)
-
-
-class _Linker:
-    """The header is the root and gives the title; the entries follow in order."""
-
-    __slots__ = ("inner",)
-
-    def __init__(self, inner: Linker) -> None:
-        self.inner = inner
-
-    def link(self, message: Message) -> Link:
-        found = self.inner.link(message)
-        if isinstance(message, InitMessage):
-            title = message.extra.get("title")
-            if isinstance(title, str) and title:
-                return Link(found.id, found.parent, title=title)
-        return found
+    return agent_folders(env, "AMP_DATA_DIR", (".local", "share", "amp"), xdg="amp")
 
 
 class Hook(LinearHook):
@@ -81,9 +57,13 @@ class Hook(LinearHook):
                 return SessionFile(path, ident)
         return None
 
-    def linker(self, file: SessionFile) -> Linker:
-        """A chain in file order, titled by the header."""
-        return _Linker(super().linker(file))
+    def amend(self, message: Message, link: Link) -> Link:
+        """A chain in file order; the header is the root and gives the title."""
+        if isinstance(message, InitMessage):
+            title = message.extra.get("title")
+            if isinstance(title, str) and title:
+                return Link(link.id, link.parent, title=title)
+        return link
 
 
 HOOK: Final = Hook("amp")

@@ -20,8 +20,8 @@ from ...events.run import ResultMessage
 from ...message import Message
 from .._sessions import LinearHook
 from .._sessions import Link
-from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import agent_folders
 from .._sessions import walk_files
 
 __all__ = ["HOOK", "Hook", "session_folders"]
@@ -31,32 +31,7 @@ _SETTINGS: Final = ".settings.json"
 
 def session_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     """Droid's session folders by its own rules (existing or not)."""
-    given = env.get("DROID_SESSIONS_DIR")
-    if given is not None and given.strip():
-        return tuple(p.strip() for p in given.split(",") if p.strip())
-    home = env.get("HOME") or os.path.expanduser("~")
-    return (os.path.join(home, ".factory", "sessions"),)
-
-
-class _Linker:
-    __slots__ = ("inner",)
-
-    def __init__(self, inner: Linker) -> None:
-        self.inner = inner
-
-    def link(self, message: Message) -> Link:
-        found = self.inner.link(message)
-        if isinstance(message, ResultMessage) and message.subtype == "session":
-            return Link(None, None, call="session")  # the session's totals: one report
-        if isinstance(message, InitMessage):
-            title = message.extra.get("sessionTitle") or message.extra.get("title")
-            return Link(
-                found.id,
-                found.parent,
-                title=title if isinstance(title, str) and title else None,
-                cwd=message.cwd,
-            )
-        return found
+    return agent_folders(env, "DROID_SESSIONS_DIR", (".factory", "sessions"))
 
 
 class Hook(LinearHook):
@@ -79,9 +54,19 @@ class Hook(LinearHook):
         project = os.path.basename(os.path.dirname(path)) or None
         return SessionFile(path, session, project=project)
 
-    def linker(self, file: SessionFile) -> Linker:
+    def amend(self, message: Message, link: Link) -> Link:
         """A chain in file order; the settings file reports the usage, outside the chain."""
-        return _Linker(super().linker(file))
+        if isinstance(message, ResultMessage) and message.subtype == "session":
+            return Link(None, None, call="session")  # the session's totals: one report
+        if isinstance(message, InitMessage):
+            title = message.extra.get("sessionTitle") or message.extra.get("title")
+            return Link(
+                link.id,
+                link.parent,
+                title=title if isinstance(title, str) and title else None,
+                cwd=message.cwd,
+            )
+        return link
 
 
 HOOK: Final = Hook("droid")

@@ -20,7 +20,6 @@ from ...events.run import ResultMessage
 from ...message import Message
 from .._sessions import LinearHook
 from .._sessions import Link
-from .._sessions import Linker
 from .._sessions import SessionFile
 from . import is_database
 from . import read_database
@@ -44,28 +43,6 @@ def session_folders(env: Mapping[str, str]) -> tuple[str, ...]:
         os.path.join(home, "Library", "Application Support", "goose", "sessions"),
         os.path.join(home, ".local", "share", "Block", "goose", "sessions"),
     )
-
-
-class _Linker:
-    __slots__ = ("inner",)
-
-    def __init__(self, inner: Linker) -> None:
-        self.inner = inner
-
-    def link(self, message: Message) -> Link:
-        found = self.inner.link(message)
-        row = message.extra.get(ROW) if isinstance(message, ResultMessage) else None
-        if not isinstance(row, Mapping):
-            return found
-        name = row.get("name") or row.get("description")
-        cwd = row.get("working_dir")
-        return Link(
-            found.id,
-            found.parent,
-            call=f"session:{message.session_id}",  # the session's totals: one report
-            title=name if isinstance(name, str) and name else None,
-            cwd=cwd if isinstance(cwd, str) and cwd else None,
-        )
 
 
 class Hook(LinearHook):
@@ -98,9 +75,20 @@ class Hook(LinearHook):
         for f in files:
             yield from read_database(f.path, [f.session])
 
-    def linker(self, file: SessionFile) -> Linker:
+    def amend(self, message: Message, link: Link) -> Link:
         """A chain in order; the session row names the session and gives its directory."""
-        return _Linker(super().linker(file))
+        row = message.extra.get(ROW) if isinstance(message, ResultMessage) else None
+        if not isinstance(row, Mapping):
+            return link
+        name = row.get("name") or row.get("description")
+        cwd = row.get("working_dir")
+        return Link(
+            link.id,
+            link.parent,
+            call=f"session:{message.session_id}",  # the session's totals: one report
+            title=name if isinstance(name, str) and name else None,
+            cwd=cwd if isinstance(cwd, str) and cwd else None,
+        )
 
 
 HOOK: Final = Hook("goose")

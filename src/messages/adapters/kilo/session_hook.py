@@ -23,6 +23,7 @@ from .._sessions import LinearHook
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import agent_folders
 from .._sessions import is_prompt
 from . import DATABASE
 from . import is_database
@@ -33,14 +34,7 @@ __all__ = ["HOOK", "Hook", "data_folders"]
 
 def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     """Kilo's data folders by its own rules (existing or not)."""
-    given = env.get("KILO_DATA_DIR")
-    if given is not None and given.strip():
-        return tuple(p.strip() for p in given.split(",") if p.strip())
-    xdg = env.get("XDG_DATA_HOME")
-    if xdg:
-        return (os.path.join(xdg, "kilo"),)
-    home = env.get("HOME") or os.path.expanduser("~")
-    return (os.path.join(home, ".local", "share", "kilo"),)
+    return agent_folders(env, "KILO_DATA_DIR", (".local", "share", "kilo"), xdg="kilo")
 
 
 class _Linker:

@@ -20,6 +20,7 @@ from .._sessions import LinearHook
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import agent_folders
 from .._sessions import walk_files
 
 __all__ = ["HOOK", "Hook", "data_folders"]
@@ -29,11 +30,7 @@ WIRE: Final = "wire.jsonl"
 
 def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     """Kimi CLI's data folders by its own rules (existing or not)."""
-    given = env.get("KIMI_DATA_DIR")
-    if given is not None and given.strip():
-        return tuple(p.strip() for p in given.split(",") if p.strip())
-    home = env.get("HOME") or os.path.expanduser("~")
-    return (os.path.join(home, ".kimi"),)
+    return agent_folders(env, "KIMI_DATA_DIR", (".kimi",))
 
 
 class _Linker:

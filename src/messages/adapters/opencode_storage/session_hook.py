@@ -31,6 +31,7 @@ from .._sessions import LinearHook
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import agent_folders
 from .._sessions import is_prompt
 from . import database
 from . import is_database
@@ -47,14 +48,8 @@ _STORES: Final = ("session", "message", "part")
 
 def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     """OpenCode's data folders by its own rules (existing or not)."""
-    given = env.get("OPENCODE_DATA_DIR")
-    if given is not None and given.strip():
-        return tuple(p.strip() for p in given.split(",") if p.strip())
-    xdg = env.get("XDG_DATA_HOME")
-    if xdg:
-        return (os.path.join(xdg, "opencode"),)
-    home = env.get("HOME") or os.path.expanduser("~")
-    return (os.path.join(home, ".local", "share", "opencode"),)
+    home = (".local", "share", "opencode")
+    return agent_folders(env, "OPENCODE_DATA_DIR", home, xdg="opencode")
 
 
 def _is_store_name(name: str) -> bool:
