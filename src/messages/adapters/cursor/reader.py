@@ -224,10 +224,4 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 def decode_line(obj: Any) -> Message:
     """One owned Cursor line to one message; a line of an unknown type is kept whole."""
-    if type(obj) is not dict:
-        raise fail("an object", obj)
-    tag = obj.get("type")
-    decoder = _DECODERS.get(tag) if type(tag) is str else None
-    if decoder is None:
-        return ev.raw_line(obj)
-    return decoder(obj)
+    return ev.dispatch(obj, _DECODERS)

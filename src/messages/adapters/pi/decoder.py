@@ -16,7 +16,6 @@ from typing import Final
 from ..._core.frozen import EMPTY
 from ..._core.frozen import FrozenDict
 from ..._core.make import wrap_owned
-from ..._core.wire import fail
 from ..._core.wire import need_obj
 from ..._core.wire import need_str
 from ..._core.wire import opt_time
@@ -207,10 +206,4 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 def decode_entry(obj: Any) -> Message:
     """One owned pi entry to one message; an entry of an unknown type is kept whole."""
-    if type(obj) is not dict:
-        raise fail("an object", obj)
-    tag = obj.get("type")
-    decoder = _DECODERS.get(tag) if type(tag) is str else None
-    if decoder is None:
-        return ev.raw_line(obj)
-    return decoder(obj)
+    return ev.dispatch(obj, _DECODERS)
