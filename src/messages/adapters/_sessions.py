@@ -87,6 +87,7 @@ from ..blocks import ToolResultBlock
 from ..events.records import ProgressMessage
 from ..events.run import ResultMessage
 from ..flat import RawMessage
+from ..flat import TextMessage
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..roles import AssistantMessage
@@ -97,13 +98,16 @@ __all__ = [
     "LOG_SUFFIXES",
     "Link",
     "LinearHook",
+    "ChainLinker",
     "Linker",
     "RESULT_CALL",
     "SessionFile",
     "SessionHook",
     "agent_folders",
     "hook",
+    "in_conversation",
     "is_prompt",
+    "typed_text",
     "wire_fields",
 ]
 
@@ -289,6 +293,39 @@ def agent_folders(
     return (os.path.join(root, *home),)
 
 
+def in_conversation(message: Message) -> bool:
+    """Whether the model saw a record: a role or flat message (a raw record is not one)."""
+    return isinstance(message, ROLE_TYPES) or (
+        getattr(message, "role", None) is not None and not isinstance(message, RawMessage)
+    )
+
+
+def typed_text(message: Message) -> str | None:
+    """The words of a prompt decoded flat: a user :class:`~messages.TextMessage` not blank."""
+    if isinstance(message, TextMessage) and message.role == "user" and message.text.strip():
+        return message.text
+    return None
+
+
+class ChainLinker:
+    """What a linker of a chain keeps: the records counted, and the id of the last one.
+
+    A subclass's ``link`` gives each record of the chain an id and takes its parent from
+    :meth:`chain`; records outside the chain (a session's totals) are not chained.
+    """
+
+    __slots__ = ("count", "last")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.last: str | None = None
+
+    def chain(self, ident: str) -> str | None:
+        """Put ``ident`` at the end of the chain; its parent, the record before, is given."""
+        parent, self.last = self.last, ident
+        return parent
+
+
 def walk_files(folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES) -> Iterator[str]:
     """Every file under ``folder`` ending in one of ``suffixes``, sorted; hidden ones left out."""
     for top, dirs, names in os.walk(folder):
@@ -318,9 +355,7 @@ class _LinearLinker:
             call = f"line {index}"
         elif isinstance(message, ResultMessage) and message.usage is not None:
             call = f"{RESULT_CALL}{index}"  # the run's totals: they win over the replies
-        conversation = isinstance(message, ROLE_TYPES) or (
-            getattr(message, "role", None) is not None and not isinstance(message, RawMessage)
-        )
+        conversation = in_conversation(message)
         summary = isinstance(message, UserMessage) and message.summary is not None
         found = Link(
             str(index),

@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from typing import Any
 from typing import Final
 
-from ...flat import RawMessage
-from ...flat import TextMessage
-from ...message import ROLE_TYPES
 from ...message import Message
 from ...roles import AssistantMessage
+from .._sessions import ChainLinker
 from .._sessions import LinearHook
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import in_conversation
+from .._sessions import typed_text
 from .._sessions import walk_files
 
 __all__ = [
@@ -52,29 +52,19 @@ def chat_session(path: str) -> tuple[str, str]:
     return f"{channel}/{project}/{chat}", project
 
 
-class _Linker:
-    __slots__ = ("count", "last")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.last: str | None = None
+class _Linker(ChainLinker):
+    __slots__ = ()
 
     def link(self, message: Message) -> Link:
         ident = f"item {self.count}"
         self.count += 1
-        parent, self.last = self.last, ident
+        parent = self.chain(ident)
         call = None
         if isinstance(message, AssistantMessage) and message.usage is not None:
             call = message.message_id or ident
-        prompt = (
-            isinstance(message, TextMessage)
-            and message.role == "user"
-            and bool(message.text.strip())
-        )
-        conversation = isinstance(message, ROLE_TYPES) or (
-            getattr(message, "role", None) is not None and not isinstance(message, RawMessage)
-        )
-        text = message.text if prompt and isinstance(message, TextMessage) else None
+        text = typed_text(message)
+        conversation = in_conversation(message)
+        prompt = text is not None
         return Link(ident, parent, conversation=conversation, prompt=prompt, call=call, text=text)
 
 

@@ -30,16 +30,16 @@ from typing import Final
 
 from ...events.run import InitMessage
 from ...events.run import ResultMessage
-from ...flat import RawMessage
-from ...flat import TextMessage
-from ...message import ROLE_TYPES
 from ...message import Message
 from ...roles import AssistantMessage
 from .._sessions import RESULT_CALL
+from .._sessions import ChainLinker
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import in_conversation
 from .._sessions import is_prompt
+from .._sessions import typed_text
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
@@ -80,18 +80,14 @@ def started_session(head: Sequence[Any]) -> str | None:
 # -- the hook ------------------------------------------------------------------------------------
 
 
-class _Linker:
-    __slots__ = ("count", "last")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.last: str | None = None
+class _Linker(ChainLinker):
+    __slots__ = ()
 
     def link(self, message: Message) -> Link:
         index = self.count
         self.count += 1
         ident = event_id(message) or f"line {index}"
-        parent, self.last = self.last, ident
+        parent = self.chain(ident)
         if isinstance(message, InitMessage):
             return Link(ident, parent, cwd=message.cwd)
         call = None
@@ -99,13 +95,9 @@ class _Linker:
             call = message.message_id or ident
         elif isinstance(message, ResultMessage) and message.usage is not None:
             call = f"{RESULT_CALL}{index}"  # a -p run's result: its totals, input included
-        conversation = isinstance(message, ROLE_TYPES) or (
-            getattr(message, "role", None) is not None and not isinstance(message, RawMessage)
-        )
-        prompt = is_prompt(message)
-        text = None
-        if isinstance(message, TextMessage) and message.role == "user" and message.text.strip():
-            prompt, text = True, message.text  # a ``user.message`` decodes flat
+        text = typed_text(message)  # a ``user.message`` decodes flat
+        prompt = is_prompt(message) or text is not None
+        conversation = in_conversation(message)
         return Link(ident, parent, conversation=conversation, prompt=prompt, call=call, text=text)
 
 

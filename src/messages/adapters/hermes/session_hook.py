@@ -17,14 +17,13 @@ from typing import Any
 from typing import Final
 
 from ...events.run import ResultMessage
-from ...events.run import StreamEventMessage
-from ...flat import RawMessage
 from ...flat import TextMessage
-from ...message import ROLE_TYPES
 from ...message import Message
+from .._sessions import ChainLinker
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import in_conversation
 from .._stores import kept_row
 from .._stores import session_paths
 from .._stores import split
@@ -56,12 +55,8 @@ def session_cwd(message: Message) -> str | None:
 # -- the hook ------------------------------------------------------------------------------------
 
 
-class _Linker:
-    __slots__ = ("count", "last")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.last: str | None = None
+class _Linker(ChainLinker):
+    __slots__ = ()
 
     def link(self, message: Message) -> Link:
         index = self.count
@@ -72,14 +67,11 @@ class _Linker:
                 None, None, call=call, title=session_title(message), cwd=session_cwd(message)
             )
         ident = f"row {index}"
-        parent, self.last = self.last, ident
+        parent = self.chain(ident)
         call = None
         prompt = isinstance(message, TextMessage) and message.role == "user"
         text = message.text if prompt and isinstance(message, TextMessage) else None
-        conversation = isinstance(message, ROLE_TYPES) or (
-            getattr(message, "role", None) is not None
-            and not isinstance(message, RawMessage | StreamEventMessage)
-        )
+        conversation = in_conversation(message)  # a stream event has no role
         return Link(
             ident,
             parent,

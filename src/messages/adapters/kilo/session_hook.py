@@ -19,6 +19,7 @@ from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
 from .. import opencode_storage
+from .._sessions import ChainLinker
 from .._sessions import LinearHook
 from .._sessions import Link
 from .._sessions import Linker
@@ -37,13 +38,10 @@ def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     return agent_folders(env, "KILO_DATA_DIR", (".local", "share", "kilo"), xdg="kilo")
 
 
-class _Linker:
+class _Linker(ChainLinker):
     """The session row is the root and names the session; messages follow in time order."""
 
-    __slots__ = ("last",)
-
-    def __init__(self) -> None:
-        self.last: str | None = None
+    __slots__ = ()
 
     def link(self, message: Message) -> Link:
         if isinstance(message, InitMessage):

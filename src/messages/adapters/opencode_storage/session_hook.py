@@ -27,6 +27,7 @@ from ...events.run import InitMessage
 from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
+from .._sessions import ChainLinker
 from .._sessions import LinearHook
 from .._sessions import Link
 from .._sessions import Linker
@@ -72,13 +73,10 @@ def _walk(folder: str) -> Iterator[str]:
                 yield os.path.join(top, name)
 
 
-class _Linker:
+class _Linker(ChainLinker):
     """Chains a session's joined messages; the session record is the root and names it."""
 
-    __slots__ = ("last",)
-
-    def __init__(self) -> None:
-        self.last: str | None = None
+    __slots__ = ()
 
     def link(self, message: Message) -> Link:
         if isinstance(message, InitMessage):
