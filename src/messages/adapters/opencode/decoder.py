@@ -15,12 +15,10 @@ from ..._core.wire import MISSING
 from ..._core.wire import fail
 from ..._core.wire import need_obj
 from ..._core.wire import need_str
-from ..._core.wire import opt_int
 from ..._core.wire import opt_num
 from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
-from ..._core.wire import present
 from ..._core.wire import rest
 from ..._core.wire import type_name
 from ...blocks import ToolResultBlock
@@ -37,6 +35,7 @@ from ...message import Message
 from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _events as ev
+from .. import _opencode_shape as oc
 
 __all__ = ["NAME", "decode"]
 
@@ -50,8 +49,6 @@ _PART: Final = frozenset(("id", "messageID", "type"))
 _TEXT: Final = _PART | {"text"}
 _TOOL: Final = _PART | {"callID", "tool", "state"}
 _FINISH: Final = _PART | {"reason", "cost", "tokens"}
-_TOKENS: Final = frozenset(("input", "output", "reasoning", "cache"))
-_CACHE: Final = frozenset(("read", "write"))
 _FINISHED: Final = {
     "output": frozenset(("status", "input", "output")),
     "error": frozenset(("status", "input", "error")),
@@ -152,33 +149,10 @@ def _tool(d: dict[str, Any], seen: Container[str] = frozenset()) -> Message:
     return _new_assistant(blocks, None, None, None, uuid, sid, None, None, mid, ts, extra)
 
 
-def _usage(part: dict[str, Any], part_rest: dict[str, Any] | None) -> Usage | None:
+def _usage(part: dict[str, Any], part_rest: dict[str, Any]) -> Usage | None:
     tokens = opt_obj(part, "tokens", "$.part")
-    cost = opt_num(part, "cost", "$.part")
-    if tokens is None:
-        return None if cost is None else Usage(cost_usd=cost)
-    at = "$.part.tokens"
-    extra = rest(tokens, _TOKENS)
-    read = write = None
-    cache = opt_obj(tokens, "cache", at)
-    if cache is not None:
-        read = opt_int(cache, "read", at + ".cache")
-        write = opt_int(cache, "write", at + ".cache")
-        cache_rest = rest(cache, _CACHE)
-        if cache_rest or (read is None and write is None):
-            extra = extra or {}
-            extra["cache"] = cache_rest or {}
-    usage = Usage(
-        opt_int(tokens, "input", at),
-        opt_int(tokens, "output", at),
-        read,
-        write,
-        reasoning_tokens=opt_int(tokens, "reasoning", at),
-        cost_usd=cost,
-        extra=ev.frozen(extra),
-    )
-    if not _tokens(usage) and not extra:  # an empty tokens object: written back from the mirror
-        assert part_rest is not None
+    usage, empty = oc.usage_of(tokens, opt_num(part, "cost", "$.part"), "$.part.tokens")
+    if empty:  # an empty tokens object: written back from the mirror
         part_rest["tokens"] = {}
     return usage
 
@@ -266,11 +240,3 @@ def decode(obj: Any) -> Message:
     messages.errors.DecodeError: opencode: $.part.type: expected 'text', found 'reasoning'
     """
     return ev.decoding(_decode, obj, NAME)
-
-
-def _tokens(u: Usage) -> dict[str, Any]:
-    out = present(input=u.input_tokens, output=u.output_tokens, reasoning=u.reasoning_tokens)
-    cache = present(read=u.cache_read_tokens, write=u.cache_write_tokens)
-    if cache:
-        out["cache"] = cache
-    return out

@@ -26,13 +26,12 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _events as ev
-from .._common import content_text
+from .. import _opencode_shape as oc
 from .._common import refuse
 from .._common import refuse_other
 from .._common import tool_pair
 from .decoder import _EVENTS
 from .decoder import NAME
-from .decoder import _tokens
 
 __all__ = ["encode"]
 
@@ -64,15 +63,7 @@ def _tool_event(
     part = _part_out(out, "tool", m)
     part["callID"] = use.id
     part["tool"] = use.name
-    if result is None:
-        part["state"] = {"status": "running", "input": raw(use.input)}
-    else:
-        key = "error" if result.is_error else "output"
-        part["state"] = {
-            "status": "error" if result.is_error else "completed",
-            "input": raw(use.input),
-            key: content_text(result.content, policy),
-        }
+    part["state"] = oc.tool_state(use, result, policy)
     return out
 
 
@@ -112,7 +103,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
             if u is not None:
                 if u.cost_usd is not None:
                     part["cost"] = u.cost_usd
-                tokens = _tokens(u)
+                tokens = oc.tokens_of(u)
                 if tokens or u.extra:
                     part["tokens"] = ev.overlay(tokens, u.extra)
         case ErrorMessage():

@@ -24,7 +24,6 @@ from ..._core.make import wrap_owned
 from ..._core.wire import fail
 from ..._core.wire import need_obj
 from ..._core.wire import need_str
-from ..._core.wire import opt_int
 from ..._core.wire import opt_num
 from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
@@ -43,8 +42,9 @@ from ...roles import AssistantMessage
 from ...roles import UserMessage
 from ...usage import Usage
 from .. import _events as ev
+from .. import _opencode_shape as oc
 
-__all__ = ["ROW", "TABLES", "decode_record", "is_document", "is_row", "session_of", "tokens_of"]
+__all__ = ["ROW", "TABLES", "decode_record", "is_document", "is_row", "session_of"]
 
 ROW: Final = "row"
 """The ``extra`` key under which a row's columns other than its ids and ``data`` are kept."""
@@ -54,8 +54,6 @@ TABLES: Final = ("session", "message", "part")
 
 _PART_IDS: Final = frozenset(("id", "sessionID", "messageID", "type"))
 _MESSAGE_IDS: Final = frozenset(("id", "sessionID", "role", "time"))
-_TOKENS: Final = frozenset(("input", "output", "reasoning", "cache"))
-_CACHE: Final = frozenset(("read", "write"))
 _ASSISTANT: Final = _MESSAGE_IDS | {"modelID", "tokens", "cost", "finish"}
 _SESSION: Final = frozenset(("id", "directory", "time"))
 _ROW_IDS: Final = {"message": ("id", "session_id"), "part": ("id", "message_id", "session_id")}
@@ -87,50 +85,10 @@ def _keep(extra: dict[str, Any], key: str, value: dict[str, Any] | None) -> dict
 def _usage(d: dict[str, Any], extra: dict[str, Any]) -> Usage | None:
     """Usage from a message's ``tokens`` object and ``cost``; leftovers go to ``extra``."""
     tokens = opt_obj(d, "tokens")
-    cost = opt_num(d, "cost")
-    if tokens is None:
-        return None if cost is None else Usage(cost_usd=cost)
-    at = "$.tokens"
-    left = rest(tokens, _TOKENS)
-    read = write = None
-    cache = opt_obj(tokens, "cache", at)
-    if cache is not None:
-        read = opt_int(cache, "read", at + ".cache")
-        write = opt_int(cache, "write", at + ".cache")
-        cache_left = rest(cache, _CACHE)
-        if cache_left or (read is None and write is None):
-            left["cache"] = cache_left
-    usage = Usage(
-        opt_int(tokens, "input", at),
-        opt_int(tokens, "output", at),
-        read,
-        write,
-        reasoning_tokens=opt_int(tokens, "reasoning", at),
-        cost_usd=cost,
-        extra=ev.frozen(left),
-    )
-    if not tokens_of(usage) and not left:  # ``tokens: {}``: written back from the mirror
+    usage, empty = oc.usage_of(tokens, opt_num(d, "cost"), "$.tokens")
+    if empty:  # ``tokens: {}``: written back from the mirror
         extra["tokens"] = {}
     return usage
-
-
-def tokens_of(u: Usage) -> dict[str, Any]:
-    """A usage value as OpenCode's ``tokens`` object (only the counts it has)."""
-    out: dict[str, Any] = {}
-    if u.input_tokens is not None:
-        out["input"] = u.input_tokens
-    if u.output_tokens is not None:
-        out["output"] = u.output_tokens
-    if u.reasoning_tokens is not None:
-        out["reasoning"] = u.reasoning_tokens
-    cache: dict[str, Any] = {}
-    if u.cache_read_tokens is not None:
-        cache["read"] = u.cache_read_tokens
-    if u.cache_write_tokens is not None:
-        cache["write"] = u.cache_write_tokens
-    if cache:
-        out["cache"] = cache
-    return out
 
 
 def _error_text(d: dict[str, Any]) -> str | None:

@@ -29,12 +29,11 @@ from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...roles import as_blocks
 from .. import _events as ev
-from .._common import content_text
+from .. import _opencode_shape as oc
 from .._common import refuse
 from .._common import refuse_other
 from .._common import tool_pair
 from .documents import ROW
-from .documents import tokens_of
 
 __all__ = ["encode_record", "writes_whole"]
 
@@ -70,15 +69,7 @@ def _tool(m: Message, use: ToolUseBlock, result: ToolResultBlock | None, policy:
     out["type"] = "tool"
     out["callID"] = use.id
     out["tool"] = use.name
-    if result is None:
-        out["state"] = {"status": "running", "input": raw(use.input)}
-    else:
-        key = "error" if result.is_error else "output"
-        out["state"] = {
-            "status": "error" if result.is_error else "completed",
-            "input": raw(use.input),
-            key: content_text(result.content, policy),
-        }
+    out["state"] = oc.tool_state(use, result, policy)
     return out
 
 
@@ -94,7 +85,7 @@ def _info(m: UserMessage | AssistantMessage) -> dict[str, Any]:
         u = m.usage
         if u is not None:
             _put(out, "cost", u.cost_usd)
-            tokens = tokens_of(u)
+            tokens = oc.tokens_of(u)
             if tokens or u.extra:
                 out["tokens"] = ev.overlay(tokens, u.extra)
     return out
