@@ -127,12 +127,7 @@ def _user(m: UserMessage | ToolMessage, policy: Policy) -> Any:
     if mark in ("history", "contents"):
         out: dict[str, Any] = {"role": "user", "parts": gp.encode_parts(tuple(blocks), policy)}
         return ev.overlay(out, _plain_extra(m))
-    out = {}
-    if m.uuid is not None:
-        out["id"] = m.uuid
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
-    out["type"] = "user"
+    out = rec.head("user", m)
     rec.encode_content(out, blocks, m.extra, policy)
     return ev.finish(out, _plain_extra(m))
 
@@ -168,12 +163,7 @@ def _encode(m: Message, policy: Policy) -> Any:
                 out.setdefault("messages", [])
             return out
         case ErrorMessage():
-            out = {}
-            if m.uuid is not None:
-                out["id"] = m.uuid
-            if m.timestamp is not None:
-                out["timestamp"] = m.timestamp
-            out["type"] = "error"
+            out = rec.head("error", m)
             out["content"] = m.message
             return ev.finish(out, _plain_extra(m))
         case SystemEventMessage() if m.subtype in rec.EDITS:
@@ -183,10 +173,7 @@ def _encode(m: Message, policy: Policy) -> Any:
             out.setdefault("history", [])
             return out
         case SystemEventMessage() if m.subtype in rec.MESSAGE_TYPES and m.uuid is not None:
-            out = {"id": m.uuid}
-            if m.timestamp is not None:
-                out["timestamp"] = m.timestamp
-            out["type"] = m.subtype
+            out = rec.head(m.subtype, m)
             return ev.finish(out, _plain_extra(m))
         case RawMessage():
             if m.role is None:

@@ -30,6 +30,7 @@ from ..._core.frozen import expose_owned
 from ..._core.frozen import raw
 from ..._core.make import wrap_owned
 from ..._core.wire import opt_time
+from ..._core.wire import present
 from ..._core.wire import rest
 from ...errors import DecodeError
 from ...events.agent import SystemEventMessage
@@ -162,11 +163,7 @@ def decode_array(items: list[Any]) -> tuple[Message, ...]:
 
 def encode_log(m: UserMessage, text: str) -> dict[str, Any]:
     """A ``logs.json`` entry back from its message."""
-    out: dict[str, Any] = {}
-    if m.session_id is not None:
-        out["sessionId"] = m.session_id
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
+    out = present(sessionId=m.session_id, timestamp=m.timestamp)
     out["message"] = text
     return out
 

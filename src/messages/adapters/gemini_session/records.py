@@ -32,6 +32,7 @@ from ..._core.wire import fail
 from ..._core.wire import need_str
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
+from ..._core.wire import present
 from ..._core.wire import rest
 from ...blocks import Block
 from ...blocks import TextBlock
@@ -58,6 +59,7 @@ __all__ = [
     "decode_record",
     "encode_content",
     "encode_gemini",
+    "head",
     "is_metadata",
     "is_record",
 ]
@@ -258,12 +260,9 @@ def decode_record(d: dict[str, Any]) -> Message:
     )
 
 
-def _head(kind: str, m: Message) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if m.uuid is not None:
-        out["id"] = m.uuid
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
+def head(kind: str, m: Message) -> dict[str, Any]:
+    """What a session record begins with: ``id`` and ``timestamp`` (when known), ``type``."""
+    out = present(id=m.uuid, timestamp=m.timestamp)
     out["type"] = kind
     return out
 
@@ -286,7 +285,7 @@ def _result_of(block: ToolResultBlock, policy: Policy) -> Any:
 
 def encode_gemini(m: AssistantMessage, policy: Policy, kind: str = "gemini") -> dict[str, Any]:
     """A model turn as a ``gemini`` record: thoughts, content, tool calls with their results."""
-    out = _head(kind, m)
+    out = head(kind, m)
     thoughts: list[Any] = []
     calls: list[dict[str, Any]] = []
     by_id: dict[str, dict[str, Any]] = {}

@@ -101,14 +101,7 @@ def decode(obj: Any) -> Message:
 
 
 def _system(m: SystemEventMessage) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if m.uuid is not None:
-        out["uuid"] = m.uuid
-    if m.session_id is not None:
-        out["sessionId"] = m.session_id
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
-    out["type"] = "system"
+    out = rec.head("system", m)
     out["subtype"] = m.subtype
     extra: dict[str, Any] = raw(m.extra) if m.extra else {}
     if extra.pop(rec.NO_PAYLOAD, None) is None:

@@ -28,6 +28,7 @@ from ..._core.make import wrap_owned
 from ..._core.wire import fail
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
+from ..._core.wire import present
 from ..._core.wire import rest
 from ...blocks import Block
 from ...blocks import TextBlock
@@ -40,7 +41,7 @@ from ...roles import UserMessage
 from .. import _events as ev
 from .. import _gemini_parts as gp
 
-__all__ = ["NO_MESSAGE", "NO_PAYLOAD", "ROLES", "decode_record", "encode_record"]
+__all__ = ["NO_MESSAGE", "NO_PAYLOAD", "ROLES", "decode_record", "encode_record", "head"]
 
 ROLES: Final = {"user": "user", "assistant": "model", "tool_result": "user"}
 """The ``message.role`` Qwen Code writes for each record type."""
@@ -122,18 +123,18 @@ def decode_record(d: dict[str, Any]) -> Message:
     return UserMessage(blocks, model=model, extra=ev.frozen(mirror), **context)
 
 
+def head(tag: str, m: Message) -> dict[str, Any]:
+    """What a record begins with: ``uuid``, ``sessionId``, ``timestamp`` when known, ``type``."""
+    out = present(uuid=m.uuid, sessionId=m.session_id, timestamp=m.timestamp)
+    out["type"] = tag
+    return out
+
+
 def encode_record(
     tag: str, m: UserMessage | AssistantMessage | ToolMessage, policy: Policy
 ) -> dict[str, Any]:
     """A role message as a Qwen Code record of type ``tag``."""
-    out: dict[str, Any] = {}
-    if m.uuid is not None:
-        out["uuid"] = m.uuid
-    if m.session_id is not None:
-        out["sessionId"] = m.session_id
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
-    out["type"] = tag
+    out = head(tag, m)
     extra: dict[str, Any] = raw(m.extra) if m.extra else {}
     if extra.pop(NO_MESSAGE, None) is None:
         blocks = (TextBlock(m.content),) if isinstance(m.content, str) else m.content
