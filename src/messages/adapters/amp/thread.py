@@ -22,6 +22,7 @@ from ..._core.wire import opt_int
 from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
+from ..._core.wire import present
 from ..._core.wire import rest
 from ...blocks import Block
 from ...blocks import RawBlock
@@ -72,12 +73,7 @@ def decode_header(d: dict[str, Any]) -> InitMessage:
 
 def encode_header(m: InitMessage) -> dict[str, Any]:
     """A header back as the thread's fields (``messages`` as the header kept it)."""
-    out: dict[str, Any] = {}
-    if m.session_id is not None:
-        out["id"] = m.session_id
-    if m.timestamp is not None:
-        out["created"] = m.timestamp
-    return ev.overlay(out, m.extra)
+    return ev.overlay(present(id=m.session_id, created=m.timestamp), m.extra)
 
 
 def _block(b: Any, at: str) -> Block:

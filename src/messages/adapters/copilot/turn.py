@@ -25,6 +25,7 @@ from ..._core.wire import need_str
 from ..._core.wire import opt_int
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
+from ..._core.wire import present
 from ..._core.wire import rest
 from ...blocks import Block
 from ...blocks import TextBlock
@@ -152,12 +153,7 @@ def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
 
 def event_out(kind: str, m: Message, data: dict[str, Any]) -> dict[str, Any]:
     """An event envelope: ``type``, ``data``, then ``id`` and ``timestamp`` when known."""
-    out: dict[str, Any] = {"type": kind, "data": data}
-    if m.uuid is not None:
-        out["id"] = m.uuid
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
-    return out
+    return {"type": kind, "data": data, **present(id=m.uuid, timestamp=m.timestamp)}
 
 
 def _request_out(b: ToolUseBlock) -> dict[str, Any]:

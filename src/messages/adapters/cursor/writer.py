@@ -13,6 +13,7 @@ from typing import Final
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
+from ..._core.wire import present
 from ..._shapes import anthropic_blocks
 from ...blocks import Block
 from ...blocks import RawBlock
@@ -129,10 +130,7 @@ def _init(m: InitMessage, policy: Policy) -> dict[str, Any] | None:
         return None
     out = _line("system", m)
     out["subtype"] = "init"
-    if m.cwd is not None:
-        out["cwd"] = m.cwd
-    if m.model is not None:
-        out["model"] = m.model
+    out.update(present(cwd=m.cwd, model=m.model))
     if m.tools is not None:
         policy.refuse("a Cursor init names no tools", "$.tools", m)
     return ev.overlay(out, m.extra)

@@ -8,6 +8,7 @@ from typing import Final
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
+from ..._core.wire import present
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
 from ...events.run import ErrorMessage
@@ -37,12 +38,7 @@ __all__ = ["encode"]
 
 
 def _envelope(kind: str, m: Message) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": kind}
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
-    if m.session_id is not None:
-        out["sessionID"] = m.session_id
-    return out
+    return {"type": kind, **present(timestamp=m.timestamp, sessionID=m.session_id)}
 
 
 def _part_out(out: dict[str, Any], tag: str, m: Message) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Final
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
+from ..._core.wire import present
 from ...blocks import Block
 from ...blocks import RawBlock
 from ...blocks import TextBlock
@@ -54,12 +55,7 @@ _COUNTS: Final = (
 
 
 def _entry(kind: str, m: Message) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": kind}
-    if m.uuid is not None:
-        out["id"] = m.uuid
-    if m.timestamp is not None:
-        out["timestamp"] = m.timestamp
-    return out
+    return {"type": kind, **present(id=m.uuid, timestamp=m.timestamp)}
 
 
 def _usage(u: Usage) -> dict[str, Any]:
@@ -116,14 +112,14 @@ def _assistant(m: AssistantMessage, policy: Policy) -> dict[str, Any] | None:
     if not body and blocks:
         return None
     inner: dict[str, Any] = {"role": "assistant", "content": body}
-    if m.model is not None:
-        inner["model"] = m.model
-    if m.usage is not None:
-        inner["usage"] = _usage(m.usage)
-    if m.stop_reason is not None:
-        inner["stopReason"] = m.stop_reason
-    if m.error is not None:
-        inner["errorMessage"] = m.error
+    inner.update(
+        present(
+            model=m.model,
+            usage=None if m.usage is None else _usage(m.usage),
+            stopReason=m.stop_reason,
+            errorMessage=m.error,
+        )
+    )
     out = _entry("message", m)
     out["message"] = inner
     return ev.overlay(out, m.extra)
@@ -213,16 +209,8 @@ def encode_message(m: Message, policy: Policy) -> Any:
         case AssistantMessage():
             return _assistant(m, policy)
         case InitMessage():
-            out: dict[str, Any] = {"type": "session"}
-            if m.session_id is not None:
-                out["id"] = m.session_id
-            if m.timestamp is not None:
-                out["timestamp"] = m.timestamp
-            if m.cwd is not None:
-                out["cwd"] = m.cwd
-            if m.model is not None:
-                out["modelId"] = m.model
-            out = ev.overlay(out, m.extra)
+            head = present(id=m.session_id, timestamp=m.timestamp, cwd=m.cwd, modelId=m.model)
+            out = ev.overlay({"type": "session", **head}, m.extra)
             if len(out) == 1:
                 why = "a pi session header needs an id, a cwd or a timestamp"
                 refuse(m, why, policy, degrade=False)
