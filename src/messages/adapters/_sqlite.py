@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from typing import Final
 
-__all__ = ["HEADER", "columns", "connect", "is_database", "row", "tables"]
+__all__ = ["HEADER", "columns", "connect", "is_database", "row", "tables", "value"]
 
 HEADER: Final = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database file."""
@@ -40,9 +40,10 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True)
 
 
-def tables(db: sqlite3.Connection) -> set[str]:
+def tables(db: sqlite3.Connection) -> frozenset[str]:
     """The names of the database's tables."""
-    return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    found = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return frozenset(str(name) for (name,) in found)
 
 
 def columns(db: sqlite3.Connection, table: str) -> set[str]:
@@ -50,10 +51,11 @@ def columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
 
 
-def _value(value: Any) -> Any:
-    if isinstance(value, bytes):  # a BLOB: JSON has no bytes
-        return {"base64": base64.b64encode(value).decode("ascii")}
-    return value
+def value(stored: Any) -> Any:
+    """A column's value as JSON: a BLOB (JSON has no bytes) as ``{"base64": ...}``."""
+    if isinstance(stored, bytes):
+        return {"base64": base64.b64encode(stored).decode("ascii")}
+    return stored
 
 
 def row(
@@ -64,8 +66,8 @@ def row(
     The ``parsed`` columns' JSON text is parsed (text that is not JSON is kept as it is).
     """
     out: dict[str, Any] = {"table": table}
-    for (name, *_), value in zip(cursor.description, values, strict=True):
-        out[name] = _value(value)
+    for (name, *_), stored in zip(cursor.description, values, strict=True):
+        out[name] = value(stored)
     for name in parsed:
         text = out.get(name)
         if isinstance(text, str):

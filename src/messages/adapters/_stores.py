@@ -19,7 +19,6 @@ read, and refuse anything else (``messages convert --to hermes`` of another agen
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import os
@@ -33,15 +32,17 @@ from typing import IO
 from typing import Any
 from typing import Final
 from typing import Protocol
-from urllib.parse import quote
+
+from . import _sqlite
+from ._sqlite import connect
+from ._sqlite import tables
+from ._sqlite import value
 
 __all__ = [
-    "MAGIC",
     "SESSION_MARK",
     "STORES",
     "Store",
     "columns",
-    "connect",
     "is_database",
     "is_row",
     "iso_millis",
@@ -57,8 +58,6 @@ __all__ = [
 
 STORES: Final = ("hermes",)
 """The adapters that read a SQLite store."""
-MAGIC: Final = b"SQLite format 3\x00"
-"""How a SQLite database file begins."""
 SESSION_MARK: Final = "#session="
 """What joins a database's path and a session id in a session path."""
 
@@ -89,34 +88,12 @@ def split(path: str) -> tuple[str, str | None]:
 
 def is_database(path: str) -> bool:
     """Whether the file at ``path`` (or a session path's database) is a SQLite database."""
-    base, _ = split(path)
-    try:
-        with open(base, "rb") as fp:
-            return fp.read(len(MAGIC)) == MAGIC
-    except OSError:
-        return False
-
-
-def connect(path: str) -> sqlite3.Connection:
-    """The database at ``path``, opened read-only (its write-ahead log is still read)."""
-    uri = "file:" + quote(os.path.abspath(path)) + "?mode=ro"
-    return sqlite3.connect(uri, uri=True)
-
-
-def _tables(db: sqlite3.Connection) -> frozenset[str]:
-    found = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    return frozenset(str(name) for (name,) in found)
+    return _sqlite.is_database(split(path)[0])
 
 
 def columns(db: sqlite3.Connection, table: str) -> list[str]:
     """The columns of ``table``, in order (none when it does not exist)."""
     return [str(r[1]) for r in db.execute(f'PRAGMA table_info("{table}")').fetchall()]
-
-
-def _value(value: Any) -> Any:
-    if isinstance(value, bytes):
-        return {"base64": base64.b64encode(value).decode("ascii")}
-    return value
 
 
 def row_object(
@@ -126,7 +103,7 @@ def row_object(
     return {
         "store": store,
         "table": table,
-        "row": {name: _value(v) for name, v in zip(names, values, strict=True)},
+        "row": {name: value(v) for name, v in zip(names, values, strict=True)},
     }
 
 
@@ -166,11 +143,11 @@ def owner(path: str) -> str | None:
     base, _ = split(path)
     try:
         with closing(connect(base)) as db:
-            tables = _tables(db)
+            found = tables(db)
     except sqlite3.Error:
         return None
     for name in STORES:
-        if _store(name).claims(tables, base):
+        if _store(name).claims(found, base):
             return name
     return None
 

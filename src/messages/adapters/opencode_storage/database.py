@@ -39,7 +39,7 @@ def _row(table: str, cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> dict[st
     return row(table, cursor, values, ("data",))
 
 
-def _ids(db: sqlite3.Connection, tables: set[str]) -> list[str]:
+def _ids(db: sqlite3.Connection, tables: frozenset[str]) -> list[str]:
     ids: list[str] = []
     if "session" in tables:
         ids += [
