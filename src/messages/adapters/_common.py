@@ -27,6 +27,7 @@ from .._shapes import anthropic_blocks
 from ..blocks import Block
 from ..blocks import RawBlock
 from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
 from ..blocks import ToolResultBlock
 from ..blocks import ToolUseBlock
 from ..convert import context_of
@@ -58,6 +59,7 @@ __all__ = [
     "refuse_content",
     "refuse_other",
     "refuse_record",
+    "text_out",
     "tool_pair",
 ]
 
@@ -284,6 +286,24 @@ def content_text(content: str | tuple[Block, ...], policy: Policy, at: str = "$.
         if alt is not None:
             parts.append(alt.text)
     return "\n".join(parts)
+
+
+def text_out(
+    b: TextBlock | ThinkingBlock, policy: Policy, at: str, no_citations: str
+) -> dict[str, Any]:
+    """A text or thinking block in the Anthropic shape (Amp's and Goose's content).
+
+    ``{"type": "text", "text"}``, or ``{"type": "thinking", "thinking"}`` with its
+    ``signature``; a text's citations have no place (``no_citations`` says so, at ``at``).
+    """
+    if isinstance(b, ThinkingBlock):
+        out: dict[str, Any] = {"type": "thinking", "thinking": b.thinking}
+        if b.signature is not None:
+            out["signature"] = b.signature
+        return out
+    if b.citations is not None:
+        policy.refuse(no_citations, at + ".citations", b)
+    return {"type": "text", "text": b.text}
 
 
 def plain(value: Any) -> Any:

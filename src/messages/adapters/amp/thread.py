@@ -40,6 +40,7 @@ from ...roles import UserMessage
 from ...usage import Usage
 from .. import _events as ev
 from .._common import content_text
+from .._common import text_out
 
 __all__ = ["decode_entry", "decode_header", "encode_entry", "encode_header", "is_thread"]
 
@@ -174,14 +175,8 @@ def _keep_id(d: dict[str, Any], extra: dict[str, Any]) -> None:
 
 def _block_out(b: Block, policy: Policy, at: str) -> Any:
     match b:
-        case TextBlock():
-            if b.citations is not None:
-                policy.refuse("Amp text blocks carry no citations", at + ".citations", b)
-            out: dict[str, Any] = {"type": "text", "text": b.text}
-        case ThinkingBlock():
-            out = {"type": "thinking", "thinking": b.thinking}
-            if b.signature is not None:
-                out["signature"] = b.signature
+        case TextBlock() | ThinkingBlock():
+            out = text_out(b, policy, at, "Amp text blocks carry no citations")
         case ToolUseBlock():
             out = {"type": "tool_use", "id": b.id, "name": b.name, "input": raw(b.input)}
         case ToolResultBlock():

@@ -35,6 +35,7 @@ from ...roles import AssistantMessage
 from ...roles import UserMessage
 from ...usage import Usage
 from .. import _events as ev
+from .._common import text_out
 
 __all__ = ["ROW", "decode_row", "encode_row", "is_row", "model_of", "usage_of"]
 
@@ -198,14 +199,8 @@ def decode_row(obj: dict[str, Any]) -> Message:
 
 def _item_out(b: Block, policy: Policy, at: str) -> Any:
     match b:
-        case TextBlock():
-            if b.citations is not None:
-                policy.refuse("Goose text items carry no citations", at + ".citations", b)
-            out: dict[str, Any] = {"type": "text", "text": b.text}
-        case ThinkingBlock():
-            out = {"type": "thinking", "thinking": b.thinking}
-            if b.signature is not None:
-                out["signature"] = b.signature
+        case TextBlock() | ThinkingBlock():
+            out = text_out(b, policy, at, "Goose text items carry no citations")
         case ToolUseBlock():
             value = {"name": b.name, "arguments": raw(b.input)}
             out = {
