@@ -18,11 +18,14 @@ from typing import Any
 from typing import Final
 from typing import TypeVar
 
+from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
 from .._core.frozen import raw
 from .._core.frozen import thaw
 from .._core.make import wrap_owned
+from .._core.wire import opt_str
+from .._core.wire import rest
 from .._shapes import anthropic_blocks
 from ..blocks import Block
 from ..blocks import RawBlock
@@ -59,6 +62,7 @@ __all__ = [
     "refuse_content",
     "refuse_other",
     "refuse_record",
+    "text_in",
     "text_out",
     "tool_pair",
 ]
@@ -286,6 +290,28 @@ def content_text(content: str | tuple[Block, ...], policy: Policy, at: str = "$.
         if alt is not None:
             parts.append(alt.text)
     return "\n".join(parts)
+
+
+_TEXT: Final = frozenset(("type", "text"))
+_THINKING: Final = frozenset(("type", "thinking", "signature"))
+
+
+def text_in(b: dict[str, Any], at: str) -> TextBlock | ThinkingBlock | None:
+    """An owned Anthropic-shaped text or thinking item as its block (``None``: it is neither).
+
+    What the item holds beyond its text (or thinking and signature) stays in ``extra``.
+    """
+    tag = b.get("type")
+    if tag == "text" and type(b.get("text")) is str:
+        left = rest(b, _TEXT)
+        return TextBlock(b["text"], extra=wrap_owned(left) if left else EMPTY)
+    if tag == "thinking" and type(b.get("thinking")) is str:
+        sig = opt_str(b, "signature", at)
+        left = rest(b, _THINKING)
+        return ThinkingBlock(
+            b["thinking"], signature=sig, extra=wrap_owned(left) if left else EMPTY
+        )
+    return None
 
 
 def text_out(

@@ -40,6 +40,7 @@ from ...roles import UserMessage
 from ...usage import Usage
 from .. import _events as ev
 from .._common import content_text
+from .._common import text_in
 from .._common import text_out
 
 __all__ = ["decode_entry", "decode_header", "encode_entry", "encode_header", "is_thread"]
@@ -80,13 +81,10 @@ def encode_header(m: InitMessage) -> dict[str, Any]:
 def _block(b: Any, at: str) -> Block:
     if type(b) is not dict:
         return RawBlock(wrap_owned(b) if type(b) in (dict, list) else b)
+    found = text_in(b, at)
+    if found is not None:
+        return found
     tag = b.get("type")
-    if tag == "text" and type(b.get("text")) is str:
-        return TextBlock(b["text"], extra=ev.frozen(rest(b, frozenset(("type", "text")))))
-    if tag == "thinking" and type(b.get("thinking")) is str:
-        sig = opt_str(b, "signature", at)
-        left = rest(b, frozenset(("type", "thinking", "signature")))
-        return ThinkingBlock(b["thinking"], signature=sig, extra=ev.frozen(left))
     if tag == "tool_use" and type(b.get("id")) is str and type(b.get("name")) is str:
         args = b.get("input", {})
         if type(args) is not dict:

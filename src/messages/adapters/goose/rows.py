@@ -35,6 +35,7 @@ from ...roles import AssistantMessage
 from ...roles import UserMessage
 from ...usage import Usage
 from .. import _events as ev
+from .._common import text_in
 from .._common import text_out
 
 __all__ = ["ROW", "decode_row", "encode_row", "is_row", "model_of", "usage_of"]
@@ -108,15 +109,10 @@ def _item(b: Any, at: str) -> Block:
     """One content item as a block; what is not modelled stays on the block (or whole)."""
     if type(b) is not dict:
         return RawBlock(wrap_owned(b) if type(b) in (dict, list) else b)
+    found = text_in(b, at)
+    if found is not None:
+        return found
     tag = b.get("type")
-    if tag == "text" and type(b.get("text")) is str:
-        return TextBlock(b["text"], extra=ev.frozen(rest(b, frozenset(("type", "text")))))
-    if tag == "thinking" and type(b.get("thinking")) is str:
-        sig = b.get("signature")
-        left = rest(b, frozenset(("type", "thinking", "signature")))
-        if sig is not None and type(sig) is not str:
-            raise fail("a string", sig, "signature", at)
-        return ThinkingBlock(b["thinking"], signature=sig, extra=ev.frozen(left))
     if tag == "toolRequest" and type(b.get("id")) is str:
         call = b.get("toolCall")
         value = call.get("value") if type(call) is dict else None
