@@ -296,11 +296,14 @@ _TEXT: Final = frozenset(("type", "text"))
 _THINKING: Final = frozenset(("type", "thinking", "signature"))
 
 
-def text_in(b: dict[str, Any], at: str) -> TextBlock | ThinkingBlock | None:
-    """An owned Anthropic-shaped text or thinking item as its block (``None``: it is neither).
+def text_in(b: Any, at: str) -> Block | None:
+    """An owned content item as its block if it is text or thinking (Anthropic-shaped).
 
-    What the item holds beyond its text (or thinking and signature) stays in ``extra``.
+    What the item holds beyond its text (or thinking and signature) stays in ``extra``; an
+    item that is not an object is kept whole as a :class:`RawBlock`. ``None``: another item.
     """
+    if type(b) is not dict:
+        return RawBlock(wrap_owned(b) if type(b) in (dict, list) else b)
     tag = b.get("type")
     if tag == "text" and type(b.get("text")) is str:
         left = rest(b, _TEXT)

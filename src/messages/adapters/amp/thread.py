@@ -79,9 +79,7 @@ def encode_header(m: InitMessage) -> dict[str, Any]:
 
 
 def _block(b: Any, at: str) -> Block:
-    if type(b) is not dict:
-        return RawBlock(wrap_owned(b) if type(b) in (dict, list) else b)
-    found = text_in(b, at)
+    found = text_in(b, at)  # text, thinking, or not an object
     if found is not None:
         return found
     tag = b.get("type")

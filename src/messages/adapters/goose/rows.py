@@ -107,9 +107,7 @@ def _session(d: dict[str, Any]) -> Message:
 
 def _item(b: Any, at: str) -> Block:
     """One content item as a block; what is not modelled stays on the block (or whole)."""
-    if type(b) is not dict:
-        return RawBlock(wrap_owned(b) if type(b) in (dict, list) else b)
-    found = text_in(b, at)
+    found = text_in(b, at)  # text, thinking, or not an object
     if found is not None:
         return found
     tag = b.get("type")
