@@ -99,6 +99,7 @@ __all__ = [
     "Link",
     "LinearHook",
     "ChainLinker",
+    "DatabaseHook",
     "Linker",
     "RESULT_CALL",
     "SessionFile",
@@ -408,6 +409,45 @@ class LinearHook:
         gives another :class:`Link` where the record says more. This one gives it as it is.
         """
         return link
+
+
+class DatabaseHook(LinearHook):
+    """The hook of an agent whose sessions are all rows of one database file (Goose, Kilo).
+
+    ``database`` is the file's name in the agent's folder; ``is_database`` tells the agent's
+    database from any other file, and ``session_ids`` lists the sessions one holds. A
+    subclass says where the folders are (``roots``) and how a session is read (``read``).
+    """
+
+    __slots__ = ("database", "is_database", "session_ids")
+
+    def __init__(
+        self,
+        name: str,
+        database: str,
+        is_database: Callable[[str], bool],
+        session_ids: Callable[[str], list[str]],
+    ) -> None:
+        super().__init__(name)
+        self.database = database
+        self.is_database = is_database
+        self.session_ids = session_ids
+
+    def files(self, folder: str) -> Iterator[str]:
+        """The database, when the folder has it."""
+        path = os.path.join(folder, self.database)
+        if os.path.isfile(path):
+            yield path
+
+    def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
+        """The sessions of a database are found by :meth:`split`, never line by line."""
+        return None
+
+    def split(self, path: str) -> list[SessionFile] | None:
+        """The database's sessions (``None``: not this agent's database)."""
+        if not self.is_database(path):
+            return None
+        return [SessionFile(path, sid) for sid in self.session_ids(path)]
 
 
 _HOOKS: dict[str, SessionHook] = {}

@@ -13,12 +13,11 @@ import os
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
-from typing import Any
 from typing import Final
 
 from ...events.run import ResultMessage
 from ...message import Message
-from .._sessions import LinearHook
+from .._sessions import DatabaseHook
 from .._sessions import Link
 from .._sessions import SessionFile
 from . import is_database
@@ -45,7 +44,7 @@ def session_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     )
 
 
-class Hook(LinearHook):
+class Hook(DatabaseHook):
     """Goose: sessions are rows of one database."""
 
     __slots__ = ()
@@ -53,22 +52,6 @@ class Hook(LinearHook):
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """The folders ``sessions.db`` may be in."""
         return session_folders(env)
-
-    def files(self, folder: str) -> Iterator[str]:
-        """The database, when the folder has it."""
-        path = os.path.join(folder, DB_NAME)
-        if os.path.isfile(path):
-            yield path
-
-    def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
-        """Goose's sessions are found by :meth:`split`, never line by line."""
-        return None
-
-    def split(self, path: str) -> list[SessionFile] | None:
-        """The database's sessions (``None``: not Goose's database)."""
-        if not is_database(path):
-            return None
-        return [SessionFile(path, sid) for sid in session_ids(path)]
 
     def read(self, files: Sequence[SessionFile]) -> Iterator[Message]:
         """A session's rows, from each database that holds it."""
@@ -91,5 +74,5 @@ class Hook(LinearHook):
         )
 
 
-HOOK: Final = Hook("goose")
+HOOK: Final = Hook("goose", DB_NAME, is_database, session_ids)
 """The hook :func:`messages.adapters._sessions.hook` hands out for ``goose``."""

@@ -7,11 +7,9 @@ the session row, then each message with its parts as blocks, in time order.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
-from typing import Any
 from typing import Final
 
 from ...events.run import InitMessage
@@ -20,7 +18,7 @@ from ...roles import AssistantMessage
 from ...roles import UserMessage
 from .. import opencode_storage
 from .._sessions import ChainLinker
-from .._sessions import LinearHook
+from .._sessions import DatabaseHook
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
@@ -59,7 +57,7 @@ class _Linker(ChainLinker):
         return Link(None, parent)
 
 
-class Hook(LinearHook):
+class Hook(DatabaseHook):
     """Kilo: sessions are rows of ``kilo.db``."""
 
     __slots__ = ()
@@ -67,22 +65,6 @@ class Hook(LinearHook):
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """``$KILO_DATA_DIR``, else the XDG data folder's ``kilo``."""
         return data_folders(env)
-
-    def files(self, folder: str) -> Iterator[str]:
-        """The database, when the folder has it."""
-        path = os.path.join(folder, DATABASE)
-        if os.path.isfile(path):
-            yield path
-
-    def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
-        """Kilo's sessions are found by :meth:`split`, never line by line."""
-        return None
-
-    def split(self, path: str) -> list[SessionFile] | None:
-        """The database's sessions (``None``: not Kilo's database)."""
-        if not is_database(path):
-            return None
-        return [SessionFile(path, sid) for sid in opencode_storage.session_ids(path)]
 
     def read(self, files: Sequence[SessionFile]) -> Iterator[Message]:
         """A session's rows, joined as OpenCode's are."""
@@ -96,5 +78,5 @@ class Hook(LinearHook):
         return _Linker()
 
 
-HOOK: Final = Hook("kilo")
+HOOK: Final = Hook("kilo", DATABASE, is_database, opencode_storage.session_ids)
 """The hook :func:`messages.adapters._sessions.hook` hands out for ``kilo``."""
