@@ -155,6 +155,18 @@ def opt_time(d: dict[str, Any], key: str = "timestamp", at: str = "$") -> str | 
     raise fail("a string or a number", v, key, at)
 
 
+def millis_text(millis: int) -> str | None:
+    """Epoch milliseconds as ISO text in UTC (``...T12:00:00.250Z``); ``None`` out of range."""
+    from datetime import UTC
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromtimestamp(millis / 1000, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis % 1000:03d}Z"
+
+
 def rest(d: dict[str, Any], known: Collection[str]) -> dict[str, Any]:
     """The keys of ``d`` a decoder does not model, plus modelled keys whose value is null.
 

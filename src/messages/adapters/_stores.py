@@ -33,6 +33,7 @@ from typing import Any
 from typing import Final
 from typing import Protocol
 
+from .._core.wire import millis_text
 from . import _sqlite
 from ._sqlite import connect
 from ._sqlite import tables
@@ -221,16 +222,7 @@ def json_column(row: dict[str, Any], column: str, at: str = "$.row") -> Any:
 
 def iso_millis(value: Any) -> str | None:
     """Epoch milliseconds (or seconds, below 10^12) as an ISO time in UTC."""
-    from datetime import UTC
-    from datetime import datetime
-
     if type(value) is not int and type(value) is not float:
         return None
     millis = int(value * 1000) if value < 1_000_000_000_000 else int(value)
-    if millis <= 0:
-        return None
-    try:
-        moment = datetime.fromtimestamp(millis / 1000, UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis % 1000:03d}Z"
+    return None if millis <= 0 else millis_text(millis)

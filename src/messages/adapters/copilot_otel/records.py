@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC
-from datetime import datetime
 from typing import Any
 from typing import Final
 from typing import Literal
+
+from ..._core.wire import millis_text
 
 __all__ = [
     "Call",
@@ -203,13 +203,7 @@ def _millis(record: Mapping[str, Any]) -> int | None:
 
 
 def _iso(millis: int | None) -> str | None:
-    if millis is None:
-        return None
-    try:
-        moment = datetime.fromtimestamp(millis / 1000, UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis % 1000:03d}Z"
+    return None if millis is None else millis_text(millis)
 
 
 def trace_context(record: Mapping[str, Any]) -> tuple[str | None, str | None, int]:
