@@ -17,6 +17,7 @@ from ..._core.make import expose_owned
 from ..._core.make import wrap_owned
 from ..._core.wire import need_str
 from ..._core.wire import opt_str
+from ..._core.wire import present
 from ..._core.wire import rest
 from ...blocks import AudioBlock
 from ...blocks import Block
@@ -77,14 +78,8 @@ def block_out(b: Block) -> Any:
         case ImageBlock() | AudioBlock():
             if b.file_id is not None:  # callers put such blocks through the policy first
                 raise AssertionError(NO_FILE_ID)
-            out: dict[str, Any] = {"type": b.kind}
-            if b.data is not None:
-                out["data"] = b.data
-            if b.media_type is not None:
-                out["mimeType"] = b.media_type
-            if b.url is not None:
-                out["uri"] = b.url
-            return ev.overlay(out, b.extra)
+            found = present(data=b.data, mimeType=b.media_type, uri=b.url)
+            return ev.overlay({"type": b.kind, **found}, b.extra)
         case RawBlock():
             return raw(b.data)
         case (

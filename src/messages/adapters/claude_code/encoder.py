@@ -20,6 +20,7 @@ from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.jsontext import dump_compact
 from ..._core.jsontext import dump_unchecked
+from ..._core.wire import present
 from ..._shapes import anthropic_blocks
 from ...blocks import AudioBlock
 from ...blocks import Block
@@ -246,22 +247,18 @@ def _result_line(m: ResultMessage) -> dict[str, Any]:
         out["subtype"] = m.subtype
     elif m.is_error is None and not ex:  # from elsewhere, with no outcome: as Gemini CLI reads it
         out["subtype"] = "success"
-    if m.is_error is not None:
-        out["is_error"] = m.is_error
-    if m.duration_ms is not None:
-        out["duration_ms"] = m.duration_ms
-    if m.duration_api_ms is not None:
-        out["duration_api_ms"] = m.duration_api_ms
-    if m.num_turns is not None:
-        out["num_turns"] = m.num_turns
-    if m.result is not None:
-        out["result"] = m.result
-    if m.total_cost_usd is not None:
-        out["total_cost_usd"] = m.total_cost_usd
-    if m.usage is not None:
-        out["usage"] = _encode_usage(m.usage)
-    if m.structured_output is not None:
-        out["structured_output"] = raw(m.structured_output)
+    out.update(
+        present(
+            is_error=m.is_error,
+            duration_ms=m.duration_ms,
+            duration_api_ms=m.duration_api_ms,
+            num_turns=m.num_turns,
+            result=m.result,
+            total_cost_usd=m.total_cost_usd,
+            usage=None if m.usage is None else _encode_usage(m.usage),
+            structured_output=raw(m.structured_output),
+        )
+    )
     put_result_details(out, m)
     _put_context(out, m, ex)
     out.update(ex)
@@ -271,12 +268,7 @@ def _result_line(m: ResultMessage) -> dict[str, Any]:
 def _init_line(m: InitMessage) -> dict[str, Any]:
     ex = _own(m.extra, "system")
     out: dict[str, Any] = {"type": "system", "subtype": "init"}
-    if m.cwd is not None:
-        out["cwd"] = m.cwd
-    if m.tools is not None:
-        out["tools"] = raw(m.tools)
-    if m.model is not None:
-        out["model"] = m.model
+    out.update(present(cwd=m.cwd, tools=raw(m.tools), model=m.model))
     _put_context(out, m, ex)
     out.update(ex)
     return out

@@ -24,6 +24,7 @@ from ..._core.frozen import raw
 from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
+from ..._core.wire import present
 from ...blocks import ToolUseBlock
 from ...events.agent import CompactBoundaryMessage
 from ...events.agent import ConversationResetMessage
@@ -361,18 +362,16 @@ def result_details(rest: dict[str, Any]) -> tuple[Any, ...]:
 
 def put_result_details(out: dict[str, Any], m: ResultMessage) -> None:
     """Write a result's run details under their wire names."""
-    if m.stop_reason is not None:
-        out["stop_reason"] = m.stop_reason
-    if m.terminal_reason is not None:
-        out["terminal_reason"] = m.terminal_reason
-    if m.errors is not None:
-        out["errors"] = raw(m.errors)
-    if m.api_error_status is not None:
-        out["api_error_status"] = m.api_error_status
-    if m.permission_denials is not None:
-        out["permission_denials"] = raw(m.permission_denials)
-    if m.model_usage is not None:
-        out["modelUsage"] = raw(m.model_usage)
+    out.update(
+        present(
+            stop_reason=m.stop_reason,
+            terminal_reason=m.terminal_reason,
+            errors=raw(m.errors),
+            api_error_status=m.api_error_status,
+            permission_denials=raw(m.permission_denials),
+            modelUsage=raw(m.model_usage),
+        )
+    )
     call = m.deferred_tool_use
     if call is not None:
         out["deferred_tool_use"] = {"id": call.id, "name": call.name, "input": raw(call.input)}

@@ -25,6 +25,7 @@ from typing import Final
 from ..._core.frozen import raw
 from ..._core.make import maker
 from ..._core.make import wrap_owned
+from ..._core.wire import present
 from ...errors import DecodeError
 from ...events.records import FileSnapshotMessage
 from ...events.records import ProgressMessage
@@ -248,20 +249,13 @@ def record_line(m: Message, nested: Callable[[Message], Any]) -> dict[str, Any]:
         if m.tool_use_id is not None:
             out["parentToolUseID"] = m.tool_use_id
     elif isinstance(m, FileSnapshotMessage):
-        if m.message_uuid is not None:
-            out["messageId"] = m.message_uuid
-        if m.snapshot is not None:
-            out["snapshot"] = raw(m.snapshot)
-        if m.is_update is not None:
-            out["isSnapshotUpdate"] = m.is_update
+        out.update(
+            present(
+                messageId=m.message_uuid, snapshot=raw(m.snapshot), isSnapshotUpdate=m.is_update
+            )
+        )
     elif isinstance(m, TitleMessage):
-        if m.title is not None:
-            out["summary"] = m.title
-        if m.leaf_uuid is not None:
-            out["leafUuid"] = m.leaf_uuid
+        out.update(present(summary=m.title, leafUuid=m.leaf_uuid))
     elif isinstance(m, QueueOperationMessage):
-        if m.operation is not None:
-            out["operation"] = m.operation
-        if m.content is not None:
-            out["content"] = m.content
+        out.update(present(operation=m.operation, content=m.content))
     return out

@@ -36,6 +36,7 @@ from ..._core.wire import fail
 from ..._core.wire import need_str
 from ..._core.wire import opt_int
 from ..._core.wire import opt_str
+from ..._core.wire import present
 from ..._core.wire import rest
 from ..._shapes import anthropic_blocks
 from ...blocks import Block
@@ -435,17 +436,15 @@ def decode_usage(d: dict[str, Any]) -> Usage:
 
 def encode_usage(usage: Usage) -> dict[str, Any]:
     """Usage back to Codex token counts (cached tokens added back into ``input_tokens``)."""
-    out: dict[str, Any] = {}
-    if usage.input_tokens is not None:
-        out["input_tokens"] = (
-            usage.input_tokens + (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
-        )
-    if usage.cache_read_tokens is not None:
-        out["cached_input_tokens"] = usage.cache_read_tokens
-    if usage.output_tokens is not None:
-        out["output_tokens"] = usage.output_tokens
-    if usage.reasoning_tokens is not None:
-        out["reasoning_output_tokens"] = usage.reasoning_tokens
+    total = usage.input_tokens
+    if total is not None:
+        total += (usage.cache_read_tokens or 0) + (usage.cache_write_tokens or 0)
+    out = present(
+        input_tokens=total,
+        cached_input_tokens=usage.cache_read_tokens,
+        output_tokens=usage.output_tokens,
+        reasoning_output_tokens=usage.reasoning_tokens,
+    )
     if usage.extra:
         out.update(raw(usage.extra))
     return out
