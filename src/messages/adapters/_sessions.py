@@ -96,10 +96,10 @@ from ..roles import UserMessage
 __all__ = [
     "HOOKED",
     "LOG_SUFFIXES",
-    "Link",
-    "LinearHook",
     "ChainLinker",
     "DatabaseHook",
+    "Link",
+    "LinearHook",
     "Linker",
     "RESULT_CALL",
     "SessionFile",
