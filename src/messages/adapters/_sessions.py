@@ -24,7 +24,10 @@ Adding an agent
 ---------------
 Write ``src/messages/adapters/<name>/session_hook.py`` defining ``HOOK``, an object with the
 four methods of :class:`SessionHook` (subclassing :class:`LinearHook` and overriding what
-differs is the short way), and add ``<name>`` to :data:`HOOKED`. Keep what the files say in
+differs is the short way: :meth:`LinearHook.amend` adds what a record says to its link in the
+chain, :func:`agent_folders` gives the usual default folders, :class:`DatabaseHook` serves
+sessions that are rows of one database, :class:`ChainLinker` keeps a chain of one's own), and
+add ``<name>`` to :data:`HOOKED`. Keep what the files say in
 that one module: the record accessors (which wire field holds the id, the parent...) read the
 decoded message's ``extra`` (or a :class:`~messages.RawMessage`'s ``data``) there and nowhere
 else. Rules to follow:
