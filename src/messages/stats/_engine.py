@@ -48,6 +48,7 @@ from typing import Final
 
 from .._core.fields import Timestamp
 from .._core.slots import Slotted
+from ..adapters.copilot import model_usages
 from ..adapters.gemini_cli import tool_counts
 from ..adapters.gemini_session import restates
 from ..convert import flatten_assistant
@@ -74,6 +75,7 @@ from ..roles import UserMessage
 from ..usage import Usage
 
 __all__ = [
+    "DEFERS",
     "Entry",
     "InputStats",
     "Key",
@@ -289,6 +291,8 @@ class Entry:
     request_id: str | None = None
     """The API request's id where the log gives it (Claude Code's ``requestId``): with the
     message id, what tells a resumed session's copy of a request from a new one."""
+    source: str | None = None
+    """The format of the input that reported it (see :data:`DEFERS`)."""
 
     @property
     def time(self) -> float | None:
@@ -329,6 +333,10 @@ class _Result(Slotted):
     """When the result was written, if the log says (a sum of results has none)."""
     model: str | None = None
     """The model the result reports for, if the log says (a Codex token count's turn model)."""
+    source: str | None = None
+    """The format of the input that reported it (see :data:`DEFERS`)."""
+    parts: tuple[tuple[str, Tokens], ...] = ()
+    """Its tokens per model, where it reports them so (a Copilot ``session.shutdown``)."""
 
     def add(self, other: _Result) -> None:
         if other.tokens is not None and other.tokens.reported():
@@ -394,14 +402,52 @@ def _codex_reset(extra: Mapping[str, Any]) -> float | None:
     return None
 
 
-def _result(m: ResultMessage) -> _Result:
+def _result(m: ResultMessage, source: str | None = None) -> _Result:
     cost = logged_cost(m.total_cost_usd)
     if m.total_cost_usd is None and m.usage is not None:
         cost = logged_cost(m.usage.cost_usd)
     tokens = None if m.usage is None else Tokens.of(m.usage, None)
     if tokens is not None:
         tokens.cost = None
-    return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model)
+    parts = tuple((name, Tokens.of(u)) for name, u in model_usages(m))
+    return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model, source, parts)
+
+
+def _growth(now: int | None, before: int | None) -> int | None:
+    if now is None or before is None:
+        return now
+    return max(now - before, 0)
+
+
+def _grown(found: _Result, before: dict[str, Tokens]) -> None:
+    """A result of per-model totals counts what each model's totals grew by since the last.
+
+    Copilot writes a ``session.shutdown`` each time a session's process exits; ccusage 20.0.24
+    reads each as the session's running totals per model, counting what grew since the
+    previous one (a figure that shrank adds nothing): so does this. A model whose totals did
+    not grow leaves no part.
+    """
+    parts = []
+    total: Tokens | None = None
+    for name, totals in found.parts:
+        had = before.get(name)
+        before[name] = now = totals
+        if had is not None:
+            now = Tokens(
+                _growth(totals.input, had.input),
+                _growth(totals.output, had.output),
+                _growth(totals.cache_read, had.cache_read),
+                _growth(totals.cache_write, had.cache_write),
+                _growth(totals.reasoning, had.reasoning),
+            )
+        figures = (now.input, now.output, now.cache_read, now.cache_write, now.reasoning)
+        if not any(figures):
+            continue
+        parts.append((name, now))
+        total = Tokens() if total is None else total
+        total.add(now)
+    found.parts = tuple(parts)
+    found.tokens = total
 
 
 def _fingerprint(m: Message) -> str:
@@ -636,7 +682,13 @@ class SessionStats(Slotted):
         found = [r for r in self.results.values() if r.tokens is not None and r.tokens.reported()]
         running = {key: r for key, r in self.running.values()}.values()
         found += [r for r in running if r.tokens is not None and r.tokens.reported()]
-        return [Entry(r.tokens, r.timestamp, r.model) for r in found if r.tokens is not None]
+        out = []
+        for r in found:
+            if r.parts:  # priced and counted per model
+                out += [Entry(t, r.timestamp, name) for name, t in r.parts]
+            elif r.tokens is not None:
+                out.append(Entry(r.tokens, r.timestamp, r.model))
+        return out
 
 
 _ASSISTANT_CONTENT = (
@@ -664,6 +716,7 @@ class InputStats(Slotted):
         "_folder",
         "_in_turn",
         "_seen",
+        "_totals",
         "_turn",
         "format",
         "label",
@@ -679,6 +732,7 @@ class InputStats(Slotted):
         self._in_turn: SessionStats | None = None
         self._turn: set[str] = set()
         self._seen: Counter[str] = Counter()
+        self._totals: dict[str, dict[str, Tokens]] = {}
         folder = os.path.basename(os.path.dirname(label)) if os.sep in label else ""
         self._folder = folder or None
 
@@ -760,6 +814,7 @@ class InputStats(Slotted):
                     context,
                     agent if type(agent) is str else None,
                     request if type(request) is str and m.message_id else None,
+                    self.format,
                 )
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
@@ -779,9 +834,13 @@ class InputStats(Slotted):
             ):
                 s.bad_costs.add(key)
             if m.extra.get("type") == "result":  # Claude Code: the running totals
-                s.running[self.label] = (key, _result(m))
+                s.running[self.label] = (key, _result(m, self.format))
             else:
-                s.results[key] = _result(m)
+                found = _result(m, self.format)
+                if found.parts:
+                    before = self._totals.setdefault(s.session_id or "", {})
+                    _grown(found, before)
+                s.results[key] = found
             return
         if isinstance(m, ErrorMessage):
             s.errors_seen.add(self._key(m, m.uuid, m.message_id))
@@ -842,7 +901,28 @@ def resolve(parts: dict[Key, SessionStats]) -> list[SessionStats]:
             del merged[key]
     found = list(merged.values())
     _count_copies_once(found)
+    for s in found:
+        _defer(s)
     return found
+
+
+DEFERS: Final = {"copilot": "copilot_otel"}
+"""Formats whose per-call usage gives way to another format's for the same session.
+
+The Copilot CLI's session store (``copilot``) and its OpenTelemetry trace file
+(``copilot_otel``) both report a session's model calls under the same session id: the store
+each reply's output tokens only, the trace each call in full. Where the trace reports calls of
+a session, the replies' figures are left out, so each call counts once. A session's totals
+(the store's ``session.shutdown``) are results, which win over any per-call usage, as they
+do in ccusage 20.0.24."""
+
+
+def _defer(s: SessionStats) -> None:
+    """Leave out the per-call usage of a format that gives way to another's (:data:`DEFERS`)."""
+    found = {e.source for e in s.turn_usage.values()}
+    gone = {name for name, over in DEFERS.items() if name in found and over in found}
+    if gone:
+        s.turn_usage = {k: e for k, e in s.turn_usage.items() if e.source not in gone}
 
 
 def _count_copies_once(sessions: list[SessionStats]) -> None:
