@@ -51,6 +51,7 @@ from .._core.slots import Slotted
 from ..adapters.copilot import model_usages
 from ..adapters.gemini_cli import tool_counts
 from ..adapters.gemini_session import restates
+from ..adapters.kimi import restates as kimi_restates
 from ..convert import flatten_assistant
 from ..events.agent import CompactBoundaryMessage
 from ..events.agent import RateLimitMessage
@@ -781,9 +782,10 @@ class InputStats(Slotted):
         """Count one decoded message (role messages are looked at block by block).
 
         A record that restates history kept elsewhere (a Gemini CLI checkpoint or prompt
-        log, see :func:`~messages.adapters.gemini_session.restates`) is not counted again.
+        log, see :func:`~messages.adapters.gemini_session.restates`; a Kimi CLI context file,
+        see :func:`~messages.adapters.kimi.restates`) is not counted again.
         """
-        if m.extra and restates(m):
+        if (m.extra and restates(m)) or kimi_restates(m):
             return
         s = self._session(m.session_id)
         if s.first_time is None and m.timestamp is not None:  # logs are in time order
