@@ -255,5 +255,6 @@ def test_stats_do_not_count_the_context_again(
     assert with_context["sessions"] == [
         {**without["sessions"][0], "inputs": with_context["sessions"][0]["inputs"]}
     ]
+    assert with_context["sessions"][0]["session_id"] == SESSION  # the folder, as ccusage names it
     assert with_context["total"]["turns"] == without["total"]["turns"] == 2
     assert with_context["total"]["tool_calls"] == {"Shell": 1}

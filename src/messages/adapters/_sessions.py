@@ -57,6 +57,14 @@ store: a file per record, and a SQLite database holding many sessions):
 - ``read(files) -> Iterator[Message]``: the records of one session, read from all its files
   together (the loader then links them with one linker, from ``linker(files[0])``).
 
+One more serves ``messages stats``, which reads file by file, for agents whose records do not
+name their session:
+
+- ``session_of(path) -> tuple[str | None, str | None]``: the session a file belongs to, told
+  from its path alone, and the time (ISO 8601) a record of it without a time of its own
+  happened (Codebuff's chat folders are named after the time the chat began); see
+  :func:`path_session`.
+
 >>> from messages import AssistantMessage, UserMessage, Usage
 >>> linker = LinearHook("native").linker(SessionFile("a.jsonl", "a"))
 >>> [linker.link(m) for m in (UserMessage("hi"), AssistantMessage("yo", usage=Usage(1, 2)))]
@@ -102,6 +110,7 @@ __all__ = [
     "SessionHook",
     "hook",
     "is_prompt",
+    "path_session",
     "wire_fields",
 ]
 
@@ -357,3 +366,13 @@ def hook(name: str) -> SessionHook:
             found = LinearHook(name)
         _HOOKS[name] = found
     return found
+
+
+def path_session(name: str, path: str) -> tuple[str | None, str | None]:
+    """What the path of a file of agent ``name`` says: its session, and when it happened.
+
+    The time is that of a record without one of its own; ``(None, None)`` when the agent's
+    hook has no ``session_of``.
+    """
+    found = getattr(hook(name), "session_of", None) if name in HOOKED else None
+    return (None, None) if found is None else found(path)

@@ -48,6 +48,7 @@ from typing import Final
 
 from .._core.fields import Timestamp
 from .._core.slots import Slotted
+from ..adapters._sessions import path_session
 from ..adapters.copilot import model_usages
 from ..adapters.gemini_cli import tool_counts
 from ..adapters.gemini_session import restates
@@ -531,6 +532,9 @@ class SessionStats(Slotted):
     resets: set[float] = field(default_factory=set)
     """When the five-hour usage windows the logs mention reset (seconds since 1970): Claude
     Code's ``rate_limit_event`` (``resetsAt``), Codex's rate-limit snapshots (``resets_at``)."""
+    undated: float | None = None
+    """When a record without a time of its own happened, where the file's path says (seconds
+    since 1970; see :func:`~messages.adapters._sessions.path_session`)."""
 
     @property
     def project(self) -> str | None:
@@ -558,6 +562,7 @@ class SessionStats(Slotted):
             set(self.summaries),
             set(self.bad_costs),
             set(self.resets),
+            self.undated,
         )
 
     def absorb(self, other: SessionStats) -> None:
@@ -588,6 +593,7 @@ class SessionStats(Slotted):
         self.summaries |= other.summaries
         self.bad_costs |= other.bad_costs
         self.resets |= other.resets
+        self.undated = _earliest(self.undated, other.undated)
 
     def keys(self) -> set[str]:
         """The keys of every record counted here (to find a fragment's session)."""
@@ -721,12 +727,16 @@ class InputStats(Slotted):
         "_turn",
         "format",
         "label",
+        "path_facts",
         "sessions",
     )
 
-    def __init__(self, label: str, format: str | None) -> None:
+    def __init__(self, label: str, format: str | None, *, path: str | None = None) -> None:
         self.label = label
         self.format = format
+        self.path_facts: tuple[str | None, str | None] = (None, None)  # session, undated time
+        if path is not None and format is not None:
+            self.path_facts = path_session(format, path)
         self.sessions: dict[Key, SessionStats] = {}
         self._current: SessionStats | None = None
         self._anon: SessionStats | None = None
@@ -775,8 +785,25 @@ class InputStats(Slotted):
         self._turn = set()
 
     def finish(self) -> None:
-        """Close the turn still open at the end of the input."""
+        """Close the turn still open at the end of the input.
+
+        An input whose records name no session is the session its path names, where its
+        agent's hook tells it (a Droid settings file joins its transcript's session).
+        """
         self._end_turn()
+        session, undated = self.path_facts
+        anon = self.sessions.get(("input", self.label))
+        if session is not None and anon is not None and len(self.sessions) == 1:
+            del self.sessions[("input", self.label)]
+            anon.session_id = session
+            self.sessions[("session", session)] = anon
+            self._anon = self._current = None
+        when = epoch(undated)
+        if when is not None:
+            for s in self.sessions.values():
+                s.undated = when
+                if s.first_time is None:
+                    s.first_time = when
 
     def feed(self, m: Message) -> None:
         """Count one decoded message (role messages are looked at block by block).

@@ -79,6 +79,11 @@ class Hook(LinearHook):
         project = os.path.basename(os.path.dirname(path)) or None
         return SessionFile(path, session, project=project)
 
+    def session_of(self, path: str) -> tuple[str | None, str | None]:
+        """The session a transcript or settings file belongs to: its name (for ``stats``)."""
+        found = self.locate(path, ())
+        return (None if found is None else found.session), None
+
     def linker(self, file: SessionFile) -> Linker:
         """A chain in file order; the settings file reports the usage, outside the chain."""
         return _Linker(super().linker(file))

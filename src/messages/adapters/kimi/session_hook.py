@@ -90,6 +90,13 @@ class Hook(LinearHook):
         group = os.path.basename(os.path.dirname(folder)) or None
         return SessionFile(path, os.path.basename(folder) or path, project=group)
 
+    def session_of(self, path: str) -> tuple[str | None, str | None]:
+        """The session of a wire or context file: its folder's name (for ``stats``)."""
+        name = os.path.basename(path)
+        if name != WIRE and not (name.startswith("context") and name.endswith(".jsonl")):
+            return None, None
+        return os.path.basename(os.path.dirname(os.path.abspath(path))) or None, None
+
     def linker(self, file: SessionFile) -> Linker:
         """A chain in file order; each status update is one API call's usage."""
         return _Linker(super().linker(file))
