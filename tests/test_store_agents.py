@@ -262,6 +262,48 @@ def test_openclaw_sessions_are_read_as_pi_sessions(
     assert session.title == "Remind me what is on my calendar today."
 
 
+# an OpenClaw folder holding a live session, another one reset (archived), and a deleted copy
+# of the live one: ccusage 20.0.24 (``openclaw daily --timezone UTC``) counts the archived
+# session and the copy's records once
+CCUSAGE_OPENCLAW_ARCHIVED = {"2026-02-14": (1920, 130, 10400, 600, 0.0218)}
+
+
+def _archived_claw(home: Path) -> Path:
+    sessions = home / ".openclaw" / "agents" / "main" / "sessions"
+    sessions.mkdir(parents=True)
+    live = "7c1e4b2a-9f30-4d6e-8a51-2b7d0c9e3f14"
+    shutil.copy(CLAW, sessions / f"{live}.jsonl")
+    shutil.copy(CLAW, sessions / f"{live}.jsonl.deleted.1771000000000")
+    other = CLAW.read_text("utf-8").replace("7c1e4b2a-9f30", "0a0a0a0a-9f30")
+    reset = "0a0a0a0a-9f30-4d6e-8a51-2b7d0c9e3f14.jsonl.reset.2026-02-15T06-00-00.000Z"
+    (sessions / reset).write_text(other, "utf-8")
+    return home / ".openclaw"
+
+
+def _stats_by_day(folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, tuple[Any, ...]]:
+    from messages.cli.main import main
+
+    capsys.readouterr()
+    assert main(["stats", "--json", "--no-cache", "--by", "day", "--tz", "UTC", str(folder)]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    keys = ("input", "output", "cache_read", "cache_write")
+    return {r["day"]: (*(r["tokens"][k] for k in keys), r["cost_usd"]) for r in rows}
+
+
+def test_openclaw_stats_read_archived_files_and_count_a_copy_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _archived_claw(tmp_path / "home")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # OpenClaw's default folder
+    monkeypatch.delenv("OPENCLAW_DIR", raising=False)
+    mine = _stats_by_day(folder, capsys)
+    assert mine.keys() == CCUSAGE_OPENCLAW_ARCHIVED.keys()
+    for day, figures in CCUSAGE_OPENCLAW_ARCHIVED.items():
+        assert mine[day][:4] == figures[:4]
+        assert mine[day][4] == pytest.approx(figures[4])
+    assert len(list(load(folder))) == 2  # as messages sessions reads them: two sessions
+
+
 def test_openclaw_agrees_with_ccusage_20() -> None:
     agree(CCUSAGE_OPENCLAW_DAILY, daily(CLAW, "pi"))
 
@@ -331,6 +373,19 @@ def test_ccusage_itself_on_undated_codebuff_replies(tmp_path: Path) -> None:
         CCUSAGE_CODEBUFF_UNDATED
     )
     assert _by_day(projects) == {day: (*v[:4], round(v[4], 7)) for day, v in theirs.items()}
+
+
+def test_ccusage_itself_on_archived_openclaw_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = _ccusage()
+    folder = _archived_claw(tmp_path / "home")
+    theirs = _theirs([*command, "openclaw"], {"HOME": str(tmp_path / "home")})
+    mine = _stats_by_day(folder, capsys)
+    assert theirs.keys() == mine.keys() == CCUSAGE_OPENCLAW_ARCHIVED.keys()
+    for day, figures in theirs.items():
+        assert mine[day][:4] == figures[:4]
+        assert mine[day][4] == pytest.approx(figures[4])
 
 
 def test_ccusage_itself_on_openclaw(tmp_path: Path) -> None:

@@ -459,6 +459,18 @@ saved sessions, prompt logs and checkpoints, OpenCode's record files), and datab
 :mod:`messages.adapters._stores`)."""
 
 
+ARCHIVED: Final = (".jsonl.deleted.", ".jsonl.reset.")
+"""What an archived session file's name holds after its stem: OpenClaw keeps a deleted or reset
+session as ``<id>.jsonl.deleted.<time>`` or ``<id>.jsonl.reset.<time>``, and ccusage counts
+them; so does a folder argument."""
+
+
+def _log_name(name: str) -> bool:
+    if name.startswith("."):
+        return False
+    return name.endswith(LOG_SUFFIXES) or any(mark in name for mark in ARCHIVED)
+
+
 def stored(inp: Input) -> tuple[str, Iterator[Message]] | None:
     """The format and messages of an input that is an agent's database, else ``None``.
 
@@ -479,8 +491,9 @@ def stored(inp: Input) -> tuple[str, Iterator[Message]] | None:
 def expand(path: str) -> list[Input]:
     """The inputs a command-line argument names: a file, or every log under a folder.
 
-    A folder is read recursively, in sorted order, for the files :data:`LOG_SUFFIXES` name;
-    hidden entries below it are left out. Files found this way whose format cannot be told
+    A folder is read recursively, in sorted order, for the files :data:`LOG_SUFFIXES` name
+    (and the archived session files :data:`ARCHIVED` names); hidden entries below it are left
+    out. Files found this way whose format cannot be told
     (a configuration file, say) are skipped without a report.
     """
     if path == "-" or not os.path.isdir(path):
@@ -488,11 +501,7 @@ def expand(path: str) -> list[Input]:
     found = []
     for folder, dirs, files in os.walk(path):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found += [
-            os.path.join(folder, name)
-            for name in sorted(files)
-            if name.endswith(LOG_SUFFIXES) and not name.startswith(".")
-        ]
+        found += [os.path.join(folder, name) for name in sorted(files) if _log_name(name)]
     return [Input(p, found=True) for p in found]
 
 
