@@ -11,7 +11,8 @@ starts a new one; compaction replaces the history with a summary.
 - ``user``, ``assistant``, ``system``, ``tool`` -> :class:`UserMessage`,
   :class:`AssistantMessage`, :class:`SystemMessage`, :class:`ToolMessage` (its one
   :class:`ToolResultBlock` answering ``tool_call_id``). ``content`` is text, or parts:
-  ``text`` -> :class:`TextBlock`, ``think`` -> :class:`ThinkingBlock`, any other part
+  ``text`` -> :class:`TextBlock`, ``think`` -> :class:`ThinkingBlock` (its ``encrypted``
+  opaque text stays in the kept record only), any other part
   (``image_url``, ``audio_url``...) -> :class:`RawBlock`; each ``tool_calls`` entry ->
   :class:`ToolUseBlock` (``arguments`` JSON text parsed as ``input`` when an object, and kept
   as written);
@@ -79,9 +80,8 @@ def _part(part: Any) -> Block:
         tag = part.get("type")
         if tag == "text" and type(part.get("text")) is str and len(part) == 2:
             return TextBlock(part["text"])
-        if tag == "think" and type(part.get("think")) is str:
-            left = {k: v for k, v in part.items() if k not in ("type", "think")}
-            return ThinkingBlock(part["think"], extra=wrap_owned(left))
+        if tag == "think" and type(part.get("think")) is str:  # ``encrypted``: in the record
+            return ThinkingBlock(part["think"])
     return RawBlock(part)
 
 
