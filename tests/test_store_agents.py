@@ -302,6 +302,10 @@ def test_openclaw_stats_read_archived_files_and_count_a_copy_once(
         assert mine[day][:4] == figures[:4]
         assert mine[day][4] == pytest.approx(figures[4])
     assert len(list(load(folder))) == 2  # as messages sessions reads them: two sessions
+    elsewhere = tmp_path / "copy"
+    shutil.copytree(folder, elsewhere)  # not a default folder: read as any folder
+    assert len(list(load(elsewhere))) == 2
+    assert _stats_by_day(elsewhere, capsys) == mine
 
 
 def test_openclaw_agrees_with_ccusage_20() -> None:

@@ -100,6 +100,7 @@ from ..roles import AssistantMessage
 from ..roles import UserMessage
 
 __all__ = [
+    "ARCHIVED",
     "HOOKED",
     "LOG_SUFFIXES",
     "Link",
@@ -109,6 +110,7 @@ __all__ = [
     "SessionFile",
     "SessionHook",
     "hook",
+    "is_archived",
     "is_prompt",
     "path_session",
     "wire_fields",
@@ -142,6 +144,10 @@ HOOKED: Final = (
 
 LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")
 """File endings a folder is searched for when a hook does not say otherwise."""
+ARCHIVED: Final = (".jsonl.deleted.", ".jsonl.reset.")
+"""What an archived session file's name holds after its stem: OpenClaw keeps a deleted or reset
+session as ``<id>.jsonl.deleted.<time>`` or ``<id>.jsonl.reset.<time>``, and ccusage counts
+them; a folder read by ``messages stats`` or ``messages sessions`` takes them too."""
 
 Role = Literal["main", "subagent"]
 
@@ -277,12 +283,24 @@ def is_prompt(message: Message) -> bool:
     return has_text
 
 
-def walk_files(folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES) -> Iterator[str]:
-    """Every file under ``folder`` ending in one of ``suffixes``, sorted; hidden ones left out."""
+def is_archived(name: str) -> bool:
+    """Whether a file name is an archived session file's (:data:`ARCHIVED`)."""
+    return any(mark in name for mark in ARCHIVED)
+
+
+def walk_files(
+    folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES, *, archived: bool = False
+) -> Iterator[str]:
+    """Every file under ``folder`` ending in one of ``suffixes``, sorted; hidden ones left out.
+
+    ``archived``: archived session files too (see :data:`ARCHIVED`).
+    """
     for top, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):
-            if name.endswith(suffixes) and not name.startswith("."):
+            if name.startswith("."):
+                continue
+            if name.endswith(suffixes) or (archived and is_archived(name)):
                 yield os.path.join(top, name)
 
 

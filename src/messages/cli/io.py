@@ -30,6 +30,7 @@ from ..adapters import detect as detect_format
 from ..adapters import get
 from ..adapters._base import iter_decode
 from ..adapters._base import load_line
+from ..adapters._sessions import is_archived
 from ..errors import DecodeError
 from ..events.run import InvalidLineMessage
 from ..events.run import StreamEventMessage
@@ -459,16 +460,10 @@ saved sessions, prompt logs and checkpoints, OpenCode's record files), and datab
 :mod:`messages.adapters._stores`)."""
 
 
-ARCHIVED: Final = (".jsonl.deleted.", ".jsonl.reset.")
-"""What an archived session file's name holds after its stem: OpenClaw keeps a deleted or reset
-session as ``<id>.jsonl.deleted.<time>`` or ``<id>.jsonl.reset.<time>``, and ccusage counts
-them; so does a folder argument."""
-
-
 def _log_name(name: str) -> bool:
     if name.startswith("."):
         return False
-    return name.endswith(LOG_SUFFIXES) or any(mark in name for mark in ARCHIVED)
+    return name.endswith(LOG_SUFFIXES) or is_archived(name)
 
 
 def stored(inp: Input) -> tuple[str, Iterator[Message]] | None:
@@ -492,9 +487,9 @@ def expand(path: str) -> list[Input]:
     """The inputs a command-line argument names: a file, or every log under a folder.
 
     A folder is read recursively, in sorted order, for the files :data:`LOG_SUFFIXES` name
-    (and the archived session files :data:`ARCHIVED` names); hidden entries below it are left
-    out. Files found this way whose format cannot be told
-    (a configuration file, say) are skipped without a report.
+    (and archived session files, see :func:`~messages.adapters._sessions.is_archived`); hidden
+    entries below it are left out. Files found this way whose format cannot be told (a
+    configuration file, say) are skipped without a report.
     """
     if path == "-" or not os.path.isdir(path):
         return [Input(path)]

@@ -143,7 +143,7 @@ def _files(path: str) -> Iterator[tuple[str, str | None]]:
                 for found in h.files(path):
                     yield found, name
                 return
-    for found in walk_files(path, (*LOG_SUFFIXES, *STORE_SUFFIXES)):
+    for found in walk_files(path, (*LOG_SUFFIXES, *STORE_SUFFIXES), archived=True):
         for one in session_paths(found):  # a Hermes database: each of its sessions
             yield one, None
 
