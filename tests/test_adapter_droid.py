@@ -146,12 +146,37 @@ def test_stats_agree_with_ccusage_20(folder: Path, capsys: pytest.CaptureFixture
     assert ours[4] == pytest.approx(CCUSAGE_SESSION[4], rel=1e-9)
 
 
+def _one_row(folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main(["stats", "--json", "--no-cache", "--cost", "estimated", str(folder)]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["sessions"]
+    return dict(row)
+
+
+def test_stats_join_the_settings_totals_to_their_session(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    row = _one_row(folder, capsys)
+    assert row["session_id"] == SESSION
+    assert sorted(Path(p).name for p in row["inputs"]) == [
+        f"{SESSION}.jsonl",
+        f"{SESSION}.settings.json",
+    ]
+    assert (row["turns"], row["tool_calls"]) == (3, {"Edit": 1, "Grep": 1})  # the transcript's
+    assert row["tokens"]["input"] == CCUSAGE_SESSION[0]  # the settings file's totals
+    for name in (f"{SESSION}.jsonl", f"{SESSION}.settings.json"):  # in either order, alone
+        (folder / "-home-dev-site" / name).unlink()
+        alone = _one_row(folder, capsys)
+        assert alone["session_id"] == SESSION
+        shutil.copy(PROJECT / name, folder / "-home-dev-site" / name)
+
+
 def test_stats_agree_with_ccusage_run_live(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = ccusage_run("droid", {"DROID_SESSIONS_DIR": str(folder)}, tmp_path)
     (theirs,) = json.loads(run.stdout)["sessions"]
     assert theirs["sessionId"] == SESSION
+    assert _one_row(folder, capsys)["session_id"] == theirs["sessionId"]
     ours = _ours(folder, capsys)
     assert ours[:4] == (
         theirs["inputTokens"],

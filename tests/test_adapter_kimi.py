@@ -33,6 +33,7 @@ from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "kimi"
 SESSION = "4a7b9c1d-2e3f-4051-8a6b-7c8d9e0f1a2b"
+OLDER = "0e1f2a3b-4c5d-4e6f-8a7b-9c0d1e2f3a4b"  # a session with only its context.jsonl
 
 
 @pytest.fixture
@@ -100,7 +101,7 @@ def test_lines_of_other_formats_are_not_kimis() -> None:
 
 
 def test_a_wire_file_is_a_session(folder: Path) -> None:
-    (s,) = list(load(folder / "sessions"))
+    s = {one.id: one for one in load(folder / "sessions")}[SESSION]
     assert (s.agent, s.id, s.project, s.prompts) == ("kimi", SESSION, "8c5d2f0a1b3e", 1)
     assert s.title == "How many lines does main.py have?"
     assert s.usage.calls == 2
@@ -164,3 +165,96 @@ def test_stats_with_no_argument_reads_kimis_folder(
 def test_convert_to_kimi_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["convert", "--to", "kimi", str(HERE / "wire.jsonl")]) == 2
     assert "--to kimi: kimi is an agent's own store" in capsys.readouterr().err
+
+
+# -- context.jsonl --------------------------------------------------------------------------
+
+
+def _context() -> list[str]:
+    return (HERE / "context.jsonl").read_text("utf-8").splitlines()
+
+
+def test_a_context_file_is_read_and_written_back() -> None:
+    lines = _context()
+    messages = list(kimi.iter_decode(lines))
+    assert [json.loads(x) for x in kimi.iter_encode(messages)] == [json.loads(x) for x in lines]
+    assert [kimi.encode(kimi.decode(json.loads(x))) for x in lines] == [
+        json.loads(x) for x in lines
+    ]
+    assert [type(m).__name__ for m in messages] == [
+        "SystemMessage", "StreamEventMessage", "UserMessage", "StreamEventMessage",
+        "AssistantMessage", "StreamEventMessage", "ToolMessage", "StreamEventMessage",
+        "AssistantMessage", "StreamEventMessage",
+    ]  # fmt: skip
+    system, _, user, _, call, _, result, _, answer, _ = messages
+    assert system.text.startswith("You are Kimi CLI")
+    assert user.text == "How many lines does main.py have?"
+    thinking, use = call.content
+    assert (thinking.thinking, use.id, use.name, dict(use.input)) == (
+        "Count them with wc.",
+        "Shell:0",
+        "Shell",
+        {"command": "wc -l main.py"},
+    )
+    assert use.arguments == '{"command": "wc -l main.py"}'
+    (block,) = result.content
+    assert block.tool_use_id == "Shell:0" and block.text.endswith("42 main.py\n")
+    assert answer.text == "main.py has 42 lines."
+    assert all(kimi.restates(m) for m in messages)  # history the wire file records too
+    assert not any(kimi.restates(m) for m in kimi.iter_decode(_lines()))
+
+
+def test_only_kimis_own_context_records_are_claimed() -> None:
+    claimed = [detect(json.loads(line)) for line in _context()]
+    assert claimed == ["kimi", "kimi", None, "kimi", None, "kimi", None, "kimi", None, "kimi"]
+    for odd in ({"role": "_usage", "token_count": "8"}, {"role": "_checkpoint", "id": 0, "x": 1}):
+        assert detect(odd) is None
+
+
+def test_context_parts_it_does_not_model_are_kept_whole() -> None:
+    path = HERE / "data" / "sessions" / "8c5d2f0a1b3e" / OLDER / "context.jsonl"
+    lines = path.read_text("utf-8").splitlines()
+    messages = list(kimi.iter_decode(lines))
+    user = messages[1]
+    text, image = user.content
+    assert text.text == "What does this diagram show?" and image.kind == "raw"
+    assert [json.loads(x) for x in kimi.iter_encode(messages)] == [json.loads(x) for x in lines]
+    odd = {"role": "assistant", "content": 3, "tool_calls": [{"id": 1}]}
+    assert kimi.encode(kimi.decode(odd)) == odd
+
+
+def test_the_wire_and_the_context_file_are_one_session(folder: Path) -> None:
+    found = {s.id: s for s in load(folder / "sessions")}
+    both = found[SESSION]
+    assert sorted(Path(f).name for f in both.files) == ["context.jsonl", "wire.jsonl"]
+    wire = (folder / "sessions" / "8c5d2f0a1b3e" / SESSION / "wire.jsonl").read_text("utf-8")
+    assert len(both.records) == len(wire.splitlines())  # the wire's records, once
+    assert both.usage.total.output_tokens == 76
+    older = found[OLDER]  # no wire file: read from its context
+    assert (older.title, older.prompts, older.usage.calls) == (
+        "What does this diagram show?",
+        1,
+        0,
+    )
+    assert [r.kind for r in older.records] == [
+        "stream_event", "user", "stream_event", "assistant", "stream_event",
+    ]  # fmt: skip
+
+
+def test_stats_do_not_count_the_context_again(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alone = tmp_path / "wire-only"
+    shutil.copytree(folder, alone)
+    for context in alone.rglob("context*.jsonl"):
+        context.unlink()
+    assert main(["stats", "--json", "--no-cache", str(alone)]) == 0
+    without = json.loads(capsys.readouterr().out)
+    assert main(["stats", "--json", "--no-cache", str(folder)]) == 0
+    with_context = json.loads(capsys.readouterr().out)
+    assert with_context["sessions"] == [
+        {**without["sessions"][0], "inputs": with_context["sessions"][0]["inputs"]}
+    ]
+    assert with_context["sessions"][0]["session_id"] == SESSION  # the folder, as ccusage names it
+    assert with_context["total"]["turns"] == without["total"]["turns"] == 2
+    assert with_context["total"]["tool_calls"] == {"Shell": 1}

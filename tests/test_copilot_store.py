@@ -12,12 +12,16 @@ with only a total gives it as output; the day is the record's ``endTime`` (else 
 ``copilot_otel/traces.jsonl``, worked out by hand from the rule (not printed by ccusage: its npm
 package needs a native ``@ccusage/ccusage-<platform>`` package the registry used here lacks).
 ``test_ccusage_itself`` runs the real thing when ``MESSAGES_CCUSAGE`` names a working ccusage 20.
-The session store (``session-state/<id>/events.jsonl``) is not read by ccusage 20: nothing to
-compare there.
+The released ccusage 20.0.24 reads the session store too (``session-state/<id>/events.jsonl``,
+its ``session.shutdown`` totals per model, cumulative across a resumed session's processes),
+and for a session both cover takes the shutdown's totals: the ``CCUSAGE_BOTH_DAILY`` and
+``CCUSAGE_RESUMED_DAILY`` figures are what it printed, and the tests that run it compare the
+default run of ``messages stats`` on such a home with it.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shlex
@@ -26,12 +30,16 @@ import subprocess
 import tempfile
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conftest import LOCAL_FIXTURES
 from messages import AssistantMessage
+from messages import ResultMessage
 from messages import StreamEventMessage
+from messages import Usage
+from messages.adapters import copilot
 from messages.adapters import copilot_otel
 from messages.adapters import detect
 from messages.cli.io import default_folders
@@ -83,9 +91,9 @@ def test_a_session_folder_is_one_session_named_after_it(tmp_path: Path) -> None:
     assert session.agent == "copilot"
     assert session.title == "In main.go change the greeting from Hello to Hi."
     assert session.cwd == "/workspace"
-    assert session.usage.calls == 3
-    assert session.usage.total.output_tokens == 87 + 34 + 97
-    assert session.records[-1].kind == "stream_event"  # session.shutdown, kept verbatim
+    assert session.usage.calls == 1  # session.shutdown's totals win over the replies'
+    assert session.usage.total == Usage(1492, 402, 53718, 0)
+    assert session.records[-1].kind == "result"  # session.shutdown
     assert len(session.records) == len(lines)
 
 
@@ -174,3 +182,183 @@ def test_ccusage_itself() -> None:
     assert theirs == {day: v[:4] for day, v in CCUSAGE_COPILOT_DAILY.items()}
     mine = ours(TRACES)
     assert {day: v[:4] for day, v in mine.items()} == theirs
+
+
+# what ccusage 20.0.24 prints (``copilot daily --timezone UTC``) for a home holding both the
+# store and the trace: the store's session.shutdown totals for the session it covers, the
+# trace for the other; (input, output, cache read, cache write)
+CCUSAGE_BOTH_DAILY = {
+    "2026-10-02": (1492, 402, 53718, 0),
+    "2026-10-03": (1104, 877, 4096, 0),
+}
+# and for the resumed session of copilot/resumed-session.jsonl, one shutdown per process
+RESUMED = LOCAL_FIXTURES / "copilot" / "resumed-session.jsonl"
+RESUMED_ID = "b2d7e9f4-6a13-4c58-9e02-7f1a3c5d8b64"
+CCUSAGE_RESUMED_DAILY = {
+    "2026-10-05": (400, 41, 11800, 200),
+    "2026-10-06": (1108, 58, 8192, 0),
+}
+
+
+def _home_with_both(home: Path, *, shutdown: bool = True) -> Path:
+    """A home holding the session store and the trace file, as the CLI writes them."""
+    copilot = home / ".copilot"
+    shutil.copytree(STORE, copilot / "session-state")
+    if not shutdown:  # a session whose process has not exited (or was killed)
+        events = copilot / "session-state" / SESSION / "events.jsonl"
+        kept = [x for x in events.read_text("utf-8").splitlines() if "session.shutdown" not in x]
+        events.write_text("\n".join(kept) + "\n", "utf-8")
+    (copilot / "otel").mkdir(parents=True)
+    shutil.copy(TRACES, copilot / "otel" / TRACES.name)
+    return home
+
+
+def _resumed_home(home: Path) -> Path:
+    folder = home / ".copilot" / "session-state" / RESUMED_ID
+    folder.mkdir(parents=True)
+    shutil.copy(RESUMED, folder / "events.jsonl")
+    return home
+
+
+def _default_run(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> dict[str, Any]:
+    cli_main = importlib.import_module("messages.cli.main")  # the module, not the function
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("COPILOT_HOME", "COPILOT_OTEL_FILE_EXPORTER_PATH", "XDG_DATA_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(cli_main, "_stdin_is_terminal", lambda: True)
+    capsys.readouterr()
+    assert cli_main.main(["stats", "--json", "--no-cache", "--tz", "UTC", *args]) == 0
+    doc: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return doc
+
+
+_FIGURES = ("input", "output", "cache_read", "cache_write")
+
+
+def _days(doc: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    return {d["day"]: tuple(d["tokens"][k] or 0 for k in _FIGURES) for d in doc["rows"]}
+
+
+def test_the_default_run_counts_each_call_once_with_the_store_and_the_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _home_with_both(tmp_path / "home", shutdown=False)
+    doc = _default_run(home, capsys, monkeypatch)
+    assert doc["total"]["formats"] == ["copilot", "copilot_otel"]
+    sessions = {d["session_id"]: d for d in doc["sessions"]}
+    both = sessions[SESSION]
+    assert both["formats"] == ["copilot", "copilot_otel"]
+    assert both["tokens"]["output"] == 184  # the trace's two calls, not the replies' as well
+    assert both["turns"] == 3 and both["tool_calls"] == {"edit": 1, "view": 1}  # from the store
+    by_day = _days(_default_run(home, capsys, monkeypatch, "--by", "day"))
+    assert by_day == {day: v[:4] for day, v in CCUSAGE_COPILOT_DAILY.items()}
+
+
+def test_the_store_s_session_totals_win_over_the_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _home_with_both(tmp_path / "home")
+    doc = _default_run(home, capsys, monkeypatch)
+    sessions = {d["session_id"]: d["tokens"] for d in doc["sessions"]}
+    assert sessions[SESSION]["output"] == 402  # session.shutdown's, not 184 + 402 + 218
+    assert _days(_default_run(home, capsys, monkeypatch, "--by", "day")) == CCUSAGE_BOTH_DAILY
+
+
+def test_which_source_wins_does_not_depend_on_the_order_read(tmp_path: Path) -> None:
+    home = _home_with_both(tmp_path / "home", shutdown=False)
+    store = Stats.of_file(str(home / ".copilot" / "session-state" / SESSION / "events.jsonl"))
+    trace = Stats.of_file(str(TRACES))
+    alone = {s.session_id: s.tokens.output for s in store.sessions()}
+    assert alone == {SESSION: 87 + 112 + 19}  # the store alone: its replies' output
+    for merged in (store.merge(trace), trace.merge(store)):
+        found = {s.session_id: s.tokens.output for s in merged.sessions()}
+        assert found == {SESSION: 184, "9d1e0b47-2c6a-4f38-8e15-7a3c9b0d4f62": 877}
+
+
+def test_a_shutdown_is_typed_as_the_session_s_totals_per_model() -> None:
+    lines = RESUMED.read_text("utf-8").splitlines()
+    messages = list(copilot.iter_decode(lines))
+    assert [json.loads(x) for x in copilot.iter_encode(messages)] == [json.loads(x) for x in lines]
+    shutdowns = [m for m in messages if isinstance(m, ResultMessage)]
+    assert [m.subtype for m in shutdowns] == ["routine", "routine"]
+    first, second = shutdowns
+    assert first.model == "claude-sonnet-4.5" and second.model is None  # two models
+    assert first.model_usage == json.loads(lines[3])["data"]["modelMetrics"]
+    # inputTokens holds the cache reads and writes: the rest is the uncached input
+    assert first.usage == Usage(400, 41, 11800, 200)
+    assert copilot.model_usages(second) == [
+        ("claude-sonnet-4.5", Usage(400, 41, 11800, 200)),
+        ("gpt-5-mini", Usage(1108, 58, 8192, 0, reasoning_tokens=24)),
+    ]
+    assert second.usage == Usage(1508, 99, 19992, 200, reasoning_tokens=24)
+    assert copilot.model_usages(messages[2]) == []  # a reply: no totals
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"shutdownType": "routine"},
+        {"modelMetrics": {"gpt-5": 3}},
+        {"modelMetrics": {"gpt-5": {"usage": []}}},
+        {"modelMetrics": {}, "shutdownType": 1},
+    ],
+)
+def test_a_shutdown_without_per_model_totals_is_kept_as_it_was(data: dict[str, Any]) -> None:
+    event = {"type": "session.shutdown", "data": data, "id": "e1"}
+    message = copilot.decode(event)
+    assert isinstance(message, StreamEventMessage)
+    assert copilot.encode(message) == event
+
+
+def test_a_resumed_session_counts_what_each_shutdown_adds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _resumed_home(tmp_path / "home")
+    doc = _default_run(home, capsys, monkeypatch, "--by", "day")
+    assert _days(doc) == CCUSAGE_RESUMED_DAILY
+    models = _default_run(home, capsys, monkeypatch, "--by", "model")["rows"]
+    assert {d["model"]: d["tokens"]["input"] for d in models} == {
+        "claude-sonnet-4.5": 400,
+        "gpt-5-mini": 1108,
+    }
+    (session,) = load(home / ".copilot" / "session-state")
+    assert session.usage.total == Usage(1508, 99, 19992, 200, reasoning_tokens=24)
+    assert dict(session.usage.by_model) == dict(copilot.model_usages(session.records[-1]))
+
+
+def _ccusage_daily(home: Path) -> dict[str, tuple[int, ...]]:
+    from support.ccusage import ccusage_command
+
+    env = {**os.environ, "HOME": str(home), "NO_COLOR": "1"}
+    env.pop("COPILOT_OTEL_FILE_EXPORTER_PATH", None)
+    env.pop("COPILOT_HOME", None)
+    argv = [*ccusage_command(), "copilot", "daily", "--json", "--offline", "--timezone", "UTC"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    keys = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheCreationTokens")
+    return {r["date"]: tuple(r[k] for k in keys) for r in json.loads(done.stdout)["daily"]}
+
+
+@pytest.mark.parametrize("shutdown", [True, False], ids=["with-shutdown", "without"])
+def test_the_default_run_agrees_with_ccusage_itself(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    shutdown: bool,
+) -> None:
+    home = _home_with_both(tmp_path / "home", shutdown=shutdown)
+    theirs = _ccusage_daily(home)
+    assert theirs == (
+        CCUSAGE_BOTH_DAILY if shutdown else {day: v[:4] for day, v in CCUSAGE_COPILOT_DAILY.items()}
+    )
+    assert _days(_default_run(home, capsys, monkeypatch, "--by", "day")) == theirs
+
+
+def test_a_resumed_session_agrees_with_ccusage_itself(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _resumed_home(tmp_path / "home")
+    theirs = _ccusage_daily(home)
+    assert theirs == CCUSAGE_RESUMED_DAILY
+    assert _days(_default_run(home, capsys, monkeypatch, "--by", "day")) == theirs

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from conftest import LOCAL_FIXTURES
+from messages.adapters import codebuff
 from messages.adapters._stores import open_rows
 from messages.adapters._stores import owner
 from messages.cli.io import default_folders
@@ -163,6 +164,57 @@ def test_codebuff_chats_come_from_the_default_folder(tmp_path: Path) -> None:
     assert session.usage.calls == 2 and session.usage.total.output_tokens == 120
 
 
+# A chat whose replies carry no time: ccusage 20.0.24 (``codebuff daily --timezone UTC``) dates
+# them from the chat folder's name (``2026-02-10T08-15-30.250Z``), else from the chat file's
+# last modification (set to 2026-03-05 here); (input, output, cache read, cache write, cost).
+UNDATED = LOCAL_FIXTURES / "codebuff" / "chat-undated.json"
+CCUSAGE_CODEBUFF_UNDATED = {
+    "2026-02-10": (640, 85, 2048, 128, 0.0042894),
+    "2026-02-11": (420, 44, 5200, 0, 0.00348),
+    "2026-03-05": (640, 85, 2048, 128, 0.0042894),
+}
+
+
+def _undated_chats(root: Path) -> Path:
+    """Two copies of the undated chat: one in a folder named by its time, one not."""
+    chats = root / "manicode" / "projects" / "api" / "chats"
+    for name in ("2026-02-10T08-15-30.250Z", "chat-without-time"):
+        (chats / name).mkdir(parents=True)
+        shutil.copy(UNDATED, chats / name / "chat-messages.json")
+    stamp = 1_772_712_000  # 2026-03-05T12:00:00Z
+    os.utime(chats / "chat-without-time" / "chat-messages.json", (stamp, stamp))
+    return root / "manicode" / "projects"
+
+
+def _by_day(folder: Path) -> dict[str, tuple[Any, ...]]:
+    found = Stats()
+    for path in sorted(folder.rglob("chat-messages.json")):
+        found = found.merge(Stats.of_file(str(path)))
+    out = {}
+    for row in found.report("day", tz=UTC, cost="estimated").rows:
+        t = row.tokens
+        assert row.key is not None and row.cost is not None
+        out[row.key] = (t.input, t.output, t.cache_read, t.cache_write, round(row.cost, 7))
+    return out
+
+
+def test_codebuff_undated_replies_are_dated_by_their_chat(tmp_path: Path) -> None:
+    projects = _undated_chats(tmp_path)
+    alone = Stats.of_file(str(UNDATED)).sessions()
+    assert [s.session_id for s in alone] == [None]  # outside a chat folder: no session named
+    first_reply = list(codebuff.iter_decode([UNDATED.read_text("utf-8")]))[1]
+    assert first_reply.kind == "assistant" and first_reply.timestamp is None  # decoding: undated
+    assert _by_day(projects) == CCUSAGE_CODEBUFF_UNDATED
+    names = set()
+    for path in projects.rglob("chat-messages.json"):
+        (one,) = Stats.of_file(str(path)).sessions()
+        names.add(one.session_id)
+    assert names == {
+        "manicode/api/2026-02-10T08-15-30.250Z",
+        "manicode/api/chat-without-time",
+    }
+
+
 def test_codebuff_agrees_with_ccusage_20() -> None:
     mine = daily(LOCAL_FIXTURES / "codebuff" / "chat-messages.json", "codebuff")
     assert {day: v[:4] for day, v in mine.items()} == CCUSAGE_CODEBUFF_DAILY
@@ -208,6 +260,52 @@ def test_openclaw_sessions_are_read_as_pi_sessions(
     session = found["7c1e4b2a-9f30-4d6e-8a51-2b7d0c9e3f14"]
     assert (session.agent, session.turns, session.usage.calls) == ("pi", 1, 2)
     assert session.title == "Remind me what is on my calendar today."
+
+
+# an OpenClaw folder holding a live session, another one reset (archived), and a deleted copy
+# of the live one: ccusage 20.0.24 (``openclaw daily --timezone UTC``) counts the archived
+# session and the copy's records once
+CCUSAGE_OPENCLAW_ARCHIVED = {"2026-02-14": (1920, 130, 10400, 600, 0.0218)}
+
+
+def _archived_claw(home: Path) -> Path:
+    sessions = home / ".openclaw" / "agents" / "main" / "sessions"
+    sessions.mkdir(parents=True)
+    live = "7c1e4b2a-9f30-4d6e-8a51-2b7d0c9e3f14"
+    shutil.copy(CLAW, sessions / f"{live}.jsonl")
+    shutil.copy(CLAW, sessions / f"{live}.jsonl.deleted.1771000000000")
+    other = CLAW.read_text("utf-8").replace("7c1e4b2a-9f30", "0a0a0a0a-9f30")
+    reset = "0a0a0a0a-9f30-4d6e-8a51-2b7d0c9e3f14.jsonl.reset.2026-02-15T06-00-00.000Z"
+    (sessions / reset).write_text(other, "utf-8")
+    return home / ".openclaw"
+
+
+def _stats_by_day(folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, tuple[Any, ...]]:
+    from messages.cli.main import main
+
+    capsys.readouterr()
+    assert main(["stats", "--json", "--no-cache", "--by", "day", "--tz", "UTC", str(folder)]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    keys = ("input", "output", "cache_read", "cache_write")
+    return {r["day"]: (*(r["tokens"][k] for k in keys), r["cost_usd"]) for r in rows}
+
+
+def test_openclaw_stats_read_archived_files_and_count_a_copy_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _archived_claw(tmp_path / "home")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # OpenClaw's default folder
+    monkeypatch.delenv("OPENCLAW_DIR", raising=False)
+    mine = _stats_by_day(folder, capsys)
+    assert mine.keys() == CCUSAGE_OPENCLAW_ARCHIVED.keys()
+    for day, figures in CCUSAGE_OPENCLAW_ARCHIVED.items():
+        assert mine[day][:4] == figures[:4]
+        assert mine[day][4] == pytest.approx(figures[4])
+    assert len(list(load(folder))) == 2  # as messages sessions reads them: two sessions
+    elsewhere = tmp_path / "copy"
+    shutil.copytree(folder, elsewhere)  # not a default folder: read as any folder
+    assert len(list(load(elsewhere))) == 2
+    assert _stats_by_day(elsewhere, capsys) == mine
 
 
 def test_openclaw_agrees_with_ccusage_20() -> None:
@@ -268,6 +366,30 @@ def test_ccusage_itself_on_codebuff(tmp_path: Path) -> None:
     env = {"HOME": str(tmp_path), "CODEBUFF_DATA_DIR": str(tmp_path / "manicode")}
     theirs = _theirs([*command, "codebuff"], env)
     assert {day: v[:4] for day, v in theirs.items()} == CCUSAGE_CODEBUFF_DAILY
+
+
+def test_ccusage_itself_on_undated_codebuff_replies(tmp_path: Path) -> None:
+    command = _ccusage()
+    projects = _undated_chats(tmp_path)
+    env = {"HOME": str(tmp_path), "CODEBUFF_DATA_DIR": str(tmp_path / "manicode")}
+    theirs = _theirs([*command, "codebuff"], env)
+    assert {day: (*v[:4], round(v[4], 7)) for day, v in theirs.items()} == (
+        CCUSAGE_CODEBUFF_UNDATED
+    )
+    assert _by_day(projects) == {day: (*v[:4], round(v[4], 7)) for day, v in theirs.items()}
+
+
+def test_ccusage_itself_on_archived_openclaw_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = _ccusage()
+    folder = _archived_claw(tmp_path / "home")
+    theirs = _theirs([*command, "openclaw"], {"HOME": str(tmp_path / "home")})
+    mine = _stats_by_day(folder, capsys)
+    assert theirs.keys() == mine.keys() == CCUSAGE_OPENCLAW_ARCHIVED.keys()
+    for day, figures in theirs.items():
+        assert mine[day][:4] == figures[:4]
+        assert mine[day][4] == pytest.approx(figures[4])
 
 
 def test_ccusage_itself_on_openclaw(tmp_path: Path) -> None:

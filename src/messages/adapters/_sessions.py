@@ -60,6 +60,14 @@ store: a file per record, and a SQLite database holding many sessions):
 - ``read(files) -> Iterator[Message]``: the records of one session, read from all its files
   together (the loader then links them with one linker, from ``linker(files[0])``).
 
+One more serves ``messages stats``, which reads file by file, for agents whose records do not
+name their session:
+
+- ``session_of(path) -> tuple[str | None, str | None]``: the session a file belongs to, told
+  from its path alone, and the time (ISO 8601) a record of it without a time of its own
+  happened (Codebuff's chat folders are named after the time the chat began); see
+  :func:`path_session`.
+
 >>> from messages import AssistantMessage, UserMessage, Usage
 >>> linker = LinearHook("native").linker(SessionFile("a.jsonl", "a"))
 >>> [linker.link(m) for m in (UserMessage("hi"), AssistantMessage("yo", usage=Usage(1, 2)))]
@@ -97,6 +105,7 @@ from ..roles import AssistantMessage
 from ..roles import UserMessage
 
 __all__ = [
+    "ARCHIVED",
     "HOOKED",
     "LOG_SUFFIXES",
     "ChainLinker",
@@ -110,7 +119,9 @@ __all__ = [
     "agent_folders",
     "hook",
     "in_conversation",
+    "is_archived",
     "is_prompt",
+    "path_session",
     "typed_text",
     "wire_fields",
 ]
@@ -143,6 +154,10 @@ HOOKED: Final = (
 
 LOG_SUFFIXES: Final = (".jsonl", ".json", ".ndjson", ".jsonlines")
 """File endings a folder is searched for when a hook does not say otherwise."""
+ARCHIVED: Final = (".jsonl.deleted.", ".jsonl.reset.")
+"""What an archived session file's name holds after its stem: OpenClaw keeps a deleted or reset
+session as ``<id>.jsonl.deleted.<time>`` or ``<id>.jsonl.reset.<time>``, and ccusage counts
+them; a folder read by ``messages stats`` or ``messages sessions`` takes them too."""
 
 Role = Literal["main", "subagent"]
 
@@ -330,12 +345,24 @@ class ChainLinker:
         return parent
 
 
-def walk_files(folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES) -> Iterator[str]:
-    """Every file under ``folder`` ending in one of ``suffixes``, sorted; hidden ones left out."""
+def is_archived(name: str) -> bool:
+    """Whether a file name is an archived session file's (:data:`ARCHIVED`)."""
+    return any(mark in name for mark in ARCHIVED)
+
+
+def walk_files(
+    folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES, *, archived: bool = False
+) -> Iterator[str]:
+    """Every file under ``folder`` ending in one of ``suffixes``, sorted; hidden ones left out.
+
+    ``archived``: archived session files too (see :data:`ARCHIVED`).
+    """
     for top, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):
-            if name.endswith(suffixes) and not name.startswith("."):
+            if name.startswith("."):
+                continue
+            if name.endswith(suffixes) or (archived and is_archived(name)):
                 yield os.path.join(top, name)
 
 
@@ -467,3 +494,13 @@ def hook(name: str) -> SessionHook:
             found = LinearHook(name)
         _HOOKS[name] = found
     return found
+
+
+def path_session(name: str, path: str) -> tuple[str | None, str | None]:
+    """What the path of a file of agent ``name`` says: its session, and when it happened.
+
+    The time is that of a record without one of its own; ``(None, None)`` when the agent's
+    hook has no ``session_of``.
+    """
+    found = getattr(hook(name), "session_of", None) if name in HOOKED else None
+    return (None, None) if found is None else found(path)

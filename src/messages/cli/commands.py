@@ -202,7 +202,8 @@ def _run(
             live=live,
         )
     else:
-        stats = InputStats(inp.label, name)
+        path = None if inp.is_stdin or inp.example is not None else inp.path
+        stats = InputStats(inp.label, name, path=path)
         for m in messages:
             stats.feed(m)
         stats.finish()

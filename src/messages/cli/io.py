@@ -30,6 +30,7 @@ from ..adapters import detect as detect_format
 from ..adapters import get
 from ..adapters._base import iter_decode
 from ..adapters._base import load_line
+from ..adapters._sessions import is_archived
 from ..errors import DecodeError
 from ..events.run import InvalidLineMessage
 from ..events.run import StreamEventMessage
@@ -459,6 +460,12 @@ saved sessions, prompt logs and checkpoints, OpenCode's record files), and datab
 :mod:`messages.adapters._stores`)."""
 
 
+def _log_name(name: str) -> bool:
+    if name.startswith("."):
+        return False
+    return name.endswith(LOG_SUFFIXES) or is_archived(name)
+
+
 def stored(inp: Input) -> tuple[str, Iterator[Message]] | None:
     """The format and messages of an input that is an agent's database, else ``None``.
 
@@ -479,20 +486,17 @@ def stored(inp: Input) -> tuple[str, Iterator[Message]] | None:
 def expand(path: str) -> list[Input]:
     """The inputs a command-line argument names: a file, or every log under a folder.
 
-    A folder is read recursively, in sorted order, for the files :data:`LOG_SUFFIXES` name;
-    hidden entries below it are left out. Files found this way whose format cannot be told
-    (a configuration file, say) are skipped without a report.
+    A folder is read recursively, in sorted order, for the files :data:`LOG_SUFFIXES` name
+    (and archived session files, see :func:`~messages.adapters._sessions.is_archived`); hidden
+    entries below it are left out. Files found this way whose format cannot be told (a
+    configuration file, say) are skipped without a report.
     """
     if path == "-" or not os.path.isdir(path):
         return [Input(path)]
     found = []
     for folder, dirs, files in os.walk(path):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found += [
-            os.path.join(folder, name)
-            for name in sorted(files)
-            if name.endswith(LOG_SUFFIXES) and not name.startswith(".")
-        ]
+        found += [os.path.join(folder, name) for name in sorted(files) if _log_name(name)]
     return [Input(p, found=True) for p in found]
 
 

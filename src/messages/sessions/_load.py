@@ -29,6 +29,7 @@ from ..adapters._stores import SESSION_MARK
 from ..adapters._stores import open_rows
 from ..adapters._stores import session_paths
 from ..adapters._stores import split
+from ..adapters.copilot import model_usages
 from ..events.run import ResultMessage
 from ..flat import RawMessage
 from ..limits import current_limits
@@ -142,7 +143,7 @@ def _files(path: str) -> Iterator[tuple[str, str | None]]:
                 for found in h.files(path):
                     yield found, name
                 return
-    for found in walk_files(path, (*LOG_SUFFIXES, *STORE_SUFFIXES)):
+    for found in walk_files(path, (*LOG_SUFFIXES, *STORE_SUFFIXES), archived=True):
         for one in session_paths(found):  # a Hermes database: each of its sessions
             yield one, None
 
@@ -247,6 +248,7 @@ def _usage(
     read is left out of every total.
     """
     own: dict[str, tuple[Usage, str]] = {}
+    split: dict[str, list[tuple[str, Usage]]] = {}
     copied: dict[str, Usage] = {}
     origin = next((link.origin for link in part.links if link.origin), None)
     for message, link in zip(part.records, part.links, strict=True):
@@ -260,11 +262,13 @@ def _usage(
                 copied[link.call] = usage
         elif link.call not in own or _rank(usage) > _rank(own[link.call][0]):
             own[link.call] = (usage, _model_of(message))
+            split[link.call] = model_usages(message)
     if any(call.startswith(RESULT_CALL) for call in own):  # the run's own totals win
         own = {call: v for call, v in own.items() if call.startswith(RESULT_CALL)}
     by_model: dict[str, Usage] = {}
-    for usage, model in own.values():
-        by_model[model] = by_model.get(model, Usage()) + usage
+    for call, (usage, model) in own.items():
+        for name, share in split.get(call) or [(model, usage)]:  # totals per model, if given
+            by_model[name] = by_model.get(name, Usage()) + share
     own_total = Usage.sum(u for u, _ in own.values())
     total = own_total
     calls = len(own)

@@ -72,14 +72,20 @@ class Stats(Slotted):
 
     @classmethod
     def of_messages(
-        cls, messages: Iterable[Message], *, label: str, format: str | None = None
+        cls,
+        messages: Iterable[Message],
+        *,
+        label: str,
+        format: str | None = None,
+        path: str | None = None,
     ) -> Stats:
         """The stats of one input's decoded messages, in order.
 
         ``label`` names the input (a file path: its folder is the fallback project); two
-        inputs must have different labels. ``format`` is the adapter's name, if known.
+        inputs must have different labels. ``format`` is the adapter's name, if known;
+        ``path`` the file's, where its agent tells a session from it (see ``InputStats``).
         """
-        collected = InputStats(label, format)
+        collected = InputStats(label, format, path=path)
         for m in messages:
             collected.feed(m)
         return cls.of_input(collected)
@@ -106,7 +112,7 @@ class Stats(Slotted):
             name, messages = decoded(inp, opts, counter, Reporter(io.StringIO()))
             if name is None:
                 return cls()
-            return cls.of_messages(messages, label=inp.label, format=name)
+            return cls.of_messages(messages, label=inp.label, format=name, path=path)
 
     def merge(self, other: Stats) -> Stats:
         """Both sets of inputs together (neither operand changes)."""

@@ -29,7 +29,7 @@ from ._engine import InputStats
 
 __all__ = ["Cached", "StatsCache", "default_folder"]
 
-FORMAT: Final = 1
+FORMAT: Final = 2
 """The layout of a cache entry; a change makes every older entry a miss."""
 
 

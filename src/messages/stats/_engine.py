@@ -48,8 +48,11 @@ from typing import Final
 
 from .._core.fields import Timestamp
 from .._core.slots import Slotted
+from ..adapters._sessions import path_session
+from ..adapters.copilot import model_usages
 from ..adapters.gemini_cli import tool_counts
 from ..adapters.gemini_session import restates
+from ..adapters.kimi import restates as kimi_restates
 from ..convert import flatten_assistant
 from ..events.agent import CompactBoundaryMessage
 from ..events.agent import RateLimitMessage
@@ -74,6 +77,7 @@ from ..roles import UserMessage
 from ..usage import Usage
 
 __all__ = [
+    "DEFERS",
     "Entry",
     "InputStats",
     "Key",
@@ -289,6 +293,8 @@ class Entry:
     request_id: str | None = None
     """The API request's id where the log gives it (Claude Code's ``requestId``): with the
     message id, what tells a resumed session's copy of a request from a new one."""
+    source: str | None = None
+    """The format of the input that reported it (see :data:`DEFERS`)."""
 
     @property
     def time(self) -> float | None:
@@ -329,6 +335,10 @@ class _Result(Slotted):
     """When the result was written, if the log says (a sum of results has none)."""
     model: str | None = None
     """The model the result reports for, if the log says (a Codex token count's turn model)."""
+    source: str | None = None
+    """The format of the input that reported it (see :data:`DEFERS`)."""
+    parts: tuple[tuple[str, Tokens], ...] = ()
+    """Its tokens per model, where it reports them so (a Copilot ``session.shutdown``)."""
 
     def add(self, other: _Result) -> None:
         if other.tokens is not None and other.tokens.reported():
@@ -394,14 +404,52 @@ def _codex_reset(extra: Mapping[str, Any]) -> float | None:
     return None
 
 
-def _result(m: ResultMessage) -> _Result:
+def _result(m: ResultMessage, source: str | None = None) -> _Result:
     cost = logged_cost(m.total_cost_usd)
     if m.total_cost_usd is None and m.usage is not None:
         cost = logged_cost(m.usage.cost_usd)
     tokens = None if m.usage is None else Tokens.of(m.usage, None)
     if tokens is not None:
         tokens.cost = None
-    return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model)
+    parts = tuple((name, Tokens.of(u)) for name, u in model_usages(m))
+    return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model, source, parts)
+
+
+def _growth(now: int | None, before: int | None) -> int | None:
+    if now is None or before is None:
+        return now
+    return max(now - before, 0)
+
+
+def _grown(found: _Result, before: dict[str, Tokens]) -> None:
+    """A result of per-model totals counts what each model's totals grew by since the last.
+
+    Copilot writes a ``session.shutdown`` each time a session's process exits; ccusage 20.0.24
+    reads each as the session's running totals per model, counting what grew since the
+    previous one (a figure that shrank adds nothing): so does this. A model whose totals did
+    not grow leaves no part.
+    """
+    parts = []
+    total: Tokens | None = None
+    for name, totals in found.parts:
+        had = before.get(name)
+        before[name] = now = totals
+        if had is not None:
+            now = Tokens(
+                _growth(totals.input, had.input),
+                _growth(totals.output, had.output),
+                _growth(totals.cache_read, had.cache_read),
+                _growth(totals.cache_write, had.cache_write),
+                _growth(totals.reasoning, had.reasoning),
+            )
+        figures = (now.input, now.output, now.cache_read, now.cache_write, now.reasoning)
+        if not any(figures):
+            continue
+        parts.append((name, now))
+        total = Tokens() if total is None else total
+        total.add(now)
+    found.parts = tuple(parts)
+    found.tokens = total
 
 
 def _fingerprint(m: Message) -> str:
@@ -484,6 +532,9 @@ class SessionStats(Slotted):
     resets: set[float] = field(default_factory=set)
     """When the five-hour usage windows the logs mention reset (seconds since 1970): Claude
     Code's ``rate_limit_event`` (``resetsAt``), Codex's rate-limit snapshots (``resets_at``)."""
+    undated: float | None = None
+    """When a record without a time of its own happened, where the file's path says (seconds
+    since 1970; see :func:`~messages.adapters._sessions.path_session`)."""
 
     @property
     def project(self) -> str | None:
@@ -511,6 +562,7 @@ class SessionStats(Slotted):
             set(self.summaries),
             set(self.bad_costs),
             set(self.resets),
+            self.undated,
         )
 
     def absorb(self, other: SessionStats) -> None:
@@ -541,6 +593,7 @@ class SessionStats(Slotted):
         self.summaries |= other.summaries
         self.bad_costs |= other.bad_costs
         self.resets |= other.resets
+        self.undated = _earliest(self.undated, other.undated)
 
     def keys(self) -> set[str]:
         """The keys of every record counted here (to find a fragment's session)."""
@@ -636,7 +689,13 @@ class SessionStats(Slotted):
         found = [r for r in self.results.values() if r.tokens is not None and r.tokens.reported()]
         running = {key: r for key, r in self.running.values()}.values()
         found += [r for r in running if r.tokens is not None and r.tokens.reported()]
-        return [Entry(r.tokens, r.timestamp, r.model) for r in found if r.tokens is not None]
+        out = []
+        for r in found:
+            if r.parts:  # priced and counted per model
+                out += [Entry(t, r.timestamp, name) for name, t in r.parts]
+            elif r.tokens is not None:
+                out.append(Entry(r.tokens, r.timestamp, r.model))
+        return out
 
 
 _ASSISTANT_CONTENT = (
@@ -664,21 +723,27 @@ class InputStats(Slotted):
         "_folder",
         "_in_turn",
         "_seen",
+        "_totals",
         "_turn",
         "format",
         "label",
+        "path_facts",
         "sessions",
     )
 
-    def __init__(self, label: str, format: str | None) -> None:
+    def __init__(self, label: str, format: str | None, *, path: str | None = None) -> None:
         self.label = label
         self.format = format
+        self.path_facts: tuple[str | None, str | None] = (None, None)  # session, undated time
+        if path is not None and format is not None:
+            self.path_facts = path_session(format, path)
         self.sessions: dict[Key, SessionStats] = {}
         self._current: SessionStats | None = None
         self._anon: SessionStats | None = None
         self._in_turn: SessionStats | None = None
         self._turn: set[str] = set()
         self._seen: Counter[str] = Counter()
+        self._totals: dict[str, dict[str, Tokens]] = {}
         folder = os.path.basename(os.path.dirname(label)) if os.sep in label else ""
         self._folder = folder or None
 
@@ -720,16 +785,34 @@ class InputStats(Slotted):
         self._turn = set()
 
     def finish(self) -> None:
-        """Close the turn still open at the end of the input."""
+        """Close the turn still open at the end of the input.
+
+        An input whose records name no session is the session its path names, where its
+        agent's hook tells it (a Droid settings file joins its transcript's session).
+        """
         self._end_turn()
+        session, undated = self.path_facts
+        anon = self.sessions.get(("input", self.label))
+        if session is not None and anon is not None and len(self.sessions) == 1:
+            del self.sessions[("input", self.label)]
+            anon.session_id = session
+            self.sessions[("session", session)] = anon
+            self._anon = self._current = None
+        when = epoch(undated)
+        if when is not None:
+            for s in self.sessions.values():
+                s.undated = when
+                if s.first_time is None:
+                    s.first_time = when
 
     def feed(self, m: Message) -> None:
         """Count one decoded message (role messages are looked at block by block).
 
         A record that restates history kept elsewhere (a Gemini CLI checkpoint or prompt
-        log, see :func:`~messages.adapters.gemini_session.restates`) is not counted again.
+        log, see :func:`~messages.adapters.gemini_session.restates`; a Kimi CLI context file,
+        see :func:`~messages.adapters.kimi.restates`) is not counted again.
         """
-        if m.extra and restates(m):
+        if (m.extra and restates(m)) or kimi_restates(m):
             return
         s = self._session(m.session_id)
         if s.first_time is None and m.timestamp is not None:  # logs are in time order
@@ -760,6 +843,7 @@ class InputStats(Slotted):
                     context,
                     agent if type(agent) is str else None,
                     request if type(request) is str and m.message_id else None,
+                    self.format,
                 )
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
@@ -779,9 +863,13 @@ class InputStats(Slotted):
             ):
                 s.bad_costs.add(key)
             if m.extra.get("type") == "result":  # Claude Code: the running totals
-                s.running[self.label] = (key, _result(m))
+                s.running[self.label] = (key, _result(m, self.format))
             else:
-                s.results[key] = _result(m)
+                found = _result(m, self.format)
+                if found.parts:
+                    before = self._totals.setdefault(s.session_id or "", {})
+                    _grown(found, before)
+                s.results[key] = found
             return
         if isinstance(m, ErrorMessage):
             s.errors_seen.add(self._key(m, m.uuid, m.message_id))
@@ -842,7 +930,28 @@ def resolve(parts: dict[Key, SessionStats]) -> list[SessionStats]:
             del merged[key]
     found = list(merged.values())
     _count_copies_once(found)
+    for s in found:
+        _defer(s)
     return found
+
+
+DEFERS: Final = {"copilot": "copilot_otel"}
+"""Formats whose per-call usage gives way to another format's for the same session.
+
+The Copilot CLI's session store (``copilot``) and its OpenTelemetry trace file
+(``copilot_otel``) both report a session's model calls under the same session id: the store
+each reply's output tokens only, the trace each call in full. Where the trace reports calls of
+a session, the replies' figures are left out, so each call counts once. A session's totals
+(the store's ``session.shutdown``) are results, which win over any per-call usage, as they
+do in ccusage 20.0.24."""
+
+
+def _defer(s: SessionStats) -> None:
+    """Leave out the per-call usage of a format that gives way to another's (:data:`DEFERS`)."""
+    found = {e.source for e in s.turn_usage.values()}
+    gone = {name for name, over in DEFERS.items() if name in found and over in found}
+    if gone:
+        s.turn_usage = {k: e for k, e in s.turn_usage.items() if e.source not in gone}
 
 
 def _count_copies_once(sessions: list[SessionStats]) -> None:

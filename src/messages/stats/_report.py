@@ -292,10 +292,12 @@ def _parts(s: SessionStats) -> list[_Part]:
     parts = []
     for e in entries:
         when = e.time
+        if when is None:  # an undated record: when its file says, else the session's start
+            when = s.first_time if s.undated is None else s.undated
         logged = None if cost is not None else e.tokens.cost
         parts.append(
             _Part(
-                s.first_time if when is None else when,
+                when,
                 e.model or s.model,
                 e.tokens,
                 logged,

@@ -14,6 +14,8 @@ import os
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
+from datetime import UTC
+from datetime import datetime
 from typing import Any
 from typing import Final
 
@@ -34,6 +36,7 @@ __all__ = [
     "FILE",
     "HOOK",
     "chat_session",
+    "chat_time",
 ]
 
 FILE: Final = "chat-messages.json"
@@ -50,6 +53,26 @@ def chat_session(path: str) -> tuple[str, str]:
     project = os.path.basename(project_dir) or "unknown"
     channel = os.path.basename(os.path.dirname(os.path.dirname(project_dir))) or "manicode"
     return f"{channel}/{project}/{chat}", project
+
+
+def chat_time(path: str) -> str | None:
+    """When a chat began, from its folder's name; else the chat file's last change (ISO)."""
+    chat = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    day, mark, clock = chat.partition("T")
+    if mark:
+        text = f"{day}T{clock.replace('-', ':', 2)}"
+        try:
+            when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            when = None
+        if when is not None:
+            return text
+    try:
+        stamp = os.stat(path).st_mtime
+    except OSError:
+        return None
+    moment = datetime.fromtimestamp(stamp, UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 class _Linker(ChainLinker):
@@ -99,6 +122,18 @@ class CodebuffHook(LinearHook):
             return super().locate(path, head)
         session, project = chat_session(path)
         return SessionFile(path, session, project=project)
+
+    def session_of(self, path: str) -> tuple[str | None, str | None]:
+        """A chat file's session, and when its undated replies happened (for ``stats``).
+
+        As ccusage dates them: the time the chat folder is named after
+        (``2026-01-02T03-04-05.678Z``: the first two ``-`` of the time are ``:``), else the
+        file's last modification.
+        """
+        if os.path.basename(path) != FILE:
+            return None, None
+        session, _ = chat_session(path)
+        return session, chat_time(path)
 
     def linker(self, file: SessionFile) -> Linker:
         """Each chat message follows the one before; a user message is a prompt."""

@@ -11,6 +11,8 @@ with ``{"type": "result", "sessionId", "exitCode", "usage"}``. The mapping (see
 - ``tool.execution_complete`` -> :class:`ToolResultMessage` (``success``, ``result.content``
   or ``error.message``);
 - ``session.start`` -> :class:`InitMessage`; ``session.error`` -> :class:`ErrorMessage`;
+- ``session.shutdown`` -> :class:`ResultMessage`: ``model_usage`` its ``modelMetrics``
+  verbatim, ``usage`` their sum (:func:`model_usages` gives them per model, typed);
 - ``assistant.usage`` -> :class:`ResultMessage` with the call's :class:`Usage`; the final
   ``result`` line -> :class:`ResultMessage` (``exitCode`` gives ``is_error``);
 - ``tool.execution_start`` -> :class:`ToolUseMessage` (``toolCallId``, ``toolName``,
@@ -56,8 +58,10 @@ from .decoder import _event
 from .decoder import decode
 from .encoder import _encode
 from .encoder import encode
+from .shutdown import model_usages
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+__all__ += ["model_usages"]  # what a shutdown reports per model (read by stats and sessions)
 
 
 def detect(obj: Any) -> bool:

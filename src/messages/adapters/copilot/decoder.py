@@ -30,6 +30,7 @@ from ...flat import ToolUseMessage
 from ...message import Message
 from ...usage import Usage
 from .. import _events as ev
+from . import shutdown as cs
 from . import turn as ct
 
 __all__ = ["NAME", "decode"]
@@ -215,6 +216,12 @@ def _event(d: dict[str, Any], data: dict[str, Any]) -> Message:
     )
 
 
+def _shutdown(d: dict[str, Any], data: dict[str, Any]) -> Message:
+    """``session.shutdown``: its per-model totals as a result (see :mod:`.shutdown`)."""
+    found = cs.result(d, data)
+    return _event(d, data) if found is None else found
+
+
 _DECODERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message]]] = {
     "user.message": _user,
     "assistant.message": ct.assistant,
@@ -223,6 +230,7 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message]]]
     "assistant.usage": _usage,
     "session.start": _start,
     "session.error": _session_error,
+    cs.KIND: _shutdown,
 }
 
 

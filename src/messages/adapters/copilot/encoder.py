@@ -29,6 +29,7 @@ from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
 from .._common import refuse_other
+from . import shutdown as cs
 from . import turn as ct
 from .decoder import _DECODERS
 from .decoder import _EXEC
@@ -49,6 +50,8 @@ def _is_usage(m: ResultMessage) -> bool:
 
 
 def _result_out(m: ResultMessage) -> dict[str, Any]:
+    if cs.is_shutdown(m):
+        return cs.event_out(m)
     if _is_usage(m):
         u = m.usage
         assert u is not None
@@ -80,7 +83,8 @@ def _own_event(event: dict[str, Any]) -> bool:
     return (
         type(tag) is str
         and "." in tag
-        and (tag not in _DECODERS or tag == _EXEC)  # a start whose call was announced before
+        # a start whose call was announced before, a shutdown without per-model totals
+        and (tag not in _DECODERS or tag in (_EXEC, cs.KIND))
         and type(event.get("data")) is dict
     )
 

@@ -15,6 +15,9 @@ Usage: each ``assistant.message``'s ``outputTokens`` is its call's usage (keyed 
 ``messageId``); an ``assistant.usage`` event, where a file holds one (a saved ``-p`` run),
 reports the same call in full and is not counted again; a ``-p`` run's ``result`` gives the
 run's totals (input included, which the replies do not report), and wins over the replies.
+So does a ``session.shutdown`` (the session's totals per model, see :mod:`.shutdown`): a
+resumed session writes one per process, each restating the totals so far, so they are one
+call whose most complete figures count.
 
 Every read of a wire field is in the accessors at the top of this module.
 """
@@ -42,6 +45,7 @@ from .._sessions import is_prompt
 from .._sessions import typed_text
 from .._sessions import walk_files
 from .._sessions import wire_fields
+from .shutdown import is_shutdown
 
 __all__ = [
     "CopilotHook",
@@ -93,6 +97,8 @@ class _Linker(ChainLinker):
         call = None
         if isinstance(message, AssistantMessage) and message.usage is not None:
             call = message.message_id or ident
+        elif isinstance(message, ResultMessage) and is_shutdown(message):
+            call = f"{RESULT_CALL}shutdown"  # running totals: the most complete one counts
         elif isinstance(message, ResultMessage) and message.usage is not None:
             call = f"{RESULT_CALL}{index}"  # a -p run's result: its totals, input included
         text = typed_text(message)  # a ``user.message`` decodes flat

@@ -54,6 +54,11 @@ class Hook(LinearHook):
         project = os.path.basename(os.path.dirname(path)) or None
         return SessionFile(path, session, project=project)
 
+    def session_of(self, path: str) -> tuple[str | None, str | None]:
+        """The session a transcript or settings file belongs to: its name (for ``stats``)."""
+        found = self.locate(path, ())
+        return (None if found is None else found.session), None
+
     def amend(self, message: Message, link: Link) -> Link:
         """A chain in file order; the settings file reports the usage, outside the chain."""
         if isinstance(message, ResultMessage) and message.subtype == "session":

@@ -66,6 +66,8 @@ from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
 from .._common import refuse_other
+from . import context as cx
+from .context import restates
 
 __all__ = [
     "NAME",
@@ -76,6 +78,7 @@ __all__ = [
     "iter_decode",
     "iter_encode",
     "merge",
+    "restates",
 ]
 
 NAME: Final = "kimi"
@@ -235,6 +238,8 @@ def _decode(obj: Any) -> Message:
         return _event(obj)
     if obj.get("type") == "metadata":
         return _event(obj)
+    if cx.is_record(obj):  # a context.jsonl line
+        return cx.decode_record(obj)
     return ev.raw_line(obj)
 
 
@@ -296,13 +301,22 @@ def _kept_result(m: Message) -> Any:
     return found if isinstance(found, FrozenDict | dict) else {}
 
 
+def _one(m: Message, policy: Policy) -> Any:
+    found = cx.kept(m)  # a context.jsonl record, written back as it was
+    return thaw(_encode(m, policy)) if found is None else found
+
+
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
-    """One message to one wire line: ``encode(decode(x)) == x``."""
-    return thaw(_encode(message, Policy(unsupported, NAME)))
+    """One message to one wire (or context) line: ``encode(decode(x)) == x``."""
+    return _one(message, Policy(unsupported, NAME))
 
 
 def detect(obj: Any) -> bool:
-    """Whether a parsed line is a Kimi CLI wire record (or its metadata line)."""
+    """Whether a parsed line is a Kimi CLI wire record (or its metadata line).
+
+    Of a ``context.jsonl``, only Kimi CLI's own records (``_system_prompt``, ``_checkpoint``,
+    ``_usage``) are claimed: its messages have the shape many formats share.
+    """
     if type(obj) is not dict:
         return False
     body = obj.get("message")
@@ -314,7 +328,9 @@ def detect(obj: Any) -> bool:
             and "type" not in obj
             and "role" not in body
         )
-    return obj.get("type") == "metadata" and "protocol_version" in obj
+    if obj.get("type") == "metadata":
+        return "protocol_version" in obj
+    return cx.is_bookkeeping(obj)  # context.jsonl: its own records, not its messages
 
 
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
@@ -329,11 +345,13 @@ def iter_encode(
     policy = Policy(unsupported, NAME)
 
     def native(m: Message) -> bool:
-        return not isinstance(m, ROLE_TYPES) or (
-            isinstance(m, UserMessage) and isinstance(m.content, str)
+        return (
+            not isinstance(m, ROLE_TYPES)
+            or (isinstance(m, UserMessage) and isinstance(m.content, str))
+            or cx.kept(m) is not None
         )
 
-    return ev.lines(messages, lambda m: thaw(_encode(m, policy)), native=native)
+    return ev.lines(messages, lambda m: _one(m, policy), native=native)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

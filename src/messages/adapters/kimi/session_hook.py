@@ -2,7 +2,10 @@
 
 The data folder is ``$KIMI_DATA_DIR`` (several, comma-separated, as ccusage allows), else
 ``~/.kimi``; each session is a folder two levels under ``sessions/`` (a work-directory group,
-then the session id) holding ``wire.jsonl``. The session id is the folder's name.
+then the session id) holding ``wire.jsonl`` and ``context.jsonl``. The session id is the
+folder's name, so both files are one session. Its records are the wire file's, which records
+everything the context file holds (and each call's usage); a session with only a context file
+(older Kimi CLI releases wrote no wire file) is read from it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from .._sessions import walk_files
 __all__ = ["HOOK", "Hook", "data_folders"]
 
 WIRE: Final = "wire.jsonl"
+CONTEXT: Final = "context.jsonl"
 
 
 def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
@@ -59,16 +63,36 @@ class Hook(LinearHook):
         return tuple(os.path.join(d, "sessions") for d in data_folders(env))
 
     def files(self, folder: str) -> Iterator[str]:
-        """The ``wire.jsonl`` files under ``folder``."""
+        """The ``wire.jsonl`` and ``context.jsonl`` files under ``folder``."""
         for path in walk_files(folder, (".jsonl",)):
-            if os.path.basename(path) == WIRE:
+            if os.path.basename(path) in (WIRE, CONTEXT):
                 yield path
+
+    def read(self, files: Sequence[SessionFile]) -> Iterator[Message]:
+        """The wire file's records; without one, the context file's (the current one first)."""
+        from .. import get
+
+        wire = [f for f in files if os.path.basename(f.path) == WIRE]
+        context = sorted(
+            (f for f in files if f not in wire),
+            key=lambda f: os.path.basename(f.path) != CONTEXT,
+        )
+        for file in wire or context[:1]:
+            with open(file.path, "rb") as fp:
+                yield from get(self.name).iter_decode(fp)
 
     def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
         """The session is the folder the wire file is in; its group is the project."""
         folder = os.path.dirname(path)
         group = os.path.basename(os.path.dirname(folder)) or None
         return SessionFile(path, os.path.basename(folder) or path, project=group)
+
+    def session_of(self, path: str) -> tuple[str | None, str | None]:
+        """The session of a wire or context file: its folder's name (for ``stats``)."""
+        name = os.path.basename(path)
+        if name != WIRE and not (name.startswith("context") and name.endswith(".jsonl")):
+            return None, None
+        return os.path.basename(os.path.dirname(os.path.abspath(path))) or None, None
 
     def linker(self, file: SessionFile) -> Linker:
         """A chain in file order; each status update is one API call's usage."""
