@@ -35,11 +35,13 @@ from ..._core.jsontext import parse_arguments
 from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
+from ..._core.wire import decode_each
 from ..._core.wire import extra
 from ..._core.wire import fail
 from ..._core.wire import opt_str
 from ..._shapes.citations import read_citation
 from ..._shapes.citations import write_citation
+from ..._shapes.openai_files import file_document
 from ...blocks import AudioBlock
 from ...blocks import Block
 from ...blocks import DocumentBlock
@@ -234,13 +236,7 @@ def _input_file(d: dict[str, Any]) -> Block:
         or (is_uri and file_url is not None)
     ):
         return RawBlock(wrap_owned(d))
-    return DocumentBlock(
-        data=None if is_uri else file_data,
-        url=file_data if is_uri else file_url,
-        file_id=known.get("file_id"),
-        filename=known.get("filename"),
-        extra=extra(d, _FILE),
-    )
+    return file_document(known, extra(d, _FILE))
 
 
 def _file_part(block: DocumentBlock, policy: Policy, path: str) -> dict[str, Any] | None:
@@ -259,13 +255,7 @@ def decode_parts(value: Any, default: str, key: str) -> str | tuple[Block, ...]:
         return value
     if type(value) is not list:
         raise fail("a string or an array", value, key)
-    out = []
-    for i, part in enumerate(value):
-        try:
-            out.append(decode_part(part, default))
-        except DecodeError as exc:
-            raise exc.within(f".{key}[{i}]") from None
-    return tuple(out)
+    return tuple(decode_each(value, lambda part: decode_part(part, default), f".{key}"))
 
 
 def _reasoning(d: dict[str, Any]) -> Block:
