@@ -83,7 +83,7 @@ def _generate(key: Any) -> Callable[..., Any]:
     body = "".join(f"    self.{f} = {value}\n" for f, value in zip(names, values, strict=True))
     # The stub takes this code over but keeps its own globals: everything the code uses
     # beyond its arguments comes in as a default (the builder, the class, field defaults).
-    defaults = "".join(f", {key}={key}" for key in namespace)
+    defaults = "".join(f", {n}={n}" for n in namespace)
     code = (
         f"def {name}({', '.join(args)}{defaults}):\n"
         f"    self = _builder()\n{body}    self.__class__ = _cls\n    return self\n"
