@@ -169,3 +169,30 @@ def test_block_to_message_builds_what_the_public_constructors_build(
         assert got == _native_message(block.data)
     else:
         assert got == _reference_flat(block, context)
+
+
+def test_a_transfer_maker_takes_shared_fields_by_name_and_none_as_the_default() -> None:
+    from messages._core.make import transfer
+
+    make = transfer(ToolResultMessage, ToolResultBlock, ("role", "uuid"))
+    assert transfer(ToolResultMessage, ToolResultBlock, ("role", "uuid")) is make
+    block = ToolResultBlock("t1", "ok", is_error=True, name="ls", extra={"k": 1})
+    made = make(block, None, "u1")
+    assert type(made) is ToolResultMessage
+    assert made == ToolResultMessage(
+        "t1", "ok", is_error=True, name="ls", role="tool", uuid="u1", extra={"k": 1}
+    )
+    assert made.content is block.content and made.extra is block.extra
+    assert make(block, "user", None).role == "user"
+    # a field the source lacks takes its default (RawBlock has no extra)
+    assert transfer(RawMessage, RawBlock)(RawBlock({"a": 1})) == RawMessage({"a": 1})
+    # and the way back: the block's fields from the message, the context left behind
+    assert transfer(ToolResultBlock, ToolResultMessage)(made) == block
+
+
+def test_a_transfer_maker_refuses_a_field_with_neither_source_nor_default() -> None:
+    from messages._core.make import transfer
+
+    make = transfer(ToolUseBlock, TextMessage)
+    with pytest.raises(TypeError, match="no default"):
+        make(TextMessage("x"))

@@ -37,10 +37,13 @@ from .citations import read_citation
 __all__ = [
     "AudioBlock",
     "Block",
+    "CallReads",
     "DocumentBlock",
     "ImageBlock",
     "MediaReads",
+    "OutputReads",
     "RawBlock",
+    "RawReads",
     "ServerToolResultBlock",
     "ServerToolUseBlock",
     "TextBlock",
@@ -48,9 +51,71 @@ __all__ = [
     "ToolResultBlock",
     "ToolUseBlock",
     "VideoBlock",
+    "content_text",
     "freeze_citations",
     "server_failed",
 ]
+
+
+def content_text(content: str | tuple[Block, ...]) -> str:
+    """The text of some content: the string, or its text blocks joined by newlines."""
+    if isinstance(content, str):
+        return content
+    return "\n".join([b.text for b in content if isinstance(b, TextBlock)])
+
+
+class CallReads:
+    """What a tool call's block and its flat message read from ``arguments``, written once.
+
+    A slotted mixin with no fields of its own (see :class:`MediaReads`).
+    """
+
+    __slots__ = ()
+
+    arguments: str | None
+
+    @property
+    def invalid_arguments(self) -> bool:
+        """True when ``arguments`` is present but is not a strict JSON object.
+
+        Strict as everywhere in the library: ``NaN``, ``Infinity`` and ``1e999`` are not JSON.
+        """
+        return self.arguments is not None and parse_arguments(self.arguments) is None
+
+
+class OutputReads:
+    """What a tool result's block and its flat message read from ``content``, written once.
+
+    A slotted mixin with no fields of its own (see :class:`MediaReads`).
+    """
+
+    __slots__ = ()
+
+    content: str | tuple[Block, ...]
+
+    @property
+    def text(self) -> str:
+        """The text of the output: the string, or the text blocks joined by newlines."""
+        return content_text(self.content)
+
+
+class RawReads:
+    """What a raw block and a raw message read from ``data``, written once.
+
+    A slotted mixin with no fields of its own (see :class:`MediaReads`).
+    """
+
+    __slots__ = ()
+
+    data: JsonValue
+
+    @property
+    def type(self) -> str | None:
+        """The ``type`` key of ``data`` when it is an object with a string type."""
+        if isinstance(self.data, FrozenDict):
+            tag = self.data.get("type")
+            return tag if isinstance(tag, str) else None
+        return None
 
 
 @final
@@ -112,7 +177,7 @@ class ThinkingBlock:
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ToolUseBlock:
+class ToolUseBlock(CallReads):
     """The model asks the caller to run a tool.
 
     >>> ToolUseBlock("toolu_1", "Bash", {"command": "ls"}).input["command"]
@@ -137,21 +202,13 @@ class ToolUseBlock:
         freeze_map(self, "input")
         freeze_map(self, "extra")
 
-    @property
-    def invalid_arguments(self) -> bool:
-        """True when ``arguments`` is present but is not a strict JSON object.
-
-        Strict as everywhere in the library: ``NaN``, ``Infinity`` and ``1e999`` are not JSON.
-        """
-        return self.arguments is not None and parse_arguments(self.arguments) is None
-
     __repr__ = compact_repr
 
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ToolResultBlock:
+class ToolResultBlock(OutputReads):
     """What a tool returned for one call.
 
     >>> ToolResultBlock("toolu_1", "done").text
@@ -174,13 +231,6 @@ class ToolResultBlock:
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
-
-    @property
-    def text(self) -> str:
-        """The text of the output: the string, or the text blocks joined by newlines."""
-        if isinstance(self.content, str):
-            return self.content
-        return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
 
     __repr__ = compact_repr
 
@@ -494,7 +544,7 @@ class VideoBlock(MediaReads):
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class RawBlock:
+class RawBlock(RawReads):
     """Anything this library does not model, kept verbatim (unknown kinds, MCP tool blocks...).
 
     >>> RawBlock({"type": "container_upload", "file_id": "file_1"}).type
@@ -507,14 +557,6 @@ class RawBlock:
 
     def __post_init__(self) -> None:
         freeze_json(self, "data")
-
-    @property
-    def type(self) -> str | None:
-        """The ``type`` key of ``data`` when it is an object with a string type."""
-        if isinstance(self.data, FrozenDict):
-            tag = self.data.get("type")
-            return tag if isinstance(tag, str) else None
-        return None
 
     __repr__ = compact_repr
 

@@ -13,11 +13,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
+from operator import attrgetter
 from typing import Any
+from typing import Final
 from typing import Unpack
-from typing import assert_never
 from typing import cast
 
 from ._core.fields import CONTEXT_FIELDS
@@ -27,34 +29,17 @@ from ._core.frozen import depth_limit
 from ._core.frozen import thaw
 from ._core.make import copy_json
 from ._core.make import maker
+from ._core.make import transfer
 from ._core.make import wrap_owned
 from ._core.wire import type_name
 from ._shapes import anthropic_blocks
-from .blocks import AudioBlock
+from .blocks import BLOCK_TYPES
 from .blocks import Block
-from .blocks import DocumentBlock
-from .blocks import ImageBlock
 from .blocks import RawBlock
-from .blocks import ServerToolResultBlock
-from .blocks import ServerToolUseBlock
-from .blocks import TextBlock
-from .blocks import ThinkingBlock
-from .blocks import ToolResultBlock
-from .blocks import ToolUseBlock
-from .blocks import VideoBlock
 from .errors import DecodeError
-from .flat import AudioMessage
-from .flat import DocumentMessage
 from .flat import FlatMessage
-from .flat import ImageMessage
 from .flat import RawMessage
-from .flat import ServerToolResultMessage
-from .flat import ServerToolUseMessage
 from .flat import TextMessage
-from .flat import ThinkingMessage
-from .flat import ToolResultMessage
-from .flat import ToolUseMessage
-from .flat import VideoMessage
 from .message import FLAT_TYPES
 from .message import MESSAGE_TYPES
 from .message import ROLE_TYPES
@@ -132,18 +117,47 @@ def _native_message(data: Any) -> Message | None:
 
 
 _new_text = maker(TextMessage)
-_new_thinking = maker(ThinkingMessage)
-_new_tool_use = maker(ToolUseMessage)
-_new_tool_result = maker(ToolResultMessage)
-_new_image = maker(ImageMessage)
-_new_audio = maker(AudioMessage)
-_new_raw = maker(RawMessage)
-_new_server_use = maker(ServerToolUseMessage)
-_new_server_result = maker(ServerToolResultMessage)
-
 
 _Ctx = tuple[Any, Any, Any, Any, Any, Any, Any]
 """role, uuid, session_id, parent_tool_use_id, model, message_id, timestamp."""
+
+_FLAT_CLASS: Final = {cls.kind: cls for cls in FLAT_TYPES}
+"""Each flat class by its kind, which is its block's kind."""
+
+# A flat message holds its block's fields under the same names, so one generated transfer
+# maker per kind builds it from the block and the context (a ``None`` role taking the flat
+# class's default role), and another the block back from the message. The hot loop of
+# normalize_messages is then one table look-up and one call per block, with the context
+# held in locals (docs/performance.md); the values are the block's, already frozen.
+_FLAT_OF: Final[dict[type, Callable[..., Message]]] = {
+    block: transfer(_FLAT_CLASS[block.kind], block, ("role", *CONTEXT_FIELDS))
+    for block in BLOCK_TYPES
+}
+"""The flat message of a block: ``_FLAT_OF[type(block)](block, *ctx)`` (see ``_Ctx``)."""
+_BLOCK_OF: Final[dict[type, Callable[..., Block]]] = {
+    _FLAT_CLASS[block.kind]: transfer(block, _FLAT_CLASS[block.kind])
+    for block in BLOCK_TYPES
+    if block is not RawBlock
+}
+"""The block a flat message holds (RawMessage apart: it may wrap a whole message)."""
+_raw_message: Final = _FLAT_OF[RawBlock]
+
+
+def _flat_raw(block: RawBlock, *ctx: Any) -> Message:
+    """A RawBlock's message: the message it wraps (see :func:`message_to_block`), or raw."""
+    wrapped = _native_message(block.data)
+    return wrapped if wrapped is not None else _raw_message(block, *ctx)
+
+
+_FLAT_OF[RawBlock] = _flat_raw
+
+
+def _not_a_block_error(block: Any, *ctx: Any) -> Message:
+    raise AssertionError(f"Expected code to be unreachable, but got: {block!r}")
+
+
+_not_a_block: Final[Callable[..., Message]] = _not_a_block_error
+"""What ``_FLAT_OF`` gives for anything that is not a block: a programming error."""
 
 
 def _flat(block: Block, ctx: _Ctx) -> Message:
@@ -151,159 +165,7 @@ def _flat(block: Block, ctx: _Ctx) -> Message:
 
     The block's values are already frozen, so the message is built without re-checking them.
     """
-    role, uuid, sid, parent, model, mid, ts = ctx
-    match block:
-        case TextBlock():
-            return _new_text(
-                block.text,
-                block.citations,
-                "assistant" if role is None else role,
-                uuid,
-                sid,
-                parent,
-                model,
-                mid,
-                ts,
-                block.extra,
-            )
-        case ThinkingBlock():
-            return _new_thinking(
-                block.thinking,
-                block.signature,
-                block.redacted,
-                block.provider,
-                "assistant" if role is None else role,
-                uuid,
-                sid,
-                parent,
-                model,
-                mid,
-                ts,
-                block.extra,
-            )
-        case ToolUseBlock():
-            return _new_tool_use(
-                block.id,
-                block.name,
-                block.input,
-                block.arguments,
-                "assistant" if role is None else role,
-                uuid,
-                sid,
-                parent,
-                model,
-                mid,
-                ts,
-                block.extra,
-            )
-        case ToolResultBlock():
-            return _new_tool_result(
-                block.tool_use_id,
-                block.content,
-                block.is_error,
-                block.name,
-                "tool" if role is None else role,
-                uuid,
-                sid,
-                parent,
-                model,
-                mid,
-                ts,
-                block.extra,
-            )
-        case ImageBlock() | AudioBlock():
-            return (_new_image if type(block) is ImageBlock else _new_audio)(
-                block.data,
-                block.url,
-                block.file_id,
-                block.media_type,
-                "user" if role is None else role,
-                uuid,
-                sid,
-                parent,
-                model,
-                mid,
-                ts,
-                block.extra,
-            )
-        case DocumentBlock() | VideoBlock():
-            return _flat_file(block, ctx)
-        case RawBlock():
-            wrapped = _native_message(block.data)
-            if wrapped is not None:
-                return wrapped
-            return _new_raw(block.data, role, uuid, sid, parent, model, mid, ts, EMPTY)
-        case ServerToolUseBlock():
-            return _new_server_use(
-                block.id,
-                block.name,
-                block.input,
-                block.provider,
-                "assistant" if role is None else role,
-                uuid,
-                sid,
-                parent,
-                model,
-                mid,
-                ts,
-                block.extra,
-            )
-        case ServerToolResultBlock():
-            return _new_server_result(
-                block.tool_use_id,
-                block.tool,
-                block.content,
-                block.provider,
-                "assistant" if role is None else role,
-                uuid,
-                sid,
-                parent,
-                model,
-                mid,
-                ts,
-                block.extra,
-            )
-        case _:
-            assert_never(block)
-
-
-def _flat_file(block: DocumentBlock | VideoBlock, ctx: _Ctx) -> Message:
-    """The flat message of a document or video block (rarer kinds: built by keyword)."""
-    role, uuid, sid, parent, model, mid, ts = ctx
-    context = {
-        "role": "user" if role is None else role,
-        "uuid": uuid,
-        "session_id": sid,
-        "parent_tool_use_id": parent,
-        "model": model,
-        "message_id": mid,
-        "timestamp": ts,
-        "extra": block.extra,
-    }
-    if isinstance(block, DocumentBlock):
-        return DocumentMessage(
-            data=block.data,
-            text=block.text,
-            content=block.content,
-            url=block.url,
-            file_id=block.file_id,
-            media_type=block.media_type,
-            title=block.title,
-            filename=block.filename,
-            context=block.context,
-            citations=block.citations,
-            **context,
-        )
-    return VideoMessage(
-        data=block.data,
-        url=block.url,
-        file_id=block.file_id,
-        media_type=block.media_type,
-        start_offset=block.start_offset,
-        end_offset=block.end_offset,
-        fps=block.fps,
-        **context,
-    )
+    return _FLAT_OF.get(type(block), _not_a_block)(block, *ctx)
 
 
 def block_to_message(block: Block, **context: Unpack[Context]) -> Message:
@@ -312,6 +174,7 @@ def block_to_message(block: Block, **context: Unpack[Context]) -> Message:
     A RawBlock that wraps a whole message (see :func:`message_to_block`) gives that message
     back unchanged, and the context is not applied to it.
 
+    >>> from messages import TextBlock
     >>> block_to_message(TextBlock("hi"), role="user", session_id="s1")
     TextMessage(text='hi', role='user', session_id='s1')
     """
@@ -333,99 +196,18 @@ def message_to_block(message: Message) -> Block:
     The wrapping RawBlock holds the message's native dict (see :mod:`messages.serialize`), so
     :func:`block_to_message` gives back the same message, not a second wrapping.
 
+    >>> from messages import ToolUseMessage
     >>> message_to_block(ToolUseMessage("t1", "Bash", {"command": "ls"}, session_id="s1"))
     ToolUseBlock(id='t1', name='Bash', input=FrozenDict({'command': 'ls'}))
     """
-    match message:
-        case TextMessage():
-            return TextBlock(message.text, citations=message.citations, extra=message.extra)
-        case ThinkingMessage():
-            return ThinkingBlock(
-                message.thinking,
-                signature=message.signature,
-                redacted=message.redacted,
-                provider=message.provider,
-                extra=message.extra,
-            )
-        case ToolUseMessage():
-            return ToolUseBlock(
-                message.id,
-                message.name,
-                message.input,
-                arguments=message.arguments,
-                extra=message.extra,
-            )
-        case ToolResultMessage():
-            return ToolResultBlock(
-                message.tool_use_id,
-                message.content,
-                is_error=message.is_error,
-                name=message.name,
-                extra=message.extra,
-            )
-        case ImageMessage():
-            return ImageBlock(
-                data=message.data,
-                url=message.url,
-                file_id=message.file_id,
-                media_type=message.media_type,
-                extra=message.extra,
-            )
-        case AudioMessage():
-            return AudioBlock(
-                data=message.data,
-                url=message.url,
-                file_id=message.file_id,
-                media_type=message.media_type,
-                extra=message.extra,
-            )
-        case DocumentMessage():
-            return DocumentBlock(
-                data=message.data,
-                text=message.text,
-                content=message.content,
-                url=message.url,
-                file_id=message.file_id,
-                media_type=message.media_type,
-                title=message.title,
-                filename=message.filename,
-                context=message.context,
-                citations=message.citations,
-                extra=message.extra,
-            )
-        case VideoMessage():
-            return VideoBlock(
-                data=message.data,
-                url=message.url,
-                file_id=message.file_id,
-                media_type=message.media_type,
-                start_offset=message.start_offset,
-                end_offset=message.end_offset,
-                fps=message.fps,
-                extra=message.extra,
-            )
-        case ServerToolUseMessage():
-            return ServerToolUseBlock(
-                message.id,
-                message.name,
-                message.input,
-                provider=message.provider,
-                extra=message.extra,
-            )
-        case ServerToolResultMessage():
-            return ServerToolResultBlock(
-                message.tool_use_id,
-                message.tool,
-                message.content,
-                provider=message.provider,
-                extra=message.extra,
-            )
-        case RawMessage() if not message.extra and _native_message(message.data) is None:
-            return RawBlock(message.data)
-        case _:
-            from .serialize import to_dict
+    make = _BLOCK_OF.get(type(message))
+    if make is not None:
+        return make(message)
+    if type(message) is RawMessage and not message.extra and _native_message(message.data) is None:
+        return RawBlock(message.data)
+    from .serialize import to_dict
 
-            return RawBlock(wrap_owned(to_dict(message)))
+    return RawBlock(wrap_owned(to_dict(message)))
 
 
 def context_of(message: Message) -> Context:
@@ -444,24 +226,18 @@ def context_of(message: Message) -> Context:
     return cast("Context", context)
 
 
+_context: Final = attrgetter("role", *CONTEXT_FIELDS)
+"""The role and the context fields of a role message, as one tuple (see ``_Ctx``)."""
+
+
 def _children(message: Any) -> list[Message]:
     """One flat message per block of a role message with non-empty content."""
     content = message.content
-    role = message.role
-    uuid = message.uuid
-    session_id = message.session_id
-    parent = message.parent_tool_use_id
-    model = message.model
-    message_id = message.message_id
-    timestamp = message.timestamp
+    ctx = _context(message)
     if type(content) is str:
-        return [
-            _new_text(
-                content, None, role, uuid, session_id, parent, model, message_id, timestamp, EMPTY
-            )
-        ]
-    ctx = (role, uuid, session_id, parent, model, message_id, timestamp)
-    return [_flat(b, ctx) for b in content]
+        return [_new_text(content, None, *ctx, EMPTY)]
+    flat_of = _FLAT_OF.get
+    return [flat_of(type(b), _not_a_block)(b, *ctx) for b in content]
 
 
 def flatten_assistant(message: Message) -> tuple[Message, ...]:
@@ -533,9 +309,7 @@ def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
     """
     roles = _ROLE_SET
     passing = _PASSING_SET
-    text, tool_use, tool_result, thinking = TextBlock, ToolUseBlock, ToolResultBlock, ThinkingBlock
-    new_text, new_tool_use, new_tool_result = _new_text, _new_tool_use, _new_tool_result
-    new_thinking = _new_thinking
+    flat_of, not_block = _FLAT_OF.get, _not_a_block
     for i, message in enumerate(messages):
         cls = type(message)
         if cls in passing:
@@ -548,6 +322,8 @@ def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
             if type(content) is str:
                 yield from _children(message)
                 continue
+            # The hot loop: the context fields are read in place (specialised slot reads); the
+            # _context attrgetter measured a few per cent slower here (docs/performance.md).
             m: Any = message
             role = m.role
             uuid = m.uuid
@@ -556,63 +332,8 @@ def normalize_messages(messages: Iterable[Message]) -> Iterator[Message]:
             model = m.model
             mid = m.message_id
             ts = m.timestamp
-            # Unrolled on purpose (the duplicate report lists these branches): one positional
-            # maker call per common kind, with the context held in locals, is the hot loop of
-            # normalize_messages; a shared helper or *context unpacking costs a call or a
-            # tuple per block (docs/performance.md). Rarer kinds take _flat below.
             for b in content:
-                bcls = type(b)
-                if bcls is text:
-                    yield new_text(
-                        b.text, b.citations, role, uuid, sid, parent, model, mid, ts, b.extra
-                    )
-                elif bcls is thinking:
-                    yield new_thinking(
-                        b.thinking,
-                        b.signature,
-                        b.redacted,
-                        b.provider,
-                        role,
-                        uuid,
-                        sid,
-                        parent,
-                        model,
-                        mid,
-                        ts,
-                        b.extra,
-                    )
-                elif bcls is tool_use:
-                    yield new_tool_use(
-                        b.id,
-                        b.name,
-                        b.input,
-                        b.arguments,
-                        role,
-                        uuid,
-                        sid,
-                        parent,
-                        model,
-                        mid,
-                        ts,
-                        b.extra,
-                    )
-                elif bcls is tool_result:
-                    yield new_tool_result(
-                        b.tool_use_id,
-                        b.content,
-                        b.is_error,
-                        b.name,
-                        role,
-                        uuid,
-                        sid,
-                        parent,
-                        model,
-                        mid,
-                        ts,
-                        b.extra,
-                    )
-                else:
-                    yield _flat(b, (role, uuid, sid, parent, model, mid, ts))
+                yield flat_of(type(b), not_block)(b, role, uuid, sid, parent, model, mid, ts)
         elif isinstance(message, ROLE_TYPES):
             yield from flatten_assistant(message)
         elif isinstance(message, MESSAGE_TYPES):

@@ -21,10 +21,11 @@ from ._core.fields import freeze_json
 from ._core.fields import freeze_map
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
-from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
 from .blocks import Block
-from .blocks import TextBlock
+from .blocks import CallReads
+from .blocks import OutputReads
+from .blocks import RawReads
 from .blocks import freeze_citations
 from .blocks import server_failed
 from .citations import Citation
@@ -97,7 +98,7 @@ class ThinkingMessage(Context):
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ToolUseMessage(Context):
+class ToolUseMessage(Context, CallReads):
     """A tool call.
 
     >>> ToolUseMessage("call_1", "shell", {"command": "ls"}).name
@@ -121,21 +122,11 @@ class ToolUseMessage(Context):
         freeze_map(self, "input")
         freeze_map(self, "extra")
 
-    @property
-    def invalid_arguments(self) -> bool:
-        """True when ``arguments`` is present but is not a strict JSON object.
-
-        Strict as everywhere in the library: ``NaN``, ``Infinity`` and ``1e999`` are not JSON.
-        """
-        from ._core.jsontext import parse_arguments  # lazy: json costs import time
-
-        return self.arguments is not None and parse_arguments(self.arguments) is None
-
 
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ToolResultMessage(Context):
+class ToolResultMessage(Context, OutputReads):
     """What a tool returned for one call.
 
     >>> ToolResultMessage("call_1", "ok", is_error=False).text
@@ -158,13 +149,6 @@ class ToolResultMessage(Context):
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
-
-    @property
-    def text(self) -> str:
-        """The text of the output: the string, or the text blocks joined by newlines."""
-        if isinstance(self.content, str):
-            return self.content
-        return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
 
 
 @final
@@ -210,7 +194,7 @@ class AudioMessage(Context):
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class RawMessage(Context):
+class RawMessage(Context, RawReads):
     """Anything not modelled, kept verbatim: an unknown event line, or a RawBlock's data.
 
     >>> RawMessage({"type": "rate_limit_event"}).type
@@ -227,14 +211,6 @@ class RawMessage(Context):
     def __post_init__(self) -> None:
         freeze_json(self, "data")
         freeze_map(self, "extra")
-
-    @property
-    def type(self) -> str | None:
-        """The ``type`` key of ``data`` when it is an object with a string type."""
-        if isinstance(self.data, FrozenDict):
-            tag = self.data.get("type")
-            return tag if isinstance(tag, str) else None
-        return None
 
 
 @final

@@ -21,11 +21,14 @@ messages.errors.UnsupportedContentError: acp: $[0]: no urls (pass unsupported='d
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Mapping
 from typing import Any
 from typing import Final
 from typing import Literal
 from typing import TypeAlias
+from typing import TypeVar
 from typing import assert_never
 
 from ._core.frozen import FrozenDict
@@ -64,6 +67,9 @@ Unsupported: TypeAlias = Literal["raise", "drop", "text"]
 
 MODES: Final[tuple[Unsupported, ...]] = ("raise", "drop", "text")
 """The three choices, in the order the docs list them."""
+
+
+T = TypeVar("T")
 
 
 def check_mode(mode: object, source: str | None = None) -> Unsupported:
@@ -112,6 +118,21 @@ class Policy:
         if self.mode == "raise":
             raise self.error(reason, path, value)
         self.left_out += 1
+
+    def each(
+        self, blocks: Iterable[Block], write: Callable[[Block, Policy, str], T | None], path: str
+    ) -> list[T]:
+        """What ``write`` makes of each block at ``{path}[i]``, less what it dropped (``None``).
+
+        The one loop every encoder runs over a list of blocks: ``write`` refuses, drops or
+        degrades a block through this policy, and a dropped block leaves no item.
+        """
+        out = []
+        for i, block in enumerate(blocks):
+            item = write(block, self, f"{path}[{i}]")
+            if item is not None:
+                out.append(item)
+        return out
 
     def degrade(self, block: Block, path: str, reason: str) -> TextBlock | None:
         """A block that cannot be carried: raise, drop (``None``) or a describing TextBlock."""

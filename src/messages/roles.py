@@ -27,6 +27,7 @@ from .blocks import TextBlock
 from .blocks import ThinkingBlock
 from .blocks import ToolResultBlock
 from .blocks import ToolUseBlock
+from .blocks import content_text
 from .usage import Usage
 
 if TYPE_CHECKING:
@@ -55,13 +56,6 @@ def as_blocks(content: str | tuple[Block, ...]) -> tuple[Block, ...]:
     if isinstance(content, str):
         return (TextBlock(content),)
     return content
-
-
-def content_text(content: str | tuple[Block, ...]) -> str:
-    """The text of some content: the string, or its text blocks joined by newlines."""
-    if isinstance(content, str):
-        return content
-    return "\n".join([b.text for b in content if isinstance(b, TextBlock)])
 
 
 class ContentReads:

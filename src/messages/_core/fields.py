@@ -31,7 +31,10 @@ __all__ = [
     "freeze_json",
     "freeze_map",
     "freeze_objects",
+    "freeze_opt_map",
     "freeze_tuple",
+    "num_of",
+    "str_of",
 ]
 
 Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
@@ -69,6 +72,26 @@ def freeze_map(obj: object, name: str) -> None:
             f"expected a JSON object, found {type(value).__name__}", path=f"$.{name}", value=value
         )
     _set(obj, name, freeze(value))
+
+
+def freeze_opt_map(obj: object, name: str) -> None:
+    """:func:`freeze_map` for a mapping field that may be ``None`` (``None`` stays)."""
+    if getattr(obj, name) is not None:
+        freeze_map(obj, name)
+
+
+def str_of(data: Mapping[str, JsonValue] | None, key: str) -> str | None:
+    """``data[key]`` when ``data`` is given and the value is a string; ``None`` otherwise."""
+    value = None if data is None else data.get(key)
+    return value if isinstance(value, str) else None
+
+
+def num_of(data: Mapping[str, JsonValue] | None, key: str) -> int | float | None:
+    """``data[key]`` when ``data`` is given and the value is a number (not a bool)."""
+    value = None if data is None else data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value
 
 
 def freeze_json(obj: object, name: str) -> None:

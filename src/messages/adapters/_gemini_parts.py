@@ -227,12 +227,7 @@ def encode_flat(
 
 def encode_parts(blocks: tuple[Block, ...], policy: Policy, path: str = "$") -> list[Any]:
     """The parts for some blocks, in order, leaving out what the policy drops."""
-    out = []
-    for i, block in enumerate(blocks):
-        part = encode_part(block, policy, f"{path}[{i}]")
-        if part is not None:
-            out.append(part)
-    return out
+    return policy.each(blocks, encode_part, path)
 
 
 # -- token counts ------------------------------------------------------------------------------

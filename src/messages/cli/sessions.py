@@ -294,10 +294,15 @@ def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line if line else prefix.rstrip() for line in text.splitlines())
 
 
-def _show_text(session: Session, opts: ShowOptions, out: IO[str]) -> None:
+def _write_header(session: Session, out: IO[str], line: str) -> None:
+    """The header's items, each as ``line`` formats its name and value, then a blank line."""
     for name, value in _header(session):
-        out.write(f"{name}: {value}\n")
+        out.write(line.format(name, value))
     out.write("\n")
+
+
+def _show_text(session: Session, opts: ShowOptions, out: IO[str]) -> None:
+    _write_header(session, out, "{}: {}\n")
     _text_body(session, opts, out, "")
 
 
@@ -319,9 +324,7 @@ def _text_body(session: Session, opts: ShowOptions, out: IO[str], prefix: str) -
 
 def _show_markdown(session: Session, opts: ShowOptions, out: IO[str]) -> None:
     out.write(f"# {session.title or session.id}\n\n")
-    for name, value in _header(session):
-        out.write(f"- **{name}**: {value}\n")
-    out.write("\n")
+    _write_header(session, out, "- **{}**: {}\n")
     _markdown_body(session, opts, out, "")
 
 

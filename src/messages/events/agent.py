@@ -36,6 +36,9 @@ from typing import final
 from .._core.fields import Context
 from .._core.fields import compared
 from .._core.fields import freeze_map
+from .._core.fields import freeze_opt_map
+from .._core.fields import num_of
+from .._core.fields import str_of
 from .._core.frozen import EMPTY
 from .._core.frozen import JsonValue
 
@@ -59,23 +62,6 @@ TERMINAL_TASK_STATUSES: Final[frozenset[str]] = frozenset(
 ``task_notification`` says ``stopped`` where ``task_updated`` says ``killed``; both are
 terminal. ``pending``, ``running`` and ``paused`` are not.
 """
-
-
-def _opt_map(obj: object, name: str) -> None:
-    if getattr(obj, name) is not None:
-        freeze_map(obj, name)
-
-
-def _str_of(data: Mapping[str, JsonValue] | None, key: str) -> str | None:
-    value = None if data is None else data.get(key)
-    return value if isinstance(value, str) else None
-
-
-def _num_of(data: Mapping[str, JsonValue] | None, key: str) -> int | float | None:
-    value = None if data is None else data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return value
 
 
 @final
@@ -119,14 +105,14 @@ class TaskEventMessage(Context):
     """The fields that changed (``task_updated``): ``status``, ``end_time``..."""
 
     def __post_init__(self) -> None:
-        _opt_map(self, "usage")
-        _opt_map(self, "patch")
+        freeze_opt_map(self, "usage")
+        freeze_opt_map(self, "patch")
         freeze_map(self, "extra")
 
     @property
     def state(self) -> str | None:
         """The status this event reports: ``status``, else the ``patch``'s ``status``."""
-        return self.status if self.status is not None else _str_of(self.patch, "status")
+        return self.status if self.status is not None else str_of(self.patch, "status")
 
     @property
     def is_terminal(self) -> bool:
@@ -189,20 +175,20 @@ class CompactBoundaryMessage(Context):
     """The compaction's metadata as reported (Claude Code ``compact_metadata``)."""
 
     def __post_init__(self) -> None:
-        _opt_map(self, "metadata")
+        freeze_opt_map(self, "metadata")
         freeze_map(self, "extra")
 
     @property
     def trigger(self) -> str | None:
         """What started it: ``manual`` (``/compact``) or ``auto``."""
-        return _str_of(self.metadata, "trigger")
+        return str_of(self.metadata, "trigger")
 
     @property
     def pre_tokens(self) -> int | None:
         """The context's size in tokens before compaction (``pre_tokens`` or ``preTokens``)."""
-        value = _num_of(self.metadata, "pre_tokens")
+        value = num_of(self.metadata, "pre_tokens")
         if value is None:  # transcripts spell it preTokens
-            value = _num_of(self.metadata, "preTokens")
+            value = num_of(self.metadata, "preTokens")
         return value if isinstance(value, int) else None
 
 
@@ -239,43 +225,43 @@ class RateLimitMessage(Context):
     """The rate-limit state as reported (``status``, ``resetsAt``, ``rateLimitType``...)."""
 
     def __post_init__(self) -> None:
-        _opt_map(self, "info")
+        freeze_opt_map(self, "info")
         freeze_map(self, "extra")
 
     @property
     def status(self) -> str | None:
         """``allowed``, ``allowed_warning`` or ``rejected``."""
-        return _str_of(self.info, "status")
+        return str_of(self.info, "status")
 
     @property
     def resets_at(self) -> int | float | None:
         """When the window resets, in Unix seconds (``resetsAt``)."""
-        return _num_of(self.info, "resetsAt")
+        return num_of(self.info, "resetsAt")
 
     @property
     def rate_limit_type(self) -> str | None:
         """Which window applies: ``five_hour``, ``seven_day``... (``rateLimitType``)."""
-        return _str_of(self.info, "rateLimitType")
+        return str_of(self.info, "rateLimitType")
 
     @property
     def utilization(self) -> int | float | None:
         """The fraction of the limit used, 0 to 1."""
-        return _num_of(self.info, "utilization")
+        return num_of(self.info, "utilization")
 
     @property
     def overage_status(self) -> str | None:
         """The state of pay-as-you-go overage (``overageStatus``)."""
-        return _str_of(self.info, "overageStatus")
+        return str_of(self.info, "overageStatus")
 
     @property
     def overage_resets_at(self) -> int | float | None:
         """When the overage window resets, in Unix seconds (``overageResetsAt``)."""
-        return _num_of(self.info, "overageResetsAt")
+        return num_of(self.info, "overageResetsAt")
 
     @property
     def overage_disabled_reason(self) -> str | None:
         """Why overage is not available (``overageDisabledReason``)."""
-        return _str_of(self.info, "overageDisabledReason")
+        return str_of(self.info, "overageDisabledReason")
 
 
 @final

@@ -37,6 +37,8 @@ from typing import final
 from .._core.fields import Context
 from .._core.fields import compared
 from .._core.fields import freeze_map
+from .._core.fields import freeze_opt_map
+from .._core.fields import str_of
 from .._core.frozen import JsonValue
 from ..roles import RoleMessage
 
@@ -55,16 +57,6 @@ TURN_END_SUBTYPES: Final[frozenset[str]] = frozenset(
     ("task_complete", "turn_complete", "turn_aborted")
 )
 """Turn event subtypes that mean the turn is over."""
-
-
-def _opt_map(obj: object, name: str) -> None:
-    if getattr(obj, name) is not None:
-        freeze_map(obj, name)
-
-
-def _str_of(data: Mapping[str, JsonValue] | None, key: str) -> str | None:
-    value = None if data is None else data.get(key)
-    return value if isinstance(value, str) else None
 
 
 @final
@@ -100,18 +92,18 @@ class ProgressMessage(Context):
     """A sub-agent's own turn, decoded by the same adapter (``agent_progress``)."""
 
     def __post_init__(self) -> None:
-        _opt_map(self, "data")
+        freeze_opt_map(self, "data")
         freeze_map(self, "extra")
 
     @property
     def agent_id(self) -> str | None:
         """The sub-agent's id (``data.agentId``), which names its transcript file."""
-        return _str_of(self.data, "agentId")
+        return str_of(self.data, "agentId")
 
     @property
     def prompt(self) -> str | None:
         """The prompt the sub-agent was given (``data.prompt``)."""
-        return _str_of(self.data, "prompt")
+        return str_of(self.data, "prompt")
 
 
 @final
@@ -136,7 +128,7 @@ class FileSnapshotMessage(Context):
     """Whether it updates an earlier snapshot of that record (``isSnapshotUpdate``)."""
 
     def __post_init__(self) -> None:
-        _opt_map(self, "snapshot")
+        freeze_opt_map(self, "snapshot")
         freeze_map(self, "extra")
 
     @property
@@ -213,7 +205,7 @@ class TurnContextMessage(Context):
     """The reasoning effort asked of the model (``low``, ``medium``, ``high``...)."""
 
     def __post_init__(self) -> None:
-        _opt_map(self, "sandbox_policy")
+        freeze_opt_map(self, "sandbox_policy")
         freeze_map(self, "extra")
 
 

@@ -21,10 +21,10 @@ from .._core.wire import decode_each
 from .._core.wire import fail
 from .._core.wire import type_name
 from .._shapes import anthropic_blocks
+from .._shapes.openai_files import file_document
 from ..blocks import BLOCK_TYPES
 from ..blocks import AudioBlock
 from ..blocks import Block
-from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
 from ..blocks import TextBlock
 from ..blocks import ThinkingBlock
@@ -246,20 +246,13 @@ def _openai_file(d: dict[str, Any], kind: str) -> Block | None:
     if not fields or any(not isinstance(v, str) for v in fields.values()):
         return None
     data = fields.get("file_data")
-    is_uri = data is not None and parse_data_uri(data) is not None
-    if is_uri and "file_url" in fields:
+    if data is not None and parse_data_uri(data) is not None and "file_url" in fields:
         return None
     if kind == "file":
         extra = _rest(inner, _FILE_KEYS) | _rest(d, ("file",))
     else:
         extra = _rest(d, _FILE_KEYS)
-    return DocumentBlock(
-        data=None if is_uri else data,
-        url=data if is_uri else fields.get("file_url"),
-        file_id=fields.get("file_id"),
-        filename=fields.get("filename"),
-        extra=extra,
-    )
+    return file_document(fields, extra)
 
 
 def _rest(d: dict[str, Any], known: tuple[str, ...]) -> FrozenDict:

@@ -60,6 +60,7 @@ from ..blocks import AudioBlock
 from ..blocks import Block
 from ..blocks import DocumentBlock
 from ..blocks import ImageBlock
+from ..blocks import MediaReads
 from ..blocks import RawBlock
 from ..blocks import ServerToolResultBlock
 from ..blocks import ServerToolUseBlock
@@ -377,7 +378,7 @@ def _wrap(value: JsonValue) -> dict[str, Any]:
     return {"type": "non_standard", "value": data}
 
 
-def _media_out(tag: str, block: DocumentBlock | VideoBlock) -> dict[str, Any]:
+def _media_out(tag: str, block: MediaReads) -> dict[str, Any]:
     out: dict[str, Any] = {"type": tag}
     for ours, theirs in _MEDIA_KEYS:
         value = getattr(block, ours)
@@ -434,13 +435,7 @@ def _v1(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
             _put_extra(out, FrozenDict(extra), policy, path)
             return out
         case ImageBlock() | AudioBlock():
-            out = {"type": block.kind}
-            for ours, theirs in _MEDIA_KEYS:
-                value = getattr(block, ours)
-                if value is not None:
-                    out[theirs] = value
-            if block.media_type is not None:
-                out["mime_type"] = block.media_type
+            out = _media_out(block.kind, block)
         case VideoBlock():
             out = _media_out("video", block)
             for name in ("start_offset", "end_offset", "fps"):
@@ -493,14 +488,7 @@ def _v1(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
 def _v1_content(
     content: str | tuple[Block, ...], policy: Policy, path: str
 ) -> str | list[dict[str, Any]]:
-    if isinstance(content, str):
-        return content
-    out = []
-    for k, block in enumerate(content):
-        data = _v1(block, policy, f"{path}.content[{k}]")
-        if data is not None:
-            out.append(data)
-    return out
+    return content if isinstance(content, str) else policy.each(content, _v1, f"{path}.content")
 
 
 # ------------------------------------------------------------------------------- usage

@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
@@ -341,10 +342,7 @@ def _result_fields(
         if block.content:
             content.append(_types().TextContent(text=block.content))
     else:
-        for k, inner in enumerate(block.content):
-            item = _item(inner, policy, f"{path}.content[{k}]", sampling=False)
-            if item is not None:
-                content.append(item)
+        content = policy.each(block.content, partial(_item, sampling=False), f"{path}.content")
     return data, content
 
 
@@ -388,12 +386,7 @@ def from_messages(
                 out.append(t.SamplingMessage(role="user", content=[t.TextContent(text=text.text)]))
             continue
         assert isinstance(turn, UserMessage | AssistantMessage | ToolMessage)
-        blocks = (TextBlock(turn.content),) if isinstance(turn.content, str) else turn.content
-        content = []
-        for k, block in enumerate(blocks):
-            item = _item(block, policy, f"{path}.content[{k}]", sampling=True)
-            if item is not None:
-                content.append(item)
+        content = policy.each(turn.blocks, partial(_item, sampling=True), f"{path}.content")
         data = _checked_extra(t.SamplingMessage, turn.extra, policy, path, ("role", "content"))
         base = {"role": role, "content": content}
         out.append(_build(t.SamplingMessage, base, data, policy, path))

@@ -596,11 +596,7 @@ def _tool_part(block: ToolResultBlock, stamp: Any, policy: Policy, path: str) ->
     elif isinstance(block.content, str):
         content = block.content
     else:
-        content = []
-        for k, inner in enumerate(block.content):
-            item = _user_content(inner, policy, f"{path}.content[{k}]")
-            if item is not None:
-                content.append(item)
+        content = policy.each(block.content, _user_content, f"{path}.content")
     outcome = thaw(extra.pop("outcome", "failed" if block.is_error else "success"))
     data = {
         "part_kind": "tool-return",
@@ -663,12 +659,7 @@ def _response_block(block: Block, policy: Policy, path: str) -> Any:
 
 def _response_out(turn: AssistantMessage, policy: Policy, path: str) -> dict[str, Any]:
     _refuse_context(turn, ("uuid", "parent_tool_use_id", "error"), policy, path)
-    blocks = (TextBlock(turn.content),) if isinstance(turn.content, str) else turn.content
-    parts = []
-    for k, block in enumerate(blocks):
-        part = _response_block(block, policy, f"{path}.content[{k}]")
-        if part is not None:
-            parts.append(part)
+    parts = policy.each(turn.blocks, _response_block, f"{path}.content")
     data: dict[str, Any] = {"kind": "response", "parts": parts}
     when = _stamp(turn.timestamp, policy, path)
     if when is not None:

@@ -1,6 +1,7 @@
 """What the two OpenAI APIs share: a document's file fields.
 
-Chat ``file`` parts and Responses ``input_file`` items write a document the same way.
+Chat ``file`` parts and Responses ``input_file`` items write a document the same way (and
+read it the same way: :mod:`messages._shapes.openai_files`).
 """
 
 from __future__ import annotations

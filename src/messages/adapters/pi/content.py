@@ -10,6 +10,7 @@ block's class does not model (``textSignature``, ``thoughtSignature``...) stay i
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import partial
 from typing import Any
 from typing import Final
 from typing import assert_never
@@ -156,12 +157,7 @@ def encode_blocks(
     blocks: tuple[Block, ...], policy: Policy, at: str, kinds: Collection[str]
 ) -> list[Any]:
     """Blocks as pi content items; ``kinds`` names the wire kinds this place takes."""
-    out = []
-    for i, block in enumerate(blocks):
-        item = _one(block, policy, f"{at}[{i}]", kinds)
-        if item is not None:
-            out.append(item)
-    return out
+    return policy.each(blocks, partial(_one, kinds=kinds), at)
 
 
 def need_blocks(values: Any, at: str) -> str | tuple[Block, ...]:

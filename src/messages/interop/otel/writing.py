@@ -207,12 +207,7 @@ def from_messages(
             role = str(turn.extra.get("role", "tool"))
         else:
             role = "system" if isinstance(turn, SystemMessage) else str(turn.role)
-        blocks = (TextBlock(turn.content),) if isinstance(turn.content, str) else turn.content
-        parts = []
-        for i, block in enumerate(blocks):
-            part = _part_out(block, policy, f"{path}.content[{i}]")
-            if part is not None:
-                parts.append(part)
+        parts = policy.each(turn.blocks, _part_out, f"{path}.content")
         message: dict[str, Any] = {"role": role, "parts": parts}
         for key, value in turn.extra.items():
             if key == "name" and isinstance(value, str):

@@ -292,10 +292,7 @@ def _result(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]
         if block.content.strip():
             content.append({"text": block.content})
     else:
-        for i, inner in enumerate(block.content):
-            part = encode_result_part(inner, policy, f"{path}.content[{i}]")
-            if part is not None:
-                content.append(part)
+        content = policy.each(block.content, encode_result_part, f"{path}.content")
     out: dict[str, Any] = {"toolUseId": wire_id(block.tool_use_id), "content": content}
     if block.is_error is not None:
         out["status"] = "error" if block.is_error else "success"

@@ -24,6 +24,7 @@ from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
 from ..._core.wire import extra
+from ..._shapes.openai_files import file_document
 from ...blocks import AudioBlock
 from ...blocks import Block
 from ...blocks import DocumentBlock
@@ -131,15 +132,7 @@ def _file(p: dict[str, Any]) -> Block:
         or any(type(v) is not str for v in inner.values())
     ):
         return RawBlock(wrap_owned(p))
-    file_data = inner.get("file_data")
-    is_uri = file_data is not None and parse_data_uri(file_data) is not None
-    return DocumentBlock(
-        data=None if is_uri else file_data,
-        url=file_data if is_uri else None,
-        file_id=inner.get("file_id"),
-        filename=inner.get("filename"),
-        extra=extra(p, _FILE),
-    )
+    return file_document(inner, extra(p, _FILE))
 
 
 def decode_tool_call(tc: Any) -> Block:

@@ -40,6 +40,7 @@ from ..._core.wire import fail
 from ..._core.wire import opt_str
 from ..._shapes.citations import read_citation
 from ..._shapes.citations import write_citation
+from ..._shapes.openai_files import file_document
 from ...blocks import AudioBlock
 from ...blocks import Block
 from ...blocks import DocumentBlock
@@ -234,13 +235,7 @@ def _input_file(d: dict[str, Any]) -> Block:
         or (is_uri and file_url is not None)
     ):
         return RawBlock(wrap_owned(d))
-    return DocumentBlock(
-        data=None if is_uri else file_data,
-        url=file_data if is_uri else file_url,
-        file_id=known.get("file_id"),
-        filename=known.get("filename"),
-        extra=extra(d, _FILE),
-    )
+    return file_document(known, extra(d, _FILE))
 
 
 def _file_part(block: DocumentBlock, policy: Policy, path: str) -> dict[str, Any] | None:
