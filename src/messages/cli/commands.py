@@ -25,6 +25,7 @@ from ..message import Message
 from ..policy import Unsupported
 from ..serialize import dumps
 from ..stats import InputStats
+from ..stats._reader import Seen
 from ..text._render import MarkdownWriter
 from ..text._render import Transcriber
 from .io import Input
@@ -182,6 +183,9 @@ def _run(
     live: bool,
     outcome: Outcome,
 ) -> None:
+    if opts.command == "stats":  # stats has no --merge
+        _stats(inp, opts, report=report, counter=counter, outcome=outcome)
+        return
     name, messages = decoded(inp, opts, counter, report)
     if name is None:
         return
@@ -190,7 +194,7 @@ def _run(
         messages = get(name).merge(messages)
     if opts.command == "normalize":
         _normalize(messages, opts, out, live)
-    elif opts.command == "convert":
+    else:
         outcome.stopped = _convert(
             messages,
             source=name,
@@ -201,12 +205,25 @@ def _run(
             label=inp.label,
             live=live,
         )
-    else:
-        stats = InputStats(inp.label, name)
-        for m in messages:
-            stats.feed(m)
-        stats.finish()
-        outcome.stats = stats
+
+
+def _stats(
+    inp: Input, opts: Options, *, report: Reporter, counter: LineCounter, outcome: Outcome
+) -> None:
+    """Collect one input's part of the stats, reading lightly what counts for little."""
+    name, messages = decoded(inp, opts, counter, report, light=True)
+    if name is None:
+        return
+    outcome.read = True
+    part = InputStats(inp.label, name)
+    feed, seen = part.feed, part.seen
+    for m in messages:
+        if isinstance(m, Seen):  # a record read lightly (see messages.stats._reader)
+            seen(m.session_id, m.timestamp, m.cwd)
+        else:
+            feed(m)
+    part.finish()
+    outcome.stats = part
 
 
 def work(inp: Input, opts: Options, folder: str) -> tuple[str, str, Outcome]:

@@ -16,22 +16,20 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import io
-import multiprocessing
 import os
 import shutil
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import Future
-from concurrent.futures import ProcessPoolExecutor
 from typing import IO
+from typing import TYPE_CHECKING
 from typing import Final
 
 from ..adapters import NAMES
 from ..adapters import get
 from ..stats import Stats
 from ..stats._cache import StatsCache
+from ..stats._prices import memoized
 from ..stats._report import VIEWS
 from .commands import Outcome
 from .commands import process
@@ -49,6 +47,10 @@ from .stats import collect
 from .stats import notes
 from .stats import render_json
 from .stats import render_table
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["EXIT_DATA", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -337,6 +339,10 @@ def _parallel(
     live: bool,
 ) -> list[Outcome]:
     """Inputs in worker processes, at most ``2 * jobs`` in flight, written in input order."""
+    import multiprocessing
+    import tempfile
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     folder = tempfile.mkdtemp(prefix="messages-")
@@ -433,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: IO[str] = sys.stdout if wrapper is None else wrapper
     live = _live(inputs)
     try:
+        cache = None if opts.command != "stats" or args.no_cache else StatsCache()
         if opts.command == "stats":
             outcomes = collect(
                 inputs,
@@ -440,7 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 jobs=args.jobs,
                 report=report,
                 progress=progress,
-                cache=None if args.no_cache else StatsCache(),
+                cache=cache,
                 modified_since=_day_start(args.since, args.tz),
             )
         elif args.jobs > 1 and len(inputs) > 1:
@@ -459,9 +466,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if opts.command == "stats":
             parts = (Stats.of_input(o.stats) for o in outcomes if o.stats is not None)
-            summary = Stats.merge_all(parts).report(
-                args.by, cost=args.cost, tz=args.tz, since=args.since, until=args.until
-            )
+            memo = None if cache is None else cache.prices()
+            size = 0 if memo is None else len(memo)
+            with memoized(memo) as used:
+                summary = Stats.merge_all(parts).report(
+                    args.by, cost=args.cost, tz=args.tz, since=args.since, until=args.until
+                )
+            if cache is not None and memo is not None:
+                cache.keep_prices(memo, used, before=size)
             (render_json if args.json else render_table)(summary, out)
             out.flush()
             for note in notes(summary):

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import io
 import json
-import multiprocessing
 import os
+import sys
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from typing import IO
+from typing import TYPE_CHECKING
 from typing import Any
 
 from ..stats import InputStats
@@ -30,6 +30,9 @@ from .io import Input
 from .io import Options
 from .io import Progress
 from .io import Reporter
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = [
     "FileStats",
@@ -169,11 +172,32 @@ def _cacheable(inp: Input) -> bool:
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    """``jobs`` worker processes, ready to read.
+
+    On Linux they are forked from this process, which has imported what they run: they
+    start at once, with nothing to import or set up again (this process runs no other
+    thread, which is what makes forking safe). Elsewhere a fork server, which imports the
+    library once for all of them, or fresh interpreters where there is none.
+    """
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
+        return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+    if "forkserver" not in methods:
         return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["messages.cli.stats"])  # imported once, not per worker
     return ProcessPoolExecutor(jobs, mp_context=context)
+
+
+def _size(inp: Input) -> int:
+    try:
+        return os.stat(inp.path).st_size
+    except (OSError, TypeError, ValueError):
+        return 0
 
 
 def collect(
@@ -218,11 +242,16 @@ def collect(
         todo.append(i)
     parallel = [i for i in todo if not inputs[i].is_stdin]
     if jobs > 1 and len(parallel) > 1:
+        # the largest first, so that no worker is left with a large file at the end
+        sizes = {i: _size(inputs[i]) for i in parallel}
         with _pool(jobs) as pool:
-            read = pool.map(read_one, [inputs[i] for i in parallel], [opts] * len(parallel))
+            reading = {
+                i: pool.submit(read_one, inputs[i], opts)
+                for i in sorted(parallel, key=lambda i: -sizes[i])
+            }
             warm()  # the price table loads here while the workers read
-            for i, result in zip(parallel, read, strict=True):
-                done[i] = result
+            for i in parallel:
+                result = done[i] = reading[i].result()
                 if progress is not None:
                     progress.add(result[1].lines, files=1)
     outcomes: list[Outcome] = []

@@ -45,6 +45,7 @@ __all__ = [
     "decode_usual_progress",
     "record_line",
     "unlinked",
+    "usual_progress",
 ]
 
 LINE_TYPES: Final = {
@@ -87,21 +88,12 @@ def _nested(inner: Any, decode: Callable[[Any], Message]) -> RoleMessage | None:
     return message if isinstance(message, UserMessage | AssistantMessage) else None
 
 
-def decode_usual_progress(obj: dict[str, Any], owned: bool) -> Message | None:
-    """A transcript's usual ``progress`` line (hook, bash, waiting: no message), directly.
+def usual_progress(obj: dict[str, Any]) -> tuple[Any, str, str, str, str, str, str] | None:
+    """The parts of a transcript's usual ``progress`` line, else ``None``.
 
-    With a transcript's context (string ``uuid``, ``timestamp``, ``sessionId``, no
-    stream-json context keys), string ids and a ``data`` object with a string ``type`` and
-    no ``message``, it gives what the general path gives, without the context split; any
-    other line gives ``None``. Progress lines are most of a 2.1 transcript (1,114 of 1,593
-    lines in the shared capture). ``owned``: nobody else holds the line (``decode_owned``),
-    so the line and its ``data`` become the extra and the data in place, not copied (nothing
-    is changed before every check has passed).
-
-    What it buys, in instructions a line under callgrind (JSON parsing included): the shared
-    transcript decodes at 98.5k with it and 103.8k through the general path alone (91.9k
-    when these lines stayed raw); its assistant and user lines are unchanged (190.4k, 190.2k
-    before).
+    ``data``, its ``type``, ``uuid``, ``timestamp``, ``sessionId``, ``parentToolUseID`` and
+    ``toolUseID``, for a line :func:`decode_usual_progress` takes (see there); a reader that
+    needs only some of them (``messages stats``: the session and time) can stop here.
     """
     data = obj.get("data")
     uuid = obj.get("uuid")
@@ -124,6 +116,29 @@ def decode_usual_progress(obj: dict[str, Any], owned: bool) -> Message | None:
     subtype = data.get("type")
     if type(subtype) is not str:
         return None
+    return data, subtype, uuid, ts, sid, tool_use_id, progress_id
+
+
+def decode_usual_progress(obj: dict[str, Any], owned: bool) -> Message | None:
+    """A transcript's usual ``progress`` line (hook, bash, waiting: no message), directly.
+
+    With a transcript's context (string ``uuid``, ``timestamp``, ``sessionId``, no
+    stream-json context keys), string ids and a ``data`` object with a string ``type`` and
+    no ``message``, it gives what the general path gives, without the context split; any
+    other line gives ``None``. Progress lines are most of a 2.1 transcript (1,114 of 1,593
+    lines in the shared capture). ``owned``: nobody else holds the line (``decode_owned``),
+    so the line and its ``data`` become the extra and the data in place, not copied (nothing
+    is changed before every check has passed).
+
+    What it buys, in instructions a line under callgrind (JSON parsing included): the shared
+    transcript decodes at 98.5k with it and 103.8k through the general path alone (91.9k
+    when these lines stayed raw); its assistant and user lines are unchanged (190.4k, 190.2k
+    before).
+    """
+    found = usual_progress(obj)
+    if found is None:
+        return None
+    data, subtype, uuid, ts, sid, tool_use_id, progress_id = found
     if owned:
         rest, fields = obj, data
     else:
