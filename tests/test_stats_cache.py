@@ -328,3 +328,36 @@ def test_no_cache_leaves_the_memo_alone(
     a = _write(tmp_path / "a.jsonl", _line("m1", "s1"))
     _stats(capsys, "--no-cache", str(a))
     assert not _prices_home(cache_home).exists()
+
+
+def test_every_number_of_jobs_gives_the_same_report_and_reports(
+    tmp_path: Path,
+    cache_home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Workers take the largest files first and this process the smallest, from the same
+    queue: whoever reads a file, the report, the stderr lines (in input order) and the exit
+    code are those of reading in order; and so with the number of jobs chosen per run."""
+    from messages.cli import stats as cli_stats
+
+    files = []
+    for i in range(9):
+        lines = [_line(f"m{i}-{k}", f"s{i % 4}", out=i + k) for k in range(1 + 7 * (i % 3))]
+        if i in (2, 7):
+            lines.append("not json")
+        files.append(str(_write(tmp_path / f"f{i}.jsonl", *lines)))
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(["stats", "--json", "--no-cache", *argv, *files])
+        return (code, *capsys.readouterr())
+
+    alone = run("--jobs", "1")
+    assert alone[0] == 1 and alone[2].index("f2.jsonl:") < alone[2].index("f7.jsonl:")
+    for jobs in ("2", "3", "5"):
+        assert run("--jobs", jobs) == alone, jobs
+    assert run("--by", "day", "--jobs", "3")[1] == run("--by", "day", "--jobs", "1")[1]
+    assert cli_stats._auto_jobs([cli_stats.Input(f) for f in files]) == 1  # a small read
+    monkeypatch.setattr(cli_stats, "AUTO_JOBS_BYTES", 0)
+    assert cli_stats._auto_jobs([cli_stats.Input(f) for f in files]) >= 1
+    assert run() == alone  # as many jobs as cores

@@ -62,8 +62,11 @@ EXIT_USAGE: Final = 2
 """The command line itself was wrong."""
 
 
-def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
-    """The inputs and reading flags every command has (and ``--merge`` where it applies)."""
+def _common(p: argparse.ArgumentParser, *, merge: bool, jobs: str | None = None) -> None:
+    """The inputs and reading flags every command has (and ``--merge`` where it applies).
+
+    ``jobs``: the help of a ``--jobs`` whose default is chosen per run (``None``: 1).
+    """
     p.add_argument(
         "files",
         nargs="*",
@@ -98,9 +101,10 @@ def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
         "--jobs",
         "-j",
         type=_positive,
-        default=1,
+        default=1 if jobs is None else None,
         metavar="N",
-        help="read up to N inputs at once in worker processes (output keeps the input order)",
+        help=jobs
+        or "read up to N inputs at once in worker processes (output keeps the input order)",
     )
 
 
@@ -157,7 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="turns, tool calls, errors, tokens and cost per session",
         description="Count turns, tool calls, errors, tokens and cost for each session.",
     )
-    _common(stats, merge=False)
+    _common(
+        stats,
+        merge=False,
+        jobs="read up to N inputs at once: this process and N-1 worker processes (default:"
+        " one per core when the files to read hold over 16 MB, else 1)",
+    )
     stats.add_argument("--json", action="store_true", help="write JSON instead of a table")
     stats.add_argument(
         "--by",

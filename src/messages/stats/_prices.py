@@ -281,12 +281,20 @@ class _Group:
 
 
 def _key(
-    provider: Any, info: Any, at: datetime, context: _Context, total_input: int
+    provider: Any,
+    info: Any,
+    at: datetime,
+    context: _Context,
+    total_input: int,
+    *,
+    starts: dict[int, tuple[Any, frozenset[int]]],
 ) -> tuple[Any, ...]:
     """What decides a request's prices.
 
     The prices in effect at its time (with the variants its service selects) and the price
-    tier its input reaches (a tier prices every token, not only those above it).
+    tier its input reaches (a tier prices every token, not only those above it). ``starts``
+    keeps the tier starts of each price set already looked at (by id, with the set itself,
+    so that the id stays its own).
     """
     base = info.get_prices(at)
     variants: tuple[int, ...] = ()
@@ -298,12 +306,15 @@ def _key(
             for v in info.price_variants or ()
             if v.constraint is None or v.constraint.active(at)
         )
-    tiered = _tiered()
-    starts: set[int] = set()
-    for value in vars(resolved).values():
-        if isinstance(value, tiered):
-            starts.update(tier.start for tier in getattr(value, "tiers", ()))
-    bracket = sum(1 for start in starts if total_input > start)
+    known = starts.get(id(resolved))
+    if known is None:
+        tiered = _tiered()
+        found: set[int] = set()
+        for value in vars(resolved).values():
+            if isinstance(value, tiered):
+                found.update(tier.start for tier in getattr(value, "tiers", ()))
+        known = starts[id(resolved)] = (resolved, frozenset(found))
+    bracket = sum(1 for start in known[1] if total_input > start)
     return (id(provider), id(info), id(base), variants, context, bracket)
 
 
@@ -359,6 +370,7 @@ def _total(
     if _module() is None:
         return None, set()
     groups: dict[tuple[Any, ...], _Group] = {}
+    starts: dict[int, tuple[Any, frozenset[int]]] = {}
     unpriced: set[str | None] = set()
     total_price: float | None = None
     for model, when, tokens, served in parts:
@@ -381,7 +393,7 @@ def _total(
         context = served
         if context and not any(info is m for m in provider.models):
             context = ()  # the table's rule: a model found under another provider's name
-        key = _key(provider, info, at, context, fields["input_tokens"])
+        key = _key(provider, info, at, context, fields["input_tokens"], starts=starts)
         group = groups.get(key)
         if group is None:
             group = groups[key] = _Group(provider, info, at, dict(context) or None)
