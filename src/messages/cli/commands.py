@@ -23,11 +23,8 @@ from ..errors import DecodeError
 from ..errors import MessagesError
 from ..message import Message
 from ..policy import Unsupported
-from ..serialize import dumps
 from ..stats import InputStats
 from ..stats._reader import Seen
-from ..text._render import MarkdownWriter
-from ..text._render import Transcriber
 from .io import Input
 from .io import LineCounter
 from .io import Options
@@ -82,6 +79,8 @@ class _Feed:
 def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: bool) -> None:
     flat = normalize_messages(messages)
     if opts.format == "jsonl":
+        from ..serialize import dumps  # here: stats, the command run most, needs neither
+
         for m in flat:
             out.write(dumps(m) + "\n")
             if live:
@@ -92,6 +91,9 @@ def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: b
             if live:
                 out.flush()
     else:
+        from ..text._render import MarkdownWriter
+        from ..text._render import Transcriber
+
         writer = MarkdownWriter(Transcriber(include_events=True))
         for m in flat:
             for paragraph in writer.render(m):

@@ -446,16 +446,24 @@ def decoded(
     adapter = get(name)
     read_as = name
     lines: Callable[..., Iterator[Any]] = adapter.iter_decode
+    seen: type | None = None  # what a light reader gives for a record it read lightly
     if light:
+        from ..stats._reader import Seen
         from ..stats._reader import reader
 
-        lines = reader(name) or lines
+        found = reader(name)
+        if found is not None:
+            lines, seen = found, Seen
 
     def good() -> Iterator[Any]:
         switches = 0
         current: str | None = None
         foreign: Counter[str] = Counter()
         for message in lines(counter, strict=opts.strict):
+            if type(message) is seen:  # a record of this format, read lightly
+                current = None
+                yield message
+                continue
             other = foreign_line(message, read_as)
             if other is not None:
                 foreign[other] += 1
