@@ -2,8 +2,9 @@
 
 Each file's part (what :class:`~messages.stats.InputStats` collected, and what reading it
 reported) is kept in one cache file, found by the file's path and valid while the file has
-the same size and modification time, under the same library version, price data
-(``genai-prices``' version) and reading options. The folder is ``$XDG_CACHE_HOME/messages``
+the same size and modification time, under the same library version, price data (the
+installed ``genai-prices``, told by its files: :func:`~messages.stats._prices.stamp`) and
+reading options. The folder is ``$XDG_CACHE_HOME/messages``
 (``~/.cache/messages`` when unset).
 
 Beside the entries, one file keeps the prices worked out for past reports (see
