@@ -280,3 +280,9 @@ def test_a_progress_line_is_light_only_when_its_message_counts_for_its_session_a
     for message in iter_decode([first, second]):
         part_full.feed(message)
     assert Stats.of_input(part_light) == Stats.of_input(part_full)
+
+
+def test_the_key_of_a_restating_record_is_gemini_sessions() -> None:
+    from messages.adapters.gemini_session import records
+
+    assert records.DOCUMENT == _reader.RESTATING

@@ -31,6 +31,7 @@ __all__ = [
     "is_native",
     "iter_decode",
     "load_line",
+    "owned",
     "register_owned",
     "merge_deltas",
     "opens_document",
@@ -232,6 +233,15 @@ def register_owned(decode: Callable[[Any], Any], owned: Callable[[Any], Any]) ->
     object once decoded.
     """
     _OWNED[decode] = owned
+
+
+def owned(decode: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The variant of ``decode`` that :func:`iter_decode` calls (see :func:`register_owned`).
+
+    For a reader that parses lines itself and gives each parsed object up to the decoder.
+    """
+    found: Callable[[Any], Any] = _OWNED.get(decode, decode)
+    return found
 
 
 def iter_decode(

@@ -9,7 +9,8 @@ yields a :class:`Seen` for each of them, and the adapter's own message for every
 the same line loop, the same parsing, the same errors and line numbers.
 
 A line is read lightly only when the adapter's own decoder would make of it a record that
-counts for nothing else (the checks are the decoder's own: :func:`usual_progress`); any
+counts for nothing else (the checks are the decoder's own:
+:func:`~messages.adapters.claude_code.progress_fields`); any
 other line, a bad one included, takes the adapter's path. ``tests/test_stats_reader.py``
 holds the two readings equal, figure for figure and report for report.
 """
@@ -23,9 +24,7 @@ from typing import Any
 from typing import Final
 
 from ..adapters import _base
-from ..adapters.claude_code.decoder import decode_owned
-from ..adapters.claude_code.records import usual_progress
-from ..adapters.gemini_session.records import DOCUMENT
+from ..adapters import claude_code
 from ..message import Message
 
 __all__ = ["LIGHT", "Seen", "reader"]
@@ -42,13 +41,19 @@ class Seen:
         self.cwd = cwd
 
 
+RESTATING: Final = "$document"
+"""The key of a record that restates history kept elsewhere (Gemini CLI's, see
+:func:`~messages.adapters.gemini_session.restates`): such a line is never read lightly."""
+
+_decode_owned: Final = _base.owned(claude_code.decode)
+
+
 def _claude_code(obj: Any) -> Message | Seen:
     """One parsed (owned) Claude Code line: a :class:`Seen`, or the decoder's message."""
-    if type(obj) is dict and obj.get("type") == "progress" and DOCUMENT not in obj:
-        found = usual_progress(obj)
-        if found is not None:
-            return Seen(found[4], found[3], obj.get("cwd"))
-    return decode_owned(obj)
+    found = claude_code.progress_fields(obj)
+    if found is not None and RESTATING not in obj:
+        return Seen(*found)
+    return _decode_owned(obj)  # type: ignore[no-any-return]
 
 
 def _claude_code_lines(
