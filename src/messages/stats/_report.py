@@ -372,8 +372,7 @@ def build(
         logged = cost == "logged" or (cost == "auto" and any(p.logged is not None for p in parts))
         split: list[tuple[str | None, Row, list[_Part]]] = []
         for p in parts:
-            day = _day(p.time, tz)
-            if not keep(day):
+            if ranged and not keep(_day(p.time, tz)):  # (every day is kept otherwise)
                 continue
             touched = True
             piece = Row(None, tokens=_counts(p.tokens))
