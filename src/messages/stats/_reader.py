@@ -10,7 +10,7 @@ the same line loop, the same parsing, the same errors and line numbers.
 
 A line is read lightly only when the adapter's own decoder would make of it a record that
 counts for nothing else (the checks are the decoder's own:
-:func:`~messages.adapters.claude_code.progress_fields`); any
+what the adapter registers with ``_base.register_light``); any
 other line, a bad one included, takes the adapter's path. ``tests/test_stats_reader.py``
 holds the two readings equal, figure for figure and report for report.
 """
@@ -46,11 +46,13 @@ RESTATING: Final = "$document"
 :func:`~messages.adapters.gemini_session.restates`): such a line is never read lightly."""
 
 _decode_owned: Final = _base.owned(claude_code.decode)
+_progress_fields: Final = _base.light(claude_code.decode) or (lambda obj: None)
+"""The adapter's own test of a line that counts for little (without one: none does)."""
 
 
 def _claude_code(obj: Any) -> Message | Seen:
     """One parsed (owned) Claude Code line: a :class:`Seen`, or the decoder's message."""
-    found = claude_code.progress_fields(obj)
+    found = _progress_fields(obj)
     if found is not None and RESTATING not in obj:
         return Seen(*found)
     return _decode_owned(obj)  # type: ignore[no-any-return]

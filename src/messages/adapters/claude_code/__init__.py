@@ -47,18 +47,8 @@ from .._common import plain
 from .._qwen_shape import is_qwen_record
 from .._stream_json import cursor_shaped
 from .decoder import decode
-from .records import usual_progress
 
-__all__ = [
-    "NAME",
-    "decode",
-    "detect",
-    "encode",
-    "iter_decode",
-    "iter_encode",
-    "merge",
-    "progress_fields",
-]
+__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
 NAME: Final = "claude_code"
 """The format name used in errors and by the command line."""
@@ -112,26 +102,6 @@ def detect(obj: Any) -> bool:
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
     """Decode Claude Code lines lazily; bad lines become InvalidLineMessage unless ``strict``."""
     return _base.iter_decode(decode, lines, source=NAME, strict=strict)
-
-
-def progress_fields(obj: Any) -> tuple[str, str, Any] | None:
-    """The session id, timestamp and ``cwd`` of a transcript's usual ``progress`` line.
-
-    For a parsed line that :func:`decode` makes a
-    :class:`~messages.events.records.ProgressMessage` of with no sub-agent message in it
-    (the decoder's own test), its ``session_id``, ``timestamp`` and ``extra["cwd"]`` (``None``
-    when absent, else the value as it is); ``None`` for any other line. What ``messages
-    stats`` reads of such a line instead of decoding it: most lines of a transcript.
-
-    >>> progress_fields({"type": "progress", "uuid": "u1", "timestamp": "2026-02-15T09:41:40Z",
-    ...     "sessionId": "s1", "parentToolUseID": "t1", "toolUseID": "t1", "cwd": "/app",
-    ...     "data": {"type": "hook_progress"}})
-    ('s1', '2026-02-15T09:41:40Z', '/app')
-    """
-    if type(obj) is not dict or obj.get("type") != "progress":
-        return None
-    found = usual_progress(obj)
-    return None if found is None else (found[4], found[3], obj.get("cwd"))
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

@@ -43,6 +43,7 @@ __all__ = [
     "decode_snapshot",
     "decode_title",
     "decode_usual_progress",
+    "progress_fields",
     "record_line",
     "unlinked",
     "usual_progress",
@@ -117,6 +118,25 @@ def usual_progress(obj: dict[str, Any]) -> tuple[Any, str, str, str, str, str, s
     if type(subtype) is not str:
         return None
     return data, subtype, uuid, ts, sid, tool_use_id, progress_id
+
+
+def progress_fields(obj: Any) -> tuple[str, str, Any] | None:
+    """The session id, timestamp and ``cwd`` of a transcript's usual ``progress`` line.
+
+    For a parsed line that the decoder makes a :class:`ProgressMessage` of with no
+    sub-agent message in it (:func:`usual_progress`), its ``session_id``, ``timestamp`` and
+    ``extra["cwd"]`` (the value as it is, ``None`` when absent); ``None`` for any other line.
+    Registered with ``_base.register_light``: what ``messages stats`` reads of such a line.
+
+    >>> progress_fields({"type": "progress", "uuid": "u1", "timestamp": "2026-02-15T09:41:40Z",
+    ...     "sessionId": "s1", "parentToolUseID": "t1", "toolUseID": "t1", "cwd": "/app",
+    ...     "data": {"type": "hook_progress"}})
+    ('s1', '2026-02-15T09:41:40Z', '/app')
+    """
+    if type(obj) is not dict or obj.get("type") != "progress":
+        return None
+    found = usual_progress(obj)
+    return None if found is None else (found[4], found[3], obj.get("cwd"))
 
 
 def decode_usual_progress(obj: dict[str, Any], owned: bool) -> Message | None:
