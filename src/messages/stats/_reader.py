@@ -41,9 +41,10 @@ class Seen:
         self.cwd = cwd
 
 
-RESTATING: Final = "$document"
-"""The key of a record that restates history kept elsewhere (Gemini CLI's, see
-:func:`~messages.adapters.gemini_session.restates`): such a line is never read lightly."""
+RESTATING: Final = ("$document", "kimi.context")
+"""The keys that mark a record restating history kept elsewhere, which ``stats`` does not
+count (Gemini CLI's, see :func:`~messages.adapters.gemini_session.restates`, and Kimi CLI's
+context records): a line holding one is never read lightly."""
 
 _decode_owned: Final = _base.owned(claude_code.decode)
 _progress_fields: Final = _base.light(claude_code.decode) or (lambda obj: None)
@@ -53,7 +54,7 @@ _progress_fields: Final = _base.light(claude_code.decode) or (lambda obj: None)
 def _claude_code(obj: Any) -> Message | Seen:
     """One parsed (owned) Claude Code line: a :class:`Seen`, or the decoder's message."""
     found = _progress_fields(obj)
-    if found is not None and RESTATING not in obj:
+    if found is not None and RESTATING[0] not in obj and RESTATING[1] not in obj:
         return Seen(*found)
     return _decode_owned(obj)  # type: ignore[no-any-return]
 
