@@ -8,8 +8,9 @@ and request ids, tool call ids) and its timestamps moved by a few hours, so that
 deduplicates away and the copies spread over days and billing blocks. Then it times, in the
 same run and in interleaved rounds (a busy machine slows both alike):
 
-- ``messages stats --json`` with no result cache (a first run), and again with a warm cache
-  (a re-run), and with ``--jobs 2``;
+- ``messages stats --json`` with no result cache (a first run, with the number of processes
+  it chooses: one per core on an archive this size), with ``--jobs 1`` and ``--jobs 2``,
+  and again with a warm cache (a re-run);
 - the same first run with the standard library's JSON reader only (``MESSAGES_JSON=stdlib``)
   when the ``fast`` extra is installed;
 - ``ccusage claude session --json --offline`` on the same archive, when ``ccusage`` is on

@@ -220,3 +220,144 @@ def test_since_skips_files_last_modified_before_it(
     # without --since, nothing is skipped
     doc, _ = _stats(capsys, "--no-cache", str(old), str(new))
     assert [s["session_id"] for s in doc["sessions"]] == ["s1", "s2"]
+
+
+# --- the prices of past reports, kept beside the entries -----------------------------------
+
+
+def _prices_home(cache_home: Path) -> Path:
+    return cache_home / "prices.memo"
+
+
+def test_a_rerun_prices_from_the_memo_without_loading_the_price_table(
+    tmp_path: Path, cache_home: Path
+) -> None:
+    """A run whose files are all cached gives the same report and never imports the table."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+    import subprocess
+    import sys
+
+    a = _write(tmp_path / "a.jsonl", _line("m1", "s1"), _line("m2", "s2", out=7))
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache_home.parent.parent)}
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    script = (
+        "import sys; from messages.cli import main; code = main(sys.argv[1:]);"
+        " print('genai_prices' in sys.modules, file=sys.stderr); sys.exit(code)"
+    )
+
+    def run(*argv: str) -> tuple[dict[str, Any], str]:
+        done = subprocess.run(
+            [sys.executable, "-c", script, "stats", "--json", *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        doc: dict[str, Any] = json.loads(done.stdout)
+        return doc, done.stderr.strip()
+
+    first, loaded = run(str(a))
+    assert loaded == "True" and first["total"]["cost_usd"] > 0
+    assert _prices_home(cache_home).is_file()
+    second, loaded = run(str(a))
+    assert (second, loaded) == (first, "False")
+    day, loaded = run("--by", "day", str(a))  # another view: its own totals, priced once
+    assert loaded == "True"
+    again, loaded = run("--by", "day", str(a))
+    assert (again, loaded) == (day, "False")
+    model, loaded = run("--by", "model", str(a))  # the same parts as the day's: the same total
+    assert loaded == "False" and model["total"] == day["total"]
+    fresh, loaded = run("--no-cache", str(a))
+    assert (fresh, loaded) == (first, "True")
+
+
+def test_the_memo_answers_total_and_is_kept_per_version(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The memo's answer is the one used (so a stale one would show), and a memo made
+    under other versions, or one that cannot be read, is ignored."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+    a = _write(tmp_path / "a.jsonl", _line("m1", "s1"))
+    first, _ = _stats(capsys, str(a))
+    cache = StatsCache(cache_home)
+    memo = cache.prices()
+    assert len(memo) == 1
+    (digest,) = memo
+    assert memo[digest][0] == pytest.approx(first["total"]["cost_usd"])
+    forged = {digest: (123.0, ())}
+    _prices_home(cache_home).write_bytes(pickle.dumps((cache.versions, forged)))
+    doc, _ = _stats(capsys, str(a))
+    assert doc["total"]["cost_usd"] == 123.0  # taken from the memo, as stored
+    other = (*cache.versions[:2], "other prices", *cache.versions[3:])
+    _prices_home(cache_home).write_bytes(pickle.dumps((other, forged)))
+    assert StatsCache(cache_home).prices() == {}
+    doc, _ = _stats(capsys, str(a))
+    assert doc == first  # priced again, and the memo replaced
+    assert StatsCache(cache_home).prices() == memo
+    for garbage in (b"", b"\x80\x04not a pickle", pickle.dumps(["a"])):
+        _prices_home(cache_home).write_bytes(garbage)
+        assert StatsCache(cache_home).prices() == {}
+        doc, _ = _stats(capsys, str(a))
+        assert doc == first
+
+
+def test_a_total_with_an_undated_part_is_not_memoized() -> None:
+    """Priced at the current time, such a total could change from one day to the next."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+    from messages.stats import Tokens
+    from messages.stats._prices import memoized
+    from messages.stats._prices import total
+
+    dated = ("claude-sonnet-4-5", 1.7e9, Tokens(100, 10), ())
+    undated = ("claude-sonnet-4-5", None, Tokens(100, 10), ())
+    plain = total([dated])
+    memo: dict[str, Any] = {}
+    with memoized(memo) as used:
+        assert total([dated]) == plain
+        assert total([dated, undated])[0] is not None
+    assert len(memo) == 1 and set(memo) == used
+    with memoized(memo) as used:
+        assert total([dated]) == plain
+    assert used == set(memo)
+
+
+def test_no_cache_leaves_the_memo_alone(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _write(tmp_path / "a.jsonl", _line("m1", "s1"))
+    _stats(capsys, "--no-cache", str(a))
+    assert not _prices_home(cache_home).exists()
+
+
+def test_every_number_of_jobs_gives_the_same_report_and_reports(
+    tmp_path: Path,
+    cache_home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Workers take the largest files first and this process the smallest, from the same
+    queue: whoever reads a file, the report, the stderr lines (in input order) and the exit
+    code are those of reading in order; and so with the number of jobs chosen per run."""
+    from messages.cli import stats as cli_stats
+
+    files = []
+    for i in range(9):
+        lines = [_line(f"m{i}-{k}", f"s{i % 4}", out=i + k) for k in range(1 + 7 * (i % 3))]
+        if i in (2, 7):
+            lines.append("not json")
+        files.append(str(_write(tmp_path / f"f{i}.jsonl", *lines)))
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(["stats", "--json", "--no-cache", *argv, *files])
+        return (code, *capsys.readouterr())
+
+    alone = run("--jobs", "1")
+    assert alone[0] == 1 and alone[2].index("f2.jsonl:") < alone[2].index("f7.jsonl:")
+    for jobs in ("2", "3", "5"):
+        assert run("--jobs", jobs) == alone, jobs
+    assert run("--by", "day", "--jobs", "3")[1] == run("--by", "day", "--jobs", "1")[1]
+    assert cli_stats._auto_jobs([cli_stats.Input(f) for f in files]) == 1  # a small read
+    monkeypatch.setattr(cli_stats, "AUTO_JOBS_BYTES", 0)
+    assert cli_stats._auto_jobs([cli_stats.Input(f) for f in files]) >= 1
+    assert run() == alone  # as many jobs as cores

@@ -31,6 +31,9 @@ __all__ = [
     "is_native",
     "iter_decode",
     "load_line",
+    "light",
+    "owned",
+    "register_light",
     "register_owned",
     "merge_deltas",
     "opens_document",
@@ -232,6 +235,36 @@ def register_owned(decode: Callable[[Any], Any], owned: Callable[[Any], Any]) ->
     object once decoded.
     """
     _OWNED[decode] = owned
+
+
+_LIGHT: Final[dict[Any, Any]] = {}
+"""A decoder's reading of its lines that count for little (see :func:`register_light`)."""
+
+
+def register_light(decode: Callable[[Any], Any], fields: Callable[[Any], Any]) -> None:
+    """Have :func:`light` give ``fields`` for ``decode``.
+
+    ``fields(obj)`` is ``(session_id, timestamp, cwd)`` for a parsed line that ``decode``
+    makes a record of that counts only for its session, time and working folder (Claude
+    Code's usual ``progress`` line), and ``None`` for any other line; it must not change
+    ``obj``. ``messages stats`` reads such lines with it instead of decoding them.
+    """
+    _LIGHT[decode] = fields
+
+
+def light(decode: Callable[[Any], Any]) -> Callable[[Any], tuple[Any, Any, Any] | None] | None:
+    """What :func:`register_light` registered for ``decode``, or ``None``."""
+    found: Callable[[Any], tuple[Any, Any, Any] | None] | None = _LIGHT.get(decode)
+    return found
+
+
+def owned(decode: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The variant of ``decode`` that :func:`iter_decode` calls (see :func:`register_owned`).
+
+    For a reader that parses lines itself and gives each parsed object up to the decoder.
+    """
+    found: Callable[[Any], Any] = _OWNED.get(decode, decode)
+    return found
 
 
 def iter_decode(

@@ -23,10 +23,8 @@ from ..errors import DecodeError
 from ..errors import MessagesError
 from ..message import Message
 from ..policy import Unsupported
-from ..serialize import dumps
 from ..stats import InputStats
-from ..text._render import MarkdownWriter
-from ..text._render import Transcriber
+from ..stats._reader import Seen
 from .io import Input
 from .io import LineCounter
 from .io import Options
@@ -81,6 +79,8 @@ class _Feed:
 def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: bool) -> None:
     flat = normalize_messages(messages)
     if opts.format == "jsonl":
+        from ..serialize import dumps  # here: stats, the command run most, needs neither
+
         for m in flat:
             out.write(dumps(m) + "\n")
             if live:
@@ -91,6 +91,9 @@ def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: b
             if live:
                 out.flush()
     else:
+        from ..text._render import MarkdownWriter
+        from ..text._render import Transcriber
+
         writer = MarkdownWriter(Transcriber(include_events=True))
         for m in flat:
             for paragraph in writer.render(m):
@@ -182,6 +185,9 @@ def _run(
     live: bool,
     outcome: Outcome,
 ) -> None:
+    if opts.command == "stats":  # stats has no --merge
+        _stats(inp, opts, report=report, counter=counter, outcome=outcome)
+        return
     name, messages = decoded(inp, opts, counter, report)
     if name is None:
         return
@@ -190,7 +196,7 @@ def _run(
         messages = get(name).merge(messages)
     if opts.command == "normalize":
         _normalize(messages, opts, out, live)
-    elif opts.command == "convert":
+    else:
         outcome.stopped = _convert(
             messages,
             source=name,
@@ -201,13 +207,26 @@ def _run(
             label=inp.label,
             live=live,
         )
-    else:
-        path = None if inp.is_stdin or inp.example is not None else inp.path
-        stats = InputStats(inp.label, name, path=path)
-        for m in messages:
-            stats.feed(m)
-        stats.finish()
-        outcome.stats = stats
+
+
+def _stats(
+    inp: Input, opts: Options, *, report: Reporter, counter: LineCounter, outcome: Outcome
+) -> None:
+    """Collect one input's part of the stats, reading lightly what counts for little."""
+    name, messages = decoded(inp, opts, counter, report, light=True)
+    if name is None:
+        return
+    outcome.read = True
+    path = None if inp.is_stdin or inp.example is not None else inp.path
+    part = InputStats(inp.label, name, path=path)
+    feed, seen = part.feed, part.seen
+    for m in messages:
+        if isinstance(m, Seen):  # a record read lightly (see messages.stats._reader)
+            seen(m.session_id, m.timestamp, m.cwd)
+        else:
+            feed(m)
+    part.finish()
+    outcome.stats = part
 
 
 def work(inp: Input, opts: Options, folder: str) -> tuple[str, str, Outcome]:

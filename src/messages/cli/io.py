@@ -21,8 +21,10 @@ from dataclasses import field
 from importlib import resources
 from itertools import chain
 from typing import IO
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
+from typing import overload
 
 from .._core.frozen import FrozenDict
 from .._core.frozen import raw
@@ -37,6 +39,9 @@ from ..events.run import StreamEventMessage
 from ..flat import RawMessage
 from ..limits import current_limits
 from ..message import Message
+
+if TYPE_CHECKING:
+    from ..stats._reader import Seen
 
 __all__ = [
     "EXAMPLES",
@@ -379,10 +384,25 @@ def _skip_reason(survey: Survey) -> str:
     return f"not an agent log (no record in the first {SNIFF_LINES} is one a known format writes)"
 
 
+@overload
 def decoded(
     inp: Input, opts: Options, counter: LineCounter, report: Reporter
-) -> tuple[str | None, Iterator[Message]]:
+) -> tuple[str | None, Iterator[Message]]: ...
+
+
+@overload
+def decoded(
+    inp: Input, opts: Options, counter: LineCounter, report: Reporter, *, light: bool
+) -> tuple[str | None, Iterator[Message | Seen]]: ...
+
+
+def decoded(
+    inp: Input, opts: Options, counter: LineCounter, report: Reporter, *, light: bool = False
+) -> tuple[str | None, Iterator[Any]]:
     """The format of an input and its good messages, lazily; bad lines go to ``report``.
+
+    ``light``: for ``stats``, a record that counts only for its session, time and place
+    comes as a :class:`~messages.stats._reader.Seen` where the format has a light reader.
 
     In strict mode the first bad line raises :class:`DecodeError` (with ``line`` set) out of
     the iterator. When the format cannot be detected, or the input is not in the ``--from``
@@ -426,12 +446,25 @@ def decoded(
         report.note(label, None, f"read as {name} ({how})")
     adapter = get(name)
     read_as = name
+    lines: Callable[..., Iterator[Any]] = adapter.iter_decode
+    seen: type | None = None  # what a light reader gives for a record it read lightly
+    if light:
+        from ..stats._reader import Seen
+        from ..stats._reader import reader
 
-    def good() -> Iterator[Message]:
+        found = reader(name)
+        if found is not None:
+            lines, seen = found, Seen
+
+    def good() -> Iterator[Any]:
         switches = 0
         current: str | None = None
         foreign: Counter[str] = Counter()
-        for message in adapter.iter_decode(counter, strict=opts.strict):
+        for message in lines(counter, strict=opts.strict):
+            if type(message) is seen:  # a record of this format, read lightly
+                current = None
+                yield message
+                continue
             other = foreign_line(message, read_as)
             if other is not None:
                 foreign[other] += 1

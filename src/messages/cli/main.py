@@ -16,22 +16,20 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import io
-import multiprocessing
 import os
 import shutil
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import Future
-from concurrent.futures import ProcessPoolExecutor
 from typing import IO
+from typing import TYPE_CHECKING
 from typing import Final
 
 from ..adapters import NAMES
 from ..adapters import get
 from ..stats import Stats
 from ..stats._cache import StatsCache
+from ..stats._prices import memoized
 from ..stats._report import VIEWS
 from .commands import Outcome
 from .commands import process
@@ -50,6 +48,10 @@ from .stats import notes
 from .stats import render_json
 from .stats import render_table
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+    from concurrent.futures import ProcessPoolExecutor
+
 __all__ = ["EXIT_DATA", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
 EXIT_OK: Final = 0
@@ -60,8 +62,11 @@ EXIT_USAGE: Final = 2
 """The command line itself was wrong."""
 
 
-def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
-    """The inputs and reading flags every command has (and ``--merge`` where it applies)."""
+def _common(p: argparse.ArgumentParser, *, merge: bool, jobs: str | None = None) -> None:
+    """The inputs and reading flags every command has (and ``--merge`` where it applies).
+
+    ``jobs``: the help of a ``--jobs`` whose default is chosen per run (``None``: 1).
+    """
     p.add_argument(
         "files",
         nargs="*",
@@ -96,9 +101,10 @@ def _common(p: argparse.ArgumentParser, *, merge: bool) -> None:
         "--jobs",
         "-j",
         type=_positive,
-        default=1,
+        default=1 if jobs is None else None,
         metavar="N",
-        help="read up to N inputs at once in worker processes (output keeps the input order)",
+        help=jobs
+        or "read up to N inputs at once in worker processes (output keeps the input order)",
     )
 
 
@@ -155,7 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="turns, tool calls, errors, tokens and cost per session",
         description="Count turns, tool calls, errors, tokens and cost for each session.",
     )
-    _common(stats, merge=False)
+    _common(
+        stats,
+        merge=False,
+        jobs="read up to N inputs at once: this process and N-1 worker processes (default:"
+        " one per core when the files to read hold over 16 MB, else 1)",
+    )
     stats.add_argument("--json", action="store_true", help="write JSON instead of a table")
     stats.add_argument(
         "--by",
@@ -337,6 +348,10 @@ def _parallel(
     live: bool,
 ) -> list[Outcome]:
     """Inputs in worker processes, at most ``2 * jobs`` in flight, written in input order."""
+    import multiprocessing
+    import tempfile
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     folder = tempfile.mkdtemp(prefix="messages-")
@@ -433,6 +448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: IO[str] = sys.stdout if wrapper is None else wrapper
     live = _live(inputs)
     try:
+        cache = None if opts.command != "stats" or args.no_cache else StatsCache()
         if opts.command == "stats":
             outcomes = collect(
                 inputs,
@@ -440,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 jobs=args.jobs,
                 report=report,
                 progress=progress,
-                cache=None if args.no_cache else StatsCache(),
+                cache=cache,
                 modified_since=_day_start(args.since, args.tz),
             )
         elif args.jobs > 1 and len(inputs) > 1:
@@ -459,9 +475,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if opts.command == "stats":
             parts = (Stats.of_input(o.stats) for o in outcomes if o.stats is not None)
-            summary = Stats.merge_all(parts).report(
-                args.by, cost=args.cost, tz=args.tz, since=args.since, until=args.until
-            )
+            memo = None if cache is None else cache.prices()
+            size = 0 if memo is None else len(memo)
+            with memoized(memo) as used:
+                summary = Stats.merge_all(parts).report(
+                    args.by, cost=args.cost, tz=args.tz, since=args.since, until=args.until
+                )
+            if cache is not None and memo is not None:
+                cache.keep_prices(memo, used, before=size)
             (render_json if args.json else render_table)(summary, out)
             out.flush()
             for note in notes(summary):

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import io
 import json
-import multiprocessing
 import os
+import sys
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from typing import IO
+from typing import TYPE_CHECKING
 from typing import Any
+from typing import Final
 
 from ..stats import InputStats
 from ..stats import Report
@@ -30,6 +31,9 @@ from .io import Input
 from .io import Options
 from .io import Progress
 from .io import Reporter
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = [
     "FileStats",
@@ -169,18 +173,57 @@ def _cacheable(inp: Input) -> bool:
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    """``jobs`` worker processes, ready to read.
+
+    On Linux they are forked from this process, which has imported what they run: they
+    start at once, with nothing to import or set up again (this process runs no other
+    thread, which is what makes forking safe). Elsewhere a fork server, which imports the
+    library once for all of them, or fresh interpreters where there is none.
+    """
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
+        return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+    if "forkserver" not in methods:
         return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["messages.cli.stats"])  # imported once, not per worker
     return ProcessPoolExecutor(jobs, mp_context=context)
 
 
+def _size(inp: Input) -> int:
+    try:
+        return os.stat(inp.path).st_size
+    except (OSError, TypeError, ValueError):
+        return 0
+
+
+AUTO_JOBS_BYTES: Final = 16 * 1024 * 1024
+"""Below this much to read, ``stats`` reads in one process unless ``--jobs`` says otherwise."""
+
+MAX_AUTO_JOBS: Final = 8
+"""The most processes ``stats`` uses unless ``--jobs`` says otherwise."""
+
+
+def _auto_jobs(inputs: list[Input]) -> int:
+    """How many processes to read ``inputs`` with: one per core for a large read, else 1."""
+    if sum(_size(inp) for inp in inputs) < AUTO_JOBS_BYTES:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_AUTO_JOBS))
+
+
 def collect(
     inputs: list[Input],
     opts: Options,
     *,
-    jobs: int,
+    jobs: int | None,
     report: Reporter,
     progress: Progress | None,
     cache: StatsCache | None,
@@ -189,9 +232,11 @@ def collect(
     """Read every input for ``stats``; what each reported goes to ``report`` in input order.
 
     A file the ``cache`` holds (same path, size and modification time) is not read again:
-    its part and its reports come from the cache. The others are read here, or in ``jobs``
-    worker processes; each is then cached. A file last modified before ``modified_since``
-    (seconds since 1970) cannot hold a record from then on, and is not read at all.
+    its part and its reports come from the cache. The others are read by ``jobs``
+    processes (this one and ``jobs - 1`` workers; ``None``: one per core when they hold
+    over :data:`AUTO_JOBS_BYTES`, else one); each is then cached. A file last modified
+    before ``modified_since`` (seconds since 1970) cannot hold a record from then on, and
+    is not read at all.
     ``--strict`` stops at the first input with a bad line, as when reading in order.
     """
     limits = _limits_key()
@@ -217,14 +262,11 @@ def collect(
                 keys[i] = key
         todo.append(i)
     parallel = [i for i in todo if not inputs[i].is_stdin]
+    if jobs is None:
+        jobs = _auto_jobs([inputs[i] for i in parallel])
     if jobs > 1 and len(parallel) > 1:
-        with _pool(jobs) as pool:
-            read = pool.map(read_one, [inputs[i] for i in parallel], [opts] * len(parallel))
-            warm()  # the price table loads here while the workers read
-            for i, result in zip(parallel, read, strict=True):
-                done[i] = result
-                if progress is not None:
-                    progress.add(result[1].lines, files=1)
+        # the largest first, so that no worker is left with a large file at the end
+        _read_in_parallel(inputs, parallel, opts, jobs=jobs, done=done, progress=progress)
     outcomes: list[Outcome] = []
     for i, inp in enumerate(inputs):
         found = done[i]
@@ -246,6 +288,40 @@ def collect(
         if outcome.stopped:
             break
     return outcomes
+
+
+def _read_in_parallel(
+    inputs: list[Input],
+    parallel: list[int],
+    opts: Options,
+    *,
+    jobs: int,
+    done: list[tuple[str, Outcome] | None],
+    progress: Progress | None,
+) -> None:
+    """Read ``inputs[i]`` for each ``i`` in ``parallel`` into ``done[i]``: ``jobs`` at once.
+
+    ``jobs - 1`` worker processes take the largest files first; this process loads the
+    price table meanwhile, then reads the smallest files, from the end of the same queue,
+    until it meets the workers (a file no worker has taken yet is cancelled there and read
+    here): no process waits while another still has several files ahead of it, and the
+    files read here are neither pickled nor sent.
+    """
+    sizes = {i: _size(inputs[i]) for i in parallel}
+    order = sorted(parallel, key=lambda i: -sizes[i])
+    with _pool(jobs - 1) as pool:
+        reading = {i: pool.submit(read_one, inputs[i], opts) for i in order}
+        warm()  # the price table loads here while the workers read
+        for i in reversed(order):
+            if not reading[i].cancel():  # taken by a worker: so are all before it
+                break
+            done[i] = read_one(inputs[i], opts)
+        for i in parallel:
+            result = done[i]
+            if result is None:
+                result = done[i] = reading[i].result()
+            if progress is not None:
+                progress.add(result[1].lines, files=1)
 
 
 def _limits_key() -> str:

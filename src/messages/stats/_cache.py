@@ -2,9 +2,14 @@
 
 Each file's part (what :class:`~messages.stats.InputStats` collected, and what reading it
 reported) is kept in one cache file, found by the file's path and valid while the file has
-the same size and modification time, under the same library version, price data
-(``genai-prices``' version) and reading options. The folder is ``$XDG_CACHE_HOME/messages``
+the same size and modification time, under the same library version, price data (the
+installed ``genai-prices``, told by its files: :func:`~messages.stats._prices.stamp`) and
+reading options. The folder is ``$XDG_CACHE_HOME/messages``
 (``~/.cache/messages`` when unset).
+
+Beside the entries, one file keeps the prices worked out for past reports (see
+:func:`~messages.stats._prices.memoized`), under the same versions: a re-run whose files
+are all in the cache then needs neither the files nor the price table.
 
 Writes are atomic (a temporary file renamed over the old one), so two runs at once never
 leave half a file; a cache file that cannot be read (cut short, from another version,
@@ -26,11 +31,15 @@ from typing import Any
 from typing import Final
 
 from ._engine import InputStats
+from ._prices import Memo
 
 __all__ = ["Cached", "StatsCache", "default_folder"]
 
 FORMAT: Final = 2
 """The layout of a cache entry; a change makes every older entry a miss."""
+
+MAX_PRICES: Final = 4096
+"""Memoized report prices kept at most (beyond, only the last run's)."""
 
 
 def default_folder() -> Path:
@@ -41,14 +50,9 @@ def default_folder() -> Path:
 
 def _versions() -> tuple[str, ...]:
     from .. import __version__
+    from ._prices import stamp
 
-    try:
-        from importlib.metadata import version
-
-        prices = version("genai-prices")
-    except Exception:
-        prices = "-"
-    return (str(FORMAT), __version__, prices, sys.version.split()[0])
+    return (str(FORMAT), __version__, stamp() or "-", sys.version.split()[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +116,9 @@ class StatsCache:
 
     def put(self, path: str, key: tuple[Any, ...], value: Cached) -> None:
         """Keep ``value`` for ``path`` (atomically; a failure to write is not an error)."""
+        self._write(self._entry(path), (key, value))
+
+    def _write(self, target: Path, value: object) -> None:
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             fd, temp = tempfile.mkstemp(dir=self.folder, prefix=".part-", suffix=".tmp")
@@ -119,8 +126,36 @@ class StatsCache:
             return
         try:
             with os.fdopen(fd, "wb") as fp:
-                pickle.dump((key, value), fp, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temp, self._entry(path))
+                pickle.dump(value, fp, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temp, target)
         except Exception:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
+
+    def _prices_entry(self) -> Path:
+        return self.folder / "prices.memo"
+
+    def prices(self) -> Memo:
+        """The prices past runs worked out under the same versions (empty when none)."""
+        try:
+            with open(self._prices_entry(), "rb") as fp:
+                if os.fstat(fp.fileno()).st_uid != os.getuid():
+                    raise PermissionError("not ours")
+                found = pickle.load(fp)
+        except Exception:
+            return {}
+        if not isinstance(found, tuple) or len(found) != 2 or found[0] != self.versions:
+            return {}
+        memo = found[1]
+        return memo if isinstance(memo, dict) else {}
+
+    def keep_prices(self, memo: Memo, used: set[str], *, before: int) -> None:
+        """Keep ``memo`` when it gained prices (``before``: its size when read).
+
+        Past :data:`MAX_PRICES` entries, only the ``used`` ones (this run's) are kept.
+        """
+        if len(memo) == before:
+            return
+        if len(memo) > MAX_PRICES:
+            memo = {digest: memo[digest] for digest in used if digest in memo}
+        self._write(self._prices_entry(), (self.versions, memo))

@@ -204,13 +204,15 @@ def priced_counts(usage: Usage) -> dict[str, int] | None:
     if long is not None:
         found["cache_write_1h_tokens"] = long
     tools = extra.get("server_tool_use")
-    if isinstance(tools, Mapping):
+    if tools is not None and isinstance(tools, Mapping):
         for key, name in _SERVER_TOOLS:
             n = _count(tools.get(key))
             if n:
                 found[name] = n
     for (group, modality), name in _MODALITIES.items():
         details = extra.get(group)
+        if details is None:  # the usual case, without the slower checks below
+            continue
         if isinstance(details, Sequence) and not isinstance(details, str):
             for item in details:
                 if isinstance(item, Mapping) and item.get("modality") == modality:
@@ -805,6 +807,20 @@ class InputStats(Slotted):
                 if s.first_time is None:
                     s.first_time = when
 
+    def seen(self, session_id: str | None, timestamp: object, cwd: object) -> SessionStats:
+        """Count a record for its session, time and working folder only; its session.
+
+        What :meth:`feed` does first with every message, and all it does with a record
+        that counts for nothing else (a Claude Code ``progress`` line): a reader that can
+        tell such a record from its line alone may call this instead of decoding it.
+        """
+        s = self._session(session_id)
+        if s.first_time is None and timestamp is not None:  # logs are in time order
+            s.first_time = epoch(timestamp)
+        if s.cwd is None and isinstance(cwd, str) and cwd:
+            s.cwd = cwd
+        return s
+
     def feed(self, m: Message) -> None:
         """Count one decoded message (role messages are looked at block by block).
 
@@ -814,13 +830,8 @@ class InputStats(Slotted):
         """
         if (m.extra and restates(m)) or kimi_restates(m):
             return
-        s = self._session(m.session_id)
-        if s.first_time is None and m.timestamp is not None:  # logs are in time order
-            s.first_time = epoch(m.timestamp)
-        if s.cwd is None:
-            cwd = m.cwd if isinstance(m, InitMessage) else m.extra.get("cwd")
-            if isinstance(cwd, str) and cwd:
-                s.cwd = cwd
+        cwd = m.cwd if isinstance(m, InitMessage) else m.extra.get("cwd")
+        s = self.seen(m.session_id, m.timestamp, cwd)
         if s.model is None and m.model and not isinstance(m, ResultMessage | ErrorMessage):
             s.model = m.model
         if type(m) is RawMessage:  # a record kept whole: its session, time and place only

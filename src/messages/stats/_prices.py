@@ -15,8 +15,12 @@ model still unknown has no estimate (``None``), never a price of zero.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 import re
 from collections.abc import Iterable
+from collections.abc import Iterator
 from datetime import UTC
 from datetime import datetime
 from decimal import Decimal
@@ -26,7 +30,24 @@ from typing import Final
 
 from ._engine import Tokens
 
-__all__ = ["aliases", "available", "estimate", "total", "version", "warm"]
+__all__ = [
+    "Memo",
+    "aliases",
+    "available",
+    "estimate",
+    "memoized",
+    "stamp",
+    "total",
+    "version",
+    "warm",
+]
+
+Memo = dict[str, tuple[float | None, tuple[str | None, ...]]]
+"""Prices already worked out: :func:`total`'s answer by a digest of its parts."""
+
+_memo: Memo | None = None
+_used: set[str] = set()
+"""The digests :func:`total` answered from the memo or added to it, within :func:`memoized`."""
 
 
 @cache
@@ -50,7 +71,59 @@ def warm() -> None:
 
 def available() -> bool:
     """Whether ``genai-prices`` is installed (``pip install 'llm-messages[prices]'``)."""
+    if _used:  # a price was taken from the memo, made with this very price data
+        return True
     return _module() is not None
+
+
+def stamp() -> str | None:
+    """What tells one installed ``genai-prices`` (code and price table) from another.
+
+    Found without importing it (that is most of the cost of a re-run): the package's
+    distribution name and the size and modification time of its modules. ``None`` when it
+    is not installed.
+    """
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("genai_prices")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = next(iter(spec.submodule_search_locations))
+    try:
+        found = [
+            f"{name}:{st.st_size}:{st.st_mtime_ns}"
+            for name in sorted(os.listdir(folder))
+            if name.endswith(".py") and (st := os.stat(os.path.join(folder, name)))
+        ]
+        parent = os.path.dirname(folder)
+        found += sorted(
+            name
+            for name in os.listdir(parent)
+            if name.startswith("genai_prices-") and name.endswith(".dist-info")
+        )
+    except OSError:
+        return None
+    return "|".join(found)
+
+
+@contextlib.contextmanager
+def memoized(memo: Memo | None) -> Iterator[set[str]]:
+    """Within the block, :func:`total` answers from ``memo`` and adds what it works out.
+
+    ``memo`` must come from the same library version and :func:`stamp` (the stats cache
+    keys it so). The block gives the digests answered or added, the ones worth keeping.
+    A total over a part without a time (priced at the current time) is not memoized.
+    """
+    global _memo, _used
+    before = _memo, _used
+    _memo, _used = memo, set()
+    try:
+        yield _used
+    finally:
+        _memo, _used = before
 
 
 def version() -> str | None:
@@ -208,12 +281,20 @@ class _Group:
 
 
 def _key(
-    provider: Any, info: Any, at: datetime, context: _Context, total_input: int
+    provider: Any,
+    info: Any,
+    at: datetime,
+    context: _Context,
+    total_input: int,
+    *,
+    starts: dict[int, tuple[Any, frozenset[int]]],
 ) -> tuple[Any, ...]:
     """What decides a request's prices.
 
     The prices in effect at its time (with the variants its service selects) and the price
-    tier its input reaches (a tier prices every token, not only those above it).
+    tier its input reaches (a tier prices every token, not only those above it). ``starts``
+    keeps the tier starts of each price set already looked at (by id, with the set itself,
+    so that the id stays its own).
     """
     base = info.get_prices(at)
     variants: tuple[int, ...] = ()
@@ -225,12 +306,15 @@ def _key(
             for v in info.price_variants or ()
             if v.constraint is None or v.constraint.active(at)
         )
-    tiered = _tiered()
-    starts: set[int] = set()
-    for value in vars(resolved).values():
-        if isinstance(value, tiered):
-            starts.update(tier.start for tier in getattr(value, "tiers", ()))
-    bracket = sum(1 for start in starts if total_input > start)
+    known = starts.get(id(resolved))
+    if known is None:
+        tiered = _tiered()
+        found: set[int] = set()
+        for value in vars(resolved).values():
+            if isinstance(value, tiered):
+                found.update(tier.start for tier in getattr(value, "tiers", ()))
+        known = starts[id(resolved)] = (resolved, frozenset(found))
+    bracket = sum(1 for start in known[1] if total_input > start)
     return (id(provider), id(info), id(base), variants, context, bracket)
 
 
@@ -251,9 +335,42 @@ def total(
     ``None`` when nothing could be priced; the models without a price (``None`` for an
     unnamed one) are returned beside it, for parts with token counts.
     """
+    memo = _memo
+    if memo is not None:
+        parts = list(parts)
+        digest = _digest(parts)
+        if digest is not None:
+            found = memo.get(digest)
+            if found is not None:
+                _used.add(digest)
+                return found[0], set(found[1])
+            price, missing = _total(parts)
+            if _module() is not None:
+                memo[digest] = (price, tuple(sorted(missing, key=lambda m: (m is not None, m))))
+                _used.add(digest)
+            return price, missing
+    return _total(parts)
+
+
+def _digest(parts: list[tuple[str | None, float | None, Tokens, _Context]]) -> str | None:
+    """What :func:`total` is asked, as a digest; ``None`` when its answer depends on the day."""
+    shown: list[object] = []
+    for model, when, t, served in parts:
+        if when is None and model and t.reported():
+            return None
+        more = sorted(t.more.items()) if t.more else None
+        shown.append((model, when, t.input, t.output, t.cache_read, t.cache_write, t.reasoning))
+        shown.append((more, served))
+    return hashlib.sha256(repr(shown).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _total(
+    parts: Iterable[tuple[str | None, float | None, Tokens, _Context]],
+) -> tuple[float | None, set[str | None]]:
     if _module() is None:
         return None, set()
     groups: dict[tuple[Any, ...], _Group] = {}
+    starts: dict[int, tuple[Any, frozenset[int]]] = {}
     unpriced: set[str | None] = set()
     total_price: float | None = None
     for model, when, tokens, served in parts:
@@ -276,7 +393,7 @@ def total(
         context = served
         if context and not any(info is m for m in provider.models):
             context = ()  # the table's rule: a model found under another provider's name
-        key = _key(provider, info, at, context, fields["input_tokens"])
+        key = _key(provider, info, at, context, fields["input_tokens"], starts=starts)
         group = groups.get(key)
         if group is None:
             group = groups[key] = _Group(provider, info, at, dict(context) or None)

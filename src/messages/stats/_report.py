@@ -103,19 +103,25 @@ class Row(Slotted):
             self.sources.add(source)
 
     def _add(self, other: Row) -> None:
+        # (what is empty is skipped: a report adds one such row per request)
         self.sessions += other.sessions
         self.turns += other.turns
-        self.tool_calls.update(other.tool_calls)
+        if other.tool_calls:
+            self.tool_calls.update(other.tool_calls)
         self.tool_errors += other.tool_errors
         self.errors += other.errors
         self.compactions += other.compactions
         self.tokens.add(other.tokens)
         if other.cost is not None:
             self.cost = other.cost if self.cost is None else self.cost + other.cost
-        self.sources |= other.sources
-        self.unpriced |= other.unpriced
-        self.inputs += [x for x in other.inputs if x not in self.inputs]
-        self.formats += [x for x in other.formats if x not in self.formats]
+        if other.sources:
+            self.sources |= other.sources
+        if other.unpriced:
+            self.unpriced |= other.unpriced
+        if other.inputs:
+            self.inputs += [x for x in other.inputs if x not in self.inputs]
+        if other.formats:
+            self.formats += [x for x in other.formats if x not in self.formats]
 
     def figures(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict (without the key).
@@ -368,8 +374,7 @@ def build(
         logged = cost == "logged" or (cost == "auto" and any(p.logged is not None for p in parts))
         split: list[tuple[str | None, Row, list[_Part]]] = []
         for p in parts:
-            day = _day(p.time, tz)
-            if not keep(day):
+            if ranged and not keep(_day(p.time, tz)):  # (every day is kept otherwise)
                 continue
             touched = True
             piece = Row(None, tokens=_counts(p.tokens))

@@ -33,6 +33,7 @@ from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
 from ...usage import Usage
+from .._base import register_light
 from .._base import register_owned
 from .._common import decode_content
 from .events import decode_rate_limit
@@ -47,6 +48,7 @@ from .records import decode_queue
 from .records import decode_snapshot
 from .records import decode_title
 from .records import decode_usual_progress
+from .records import progress_fields
 
 __all__ = ["decode", "decode_owned"]
 
@@ -823,3 +825,4 @@ def decode(obj: Any) -> Message:
 
 
 register_owned(decode, decode_owned)
+register_light(decode, progress_fields)

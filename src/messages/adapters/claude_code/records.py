@@ -44,8 +44,10 @@ __all__ = [
     "decode_snapshot",
     "decode_title",
     "decode_usual_progress",
+    "progress_fields",
     "record_line",
     "unlinked",
+    "usual_progress",
 ]
 
 LINE_TYPES: Final = {
@@ -88,21 +90,12 @@ def _nested(inner: Any, decode: Callable[[Any], Message]) -> RoleMessage | None:
     return message if isinstance(message, UserMessage | AssistantMessage) else None
 
 
-def decode_usual_progress(obj: dict[str, Any], owned: bool) -> Message | None:
-    """A transcript's usual ``progress`` line (hook, bash, waiting: no message), directly.
+def usual_progress(obj: dict[str, Any]) -> tuple[Any, str, str, str, str, str, str] | None:
+    """The parts of a transcript's usual ``progress`` line, else ``None``.
 
-    With a transcript's context (string ``uuid``, ``timestamp``, ``sessionId``, no
-    stream-json context keys), string ids and a ``data`` object with a string ``type`` and
-    no ``message``, it gives what the general path gives, without the context split; any
-    other line gives ``None``. Progress lines are most of a 2.1 transcript (1,114 of 1,593
-    lines in the shared capture). ``owned``: nobody else holds the line (``decode_owned``),
-    so the line and its ``data`` become the extra and the data in place, not copied (nothing
-    is changed before every check has passed).
-
-    What it buys, in instructions a line under callgrind (JSON parsing included): the shared
-    transcript decodes at 98.5k with it and 103.8k through the general path alone (91.9k
-    when these lines stayed raw); its assistant and user lines are unchanged (190.4k, 190.2k
-    before).
+    ``data``, its ``type``, ``uuid``, ``timestamp``, ``sessionId``, ``parentToolUseID`` and
+    ``toolUseID``, for a line :func:`decode_usual_progress` takes (see there); a reader that
+    needs only some of them (``messages stats``: the session and time) can stop here.
     """
     data = obj.get("data")
     uuid = obj.get("uuid")
@@ -125,6 +118,48 @@ def decode_usual_progress(obj: dict[str, Any], owned: bool) -> Message | None:
     subtype = data.get("type")
     if type(subtype) is not str:
         return None
+    return data, subtype, uuid, ts, sid, tool_use_id, progress_id
+
+
+def progress_fields(obj: Any) -> tuple[str, str, Any] | None:
+    """The session id, timestamp and ``cwd`` of a transcript's usual ``progress`` line.
+
+    For a parsed line that the decoder makes a :class:`ProgressMessage` of with no
+    sub-agent message in it (:func:`usual_progress`), its ``session_id``, ``timestamp`` and
+    ``extra["cwd"]`` (the value as it is, ``None`` when absent); ``None`` for any other line.
+    Registered with ``_base.register_light``: what ``messages stats`` reads of such a line.
+
+    >>> progress_fields({"type": "progress", "uuid": "u1", "timestamp": "2026-02-15T09:41:40Z",
+    ...     "sessionId": "s1", "parentToolUseID": "t1", "toolUseID": "t1", "cwd": "/app",
+    ...     "data": {"type": "hook_progress"}})
+    ('s1', '2026-02-15T09:41:40Z', '/app')
+    """
+    if type(obj) is not dict or obj.get("type") != "progress":
+        return None
+    found = usual_progress(obj)
+    return None if found is None else (found[4], found[3], obj.get("cwd"))
+
+
+def decode_usual_progress(obj: dict[str, Any], owned: bool) -> Message | None:
+    """A transcript's usual ``progress`` line (hook, bash, waiting: no message), directly.
+
+    With a transcript's context (string ``uuid``, ``timestamp``, ``sessionId``, no
+    stream-json context keys), string ids and a ``data`` object with a string ``type`` and
+    no ``message``, it gives what the general path gives, without the context split; any
+    other line gives ``None``. Progress lines are most of a 2.1 transcript (1,114 of 1,593
+    lines in the shared capture). ``owned``: nobody else holds the line (``decode_owned``),
+    so the line and its ``data`` become the extra and the data in place, not copied (nothing
+    is changed before every check has passed).
+
+    What it buys, in instructions a line under callgrind (JSON parsing included): the shared
+    transcript decodes at 98.5k with it and 103.8k through the general path alone (91.9k
+    when these lines stayed raw); its assistant and user lines are unchanged (190.4k, 190.2k
+    before).
+    """
+    found = usual_progress(obj)
+    if found is None:
+        return None
+    data, subtype, uuid, ts, sid, tool_use_id, progress_id = found
     if owned:
         rest, fields = obj, data
     else:
