@@ -30,6 +30,7 @@ from ...policy import Policy
 from ...policy import Unsupported
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
+from ...settings import RequestSettings
 from ...usage import StopReason
 from ...usage import Usage
 from .._carry import carried
@@ -38,11 +39,13 @@ from .._carry import start_request
 from .._common import spelled_stop
 from .._formats import BEDROCK as NAME
 from .._formats import response_extra
+from .._settings import write_settings
 from .decoder import USAGE_KEYS
 from .decoder import total_tokens
 from .parts import carries
 from .parts import closed_fields
 from .parts import encode_block
+from .settings import SPELLING
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -211,7 +214,10 @@ def carries_system(block: Block) -> bool:
 
 
 def encode_request(
-    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    conversation: Iterable[Message],
+    *,
+    unsupported: Unsupported = "raise",
+    settings: RequestSettings | None = None,
 ) -> dict[str, Any]:
     """The ``system`` and ``messages`` of a ``Converse`` request for a conversation.
 
@@ -271,7 +277,8 @@ def encode_request(
     if hoisted and system:
         out["system"] = system
     out["messages"] = [t.dump() for t in arrange(wire)]
-    return thaw(out)  # type: ignore[no-any-return]
+    fresh: dict[str, Any] = thaw(out)
+    return write_settings(fresh, settings, policy, SPELLING)
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:

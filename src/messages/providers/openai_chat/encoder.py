@@ -33,6 +33,7 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...roles import content_text
+from ...settings import RequestSettings
 from ...usage import StopReason
 from ...usage import Usage
 from .._carry import carried
@@ -47,6 +48,7 @@ from .._common import put_details
 from .._common import spelled_stop
 from .._formats import foreign_citations
 from .._formats import response_extra
+from .._settings import write_settings
 from .decoder import ENVELOPE
 from .parts import NAME
 from .parts import carries
@@ -58,6 +60,7 @@ from .reasoning import Dialect
 from .reasoning import check_dialect
 from .reasoning import encode_reasoning
 from .reasoning import fields_for
+from .settings import SPELLING
 
 __all__ = ["encode_request", "encode_response", "encode_usage"]
 
@@ -429,6 +432,7 @@ def encode_request(
     *,
     unsupported: Unsupported = "raise",
     dialect: Dialect = "openai",
+    settings: RequestSettings | None = None,
 ) -> dict[str, Any]:
     """The ``messages`` of a request body for a conversation.
 
@@ -466,7 +470,7 @@ def encode_request(
                 wires.append(({"role": "user", "content": kept.text}, None))
             continue
         wires.extend(encode_turn(turn, policy, path, dialect))
-    return {"messages": arrange(wires)}
+    return write_settings({"messages": arrange(wires)}, settings, policy, SPELLING)
 
 
 def encode_response(message: AssistantMessage) -> dict[str, Any]:

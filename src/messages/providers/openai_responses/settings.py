@@ -1,0 +1,108 @@
+"""The settings of a Responses request: model, ``max_output_tokens``, sampling, tools, choice.
+
+The API has no stop sequences. ``tools`` entries of type ``function`` are definitions;
+the built-in tools (``web_search``, ``file_search``...) are kept raw. ``tool_choice`` is
+``"auto"``, ``"none"``, ``"required"`` (mode ``any``) or ``{"type": "function", "name"}``.
+A definition from another provider is written with the ``parameters`` and ``strict`` the
+API's type requires: an empty object schema when it had none, and ``strict: false`` when it
+did not say (the meaning it had where it came from).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+from ...blocks import RawBlock
+from ...settings import RequestSettings
+from ...settings import Tool
+from ...settings import ToolChoice
+from ...settings import ToolDefinition
+from .._formats import RESPONSES
+from .._settings import OPENAI_MODES
+from .._settings import Spelling
+from .._settings import Writer
+from .._settings import definition_keys
+from .._settings import each_tool
+from .._settings import openai_choice
+from .._settings import read_settings
+from .._settings import tool_fields
+
+__all__ = ["SPELLING", "decode_settings"]
+
+
+def _read_tools(entries: list[Any]) -> tuple[Tool, ...]:
+    out: list[Tool] = []
+    for entry in entries:
+        tool = None
+        if type(entry) is dict and entry.get("type") == "function":
+            fields = {k: v for k, v in entry.items() if k != "type"}
+            tool = tool_fields(fields, "name", "description", "parameters")
+        out.append(tool if tool is not None else RawBlock(entry))
+    return tuple(out)
+
+
+def _write_tool(definition: ToolDefinition, writer: Writer, where: str) -> dict[str, Any]:
+    foreign = writer.provider != RESPONSES
+    out: dict[str, Any] = {"type": "function"}
+    out.update(
+        definition_keys(
+            definition,
+            writer,
+            where,
+            name="name",
+            description="description",
+            schema="parameters",
+            required_schema=foreign,
+        )
+    )
+    if foreign:
+        out.setdefault("strict", False)
+    return out
+
+
+def _write_tools(tools: tuple[Tool, ...], writer: Writer) -> list[Any]:
+    return each_tool(tools, writer, lambda d, where: _write_tool(d, writer, where))
+
+
+def _read_choice(value: Any) -> ToolChoice | None:
+    if type(value) is str:
+        mode = OPENAI_MODES.get(value)
+        return ToolChoice(mode) if mode is not None else None
+    if type(value) is dict and value.keys() == {"type", "name"} and value["type"] == "function":
+        name = value["name"]
+        return ToolChoice("tool", name=name) if type(name) is str else None
+    return None
+
+
+def _write_choice(choice: ToolChoice, writer: Writer) -> Any:
+    return openai_choice(choice, writer, lambda name: {"type": "function", "name": name})
+
+
+SPELLING: Final = Spelling(
+    RESPONSES,
+    frozenset(("instructions", "input")),
+    model=("model",),
+    max_tokens=("max_output_tokens",),
+    temperature=("temperature",),
+    top_p=("top_p",),
+    stop=None,
+    tools=("tools",),
+    choice=("tool_choice",),
+    read_tools=_read_tools,
+    write_tools=_write_tools,
+    read_choice=_read_choice,
+    write_choice=_write_choice,
+)
+"""Where a Responses request keeps each setting."""
+
+
+def decode_settings(body: Any) -> RequestSettings:
+    """The settings of a request body: everything but ``instructions`` and ``input``.
+
+    >>> s = decode_settings({"model": "gpt-x", "max_output_tokens": 99, "store": False,
+    ...                      "input": "Hi"})
+    >>> s.max_tokens, dict(s.extra)
+    (99, {'store': False})
+    """
+    return read_settings(body, SPELLING)
