@@ -42,7 +42,7 @@ from ._core.frozen import JsonValue
 from .blocks import RawBlock
 from .errors import DecodeError
 
-__all__ = ["TOOL_MODES", "RequestSettings", "ToolChoice", "ToolDefinition", "ToolMode"]
+__all__ = ["RequestSettings", "TOOL_MODES", "Tool", "ToolChoice", "ToolDefinition", "ToolMode"]
 
 ToolMode: TypeAlias = Literal["auto", "any", "none", "tool"]
 """Whether the model may call a tool (``auto``), must call one (``any``; OpenAI

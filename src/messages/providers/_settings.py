@@ -107,6 +107,8 @@ class Spelling:
     """The choice, or ``None`` when the wire value is not one this reads (kept in extra)."""
     write_choice: Callable[[ToolChoice, Writer], Any]
     temperature_max: float = 2.0
+    empty_tools: bool = True
+    """Whether the API takes an empty tool list (Converse does not: it is left out)."""
     sampling: bool = True
     """Whether the API takes ``temperature``/``top_p`` at all (Anthropic's current version
     does not: they are written back only to a body they were read from)."""
@@ -174,7 +176,7 @@ def read_settings(body: Any, spelling: Spelling) -> RequestSettings:
     stop = _take(rest, spelling.stop, _is_strings)
     tools = None
     wire_tools = _peek(rest, spelling.tools)
-    if type(wire_tools) is list:
+    if type(wire_tools) is list and (wire_tools or spelling.empty_tools):
         tools = spelling.read_tools(wire_tools)
         _remove(rest, spelling.tools)
     choice = None
@@ -351,7 +353,7 @@ def write_settings(
             _put(out, spelling.stop, list(settings.stop), policy, "settings.stop")
     if settings.tools is not None:
         tools = spelling.write_tools(settings.tools, writer)
-        if tools or not settings.tools:
+        if tools or (spelling.empty_tools and not settings.tools):
             _put(out, spelling.tools, tools, policy, "settings.tools")
     if settings.tool_choice is not None:
         choice = spelling.write_choice(settings.tool_choice, writer)

@@ -10,6 +10,7 @@ from; from anywhere else they follow the loss policy.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
@@ -99,7 +100,7 @@ SPELLING: Final = Spelling(
 """Where a Messages request keeps each setting."""
 
 
-def decode_settings(body: Any) -> RequestSettings:
+def decode_settings(body: Mapping[str, Any]) -> RequestSettings:
     """The settings of a request body: everything but ``system`` and ``messages``.
 
     >>> s = decode_settings({"model": "claude-x", "max_tokens": 64, "stream": True,

@@ -12,6 +12,7 @@ provider's keys are never moved into it; they follow the loss policy like any ot
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
@@ -123,11 +124,12 @@ SPELLING: Final = Spelling(
     read_choice=_read_choice,
     write_choice=_write_choice,
     temperature_max=1.0,
+    empty_tools=False,
 )
 """Where a ``Converse`` request keeps each setting."""
 
 
-def decode_settings(body: Any) -> RequestSettings:
+def decode_settings(body: Mapping[str, Any]) -> RequestSettings:
     """The settings of a request body: everything but ``system`` and ``messages``.
 
     >>> s = decode_settings({"modelId": "m", "messages": [],

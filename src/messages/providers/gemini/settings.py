@@ -12,6 +12,7 @@ entry is the mode ``tool``. Gemini has no strict definitions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
@@ -130,12 +131,12 @@ SPELLING: Final = Spelling(
 """Where a ``generateContent`` request keeps each setting."""
 
 
-def decode_settings(body: Any) -> RequestSettings:
+def decode_settings(body: Mapping[str, Any]) -> RequestSettings:
     """The settings of a request body: everything but ``systemInstruction`` and ``contents``.
 
     >>> s = decode_settings({"contents": [], "generationConfig": {
     ...     "maxOutputTokens": 256, "thinkingConfig": {"includeThoughts": True}}})
-    >>> s.max_tokens, dict(s.extra)
+    >>> s.max_tokens, s.extra.thaw()
     (256, {'generationConfig': {'thinkingConfig': {'includeThoughts': True}}})
     """
     return read_settings(body, SPELLING)

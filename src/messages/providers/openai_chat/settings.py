@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
@@ -89,7 +90,7 @@ SPELLING: Final = Spelling(
 """Where a Chat Completions request keeps each setting."""
 
 
-def decode_settings(body: Any) -> RequestSettings:
+def decode_settings(body: Mapping[str, Any]) -> RequestSettings:
     """The settings of a request body: everything but ``messages``.
 
     >>> s = decode_settings({"model": "gpt-x", "tool_choice": "required", "messages": []})

@@ -10,6 +10,7 @@ did not say (the meaning it had where it came from).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
@@ -97,7 +98,7 @@ SPELLING: Final = Spelling(
 """Where a Responses request keeps each setting."""
 
 
-def decode_settings(body: Any) -> RequestSettings:
+def decode_settings(body: Mapping[str, Any]) -> RequestSettings:
     """The settings of a request body: everything but ``instructions`` and ``input``.
 
     >>> s = decode_settings({"model": "gpt-x", "max_output_tokens": 99, "store": False,
