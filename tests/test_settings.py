@@ -140,8 +140,10 @@ def expected(settings: RequestSettings, target: str) -> RequestSettings:
     choice = settings.tool_choice
     if target == "bedrock" and choice is not None and choice.mode == "none":
         choice = None  # Converse has no "none"
-    if target == "bedrock" and tools == ():
-        tools = None  # Converse takes no empty tool list
+    if target in ("bedrock", "openai_chat") and tools == ():
+        tools = None  # Converse and Chat take no empty tool list
+    if target in ("bedrock", "openai_chat") and not tools and settings.provider != target:
+        choice = None  # a choice needs tools there
     sampled = target != "anthropic"  # the current Anthropic API takes no sampling
     return RequestSettings(
         model=settings.model,
@@ -175,6 +177,8 @@ def _loses(settings: RequestSettings, target: str) -> bool:
         (target == "anthropic" and (settings.temperature, settings.top_p) != (None, None))
         or (target == "openai_responses" and settings.stop is not None)
         or (target == "bedrock" and choice is not None and choice.mode == "none")
+        or (target in ("bedrock", "openai_chat") and choice is not None and not settings.tools)
+        and settings.provider != target
         or (
             target == "gemini"
             and any(getattr(t, "strict", None) is not None for t in settings.tools or ())
@@ -389,7 +393,7 @@ def test_settings_must_be_request_settings() -> None:
     with pytest.raises(EncodeError, match="expected RequestSettings"):
         get("openai_chat").encode_request([], settings={"model": "m"})  # type: ignore[arg-type]
     with pytest.raises(EncodeError, match="needs a name"):
-        get("openai_chat").encode_request(
+        get("openai_responses").encode_request(
             [], settings=RequestSettings(tool_choice=ToolChoice("tool"))
         )
     with pytest.raises(DecodeError):

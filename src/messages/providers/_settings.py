@@ -108,7 +108,10 @@ class Spelling:
     write_choice: Callable[[ToolChoice, Writer], Any]
     temperature_max: float = 2.0
     empty_tools: bool = True
-    """Whether the API takes an empty tool list (Converse does not: it is left out)."""
+    """Whether the API takes an empty tool list (Converse and Chat do not: it is left out)."""
+    choice_needs_tools: bool = False
+    """Whether the API refuses a tool choice in a request without tools (Converse's model
+    requires ``tools`` in ``toolConfig``; Chat answers 400)."""
     sampling: bool = True
     """Whether the API takes ``temperature``/``top_p`` at all (Anthropic's current version
     does not: they are written back only to a body they were read from)."""
@@ -355,7 +358,14 @@ def write_settings(
         tools = spelling.write_tools(settings.tools, writer)
         if tools or (spelling.empty_tools and not settings.tools):
             _put(out, spelling.tools, tools, policy, "settings.tools")
-    if settings.tool_choice is not None:
+    alone = not _peek(out, spelling.tools) and settings.provider != spelling.name
+    if settings.tool_choice is not None and alone and spelling.choice_needs_tools:
+        policy.refuse(
+            f"{spelling.name} takes a tool choice only with tools",
+            "settings.tool_choice",
+            settings.tool_choice.mode,
+        )
+    elif settings.tool_choice is not None:
         choice = spelling.write_choice(settings.tool_choice, writer)
         if choice is not None:
             _put(out, spelling.choice, choice, policy, "settings.tool_choice")

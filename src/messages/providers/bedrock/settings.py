@@ -125,6 +125,7 @@ SPELLING: Final = Spelling(
     write_choice=_write_choice,
     temperature_max=1.0,
     empty_tools=False,
+    choice_needs_tools=True,
 )
 """Where a ``Converse`` request keeps each setting."""
 

@@ -86,6 +86,8 @@ SPELLING: Final = Spelling(
     write_tools=_write_tools,
     read_choice=_read_choice,
     write_choice=_write_choice,
+    choice_needs_tools=True,
+    empty_tools=False,
 )
 """Where a Chat Completions request keeps each setting."""
 
