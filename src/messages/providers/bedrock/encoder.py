@@ -24,12 +24,16 @@ from ..._core.frozen import thaw
 from ...blocks import Block
 from ...blocks import RawBlock
 from ...blocks import TextBlock
+from ...blocks import ToolUseBlock
 from ...flat import RawMessage
 from ...message import Message
+from ...message import RoleMessage
 from ...policy import Policy
 from ...policy import Unsupported
+from ...policy import describe
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
+from ...roles import UserMessage
 from ...settings import RequestSettings
 from ...usage import StopReason
 from ...usage import Usage
@@ -42,6 +46,7 @@ from .._formats import response_extra
 from .._settings import write_settings
 from .decoder import USAGE_KEYS
 from .decoder import total_tokens
+from .parts import SYSTEM_MEMBERS
 from .parts import carries
 from .parts import closed_fields
 from .parts import encode_block
@@ -71,7 +76,6 @@ _STOP_FROM: Final = {
     StopReason.CONTEXT_EXCEEDED: "model_context_window_exceeded",
     StopReason.ERROR: "malformed_model_output",
 }
-_SYSTEM_RAW: Final = frozenset(("text", "guardContent", "cachePoint"))
 
 
 @dataclass
@@ -209,7 +213,7 @@ def carries_system(block: Block) -> bool:
         isinstance(block, RawBlock)
         and isinstance(block.data, FrozenDict)
         and len(block.data) == 1
-        and next(iter(block.data)) in _SYSTEM_RAW
+        and (next(iter(block.data)) in SYSTEM_MEMBERS or block.provider == NAME)
     )
 
 
@@ -242,7 +246,11 @@ def encode_request(
     system: list[dict[str, Any]] = []
     hoisted = False
     wire: list[Turn] = []
-    for _, path, turn in each_turn(policy, turns):
+    leading = _leading_assistant(turns)
+    for i, path, original in each_turn(policy, turns):
+        turn = _as_user(original, policy, path) if i in leading else original
+        if turn is None:
+            continue
         if isinstance(turn, SystemMessage):
             hoisted = True
             system.extend(_system(turn, policy, path))
@@ -279,6 +287,42 @@ def encode_request(
     out["messages"] = [t.dump() for t in arrange(wire)]
     fresh: dict[str, Any] = thaw(out)
     return write_settings(fresh, settings, policy, SPELLING)
+
+
+_FIRST: Final = "a Converse conversation starts with a user message"
+
+
+def _leading_assistant(turns: list[RoleMessage | RawMessage]) -> frozenset[int]:
+    """The assistant turns before the first user-side turn (system prompts aside)."""
+    out = set()
+    for i, turn in enumerate(turns):
+        if isinstance(turn, SystemMessage):
+            continue
+        if not isinstance(turn, AssistantMessage):
+            break
+        out.add(i)
+    return frozenset(out)
+
+
+def _as_user(turn: Message, policy: Policy, path: str) -> UserMessage | None:
+    """An assistant turn that would open the conversation, as the policy says.
+
+    Refused (``raise``), left out (``drop``, with the results of its calls), or told as
+    user text (``text``: each block described, its calls' results described too).
+    """
+    assert isinstance(turn, AssistantMessage)
+    if policy.mode == "raise":
+        raise policy.error(_FIRST, path, turn)
+    calls = {b.id for b in turn.blocks if isinstance(b, ToolUseBlock)}
+    policy.lost = policy.lost | calls  # their results follow them
+    policy.left_out += 1
+    if policy.mode == "drop":
+        return None
+    said = [TextBlock(describe(b)) for b in turn.blocks if not isinstance(b, TextBlock)]
+    texts = [b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text.strip()]
+    if texts:
+        said.insert(0, TextBlock(f"[assistant: {' '.join(texts)}]"))
+    return UserMessage(tuple(said)) if said else None
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from .._carry import encode_each
 from .._carry import raw_turn
 from .._carry import start_request
 from .._formats import GEMINI as NAME
-from .._formats import raw_is_own
+from .._formats import raw_block_is_own
 from .._formats import response_extra
 from .._settings import write_settings
 from .decoder import CONTENT_KEYS
@@ -168,7 +168,7 @@ def _sign_first_calls(contents: list[dict[str, Any]]) -> None:
 
 
 def _carries(block: RawBlock) -> bool:
-    return raw_is_own(block.data, NAME)
+    return raw_block_is_own(block, NAME)
 
 
 def _is_content(data: Any) -> bool:

@@ -42,7 +42,7 @@ from ...media import to_data_uri
 from ...policy import Policy
 from .._carry import put_extra
 from .._formats import CHAT
-from .._formats import raw_is_own
+from .._formats import raw_block_is_own
 from .._openai_files import file_fields
 from .reasoning import call_signature
 from .reasoning import put_call_signature
@@ -243,7 +243,7 @@ def text_part(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
 
 def carries(block: RawBlock) -> bool:
     """Whether a raw block is Chat's own: a content part or a ``tool_calls`` entry."""
-    return is_tool_call(block) or raw_is_own(block.data, NAME)
+    return is_tool_call(block) or raw_block_is_own(block, NAME)
 
 
 def is_tool_call(block: Block) -> bool:
@@ -279,7 +279,7 @@ def encode_part(block: Block, where: str, policy: Policy, path: str) -> dict[str
             result = policy.degrade(block, path, "cannot carry video")
         case RawBlock():
             data = block.data
-            if raw_is_own(data, NAME) and not is_tool_call(block):
+            if raw_block_is_own(block, NAME) and not is_tool_call(block):
                 return thaw(data)  # type: ignore[no-any-return]
             kind = data.get("type") if isinstance(data, FrozenDict) else None
             what = f"a {kind!r} block" if isinstance(kind, str) else "content without a type"
