@@ -465,3 +465,61 @@ def test_citations_stand_only_in_messages() -> None:
         body = bedrock.encode_request(conversation, unsupported="drop")
         assert "citationsContent" not in str(body) and "Friday." in str(body)
         check_bedrock(body)
+
+
+def test_a_content_member_newer_than_this_library_goes_back_to_converse() -> None:
+    body = {
+        "system": [{"text": "Be brief."}, {"futureSystemMember": {"x": 1}}],
+        "messages": [
+            {"role": "user", "content": [{"text": "Hi"}, {"futureMember": {"id": "f1"}}]},
+            {"role": "assistant", "content": [{"futureMember": {"id": "f2"}}, {"text": "Yes"}]},
+        ],
+    }
+    conversation = bedrock.decode_request(body)
+    (raw,) = [b for b in conversation[1].blocks if not isinstance(b, TextBlock)]
+    assert raw.provider == "bedrock"  # type: ignore[union-attr]
+    assert bedrock.encode_request(conversation) == body
+    # by its data alone it would read as a Gemini part of a new kind: Gemini refuses it
+    with pytest.raises(UnsupportedContentError, match="not a Gemini part"):
+        get("gemini").encode_request(conversation[1:])
+    dropped = get("gemini").encode_request(conversation, unsupported="drop")
+    assert "futureMember" not in str(dropped)
+
+
+def test_an_unknown_gemini_part_is_still_not_taken_for_a_converse_member() -> None:
+    (turn,) = get("gemini").decode_request(
+        {"contents": [{"role": "user", "parts": [{"text": "a"}, {"newPart": {"x": 1}}]}]}
+    )
+    with pytest.raises(UnsupportedContentError, match="not a Converse content block"):
+        bedrock.encode_request([turn])
+
+
+@pytest.mark.parametrize("system", [[], [SystemMessage("Be brief.")]])
+def test_a_conversation_must_start_with_a_user_message(system: list[Any]) -> None:
+    conversation = [
+        *system,
+        AssistantMessage((TextBlock("Hello!"), ToolUseBlock("t1", "now", {}))),
+        ToolMessage((ToolResultBlock("t1", "12:00"),)),
+        UserMessage("Hi"),
+    ]
+    where = f"$[{len(system)}]"
+    with pytest.raises(UnsupportedContentError, match="starts with a user message") as raised:
+        bedrock.encode_request(conversation)
+    assert raised.value.path == where
+    dropped = bedrock.encode_request(conversation, unsupported="drop")
+    assert dropped["messages"] == [{"role": "user", "content": [{"text": "Hi"}]}]
+    told = bedrock.encode_request(conversation, unsupported="text")
+    (first,) = told["messages"]
+    assert first["role"] == "user"
+    said = [b["text"] for b in first["content"]]
+    assert said[0] == "[assistant: Hello!]" and said[-1] == "Hi"
+    assert any("t1" in s and "now" in s for s in said[1:-1])  # the call, told
+    assert any("12:00" in s for s in said[1:-1])  # and its result, told too
+    check_bedrock(told)
+    check_bedrock(dropped)
+
+
+@given(ms.conversations(rich=True, max_turns=3), st.sampled_from(["drop", "text"]))
+def test_every_body_starts_with_a_user_message(conversation: list[Any], policy: Any) -> None:
+    messages = bedrock.encode_request(conversation, unsupported=policy)["messages"]
+    assert not messages or messages[0]["role"] == "user"

@@ -103,7 +103,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
             ),
             _words("content completion"),
         ),
-        "text": (_words("prompt_cache_breakpoint"), _NONE),
+        # ``content_part``: a lone text that came as a one-part list (see the Chat decoder).
+        "text": (_words("prompt_cache_breakpoint"), _words("content_part")),
         "thinking": (_NONE, _words("reasoning_fields reasoning_detail")),
         "tool_use": (_NONE, _words("extra_content")),
         "tool_result": (_words("name"), _words("content")),

@@ -246,9 +246,10 @@ def encode_request(
     system: list[dict[str, Any]] = []
     hoisted = False
     wire: list[Turn] = []
-    leading = _leading_assistant(turns)
-    for i, path, original in each_turn(policy, turns):
-        turn = _as_user(original, policy, path) if i in leading else original
+    for _, path, original in each_turn(policy, turns):
+        turn: RoleMessage | RawMessage | None = original
+        if isinstance(turn, AssistantMessage) and not any(t.role == "user" for t in wire):
+            turn = _as_user(turn, policy, path)  # it would open the conversation
         if turn is None:
             continue
         if isinstance(turn, SystemMessage):
@@ -292,25 +293,12 @@ def encode_request(
 _FIRST: Final = "a Converse conversation starts with a user message"
 
 
-def _leading_assistant(turns: list[RoleMessage | RawMessage]) -> frozenset[int]:
-    """The assistant turns before the first user-side turn (system prompts aside)."""
-    out = set()
-    for i, turn in enumerate(turns):
-        if isinstance(turn, SystemMessage):
-            continue
-        if not isinstance(turn, AssistantMessage):
-            break
-        out.add(i)
-    return frozenset(out)
-
-
-def _as_user(turn: Message, policy: Policy, path: str) -> UserMessage | None:
+def _as_user(turn: AssistantMessage, policy: Policy, path: str) -> UserMessage | None:
     """An assistant turn that would open the conversation, as the policy says.
 
     Refused (``raise``), left out (``drop``, with the results of its calls), or told as
     user text (``text``: each block described, its calls' results described too).
     """
-    assert isinstance(turn, AssistantMessage)
     if policy.mode == "raise":
         raise policy.error(_FIRST, path, turn)
     calls = {b.id for b in turn.blocks if isinstance(b, ToolUseBlock)}

@@ -24,6 +24,7 @@ from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
 from ..._core.wire import extra
+from ..._shapes.citations import write_citation
 from ...blocks import AudioBlock
 from ...blocks import Block
 from ...blocks import DocumentBlock
@@ -42,13 +43,16 @@ from ...media import to_data_uri
 from ...policy import Policy
 from .._carry import put_extra
 from .._formats import CHAT
+from .._formats import foreign_citations
 from .._formats import raw_block_is_own
 from .._openai_files import file_fields
 from .reasoning import call_signature
 from .reasoning import put_call_signature
 
 __all__ = [
+    "CONTENT_PART",
     "NAME",
+    "annotations_out",
     "carries",
     "decode_part",
     "decode_tool_call",
@@ -71,6 +75,9 @@ _FORMAT_OF: Final = {
     "audio/mpeg3": "mp3",
 }
 _TEXT: Final = frozenset(("type", "text"))
+
+CONTENT_PART: Final = "content_part"
+"""The record field marking a lone text that came as a one-part list (see the decoder)."""
 _IMAGE: Final = frozenset(("type", "image_url"))
 _AUDIO: Final = frozenset(("type", "input_audio"))
 _CALL: Final = frozenset(("id", "type", "function"))
@@ -237,7 +244,7 @@ def text_part(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "text", "text": block.text}
     if block.citations:
         policy.refuse("cannot carry citations on a content part", f"{path}.citations")
-    put_extra(out, block.extra, policy, path, "text")
+    put_extra(out, block.extra, policy, path, "text", protected=(CONTENT_PART,))
     return out
 
 
@@ -323,3 +330,13 @@ def encode_tool_call(
     else:
         put_extra(out, block.extra, policy, path, "tool_use")
     return out
+
+
+def annotations_out(block: TextBlock, out: dict[str, Any], policy: Policy, path: str) -> None:
+    """A string content's citations as ``annotations`` (another shape's: to the policy)."""
+    if not block.citations:
+        return  # none, or an empty list of another format's: nothing to carry
+    if not foreign_citations(block.citations, NAME):
+        out["annotations"] = [thaw(write_citation(c, nested=True)) for c in block.citations]
+    else:
+        policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
