@@ -125,10 +125,15 @@ def _json_tuple(v: Any, path: str) -> Any:
     return _json(v, path)
 
 
-def _objects(v: Any, path: str) -> Any:
-    if type(v) is not list:
-        raise _bad("an array", v, path)
-    return tuple(_map(item, f"{path}[{i}]") for i, item in enumerate(v))
+def _array_of(read: _In) -> _In:
+    """The reader of an array whose items ``read`` reads, as a tuple."""
+
+    def each(v: Any, path: str) -> Any:
+        if type(v) is not list:
+            raise _bad("an array", v, path)
+        return tuple(read(item, f"{path}[{i}]") for i, item in enumerate(v))
+
+    return each
 
 
 def _citation(v: Any, path: str) -> Any:
@@ -139,12 +144,6 @@ def _citation(v: Any, path: str) -> Any:
         return _build(v, _SPECS[Citation], path)
     # Version 1 kept citations as the wire objects they came in: read them as the codecs do.
     return read_citation(copy_json(v, path, 0, depth_limit()))
-
-
-def _citations(v: Any, path: str) -> Any:
-    if type(v) is not list:
-        raise _bad("an array", v, path)
-    return tuple(_citation(item, f"{path}[{i}]") for i, item in enumerate(v))
 
 
 def _content(v: Any, path: str) -> Any:
@@ -178,12 +177,6 @@ def _role_message(v: Any, path: str) -> Any:
     return _build(v, _SPECS[cls], path)
 
 
-def _strings(v: Any, path: str) -> Any:
-    if type(v) is not list:
-        raise _bad("an array", v, path)
-    return tuple(_str(item, f"{path}[{i}]") for i, item in enumerate(v))
-
-
 def _tool(v: Any, path: str) -> Any:
     """A tool of request settings: a definition, or a raw tool entry (a ``raw`` block)."""
     if type(v) is dict and v.get("kind") == ToolDefinition.kind:
@@ -192,12 +185,6 @@ def _tool(v: Any, path: str) -> Any:
     if type(v) is not dict or v.get("type") != "raw":
         raise _bad("a tool definition or a raw block", v, path)
     return _nested(v, path, _BLOCKS)
-
-
-def _tools(v: Any, path: str) -> Any:
-    if type(v) is not list:
-        raise _bad("an array", v, path)
-    return tuple(_tool(item, f"{path}[{i}]") for i, item in enumerate(v))
 
 
 def _tool_choice(v: Any, path: str) -> Any:
@@ -235,15 +222,15 @@ _BY_ANNOTATION: Final[dict[str, _In]] = {
     "Mapping[str, JsonValue]": _map,
     "JsonValue": _json,
     "tuple[JsonValue, ...]": _json_tuple,
-    "tuple[FrozenDict, ...]": _objects,
-    "tuple[Citation, ...]": _citations,
+    "tuple[FrozenDict, ...]": _array_of(_map),
+    "tuple[Citation, ...]": _array_of(_citation),
     "str | tuple[Block, ...]": _content,
     "Usage": _usage,
     "ToolUseBlock": _tool_use,
     "RoleMessage": _role_message,
     "Role": _role,
-    "tuple[str, ...]": _strings,
-    "tuple[Tool, ...]": _tools,
+    "tuple[str, ...]": _array_of(_str),
+    "tuple[Tool, ...]": _array_of(_tool),
     "ToolChoice": _tool_choice,
     "ToolMode": _tool_mode,
     'Literal["system", "developer"]': _system_role,

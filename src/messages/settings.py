@@ -78,12 +78,12 @@ class ToolDefinition:
     extra: Mapping[str, JsonValue] = EMPTY
     """Wire fields of the definition this class does not model, kept for exact replay."""
 
+    __repr__ = compact_repr
+
     def __post_init__(self) -> None:
         if self.input_schema is not None:
             freeze_map(self, "input_schema")
         freeze_map(self, "extra")
-
-    __repr__ = compact_repr
 
 
 @final

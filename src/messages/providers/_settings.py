@@ -34,6 +34,7 @@ from ..settings import Tool
 from ..settings import ToolChoice
 from ..settings import ToolDefinition
 from ..settings import ToolMode
+from ._carry import encode_each
 from ._common import copy_body
 
 __all__ = [
@@ -45,7 +46,9 @@ __all__ = [
     "definition_keys",
     "each_tool",
     "openai_choice",
+    "openai_choices",
     "plain_schema",
+    "read_openai_choice",
     "read_settings",
     "schema_or_none",
     "tool_fields",
@@ -85,36 +88,72 @@ class Writer:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class Spelling:
-    """Where one provider's request body keeps each setting."""
+ReadTools = Callable[[list[Any]], tuple[Tool, ...]]
+"""The tools of a wire array, one per entry (raw where not a plain function)."""
+WriteTools = Callable[[tuple[Tool, ...], Writer], list[Any]]
+ReadChoice = Callable[[Any], ToolChoice | None]
+"""The choice, or ``None`` when the wire value is not one this reads (kept in extra)."""
+WriteChoice = Callable[[ToolChoice, Writer], Any]
 
-    name: str
-    conversation: frozenset[str]
-    """The keys the conversation is in (never settings)."""
-    model: Path
-    max_tokens: Path
-    temperature: Path
-    top_p: Path
-    stop: Path | None
-    """``None``: the API has no stop sequences."""
-    tools: Path
-    choice: Path
-    read_tools: Callable[[list[Any]], tuple[Tool, ...]]
-    """The tools of a wire array, one per entry (raw where not a plain function)."""
-    write_tools: Callable[[tuple[Tool, ...], Writer], list[Any]]
-    read_choice: Callable[[Any], ToolChoice | None]
-    """The choice, or ``None`` when the wire value is not one this reads (kept in extra)."""
-    write_choice: Callable[[ToolChoice, Writer], Any]
-    temperature_max: float = 2.0
-    empty_tools: bool = True
-    """Whether the API takes an empty tool list (Converse and Chat do not: it is left out)."""
-    choice_needs_tools: bool = False
-    """Whether the API refuses a tool choice in a request without tools (Converse's model
-    requires ``tools`` in ``toolConfig``; Chat answers 400)."""
-    sampling: bool = True
-    """Whether the API takes ``temperature``/``top_p`` at all (Anthropic's current version
-    does not: they are written back only to a body they were read from)."""
+
+class Spelling:
+    """Where one provider's request body keeps each setting.
+
+    ``conversation`` names the keys the conversation is in (never settings); ``keys`` the
+    seven places of model, token limit, temperature, top_p, stop sequences, tools and tool
+    choice, in that order, dotted where nested (``generationConfig.topP``), ``-`` where the
+    API has none; ``tools`` and ``choice`` how its tool entries and choice read and write.
+    """
+
+    __slots__ = (
+        "choice",
+        "choice_needs_tools",
+        "conversation",
+        "empty_tools",
+        "max_tokens",
+        "model",
+        "name",
+        "read_choice",
+        "read_tools",
+        "sampling",
+        "stop",
+        "temperature",
+        "temperature_max",
+        "tools",
+        "top_p",
+        "write_choice",
+        "write_tools",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        conversation: str,
+        keys: str,
+        tools: tuple[ReadTools, WriteTools],
+        choice: tuple[ReadChoice, WriteChoice],
+        *,
+        temperature_max: float = 2.0,
+        empty_tools: bool = True,
+        choice_needs_tools: bool = False,
+        sampling: bool = True,
+    ) -> None:
+        self.name = name
+        self.conversation = frozenset(conversation.split())
+        paths = [tuple(k.split(".")) for k in keys.split()]
+        self.model, self.max_tokens, self.temperature, self.top_p, stop, *_ = paths
+        self.tools, self.choice = paths[5], paths[6]
+        self.stop: Path | None = None if stop == ("-",) else stop
+        self.read_tools, self.write_tools = tools
+        self.read_choice, self.write_choice = choice
+        self.temperature_max = temperature_max
+        self.empty_tools = empty_tools
+        """Whether the API takes an empty tool list (Converse and Chat do not)."""
+        self.choice_needs_tools = choice_needs_tools
+        """Whether the API refuses a tool choice without tools (Converse, Chat)."""
+        self.sampling = sampling
+        """Whether the API takes ``temperature``/``top_p`` at all (Anthropic's current
+        version does not: they are written back only to a body they were read from)."""
 
 
 # ------------------------------------------------------------------------------ reading
@@ -234,6 +273,26 @@ def tool_fields(
 OPENAI_MODES: Final[dict[str, ToolMode]] = {"auto": "auto", "none": "none", "required": "any"}
 """OpenAI's tool choice strings (Chat and Responses) and the mode each one is."""
 _OPENAI_SPELLING: Final = {mode: word for word, mode in OPENAI_MODES.items()}
+
+
+def read_openai_choice(value: Any, named: Callable[[str], Any]) -> ToolChoice | None:
+    """Chat's or Responses' tool choice: a mode string, or exactly ``named(name)``."""
+    if type(value) is str:
+        mode = OPENAI_MODES.get(value)
+        return ToolChoice(mode) if mode is not None else None
+    if type(value) is not dict:
+        return None
+    inner = value.get("function")
+    name = (inner if type(inner) is dict else value).get("name")
+    return ToolChoice("tool", name=name) if type(name) is str and value == named(name) else None
+
+
+def openai_choices(named: Callable[[str], Any]) -> tuple[ReadChoice, WriteChoice]:
+    """Chat's or Responses' tool choice reader and writer, ``named`` spelling a named one."""
+    return (
+        lambda value: read_openai_choice(value, named),
+        lambda choice, writer: openai_choice(choice, writer, named),
+    )
 
 
 def openai_choice(choice: ToolChoice, writer: Writer, named: Callable[[str], Any]) -> Any:
@@ -395,13 +454,11 @@ def each_tool(
     write: Callable[[ToolDefinition, str], Any],
 ) -> list[Any]:
     """Each tool written: definitions by ``write``, raw entries as they were (or refused)."""
-    out = []
-    for i, tool in enumerate(tools):
-        where = f"settings.tools[{i}]"
-        entry = write(tool, where) if isinstance(tool, ToolDefinition) else writer.raw(tool, where)
-        if entry is not None:
-            out.append(entry)
-    return out
+
+    def one(tool: Tool, where: str) -> Any:
+        return write(tool, where) if isinstance(tool, ToolDefinition) else writer.raw(tool, where)
+
+    return encode_each(enumerate(tools), one, "settings.tools")
 
 
 def definition_keys(

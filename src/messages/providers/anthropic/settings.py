@@ -80,22 +80,10 @@ def _write_choice(choice: ToolChoice, writer: Writer) -> dict[str, Any]:
     return out
 
 
+_KEYS: Final = "model max_tokens temperature top_p stop_sequences tools tool_choice"
+_CODEC: Final = (_read_tools, _write_tools), (_read_choice, _write_choice)
 SPELLING: Final = Spelling(
-    ANTHROPIC,
-    frozenset(("system", "messages")),
-    model=("model",),
-    max_tokens=("max_tokens",),
-    temperature=("temperature",),
-    top_p=("top_p",),
-    stop=("stop_sequences",),
-    tools=("tools",),
-    choice=("tool_choice",),
-    read_tools=_read_tools,
-    write_tools=_write_tools,
-    read_choice=_read_choice,
-    write_choice=_write_choice,
-    temperature_max=1.0,
-    sampling=False,
+    ANTHROPIC, "system messages", _KEYS, *_CODEC, temperature_max=1.0, sampling=False
 )
 """Where a Messages request keeps each setting."""
 

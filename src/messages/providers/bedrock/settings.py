@@ -109,20 +109,16 @@ def _write_choice(choice: ToolChoice, writer: Writer) -> dict[str, Any] | None:
     return {choice.mode: inner}
 
 
+_KEYS: Final = (
+    "modelId inferenceConfig.maxTokens inferenceConfig.temperature "
+    "inferenceConfig.topP inferenceConfig.stopSequences toolConfig.tools toolConfig.toolChoice"
+)
+_CODEC: Final = (_read_tools, _write_tools), (_read_choice, _write_choice)
 SPELLING: Final = Spelling(
     BEDROCK,
-    frozenset(("system", "messages")),
-    model=("modelId",),
-    max_tokens=("inferenceConfig", "maxTokens"),
-    temperature=("inferenceConfig", "temperature"),
-    top_p=("inferenceConfig", "topP"),
-    stop=("inferenceConfig", "stopSequences"),
-    tools=("toolConfig", "tools"),
-    choice=("toolConfig", "toolChoice"),
-    read_tools=_read_tools,
-    write_tools=_write_tools,
-    read_choice=_read_choice,
-    write_choice=_write_choice,
+    "system messages",
+    _KEYS,
+    *_CODEC,
     temperature_max=1.0,
     empty_tools=False,
     choice_needs_tools=True,

@@ -113,21 +113,12 @@ def _write_choice(choice: ToolChoice, writer: Writer) -> dict[str, Any]:
     return out
 
 
-SPELLING: Final = Spelling(
-    GEMINI,
-    frozenset(("systemInstruction", "contents")),
-    model=("model",),
-    max_tokens=("generationConfig", "maxOutputTokens"),
-    temperature=("generationConfig", "temperature"),
-    top_p=("generationConfig", "topP"),
-    stop=("generationConfig", "stopSequences"),
-    tools=("tools",),
-    choice=("toolConfig", "functionCallingConfig"),
-    read_tools=_read_tools,
-    write_tools=_write_tools,
-    read_choice=_read_choice,
-    write_choice=_write_choice,
+_KEYS: Final = (
+    "model generationConfig.maxOutputTokens generationConfig.temperature "
+    "generationConfig.topP generationConfig.stopSequences tools toolConfig.functionCallingConfig"
 )
+_CODEC: Final = (_read_tools, _write_tools), (_read_choice, _write_choice)
+SPELLING: Final = Spelling(GEMINI, "systemInstruction contents", _KEYS, *_CODEC)
 """Where a ``generateContent`` request keeps each setting."""
 
 

@@ -16,14 +16,12 @@ from typing import Final
 from ...blocks import RawBlock
 from ...settings import RequestSettings
 from ...settings import Tool
-from ...settings import ToolChoice
 from .._formats import CHAT
-from .._settings import OPENAI_MODES
 from .._settings import Spelling
 from .._settings import Writer
 from .._settings import definition_keys
 from .._settings import each_tool
-from .._settings import openai_choice
+from .._settings import openai_choices
 from .._settings import read_settings
 from .._settings import tool_fields
 
@@ -54,40 +52,14 @@ def _write_tools(tools: tuple[Tool, ...], writer: Writer) -> list[Any]:
     )
 
 
-def _read_choice(value: Any) -> ToolChoice | None:
-    if type(value) is str:
-        mode = OPENAI_MODES.get(value)
-        return ToolChoice(mode) if mode is not None else None
-    if type(value) is dict and value.keys() == {"type", "function"} and value["type"] == "function":
-        function = value["function"]
-        if type(function) is dict and function.keys() == {"name"}:
-            name = function["name"]
-            return ToolChoice("tool", name=name) if type(name) is str else None
-    return None
+def _named(name: str) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name}}
 
 
-def _write_choice(choice: ToolChoice, writer: Writer) -> Any:
-    return openai_choice(
-        choice, writer, lambda name: {"type": "function", "function": {"name": name}}
-    )
-
-
+_KEYS: Final = "model max_completion_tokens temperature top_p stop tools tool_choice"
+_CODEC: Final = (_read_tools, _write_tools), openai_choices(_named)
 SPELLING: Final = Spelling(
-    CHAT,
-    frozenset(("messages",)),
-    model=("model",),
-    max_tokens=("max_completion_tokens",),
-    temperature=("temperature",),
-    top_p=("top_p",),
-    stop=("stop",),
-    tools=("tools",),
-    choice=("tool_choice",),
-    read_tools=_read_tools,
-    write_tools=_write_tools,
-    read_choice=_read_choice,
-    write_choice=_write_choice,
-    choice_needs_tools=True,
-    empty_tools=False,
+    CHAT, "messages", _KEYS, *_CODEC, choice_needs_tools=True, empty_tools=False
 )
 """Where a Chat Completions request keeps each setting."""
 

@@ -17,15 +17,13 @@ from typing import Final
 from ...blocks import RawBlock
 from ...settings import RequestSettings
 from ...settings import Tool
-from ...settings import ToolChoice
 from ...settings import ToolDefinition
 from .._formats import RESPONSES
-from .._settings import OPENAI_MODES
 from .._settings import Spelling
 from .._settings import Writer
 from .._settings import definition_keys
 from .._settings import each_tool
-from .._settings import openai_choice
+from .._settings import openai_choices
 from .._settings import read_settings
 from .._settings import tool_fields
 
@@ -66,35 +64,13 @@ def _write_tools(tools: tuple[Tool, ...], writer: Writer) -> list[Any]:
     return each_tool(tools, writer, lambda d, where: _write_tool(d, writer, where))
 
 
-def _read_choice(value: Any) -> ToolChoice | None:
-    if type(value) is str:
-        mode = OPENAI_MODES.get(value)
-        return ToolChoice(mode) if mode is not None else None
-    if type(value) is dict and value.keys() == {"type", "name"} and value["type"] == "function":
-        name = value["name"]
-        return ToolChoice("tool", name=name) if type(name) is str else None
-    return None
+def _named(name: str) -> dict[str, Any]:
+    return {"type": "function", "name": name}
 
 
-def _write_choice(choice: ToolChoice, writer: Writer) -> Any:
-    return openai_choice(choice, writer, lambda name: {"type": "function", "name": name})
-
-
-SPELLING: Final = Spelling(
-    RESPONSES,
-    frozenset(("instructions", "input")),
-    model=("model",),
-    max_tokens=("max_output_tokens",),
-    temperature=("temperature",),
-    top_p=("top_p",),
-    stop=None,
-    tools=("tools",),
-    choice=("tool_choice",),
-    read_tools=_read_tools,
-    write_tools=_write_tools,
-    read_choice=_read_choice,
-    write_choice=_write_choice,
-)
+_KEYS: Final = "model max_output_tokens temperature top_p - tools tool_choice"
+_CODEC: Final = (_read_tools, _write_tools), openai_choices(_named)
+SPELLING: Final = Spelling(RESPONSES, "instructions input", _KEYS, *_CODEC)
 """Where a Responses request keeps each setting."""
 
 
