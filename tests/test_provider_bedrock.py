@@ -27,7 +27,9 @@ from messages import ToolUseBlock
 from messages import UnsupportedContentError
 from messages import Usage
 from messages import UserMessage
+from messages import from_dict
 from messages import strategies as ms
+from messages import to_dict
 from messages.providers import get
 from messages.providers.bedrock import original_id
 from messages.providers.bedrock import wire_id
@@ -478,6 +480,8 @@ def test_a_content_member_newer_than_this_library_goes_back_to_converse() -> Non
     conversation = bedrock.decode_request(body)
     (raw,) = [b for b in conversation[1].blocks if not isinstance(b, TextBlock)]
     assert raw.provider == "bedrock"  # type: ignore[union-attr]
+    assert from_dict(to_dict(raw)) == raw  # the mark survives the native format
+    assert to_dict(raw)["provider"] == "bedrock"
     assert bedrock.encode_request(conversation) == body
     # by its data alone it would read as a Gemini part of a new kind: Gemini refuses it
     with pytest.raises(UnsupportedContentError, match="not a Gemini part"):

@@ -177,8 +177,12 @@ def _loses(settings: RequestSettings, target: str) -> bool:
         (target == "anthropic" and (settings.temperature, settings.top_p) != (None, None))
         or (target == "openai_responses" and settings.stop is not None)
         or (target == "bedrock" and choice is not None and choice.mode == "none")
-        or (target in ("bedrock", "openai_chat") and choice is not None and not settings.tools)
-        and settings.provider != target
+        or (
+            target in ("bedrock", "openai_chat")
+            and choice is not None
+            and not settings.tools
+            and settings.provider != target
+        )
         or (
             target == "gemini"
             and any(getattr(t, "strict", None) is not None for t in settings.tools or ())

@@ -30,6 +30,7 @@ from messages import ToolMessage
 from messages import ToolResultBlock
 from messages import ToolUseBlock
 from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import freeze
 from messages import strategies as ms
 from messages import thaw
@@ -387,7 +388,11 @@ def test_a_failed_result_keeps_its_flag_or_reads_as_describe_says(name: str) -> 
     failed = ToolResultBlock("call_1", "boom", is_error=True)
     codec = get(name)
     body = codec.encode_request(
-        [AssistantMessage((ToolUseBlock("call_1", "run", {}),)), ToolMessage((failed,))],
+        [
+            UserMessage("Run it."),  # Converse takes a user message first
+            AssistantMessage((ToolUseBlock("call_1", "run", {}),)),
+            ToolMessage((failed,)),
+        ],
         unsupported="text",
     )
     (result,) = [b for m in codec.decode_request(body) for b in m.tool_results]
