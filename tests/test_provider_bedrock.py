@@ -506,21 +506,35 @@ def test_a_conversation_must_start_with_a_user_message(system: list[Any]) -> Non
         ToolMessage((ToolResultBlock("t1", "12:00"),)),
         UserMessage("Hi"),
     ]
-    where = f"$[{len(system)}]"
+    where = f"$[{len(system)}].content[0]"
     with pytest.raises(UnsupportedContentError, match="starts with a user message") as raised:
         bedrock.encode_request(conversation)
     assert raised.value.path == where
     dropped = bedrock.encode_request(conversation, unsupported="drop")
     assert dropped["messages"] == [{"role": "user", "content": [{"text": "Hi"}]}]
     told = bedrock.encode_request(conversation, unsupported="text")
-    (first,) = told["messages"]
-    assert first["role"] == "user"
-    said = [b["text"] for b in first["content"]]
-    assert said[0] == "[assistant: Hello!]" and said[-1] == "Hi"
-    assert any("t1" in s and "now" in s for s in said[1:-1])  # the call, told
-    assert any("12:00" in s for s in said[1:-1])  # and its result, told too
+    # the text that would have opened it is told; then the call goes as it was
+    assert told["messages"][0] == {"role": "user", "content": [{"text": "[assistant: Hello!]"}]}
+    assert [m["role"] for m in told["messages"]] == ["user", "assistant", "user"]
+    assert "toolUse" in told["messages"][1]["content"][0]
     check_bedrock(told)
     check_bedrock(dropped)
+
+
+def test_a_call_that_would_open_the_conversation_is_told_with_its_result() -> None:
+    conversation = [
+        AssistantMessage((ToolUseBlock("t1", "now", {}),)),
+        ToolMessage((ToolResultBlock("t1", "12:00"),)),
+        UserMessage("Thanks"),
+    ]
+    with pytest.raises(UnsupportedContentError, match="starts with a user message") as raised:
+        bedrock.encode_request(conversation)
+    assert raised.value.path == "$[0].content[0]"
+    told = bedrock.encode_request(conversation, unsupported="text")["messages"]
+    assert len(told) == 1 and told[0]["role"] == "user"
+    said = [b["text"] for b in told[0]["content"]]
+    assert "now" in said[0] and "t1" in said[0]  # the call, described
+    assert "12:00" in said[1] and said[2] == "Thanks"  # its result follows it into text
 
 
 @given(ms.conversations(rich=True, max_turns=3), st.sampled_from(["drop", "text"]))

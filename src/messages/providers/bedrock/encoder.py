@@ -27,13 +27,11 @@ from ...blocks import TextBlock
 from ...blocks import ToolUseBlock
 from ...flat import RawMessage
 from ...message import Message
-from ...message import RoleMessage
 from ...policy import Policy
 from ...policy import Unsupported
 from ...policy import describe
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
-from ...roles import UserMessage
 from ...settings import RequestSettings
 from ...usage import StopReason
 from ...usage import Usage
@@ -246,12 +244,7 @@ def encode_request(
     system: list[dict[str, Any]] = []
     hoisted = False
     wire: list[Turn] = []
-    for _, path, original in each_turn(policy, turns):
-        turn: RoleMessage | RawMessage | None = original
-        if isinstance(turn, AssistantMessage) and not any(t.role == "user" for t in wire):
-            turn = _as_user(turn, policy, path)  # it would open the conversation
-        if turn is None:
-            continue
+    for _, path, turn in each_turn(policy, turns):
         if isinstance(turn, SystemMessage):
             hoisted = True
             system.extend(_system(turn, policy, path))
@@ -264,13 +257,24 @@ def encode_request(
         role = "assistant" if isinstance(turn, AssistantMessage) else "user"
         blocks = (TextBlock(turn.content),) if isinstance(turn.content, str) else turn.content
         content = []
+        told: list[dict[str, Any]] = []  # what would have opened the conversation, as text
+        opened = any(t.role == "user" for t in wire)
         for j, given in enumerate(blocks):
             unmarked, point = cache_point(given)
             part = encode_block(unmarked, role, policy, f"{path}.content[{j}]")
+            if part is not None and not opened and _side(part, role) == "assistant":
+                told_part = _opening(given, policy, f"{path}.content[{j}]")
+                if told_part is not None:
+                    told.append(told_part)
+                    opened = True
+                continue
             if part is not None:
+                opened = opened or _side(part, role) == "user"
                 content.append(part)
                 if point is not None:
                     content.append(point)
+        if told:
+            wire.append(Turn("user", told))
         extra = closed_fields(turn.extra, policy, path, "message", ("role", "content"))
         first = True
         for block in content:
@@ -293,24 +297,21 @@ def encode_request(
 _FIRST: Final = "a Converse conversation starts with a user message"
 
 
-def _as_user(turn: AssistantMessage, policy: Policy, path: str) -> UserMessage | None:
-    """An assistant turn that would open the conversation, as the policy says.
+def _opening(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
+    """An assistant-side block that would open the conversation, as the policy says.
 
-    Refused (``raise``), left out (``drop``, with the results of its calls), or told as
-    user text (``text``: each block described, its calls' results described too).
+    Refused (``raise``), left out (``drop``; a call's result follows it), or told as user
+    text (``text``: ``[assistant: ...]``, or the block described).
     """
     if policy.mode == "raise":
-        raise policy.error(_FIRST, path, turn)
-    calls = {b.id for b in turn.blocks if isinstance(b, ToolUseBlock)}
-    policy.lost = policy.lost | calls  # their results follow them
+        raise policy.error(_FIRST, path, block)
+    if isinstance(block, ToolUseBlock):
+        policy.lost = policy.lost | {block.id}  # its result follows it
     policy.left_out += 1
     if policy.mode == "drop":
         return None
-    said = [TextBlock(describe(b)) for b in turn.blocks if not isinstance(b, TextBlock)]
-    texts = [b.text for b in turn.blocks if isinstance(b, TextBlock) and b.text.strip()]
-    if texts:
-        said.insert(0, TextBlock(f"[assistant: {' '.join(texts)}]"))
-    return UserMessage(tuple(said)) if said else None
+    text = f"[assistant: {block.text}]" if isinstance(block, TextBlock) else describe(block)
+    return {"text": text}
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:
