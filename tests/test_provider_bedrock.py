@@ -27,7 +27,9 @@ from messages import ToolUseBlock
 from messages import UnsupportedContentError
 from messages import Usage
 from messages import UserMessage
+from messages import from_dict
 from messages import strategies as ms
+from messages import to_dict
 from messages.providers import get
 from messages.providers.bedrock import original_id
 from messages.providers.bedrock import wire_id
@@ -110,17 +112,20 @@ def test_any_conversation_becomes_alternating_turns_with_results_after_calls(
 @given(ms.conversations(broken=True, rich=True, max_turns=4))
 def test_merging_keeps_every_block_in_order_on_its_side(conversation: list[Any]) -> None:
     # Merging turns of one role moves nothing but results (to just after their call).
-    body = bedrock.encode_request(conversation, unsupported="drop")
+    # (each opened by a user turn: Converse drops an opening assistant turn under "drop")
+    start = UserMessage("\u2022")
+    body = bedrock.encode_request([start, *conversation], unsupported="drop")
     check_bedrock(body)
     said = [(m["role"], b["text"]) for m in body["messages"] for b in m["content"] if "text" in b]
     alone = [
         (m["role"], b["text"])
         for turn in conversation
-        for m in bedrock.encode_request([turn], unsupported="drop")["messages"]
+        for m in bedrock.encode_request([start, turn], unsupported="drop")["messages"]
         for b in m["content"]
         if "text" in b
     ]
-    assert said == alone
+    first = ("user", "\u2022")
+    assert [x for x in said if x != first] == [x for x in alone if x != first]
 
 
 def test_consecutive_turns_of_one_role_are_merged() -> None:
@@ -397,8 +402,9 @@ def test_a_converse_citation_fills_the_typed_fields() -> None:
 def test_a_citations_block_it_cannot_give_back_exactly_stays_raw(value: dict[str, Any]) -> None:
     from messages import RawBlock
 
-    body = {"messages": [{"role": "assistant", "content": [{"citationsContent": value}]}]}
-    (turn,) = bedrock.decode_request(body)
+    ask = {"role": "user", "content": [{"text": "When?"}]}
+    body = {"messages": [ask, {"role": "assistant", "content": [{"citationsContent": value}]}]}
+    _, turn = bedrock.decode_request(body)
     assert turn.blocks == (RawBlock({"citationsContent": value}),)
     assert bedrock.encode_request(bedrock.decode_request(body)) == body
 
@@ -461,3 +467,77 @@ def test_citations_stand_only_in_messages() -> None:
         body = bedrock.encode_request(conversation, unsupported="drop")
         assert "citationsContent" not in str(body) and "Friday." in str(body)
         check_bedrock(body)
+
+
+def test_a_content_member_newer_than_this_library_goes_back_to_converse() -> None:
+    body = {
+        "system": [{"text": "Be brief."}, {"futureSystemMember": {"x": 1}}],
+        "messages": [
+            {"role": "user", "content": [{"text": "Hi"}, {"futureMember": {"id": "f1"}}]},
+            {"role": "assistant", "content": [{"futureMember": {"id": "f2"}}, {"text": "Yes"}]},
+        ],
+    }
+    conversation = bedrock.decode_request(body)
+    (raw,) = [b for b in conversation[1].blocks if not isinstance(b, TextBlock)]
+    assert raw.provider == "bedrock"  # type: ignore[union-attr]
+    assert from_dict(to_dict(raw)) == raw  # the mark survives the native format
+    assert to_dict(raw)["provider"] == "bedrock"
+    assert bedrock.encode_request(conversation) == body
+    # by its data alone it would read as a Gemini part of a new kind: Gemini refuses it
+    with pytest.raises(UnsupportedContentError, match="not a Gemini part"):
+        get("gemini").encode_request(conversation[1:])
+    dropped = get("gemini").encode_request(conversation, unsupported="drop")
+    assert "futureMember" not in str(dropped)
+
+
+def test_an_unknown_gemini_part_is_still_not_taken_for_a_converse_member() -> None:
+    (turn,) = get("gemini").decode_request(
+        {"contents": [{"role": "user", "parts": [{"text": "a"}, {"newPart": {"x": 1}}]}]}
+    )
+    with pytest.raises(UnsupportedContentError, match="not a Converse content block"):
+        bedrock.encode_request([turn])
+
+
+@pytest.mark.parametrize("system", [[], [SystemMessage("Be brief.")]])
+def test_a_conversation_must_start_with_a_user_message(system: list[Any]) -> None:
+    conversation = [
+        *system,
+        AssistantMessage((TextBlock("Hello!"), ToolUseBlock("t1", "now", {}))),
+        ToolMessage((ToolResultBlock("t1", "12:00"),)),
+        UserMessage("Hi"),
+    ]
+    where = f"$[{len(system)}].content[0]"
+    with pytest.raises(UnsupportedContentError, match="starts with a user message") as raised:
+        bedrock.encode_request(conversation)
+    assert raised.value.path == where
+    dropped = bedrock.encode_request(conversation, unsupported="drop")
+    assert dropped["messages"] == [{"role": "user", "content": [{"text": "Hi"}]}]
+    told = bedrock.encode_request(conversation, unsupported="text")
+    # the text that would have opened it is told; then the call goes as it was
+    assert told["messages"][0] == {"role": "user", "content": [{"text": "[assistant: Hello!]"}]}
+    assert [m["role"] for m in told["messages"]] == ["user", "assistant", "user"]
+    assert "toolUse" in told["messages"][1]["content"][0]
+    check_bedrock(told)
+    check_bedrock(dropped)
+
+
+def test_a_call_that_would_open_the_conversation_is_told_with_its_result() -> None:
+    conversation = [
+        AssistantMessage((ToolUseBlock("t1", "now", {}),)),
+        ToolMessage((ToolResultBlock("t1", "12:00"),)),
+        UserMessage("Thanks"),
+    ]
+    with pytest.raises(UnsupportedContentError, match="starts with a user message") as raised:
+        bedrock.encode_request(conversation)
+    assert raised.value.path == "$[0].content[0]"
+    told = bedrock.encode_request(conversation, unsupported="text")["messages"]
+    assert len(told) == 1 and told[0]["role"] == "user"
+    said = [b["text"] for b in told[0]["content"]]
+    assert "now" in said[0] and "t1" in said[0]  # the call, described
+    assert "12:00" in said[1] and said[2] == "Thanks"  # its result follows it into text
+
+
+@given(ms.conversations(rich=True, max_turns=3), st.sampled_from(["drop", "text"]))
+def test_every_body_starts_with_a_user_message(conversation: list[Any], policy: Any) -> None:
+    messages = bedrock.encode_request(conversation, unsupported=policy)["messages"]
+    assert not messages or messages[0]["role"] == "user"

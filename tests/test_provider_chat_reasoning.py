@@ -250,3 +250,58 @@ def test_thinking_round_trips_through_every_dialect(
         assert texts == ["\n".join(thoughts)]  # one field: joined
     assert back.text == said
     assert json_equal(chat.encode_request(decoded, dialect=dialect), body)  # a fixed point
+
+
+_CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize("dialect", ["openai", "deepseek", "openrouter"])
+@pytest.mark.parametrize(
+    "beside",
+    [
+        {"reasoning_content": "Thinking."},
+        {"reasoning": "Thinking."},
+        {"reasoning_details": [{"type": "reasoning.text", "text": "Thinking."}]},
+        {"reasoning_content": "Thinking.", "tool_calls": [_CALL]},
+        {"tool_calls": [_CALL]},
+        {"refusal": "No."},
+    ],
+)
+@pytest.mark.parametrize("content", [[{"type": "text", "text": "Hi"}], "Hi"])
+def test_one_text_beside_reasoning_or_calls_keeps_its_shape(
+    content: Any, beside: dict[str, Any], dialect: str
+) -> None:
+    """A one-part list stays a list, a string stays a string, whatever sits beside it."""
+    assistant = {"role": "assistant", "content": content, **beside}
+    if dialect == "deepseek" and "tool_calls" in beside and "reasoning_content" not in beside:
+        return  # DeepSeek's replay rule adds reasoning_content to a tool-call turn
+    if dialect == "openrouter" and "reasoning_details" not in beside and "reasoning" in str(beside):
+        return  # OpenRouter's dialect writes the reasoning as reasoning_details
+    if dialect == "deepseek" and ("reasoning" in beside or "reasoning_details" in beside):
+        return  # DeepSeek's dialect writes it as reasoning_content
+    body: dict[str, Any] = {"messages": [{"role": "user", "content": "Q?"}, assistant]}
+    if "tool_calls" in beside:
+        body["messages"].append({"role": "tool", "tool_call_id": "c1", "content": "done"})
+    chat: Any = get("openai_chat")
+    again = chat.encode_request(chat.decode_request(body), dialect=dialect)
+    assert json_equal(again, body)
+
+
+def test_the_part_marker_is_chats_own_and_no_other_provider_writes_it() -> None:
+    body = {
+        "messages": [
+            {"role": "user", "content": "Q?"},
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "Hi"}],
+                "tool_calls": [_CALL],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "done"},
+        ]
+    }
+    conversation = get("openai_chat").decode_request(body)
+    text = conversation[1].blocks[0]
+    assert isinstance(text, TextBlock) and text.text == "Hi"
+    for name in ("anthropic", "openai_responses", "gemini", "bedrock"):
+        written = json.dumps(get(name).encode_request(conversation))
+        assert "content_part" not in written, name

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -260,12 +261,34 @@ def native(draw: st.DrawFn) -> tuple[str, list[Message]]:
     return source, draw(strategy)
 
 
+def opens_with_user_text(conversation: tuple[Message, ...]) -> bool:
+    """Whether the first turn but system prompts is a user turn with words before any call.
+
+    Converse takes a user message first; assistant content that would open a conversation
+    is left out under ``"drop"`` (see ``test_provider_bedrock``), so a trip through Bedrock,
+    or back to it, keeps what follows such an opening only.
+    """
+    for turn in request_turns(conversation):
+        if isinstance(turn, SystemMessage):
+            continue
+        if not isinstance(turn, UserMessage):
+            return False
+        for block in turn.blocks:
+            if isinstance(block, TextBlock) and block.text.strip():
+                return True
+            if isinstance(block, ToolUseBlock):
+                return False
+        return False
+    return True
+
+
 @given(native(), _SOURCES)
 def test_native_histories_survive_source_target_source(
     drawn: tuple[str, list[Message]], target: str
 ) -> None:
     source, conversation = drawn
     decoded = get(source).decode_request(get(source).encode_request(conversation))
+    assume("bedrock" not in (source, target) or opens_with_user_text(decoded))
     back = trip(decoded, source, target)
     assert portable(back, target) == portable(decoded, target)
 
@@ -277,6 +300,7 @@ def test_agent_loops_survive_source_target_source(
     decoded = get(source).decode_request(
         get(source).encode_request(conversation, unsupported="drop")
     )
+    assume("bedrock" not in (source, target) or opens_with_user_text(decoded))
     back = trip(decoded, source, target)
     assert portable(back, target) == portable(decoded, target)
 

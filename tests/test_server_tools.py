@@ -368,10 +368,11 @@ def test_responses_mcp_list_tools_items_are_typed_and_go_back_exactly() -> None:
     )
     assert isinstance(result, Result) and result.content["tools"][0]["name"] == "ask_question"
     assert responses.encode_request(responses.decode_request(body)) == body
+    asked = UserMessage("Tools?")  # Converse takes a user message first
     for target in ("anthropic", "openai_chat", "gemini", "bedrock"):
         with pytest.raises(UnsupportedContentError, match="cannot carry"):
-            get(target).encode_request([turn])
-        assert "deepwiki" not in str(get(target).encode_request([turn], unsupported="drop"))
+            get(target).encode_request([asked, turn])
+        assert "deepwiki" not in str(get(target).encode_request([asked, turn], unsupported="drop"))
 
 
 _COMPACTED = [

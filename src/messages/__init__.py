@@ -77,6 +77,9 @@ if TYPE_CHECKING:
     from .serialize import read_jsonl
     from .serialize import to_dict
     from .serialize import write_jsonl
+    from .settings import RequestSettings
+    from .settings import ToolChoice
+    from .settings import ToolDefinition
     from .usage import StopReason
     from .usage import Usage
     from .usage import classify_stop_reason
@@ -114,6 +117,7 @@ __all__ = [
     "RateLimitMessage",
     "RawBlock",
     "RawMessage",
+    "RequestSettings",
     "ResultMessage",
     "Role",
     "RoleMessage",
@@ -136,6 +140,8 @@ __all__ = [
     "ThinkingMessage",
     "Timestamp",
     "TitleMessage",
+    "ToolChoice",
+    "ToolDefinition",
     "ToolMessage",
     "ToolResultBlock",
     "ToolResultMessage",
@@ -175,6 +181,9 @@ _HOME = {
     "StopReason": "usage",
     "classify_stop_reason": "usage",
     "Citation": "citations",
+    "RequestSettings": "settings",
+    "ToolChoice": "settings",
+    "ToolDefinition": "settings",
     "AudioBlock": "blocks",
     "Block": "blocks",
     "DocumentBlock": "blocks",
@@ -252,6 +261,7 @@ _SUBMODULES = (
     "providers",
     "roles",
     "serialize",
+    "settings",
     "strategies",
     "text",
     "usage",

@@ -554,6 +554,11 @@ class RawBlock(RawReads):
     kind: ClassVar[Literal["raw"]] = "raw"
     data: JsonValue
     """The original value, exactly as received (usually a JSON object with a ``type``)."""
+    _: KW_ONLY
+    provider: str | None = None
+    """The provider API whose body held it, set only where the data alone cannot say whose
+    it is (a Converse content member newer than this library): only that API's encoder
+    writes it back as it is."""
 
     def __post_init__(self) -> None:
         freeze_json(self, "data")

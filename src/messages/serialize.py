@@ -43,6 +43,10 @@ from .errors import EncodeError
 from .message import MESSAGE_TYPES
 from .message import ROLE_TYPES
 from .message import Message
+from .settings import TOOL_MODES
+from .settings import RequestSettings
+from .settings import ToolChoice
+from .settings import ToolDefinition
 from .usage import Usage
 
 __all__ = [
@@ -65,7 +69,7 @@ READ_VERSIONS: Final = (1, 2)
 """The versions :func:`from_dict` reads: version 1 files (written before those kinds) hold a
 subset of the same kinds and read unchanged."""
 
-Value: TypeAlias = Message | Block | Usage
+Value: TypeAlias = Message | Block | Usage | RequestSettings | ToolDefinition | ToolChoice
 """Anything :func:`to_dict` accepts."""
 
 _In = Callable[[Any, str], Any]
@@ -121,10 +125,15 @@ def _json_tuple(v: Any, path: str) -> Any:
     return _json(v, path)
 
 
-def _objects(v: Any, path: str) -> Any:
-    if type(v) is not list:
-        raise _bad("an array", v, path)
-    return tuple(_map(item, f"{path}[{i}]") for i, item in enumerate(v))
+def _array_of(read: _In) -> _In:
+    """The reader of an array whose items ``read`` reads, as a tuple."""
+
+    def each(v: Any, path: str) -> Any:
+        if type(v) is not list:
+            raise _bad("an array", v, path)
+        return tuple(read(item, f"{path}[{i}]") for i, item in enumerate(v))
+
+    return each
 
 
 def _citation(v: Any, path: str) -> Any:
@@ -135,12 +144,6 @@ def _citation(v: Any, path: str) -> Any:
         return _build(v, _SPECS[Citation], path)
     # Version 1 kept citations as the wire objects they came in: read them as the codecs do.
     return read_citation(copy_json(v, path, 0, depth_limit()))
-
-
-def _citations(v: Any, path: str) -> Any:
-    if type(v) is not list:
-        raise _bad("an array", v, path)
-    return tuple(_citation(item, f"{path}[{i}]") for i, item in enumerate(v))
 
 
 def _content(v: Any, path: str) -> Any:
@@ -174,6 +177,29 @@ def _role_message(v: Any, path: str) -> Any:
     return _build(v, _SPECS[cls], path)
 
 
+def _tool(v: Any, path: str) -> Any:
+    """A tool of request settings: a definition, or a raw tool entry (a ``raw`` block)."""
+    if type(v) is dict and v.get("kind") == ToolDefinition.kind:
+        _check_version(v, path)
+        return _build(v, _SPECS[ToolDefinition], path)
+    if type(v) is not dict or v.get("type") != "raw":
+        raise _bad("a tool definition or a raw block", v, path)
+    return _nested(v, path, _BLOCKS)
+
+
+def _tool_choice(v: Any, path: str) -> Any:
+    if type(v) is not dict:
+        raise _bad("an object", v, path)
+    _check_version(v, path)
+    return _build(v, _SPECS[ToolChoice], path)
+
+
+def _tool_mode(v: Any, path: str) -> Any:
+    if type(v) is not str or v not in TOOL_MODES:
+        raise DecodeError(f"expected a tool mode, found {v!r}", path=path, value=v)
+    return v
+
+
 def _role(v: Any, path: str) -> Any:
     if type(v) is not str or v not in ROLES:
         raise DecodeError(f"expected a role, found {v!r}", path=path, value=v)
@@ -196,13 +222,17 @@ _BY_ANNOTATION: Final[dict[str, _In]] = {
     "Mapping[str, JsonValue]": _map,
     "JsonValue": _json,
     "tuple[JsonValue, ...]": _json_tuple,
-    "tuple[FrozenDict, ...]": _objects,
-    "tuple[Citation, ...]": _citations,
+    "tuple[FrozenDict, ...]": _array_of(_map),
+    "tuple[Citation, ...]": _array_of(_citation),
     "str | tuple[Block, ...]": _content,
     "Usage": _usage,
     "ToolUseBlock": _tool_use,
     "RoleMessage": _role_message,
     "Role": _role,
+    "tuple[str, ...]": _array_of(_str),
+    "tuple[Tool, ...]": _array_of(_tool),
+    "ToolChoice": _tool_choice,
+    "ToolMode": _tool_mode,
     'Literal["system", "developer"]': _system_role,
 }
 """The reader of each field type; a field typed ``X | None`` reads null as None, else as X."""
@@ -235,6 +265,12 @@ _SPECS: dict[type, _Spec] = {cls: _Spec(cls, "type", cls.kind) for cls in BLOCK_
 _SPECS.update({cls: _Spec(cls, "kind", cls.kind) for cls in MESSAGE_TYPES})
 _SPECS[Usage] = _Spec(Usage, "type", "usage")
 _SPECS[Citation] = _Spec(Citation, "kind", Citation.kind)
+_SETTINGS: Final[dict[str, type]] = {
+    RequestSettings.kind: RequestSettings,
+    ToolDefinition.kind: ToolDefinition,
+    ToolChoice.kind: ToolChoice,
+}
+_SPECS.update({cls: _Spec(cls, "kind", tag) for tag, cls in _SETTINGS.items()})
 
 
 def _out(value: Any, shared: bool) -> Any:
@@ -363,7 +399,7 @@ def from_dict(data: Any) -> Any:
     _check_version(data, "$")
     if "kind" in data:
         tag = data["kind"]
-        cls = _MESSAGES.get(tag) if type(tag) is str else None
+        cls = (_MESSAGES.get(tag) or _SETTINGS.get(tag)) if type(tag) is str else None
         if cls is None:
             raise DecodeError(f"unknown message kind {tag!r}", path="$.kind", value=tag)
         return _build(data, _SPECS[cls], "$")

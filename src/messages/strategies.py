@@ -21,6 +21,7 @@ from typing import Literal
 
 from hypothesis import strategies as st
 
+from ._core.frozen import EMPTY
 from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
 from ._core.frozen import freeze
@@ -71,6 +72,9 @@ from .roles import AssistantMessage
 from .roles import SystemMessage
 from .roles import ToolMessage
 from .roles import UserMessage
+from .settings import RequestSettings
+from .settings import ToolChoice
+from .settings import ToolDefinition
 from .usage import Usage
 
 __all__ = [
@@ -89,6 +93,7 @@ __all__ = [
     "json_values",
     "messages",
     "raw_blocks",
+    "request_settings",
     "role_messages",
     "server_tool_result_blocks",
     "server_tool_use_blocks",
@@ -97,6 +102,8 @@ __all__ = [
     "streams",
     "text_blocks",
     "thinking_blocks",
+    "tool_choices",
+    "tool_definitions",
     "tool_result_blocks",
     "tool_use_blocks",
     "usages",
@@ -929,3 +936,94 @@ def conversations(
     if view not in (None, "blocks", "flat", "mixed"):
         raise ValueError(f"view must be 'blocks', 'flat', 'mixed' or None, found {view!r}")
     return _conversation(view, broken, min_turns, max_turns, rich=rich)
+
+
+# ------------------------------------------------------------------------ request settings
+
+_TOOL_NAME = st.from_regex(r"[a-z][a-z0-9_]{0,15}", fullmatch=True)
+_PROPERTY_TYPES = [
+    {"type": "string"},
+    {"type": "integer"},
+    {"type": "number"},
+    {"type": "boolean"},
+    {"type": "array", "items": {"type": "string"}},
+]
+
+
+@st.composite
+def _json_schemas(draw: st.DrawFn) -> FrozenDict:
+    properties = draw(st.dictionaries(_TOOL_NAME, st.sampled_from(_PROPERTY_TYPES), max_size=3))
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    required = draw(
+        st.lists(st.sampled_from(sorted(properties)), unique=True) if properties else st.just([])
+    )
+    if required:
+        schema["required"] = required
+    return FrozenDict(schema)
+
+
+def tool_definitions(
+    *, extra: st.SearchStrategy[FrozenDict] | None = None
+) -> st.SearchStrategy[ToolDefinition]:
+    """A :class:`ToolDefinition`: a function name, maybe a description, a schema, ``strict``.
+
+    ``extra`` defaults to an occasional wire field no provider models (``x_new``).
+    """
+    return st.builds(
+        ToolDefinition,
+        _TOOL_NAME,
+        description=st.none() | st.text(min_size=1, max_size=30),
+        input_schema=st.none() | _json_schemas(),
+        strict=st.none() | st.booleans(),
+        extra=extra
+        if extra is not None
+        else json_objects(keys=st.just("x_new"), values=st.integers(), max_size=1),
+    )
+
+
+def tool_choices(*, names: st.SearchStrategy[str] | None = None) -> st.SearchStrategy[ToolChoice]:
+    """A :class:`ToolChoice` of any mode (``tool`` with a name from ``names``)."""
+    return st.builds(ToolChoice, st.sampled_from(["auto", "any", "none"])) | st.builds(
+        ToolChoice, st.just("tool"), name=names if names is not None else _TOOL_NAME
+    )
+
+
+@st.composite
+def _settings(draw: st.DrawFn, portable: bool) -> RequestSettings:
+    empty = st.just(EMPTY)
+    tools = st.lists(
+        tool_definitions(extra=empty if portable else None)
+        | (st.nothing() if portable else raw_blocks()),
+        max_size=3,
+        unique_by=lambda t: getattr(t, "name", id(t)),
+    ).map(tuple)
+    drawn = draw(st.none() | tools)
+    names = [t.name for t in drawn or () if isinstance(t, ToolDefinition)]
+    choice = tool_choices(names=st.sampled_from(names) if names else None)
+    unit = st.sampled_from([0, 1]) | st.floats(min_value=0, max_value=1)
+    return RequestSettings(
+        model=draw(st.none() | st.sampled_from(["model-x", "claude-x", "gpt-x"])),
+        max_tokens=draw(st.none() | st.integers(min_value=1, max_value=200_000)),
+        temperature=draw(st.none() | unit),
+        top_p=draw(st.none() | unit),
+        stop=draw(st.none() | st.lists(st.text(min_size=1, max_size=8), max_size=4).map(tuple)),
+        tools=drawn,
+        tool_choice=draw(st.none() | choice),
+        provider=None if portable else draw(st.none() | st.sampled_from(_PROVIDERS)),
+        extra=EMPTY
+        if portable
+        else draw(json_objects(keys=st.sampled_from(["stream", "x_new"]), max_size=2)),
+    )
+
+
+_PROVIDERS = ["anthropic", "openai_chat", "openai_responses", "gemini", "bedrock"]
+
+
+def request_settings(*, portable: bool = False) -> st.SearchStrategy[RequestSettings]:
+    """:class:`RequestSettings` with any mix of fields set.
+
+    With ``portable=True`` only what every provider's keys can hold is drawn: no ``extra``,
+    no raw tools, no provider (the settings are made by hand). Otherwise they may come from
+    any provider, with extra keys and raw tools.
+    """
+    return _settings(portable)

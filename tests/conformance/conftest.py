@@ -24,7 +24,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if oracle.PAIRS:
         write("  cross-provider request bodies accepted, source -> target:")
         for (source, target), count in sorted(oracle.PAIRS.items()):
-            write(f"    {source} -> {target}: {count}")
+            settings = oracle.SETTINGS_PAIRS[(source, target)]
+            write(f"    {source} -> {target}: {count} (with request settings: {settings})")
     if oracle.SEEN:
         seen = ", ".join(f"{n} x{c}" for n, c in sorted(oracle.SEEN.items()))
         write(f"  open faults met (tolerated): {seen}")

@@ -58,11 +58,14 @@ from typing import Required  # noqa: E402
 
 from anthropic.types import Message as AnthropicMessage  # noqa: E402
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming  # noqa: E402
+from anthropic.types.message_create_params import MessageCreateParamsStreaming  # noqa: E402
 from google.genai import types as gtypes  # noqa: E402
 from openai.types.chat import ChatCompletion  # noqa: E402
 from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming  # noqa: E402
+from openai.types.chat.completion_create_params import CompletionCreateParamsStreaming  # noqa: E402
 from openai.types.responses import Response  # noqa: E402
 from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming  # noqa: E402
+from openai.types.responses.response_create_params import ResponseCreateParamsStreaming  # noqa: E402
 from typing_extensions import is_typeddict  # noqa: E402
 
 from support.provider_checks import INVENTED  # noqa: E402
@@ -77,6 +80,13 @@ REQUEST_TYPES: dict[str, Any] = {
 """The SDK request TypedDict each provider's body is checked against (Gemini: see
 :func:`_gemini_sdk`, which uses the ``google.genai.types`` models)."""
 
+STREAMING_TYPES: dict[str, Any] = {
+    "anthropic": MessageCreateParamsStreaming,
+    "openai_chat": CompletionCreateParamsStreaming,
+    "openai_responses": ResponseCreateParamsStreaming,
+}
+"""The request TypedDict of a body that asks for a stream (``"stream": true``)."""
+
 RESPONSE_TYPES: dict[str, Any] = {
     "anthropic": AnthropicMessage,
     "openai_chat": ChatCompletion,
@@ -90,8 +100,8 @@ _REQUIRED_PARAMS: dict[str, dict[str, Any]] = {
     "openai_chat": {"model": "gpt-x"},
     "openai_responses": {"model": "gpt-x"},
 }
-"""Request parameters the SDK requires that ``encode_request`` does not write (it writes only
-the message-carrying keys)."""
+"""Request parameters the SDK requires that ``encode_request`` does not write without
+settings (it writes only the message-carrying keys then); a body's own values win."""
 
 COUNTS: Counter[str] = Counter()
 """Request bodies validated per provider in this run."""
@@ -102,6 +112,9 @@ STREAM_COUNTS: Counter[str] = Counter()
 PAIRS: Counter[tuple[str, str]] = Counter()
 """Cross-provider request bodies accepted, per (source, target): a conversation decoded from
 one provider's request and encoded for another."""
+SETTINGS_PAIRS: Counter[tuple[str, str]] = Counter()
+"""Of :data:`PAIRS`, the bodies encoded with request settings (tools, tool choice, limits,
+sampling, stop sequences) as well as the conversation."""
 SEEN: Counter[str] = Counter()
 """How often each open fault was met (and tolerated) in this run."""
 
@@ -460,17 +473,40 @@ def _invented(body: Any) -> bool:
     return isinstance(body, str) and body in INVENTED
 
 
+_GEMINI_CONFIG_KEYS = ("systemInstruction", "tools", "toolConfig", "safetySettings", "labels")
+_GEMINI_CONFIG_KEYS += ("cachedContent",)
+"""Top-level request keys ``GenerateContentConfig`` holds too (its other fields are the
+request's ``generationConfig``)."""
+
+
 def _gemini_sdk(body: dict[str, Any]) -> list[tuple[str, str, str, Any]]:
-    """Gemini: each content as ``types.Content``, the system instruction through
-    ``GenerateContentConfig``; JSON mode, so base64 bytes fields read as the wire has them."""
+    """Gemini: each content as ``types.Content``; everything else of the request through
+    ``GenerateContentConfig`` (the system instruction, tools, tool config, and the fields of
+    ``generationConfig``); JSON mode, so base64 bytes fields read as the wire has them. A
+    top-level key the request does not have is a finding."""
     errors: list[tuple[str, str, str, Any]] = []
     checks: list[tuple[Any, Any, str]] = [
         (gtypes.Content, c, f"$.contents[{i}]") for i, c in enumerate(body.get("contents", []))
     ]
-    if "systemInstruction" in body:
-        checks.append(
-            (gtypes.GenerateContentConfig, {"systemInstruction": body["systemInstruction"]}, "$")
+    config = {k: body[k] for k in _GEMINI_CONFIG_KEYS if k in body}
+    generation = body.get("generationConfig")
+    if isinstance(generation, dict):
+        clash = set(generation) & set(config)
+        config.update(generation)
+        errors.extend(
+            ("unknown-key", f"$.generationConfig.{k}", "not a generation field", generation)
+            for k in clash
         )
+    if config:
+        checks.append((gtypes.GenerateContentConfig, config, "$"))
+    known = {"contents", "generationConfig", "model", *_GEMINI_CONFIG_KEYS}
+    errors.extend(
+        ("unknown-key", f"$.{k}", f"a generateContent request has no {k!r}", body[k])
+        for k in body
+        if k not in known and k not in INVENTED
+    )
+    if "model" in body and not isinstance(body["model"], str):
+        errors.append(("type", "$.model", "expected a string", body["model"]))
     for model, value, where in checks:
         try:
             model.model_validate_json(json.dumps(_without_invented_keys(value)), strict=True)
@@ -560,6 +596,12 @@ def model_limits(value: Any, shape: Any, path: str = "$") -> list[tuple[str, str
             errors.append(("pattern", path, f"{value!r} does not match {pattern}", value))
     elif kind in ("integer", "long") and isinstance(value, int) and value > meta.get("max", value):
         errors.append(("max", path, f"more than {meta['max']}", value))
+    elif (
+        kind in ("float", "double")
+        and isinstance(value, int | float)
+        and not meta.get("min", value) <= value <= meta.get("max", value)
+    ):
+        errors.append(("range", path, f"outside {meta.get('min')}..{meta.get('max')}", value))
     return errors
 
 
@@ -857,7 +899,7 @@ def check_request(provider: str, body: dict[str, Any], *, paired: bool = False) 
         raw.extend(_bedrock_sdk(body))
     else:
         full = {**_REQUIRED_PARAMS[provider], **body}
-        tp = REQUEST_TYPES[provider]
+        tp = (STREAMING_TYPES if body.get("stream") is True else REQUEST_TYPES)[provider]
         raw.extend(e for e in _strict(tp, full) if not _invented(e[3]))
         raw.extend(walk(full, tp, "$"))
     found = [

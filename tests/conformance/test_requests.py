@@ -23,9 +23,11 @@ from conftest import shared_fixtures
 from messages import Block
 from messages import Message
 from messages import RawBlock
+from messages import RequestSettings
 from messages import ThinkingBlock
 from messages import ToolResultBlock
 from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import strategies as ms
 from messages import thaw
 from messages.adapters import CLI_NAMES
@@ -51,6 +53,7 @@ def judge(
     *,
     carried: tuple[Any, ...] = (),
     source: str | None = None,
+    settings: RequestSettings | None = None,
 ) -> dict[str, Any] | None:
     """Encode for ``target`` under ``policy`` and fail on any finding no open fault explains.
 
@@ -58,10 +61,10 @@ def judge(
     ``carried``: what the source itself holds that an SDK rejects (see :func:`oddities`);
     a finding about exactly that is the source's, not the encoder's. ``source``: the
     provider the conversation was decoded from, counted in ``oracle.PAIRS`` when the body
-    is accepted.
+    is accepted (and in ``oracle.SETTINGS_PAIRS`` when it was written with ``settings``).
     """
     try:
-        body = get(target).encode_request(conversation, unsupported=policy)
+        body = get(target).encode_request(conversation, unsupported=policy, settings=settings)
     except UnsupportedContentError as exc:
         assert policy == "raise", exc
         assert exc.source == target and exc.path is not None
@@ -78,6 +81,8 @@ def judge(
     assert not left, "\n".join(str(f) for f in left)
     if source is not None and source != target:
         oracle.PAIRS[(source, target)] += 1
+        if settings is not None:
+            oracle.SETTINGS_PAIRS[(source, target)] += 1
     return body
 
 
@@ -223,7 +228,8 @@ def _not_base64(body: Any) -> frozenset[str]:
 def test_each_fixture_is_what_its_own_sdk_accepts_but_its_oddities(source: str, name: str) -> None:
     body = json.loads((LOCAL_FIXTURES / source / name).read_text())
     conversation = get(source).decode_request(body)
-    again = get(source).encode_request(conversation, unsupported="drop")
+    settings = get(source).decode_settings(body)
+    again = get(source).encode_request(conversation, unsupported="drop", settings=settings)
     found = oracle.check_request(source, again, paired=is_paired(conversation))
     assert {_place(f.path) for f in found} == ODDITIES.get((source, name), set())
 
@@ -244,7 +250,10 @@ def test_every_fixture_encodes_to_what_every_other_sdk_accepts(
         for k in ("system", "messages", "instructions", "input", "systemInstruction", "contents")
         if k in body
     }
-    judge(target, conversation, policy, carried=oddities(source, own), source=source)
+    carried = oddities(source, own)
+    judge(target, conversation, policy, carried=carried, source=source)
+    settings = get(source).decode_settings(body)  # the whole body: its settings too
+    judge(target, conversation, policy, carried=carried, source=source, settings=settings)
 
 
 # ---------------------------------------------------------------- conversations Hypothesis draws
@@ -273,6 +282,31 @@ def test_a_history_through_one_provider_encodes_for_another(
 ) -> None:
     there = get(source).encode_request(conversation, unsupported="drop")
     judge(target, get(source).decode_request(there), policy, source=source)
+
+
+@given(
+    ms.conversations(rich=True, max_turns=3),
+    ms.request_settings(portable=True),
+    _TARGETS,
+    _TARGETS,
+    _POLICIES,
+)
+def test_a_whole_request_through_one_provider_encodes_for_another(
+    conversation: list[Message], settings: RequestSettings, source: str, target: str, policy: Any
+) -> None:
+    """Conversation and settings (tools, tool choice, limits, sampling, stop) written for
+    one provider, read back, and written for another: every SDK accepts the body."""
+    there = get(source).encode_request(conversation, unsupported="drop", settings=settings)
+    judge(target, get(source).decode_request(there), policy, source=source, settings=settings)
+    read = get(source).decode_settings(there)
+    judge(target, get(source).decode_request(there), policy, source=source, settings=read)
+
+
+@given(ms.request_settings(portable=True), _TARGETS, _POLICIES)
+def test_settings_made_by_hand_encode_to_what_the_sdks_accept(
+    settings: RequestSettings, target: str, policy: Any
+) -> None:
+    judge(target, [UserMessage("Hi")], policy, settings=settings)
 
 
 @st.composite

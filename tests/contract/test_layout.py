@@ -139,7 +139,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("_core", frozenset({"_core"})),
     (
         "the vocabulary",
-        frozenset({"blocks", "citations", "roles", "flat", "events", "usage", "media", "message"}),
+        frozenset(
+            {"blocks", "citations", "roles", "flat", "events", "usage", "media", "message"}
+            | {"settings"}
+        ),
     ),
     ("_shapes", frozenset({"_shapes"})),
     ("pure functions", frozenset({"convert", "serialize", "policy", "text", "history"})),

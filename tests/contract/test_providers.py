@@ -30,6 +30,7 @@ from messages import ToolMessage
 from messages import ToolResultBlock
 from messages import ToolUseBlock
 from messages import UnsupportedContentError
+from messages import UserMessage
 from messages import freeze
 from messages import strategies as ms
 from messages import thaw
@@ -48,7 +49,7 @@ from support.provider_specs import as_json
 from support.provider_strategies import any_conversation
 
 SURFACE = ("NAME", "accumulator", "decode_request", "decode_response", "encode_request")
-SURFACE += ("encode_response",)
+SURFACE += ("encode_response", "decode_settings")
 
 
 def _pairs(kind: str) -> list[tuple[str, str]]:
@@ -117,6 +118,34 @@ def test_request_fixtures_replay_exactly(name: str, fixture: str) -> None:
     assert codec.decode_request(freeze(body)) == conversation  # any mapping will do
     if spec.valid_fixtures:
         spec.check(encoded)
+
+
+@pytest.mark.parametrize(("name", "fixture"), _pairs("request"))
+def test_whole_request_fixtures_replay_exactly_with_their_settings(name: str, fixture: str) -> None:
+    spec, codec = SPECS[name], get(name)
+    body = spec.load(fixture)
+    settings = codec.decode_settings(body)
+    assert settings.provider == name
+    assert codec.decode_settings(freeze(body)) == settings  # any mapping will do
+    encoded = codec.encode_request(codec.decode_request(body), settings=settings)
+    assert json_equal(encoded, body)
+    assert as_json(encoded) == encoded
+
+
+@pytest.mark.parametrize("name", NAMES)
+@given(value=ms.json_values(max_leaves=12))
+def test_settings_of_arbitrary_json_are_read_or_refused_with_decode_error(
+    name: str, value: Any
+) -> None:
+    value = thaw(value)
+    try:
+        settings = get(name).decode_settings(value)
+    except DecodeError as exc:
+        assert exc.source == name and not isinstance(value, dict)
+    else:
+        assert isinstance(value, dict) and settings.provider == name
+        again = get(name).encode_request([], settings=settings)
+        assert get(name).decode_settings(again) == settings
 
 
 @pytest.mark.parametrize(("name", "fixture"), _pairs("response"))
@@ -359,7 +388,11 @@ def test_a_failed_result_keeps_its_flag_or_reads_as_describe_says(name: str) -> 
     failed = ToolResultBlock("call_1", "boom", is_error=True)
     codec = get(name)
     body = codec.encode_request(
-        [AssistantMessage((ToolUseBlock("call_1", "run", {}),)), ToolMessage((failed,))],
+        [
+            UserMessage("Run it."),  # Converse takes a user message first
+            AssistantMessage((ToolUseBlock("call_1", "run", {}),)),
+            ToolMessage((failed,)),
+        ],
         unsupported="text",
     )
     (result,) = [b for m in codec.decode_request(body) for b in m.tool_results]

@@ -7,6 +7,7 @@ from typing import assert_type
 
 from messages import AssistantMessage
 from messages import Message
+from messages import RequestSettings
 from messages import UserMessage
 from messages.providers import Accumulator
 from messages.providers import Provider
@@ -24,6 +25,8 @@ assert_type(provider, Provider)
 assert_type(provider.encode_request([UserMessage("hi")], unsupported="text"), dict[str, Any])
 assert_type(provider.decode_request({"messages": []}), tuple[Message, ...])
 assert_type(provider.accumulator(), Accumulator)
+assert_type(provider.decode_settings({"model": "m"}), RequestSettings)
+assert_type(provider.encode_request([], settings=RequestSettings(max_tokens=8)), dict[str, Any])
 
 
 def _responses(body: dict[str, Any]) -> None:

@@ -1,7 +1,8 @@
 """Provider API codecs: one module per API, one shared surface, and a registry.
 
-Every provider module exposes ``NAME``, ``encode_request(conversation, *, unsupported=...)``,
-``decode_request(body)``, ``decode_response(body)``, ``encode_response(message)`` and
+Every provider module exposes ``NAME``,
+``encode_request(conversation, *, unsupported=..., settings=...)``, ``decode_request(body)``,
+``decode_settings(body)``, ``decode_response(body)``, ``encode_response(message)`` and
 ``accumulator()``; the :class:`Provider` protocol names that surface and
 :class:`Accumulator` the stream reassembler. ``docs/providers/index.md`` describes them,
 with the rules every encoder follows when a conversation came from another provider or from

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from typing import Any
+from typing import TypeVar
 
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
@@ -43,6 +44,8 @@ from ._formats import Place
 from ._formats import fits
 from ._formats import owner
 from ._formats import role_is_own
+
+T = TypeVar("T")
 
 __all__ = [
     "carried",
@@ -252,7 +255,7 @@ def each_turn(
 
 
 def encode_each(
-    indexed: Iterable[tuple[int, Block]], encode: Callable[[Block, str], Any], path: str
+    indexed: Iterable[tuple[int, T]], encode: Callable[[T, str], Any], path: str
 ) -> list[Any]:
     """``encode(block, f"{path}[i]")`` of each ``(i, block)``, leaving out what was dropped.
 

@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from typing import Final
 from typing import Literal
 
+from ..blocks import RawBlock
+
 __all__ = [
     "ANTHROPIC",
     "BEDROCK",
@@ -45,6 +47,7 @@ __all__ = [
     "fits",
     "foreign_citations",
     "owner",
+    "raw_block_is_own",
     "raw_is_own",
     "response_extra",
     "role_is_own",
@@ -100,7 +103,8 @@ _FIELDS: Final[dict[str, dict[str, tuple[frozenset[str], frozenset[str]]]]] = {
             ),
             _words("content completion"),
         ),
-        "text": (_words("prompt_cache_breakpoint"), _NONE),
+        # ``content_part``: a lone text that came as a one-part list (see the Chat decoder).
+        "text": (_words("prompt_cache_breakpoint"), _words("content_part")),
         "thinking": (_NONE, _words("reasoning_fields reasoning_detail")),
         "tool_use": (_NONE, _words("extra_content")),
         "tool_result": (_words("name"), _words("content")),
@@ -397,7 +401,8 @@ def raw_is_own(data: object, target: str) -> bool:
     if target == BEDROCK:
         # One member of the ContentBlock union this table knows. A member added after it
         # cannot be told from a Gemini part of a new kind (both are one camelCase key over
-        # an object), so it is not taken for Bedrock's: the policy decides.
+        # an object), so by its data alone it is not taken for Bedrock's: the Bedrock
+        # decoder marks the ones it kept (see raw_block_is_own).
         return len(keys) == 1 and keys[0] in BEDROCK_BLOCKS
     if target == GEMINI:
         data_keys = [k for k in keys if k not in _GEMINI_METADATA]
@@ -419,6 +424,25 @@ def raw_is_own(data: object, target: str) -> bool:
     if any(tag in TYPES[name] for name in PROVIDERS if name != target) or tag in _LOG_TYPES:
         return False
     return bool(_SNAKE.fullmatch(tag)) and all(isinstance(k, str) and fits(k, target) for k in keys)
+
+
+def raw_block_is_own(block: RawBlock, target: str) -> bool:
+    """Whether a raw block is the target's, to be written as it is.
+
+    A block its decoder marked with a ``provider`` (a Converse member newer than this
+    library, which its data cannot tell from a Gemini part) is that provider's only;
+    any other is judged by its data (:func:`raw_is_own`).
+
+    >>> raw_block_is_own(RawBlock({"newMember": {}}, provider="bedrock"), "bedrock")
+    True
+    >>> raw_block_is_own(RawBlock({"newMember": {}}, provider="bedrock"), "gemini")
+    False
+    >>> raw_block_is_own(RawBlock({"newMember": {}}), "gemini")
+    True
+    """
+    if block.provider is not None:
+        return block.provider == target
+    return raw_is_own(block.data, target)
 
 
 def role_is_own(role: str, target: str) -> bool:

@@ -15,6 +15,7 @@ from typing import Protocol
 from ..message import Message
 from ..policy import Unsupported
 from ..roles import AssistantMessage
+from ..settings import RequestSettings
 
 __all__ = ["Accumulator", "Provider"]
 
@@ -57,18 +58,30 @@ class Provider(Protocol):
     >>> [get(name).decode_request(get(name).encode_request([UserMessage("Hi")]))[0].text
     ...  for name in NAMES]
     ['Hi', 'Hi', 'Hi', 'Hi', 'Hi']
+    >>> from messages import RequestSettings
+    >>> [get(name).decode_settings(get(name).encode_request(
+    ...     [], settings=RequestSettings(max_tokens=64))).max_tokens for name in NAMES]
+    [64, 64, 64, 64, 64]
     """
 
     NAME: str
 
     def encode_request(
-        self, conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+        self,
+        conversation: Iterable[Message],
+        *,
+        unsupported: Unsupported = "raise",
+        settings: RequestSettings | None = None,
     ) -> dict[str, Any]:
-        """The message-carrying part of a request body for any conversation."""
+        """A request body for any conversation, with ``settings`` around it when given."""
         ...
 
     def decode_request(self, body: Mapping[str, Any]) -> tuple[Message, ...]:
         """The conversation in a request body."""
+        ...
+
+    def decode_settings(self, body: Mapping[str, Any]) -> RequestSettings:
+        """Everything else in a request body: model, limits, sampling, tools, the rest."""
         ...
 
     def decode_response(self, body: Mapping[str, Any]) -> AssistantMessage:

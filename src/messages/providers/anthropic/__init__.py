@@ -20,6 +20,7 @@ from .decoder import decode_request
 from .decoder import decode_response
 from .encoder import encode_request
 from .encoder import encode_response
+from .settings import decode_settings
 from .stream import AnthropicAccumulator
 
 # The same surface in every provider module, on purpose: see _protocols.Provider.
@@ -28,6 +29,7 @@ __all__ = [
     "accumulator",
     "decode_request",
     "decode_response",
+    "decode_settings",
     "encode_request",
     "encode_response",
 ]

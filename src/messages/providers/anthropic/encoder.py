@@ -24,6 +24,7 @@ from ...roles import AssistantMessage
 from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
+from ...settings import RequestSettings
 from ...usage import StopReason
 from ...usage import Usage
 from .._carry import carried
@@ -35,9 +36,11 @@ from .._common import put_details
 from .._common import spelled_stop
 from .._formats import ANTHROPIC as NAME
 from .._formats import response_extra
+from .._settings import write_settings
 from .parts import carries
 from .parts import encode_blocks
 from .parts import text_block
+from .settings import SPELLING
 
 __all__ = ["arrange", "encode_request", "encode_response"]
 
@@ -277,7 +280,10 @@ def _split(
 
 
 def encode_request(
-    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    conversation: Iterable[Message],
+    *,
+    unsupported: Unsupported = "raise",
+    settings: RequestSettings | None = None,
 ) -> dict[str, Any]:
     """The ``system`` and ``messages`` of a request body for a conversation.
 
@@ -330,7 +336,7 @@ def encode_request(
     if hoisted:
         out["system"] = _system(hoisted, policy)
     out["messages"] = [item.dump() for item in arrange(items)]
-    return out
+    return write_settings(out, settings, policy, SPELLING)
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:

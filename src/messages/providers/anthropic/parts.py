@@ -37,7 +37,7 @@ from .._carry import put_extra
 from .._carry import refusal_text
 from .._formats import ANTHROPIC
 from .._formats import foreign_citations
-from .._formats import raw_is_own
+from .._formats import raw_block_is_own
 from .._server_tools import anthropic_id
 from .._server_tools import code_input
 from .._server_tools import code_result
@@ -51,7 +51,7 @@ NAME: Final = ANTHROPIC
 
 def carries(block: RawBlock) -> bool:
     """Whether a raw block is an Anthropic block (see ``_formats.raw_is_own``)."""
-    return raw_is_own(block.data, NAME)
+    return raw_block_is_own(block, NAME)
 
 
 _IMAGE_TYPES: Final = frozenset(("image/jpeg", "image/png", "image/gif", "image/webp"))

@@ -23,6 +23,7 @@ from .encoder import encode_request
 from .encoder import encode_response
 from .ids import original_id
 from .ids import wire_id
+from .settings import decode_settings
 from .stream import BedrockAccumulator
 
 # The same surface in every provider module, on purpose: see _protocols.Provider.
@@ -31,6 +32,7 @@ __all__ = [
     "accumulator",
     "decode_request",
     "decode_response",
+    "decode_settings",
     "encode_request",
     "encode_response",
     "original_id",

@@ -34,6 +34,7 @@ from .._common import decode_body
 from .._common import owned_body
 from .._common import with_source
 from .._formats import BEDROCK as NAME
+from .parts import SYSTEM_MEMBERS
 from .parts import decode_block
 
 __all__ = ["USAGE_KEYS", "decode_request", "decode_response", "decode_usage", "total_tokens"]
@@ -81,6 +82,9 @@ def _system(value: Any) -> SystemMessage:
             if type(d["text"]) is not str:
                 raise fail("a string", d["text"], f"system[{i}].text")
             blocks.append(TextBlock(d["text"]))
+        elif type(d) is dict and len(d) == 1 and next(iter(d)) not in SYSTEM_MEMBERS:
+            # a member newer than this code: marked as Converse's (see parts.decode_block)
+            blocks.append(RawBlock(expose_owned(d), provider=NAME))
         else:  # guardContent, cachePoint, or what no version of the API had
             blocks.append(RawBlock(expose_owned(d)))
     return SystemMessage(tuple(blocks))

@@ -24,12 +24,15 @@ from ..._core.frozen import thaw
 from ...blocks import Block
 from ...blocks import RawBlock
 from ...blocks import TextBlock
+from ...blocks import ToolUseBlock
 from ...flat import RawMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
+from ...policy import describe
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
+from ...settings import RequestSettings
 from ...usage import StopReason
 from ...usage import Usage
 from .._carry import carried
@@ -38,11 +41,14 @@ from .._carry import start_request
 from .._common import spelled_stop
 from .._formats import BEDROCK as NAME
 from .._formats import response_extra
+from .._settings import write_settings
 from .decoder import USAGE_KEYS
 from .decoder import total_tokens
+from .parts import SYSTEM_MEMBERS
 from .parts import carries
 from .parts import closed_fields
 from .parts import encode_block
+from .settings import SPELLING
 
 __all__ = ["encode_request", "encode_response"]
 
@@ -68,7 +74,6 @@ _STOP_FROM: Final = {
     StopReason.CONTEXT_EXCEEDED: "model_context_window_exceeded",
     StopReason.ERROR: "malformed_model_output",
 }
-_SYSTEM_RAW: Final = frozenset(("text", "guardContent", "cachePoint"))
 
 
 @dataclass
@@ -206,12 +211,15 @@ def carries_system(block: Block) -> bool:
         isinstance(block, RawBlock)
         and isinstance(block.data, FrozenDict)
         and len(block.data) == 1
-        and next(iter(block.data)) in _SYSTEM_RAW
+        and (next(iter(block.data)) in SYSTEM_MEMBERS or block.provider == NAME)
     )
 
 
 def encode_request(
-    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    conversation: Iterable[Message],
+    *,
+    unsupported: Unsupported = "raise",
+    settings: RequestSettings | None = None,
 ) -> dict[str, Any]:
     """The ``system`` and ``messages`` of a ``Converse`` request for a conversation.
 
@@ -249,13 +257,24 @@ def encode_request(
         role = "assistant" if isinstance(turn, AssistantMessage) else "user"
         blocks = (TextBlock(turn.content),) if isinstance(turn.content, str) else turn.content
         content = []
+        told: list[dict[str, Any]] = []  # what would have opened the conversation, as text
+        opened = any(t.role == "user" for t in wire)
         for j, given in enumerate(blocks):
             unmarked, point = cache_point(given)
             part = encode_block(unmarked, role, policy, f"{path}.content[{j}]")
+            if part is not None and not opened and _side(part, role) == "assistant":
+                told_part = _opening(given, policy, f"{path}.content[{j}]")
+                if told_part is not None:
+                    told.append(told_part)
+                    opened = True
+                continue
             if part is not None:
+                opened = opened or _side(part, role) == "user"
                 content.append(part)
                 if point is not None:
                     content.append(point)
+        if told:
+            wire.append(Turn("user", told))
         extra = closed_fields(turn.extra, policy, path, "message", ("role", "content"))
         first = True
         for block in content:
@@ -271,7 +290,28 @@ def encode_request(
     if hoisted and system:
         out["system"] = system
     out["messages"] = [t.dump() for t in arrange(wire)]
-    return thaw(out)  # type: ignore[no-any-return]
+    fresh: dict[str, Any] = thaw(out)
+    return write_settings(fresh, settings, policy, SPELLING)
+
+
+_FIRST: Final = "a Converse conversation starts with a user message"
+
+
+def _opening(block: Block, policy: Policy, path: str) -> dict[str, Any] | None:
+    """An assistant-side block that would open the conversation, as the policy says.
+
+    Refused (``raise``), left out (``drop``; a call's result follows it), or told as user
+    text (``text``: ``[assistant: ...]``, or the block described).
+    """
+    if policy.mode == "raise":
+        raise policy.error(_FIRST, path, block)
+    if isinstance(block, ToolUseBlock):
+        policy.lost = policy.lost | {block.id}  # its result follows it
+    policy.left_out += 1
+    if policy.mode == "drop":
+        return None
+    text = f"[assistant: {block.text}]" if isinstance(block, TextBlock) else describe(block)
+    return {"text": text}
 
 
 def _encode_usage(usage: Usage) -> dict[str, Any]:

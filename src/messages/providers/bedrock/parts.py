@@ -38,9 +38,10 @@ from ...policy import Policy
 from .._carry import carried
 from .._carry import refusal_text
 from .._formats import BEDROCK
+from .._formats import BEDROCK_BLOCKS
 from .._formats import Place
 from .._formats import foreign_citations
-from .._formats import raw_is_own
+from .._formats import raw_block_is_own
 from . import citations
 from .ids import original_id
 from .ids import wire_id
@@ -53,6 +54,7 @@ from .media import media_source
 
 __all__ = [
     "PROVIDER",
+    "SYSTEM_MEMBERS",
     "carries",
     "closed_fields",
     "decode_block",
@@ -61,12 +63,15 @@ __all__ = [
 ]
 
 PROVIDER: Final = "bedrock"
+
+SYSTEM_MEMBERS: Final = frozenset(("text", "guardContent", "cachePoint"))
+"""The members of a Converse ``SystemContentBlock``."""
 """The ``provider`` of a ThinkingBlock whose signature a Bedrock model issued."""
 
 
 def carries(block: RawBlock) -> bool:
     """Whether a raw block is a Converse content block (see ``_formats.raw_is_own``)."""
-    return raw_is_own(block.data, BEDROCK)
+    return raw_block_is_own(block, BEDROCK)
 
 
 # ---------------------------------------------------------------------------------- decoding
@@ -159,6 +164,10 @@ def decode_block(d: Any) -> Block:
         block = _reasoning(value)
     elif key == "citationsContent":
         block = citations.decode(value)
+    elif key not in BEDROCK_BLOCKS:
+        # A member newer than this code: only the body says it is Converse's (its data
+        # alone reads as a Gemini part too), so the block is marked as Bedrock's.
+        return RawBlock(wrap_owned(d), provider=BEDROCK)
     return block if block is not None else RawBlock(wrap_owned(d))
 
 

@@ -22,6 +22,7 @@ from .encoder import SKIP_SIGNATURE
 from .encoder import UnsignedCalls
 from .encoder import encode_request
 from .encoder import encode_response
+from .settings import decode_settings
 from .stream import GeminiAccumulator
 
 # The same surface in every provider module, on purpose: see _protocols.Provider.
@@ -34,6 +35,7 @@ __all__ = [
     "citations",
     "decode_request",
     "decode_response",
+    "decode_settings",
     "encode_request",
     "encode_response",
 ]

@@ -29,6 +29,7 @@ from ...policy import Policy
 from ...policy import Unsupported
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
+from ...settings import RequestSettings
 from ...usage import Usage
 from .._carry import carried
 from .._carry import each_turn
@@ -36,12 +37,14 @@ from .._carry import encode_each
 from .._carry import raw_turn
 from .._carry import start_request
 from .._formats import GEMINI as NAME
-from .._formats import raw_is_own
+from .._formats import raw_block_is_own
 from .._formats import response_extra
+from .._settings import write_settings
 from .decoder import CONTENT_KEYS
 from .decoder import MODEL_KEYS
 from .decoder import USAGE_KEYS
 from .parts import encode_part
+from .settings import SPELLING
 
 __all__ = ["SKIP_SIGNATURE", "UnsignedCalls", "encode_request", "encode_response"]
 
@@ -83,6 +86,7 @@ def encode_request(
     *,
     unsupported: Unsupported = "raise",
     unsigned_calls: UnsignedCalls = "leave",
+    settings: RequestSettings | None = None,
 ) -> dict[str, Any]:
     """The ``systemInstruction`` and ``contents`` of a request for this conversation.
 
@@ -149,7 +153,8 @@ def encode_request(
     if unsigned_calls == "sentinel":
         _sign_first_calls(contents)
     body["contents"] = contents
-    return thaw(body)  # type: ignore[no-any-return]
+    fresh: dict[str, Any] = thaw(body)
+    return write_settings(fresh, settings, policy, SPELLING)
 
 
 def _sign_first_calls(contents: list[dict[str, Any]]) -> None:
@@ -163,7 +168,7 @@ def _sign_first_calls(contents: list[dict[str, Any]]) -> None:
 
 
 def _carries(block: RawBlock) -> bool:
-    return raw_is_own(block.data, NAME)
+    return raw_block_is_own(block, NAME)
 
 
 def _is_content(data: Any) -> bool:

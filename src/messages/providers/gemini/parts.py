@@ -40,7 +40,7 @@ from ...policy import Policy
 from .._carry import carried
 from .._carry import refusal_text
 from .._formats import GEMINI
-from .._formats import raw_is_own
+from .._formats import raw_block_is_own
 from .._gemini_names import SYNTHETIC_ID_PREFIX
 from .._gemini_names import CallIds
 from .._gemini_names import camel
@@ -195,7 +195,7 @@ def ours(block: RawBlock) -> bool:
     That is an object whose keys are all camelCase names, without ``type`` (Gemini parts
     have none), with a data field besides the known metadata.
     """
-    return raw_is_own(block.data, GEMINI)
+    return raw_block_is_own(block, GEMINI)
 
 
 def _result_part(

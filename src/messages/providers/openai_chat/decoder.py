@@ -40,6 +40,7 @@ from ...roles import UserMessage
 from ...usage import Usage
 from .._common import copy_body
 from .._common import decode_body
+from .parts import CONTENT_PART
 from .parts import NAME
 from .parts import decode_part
 from .parts import decode_tool_call
@@ -113,7 +114,24 @@ def _assistant(d: dict[str, Any]) -> tuple[str | tuple[Block, ...], FrozenDict]:
     rest_ = extra(d, frozenset(known))
     if type(content) is str and len(blocks) == 1 and known == {"role", "content"}:
         return content, rest_
+    if type(content) is list and len(content) == 1 and len(blocks) > 1:
+        blocks = [_as_part(b) for b in blocks]
     return tuple(blocks), rest_
+
+
+def _as_part(block: Block) -> Block:
+    """A lone text part beside reasoning, calls, audio or a refusal, marked as a part.
+
+    Beside those, one text is written as the string content (what the APIs send); a text
+    that came as a one-part list says so in ``extra["content_part"]`` (a Chat record field
+    no other format writes), so the message goes back as it came.
+    """
+    if type(block) is not TextBlock or block.extra or block.citations is not None:
+        return block
+    return _new_text(block.text, None, _PART)
+
+
+_PART: Final = FrozenDict({CONTENT_PART: True})
 
 
 def _message(d: Any) -> Message:

@@ -16,7 +16,6 @@ from typing import Final
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import thaw
 from ..._core.wire import present
-from ..._shapes.citations import write_citation
 from ...blocks import AudioBlock
 from ...blocks import Block
 from ...blocks import RawBlock
@@ -33,6 +32,7 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...roles import content_text
+from ...settings import RequestSettings
 from ...usage import StopReason
 from ...usage import Usage
 from .._carry import carried
@@ -45,10 +45,12 @@ from .._carry import refusal_text
 from .._carry import start_request
 from .._common import put_details
 from .._common import spelled_stop
-from .._formats import foreign_citations
 from .._formats import response_extra
+from .._settings import write_settings
 from .decoder import ENVELOPE
+from .parts import CONTENT_PART
 from .parts import NAME
+from .parts import annotations_out
 from .parts import carries
 from .parts import encode_part
 from .parts import encode_tool_call
@@ -58,6 +60,7 @@ from .reasoning import Dialect
 from .reasoning import check_dialect
 from .reasoning import encode_reasoning
 from .reasoning import fields_for
+from .settings import SPELLING
 
 __all__ = ["encode_request", "encode_response", "encode_usage"]
 
@@ -88,10 +91,11 @@ def _field_refusal(block: Block) -> str | None:
 
 
 def _plain(block: TextBlock, policy: Policy) -> bool:
-    """A text with no field a part would carry: it can be the string content."""
+    """A text that can be the string content: no field a part would carry, not a one-part list."""
     quiet = Policy("drop", NAME)
     quiet.context = policy.context
-    return not carried(block.extra, quiet, "$", "text")
+    listed = block.extra.get(CONTENT_PART) is True  # see the decoder
+    return not listed and not carried(block.extra, quiet, "$", "text")
 
 
 def _cited(part: TextBlock | dict[str, Any]) -> bool:
@@ -216,7 +220,7 @@ def encode_assistant(
         j, text = parts[0]
         assert isinstance(text, TextBlock)
         out["content"] = text.text
-        _annotations(text, out, policy, f"{path}.content[{j}]")
+        annotations_out(text, out, policy, f"{path}.content[{j}]")
     elif response and all(
         isinstance(b, TextBlock) and _plain(b, policy) and not _cited(b) for _, b in parts
     ):
@@ -240,15 +244,6 @@ def encode_assistant(
         out["audio"] = audio
     _message_extra(message, out, policy, path, response=response)
     return out
-
-
-def _annotations(block: TextBlock, out: dict[str, Any], policy: Policy, path: str) -> None:
-    if not block.citations:
-        return  # none, or an empty list of another format's: nothing to carry
-    if not foreign_citations(block.citations, NAME):
-        out["annotations"] = [thaw(write_citation(c, nested=True)) for c in block.citations]
-    else:
-        policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")
 
 
 def _tool_message(
@@ -429,6 +424,7 @@ def encode_request(
     *,
     unsupported: Unsupported = "raise",
     dialect: Dialect = "openai",
+    settings: RequestSettings | None = None,
 ) -> dict[str, Any]:
     """The ``messages`` of a request body for a conversation.
 
@@ -466,7 +462,7 @@ def encode_request(
                 wires.append(({"role": "user", "content": kept.text}, None))
             continue
         wires.extend(encode_turn(turn, policy, path, dialect))
-    return {"messages": arrange(wires)}
+    return write_settings({"messages": arrange(wires)}, settings, policy, SPELLING)
 
 
 def encode_response(message: AssistantMessage) -> dict[str, Any]:

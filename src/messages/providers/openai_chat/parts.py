@@ -24,6 +24,7 @@ from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
 from ..._core.wire import extra
+from ..._shapes.citations import write_citation
 from ..._shapes.openai_files import file_document
 from ...blocks import AudioBlock
 from ...blocks import Block
@@ -43,13 +44,16 @@ from ...media import to_data_uri
 from ...policy import Policy
 from .._carry import put_extra
 from .._formats import CHAT
-from .._formats import raw_is_own
+from .._formats import foreign_citations
+from .._formats import raw_block_is_own
 from .._openai_files import file_fields
 from .reasoning import call_signature
 from .reasoning import put_call_signature
 
 __all__ = [
+    "CONTENT_PART",
     "NAME",
+    "annotations_out",
     "carries",
     "decode_part",
     "decode_tool_call",
@@ -72,6 +76,9 @@ _FORMAT_OF: Final = {
     "audio/mpeg3": "mp3",
 }
 _TEXT: Final = frozenset(("type", "text"))
+
+CONTENT_PART: Final = "content_part"
+"""The record field marking a lone text that came as a one-part list (see the decoder)."""
 _IMAGE: Final = frozenset(("type", "image_url"))
 _AUDIO: Final = frozenset(("type", "input_audio"))
 _CALL: Final = frozenset(("id", "type", "function"))
@@ -230,13 +237,13 @@ def text_part(block: TextBlock, policy: Policy, path: str) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "text", "text": block.text}
     if block.citations:
         policy.refuse("cannot carry citations on a content part", f"{path}.citations")
-    put_extra(out, block.extra, policy, path, "text")
+    put_extra(out, block.extra, policy, path, "text", protected=(CONTENT_PART,))
     return out
 
 
 def carries(block: RawBlock) -> bool:
     """Whether a raw block is Chat's own: a content part or a ``tool_calls`` entry."""
-    return is_tool_call(block) or raw_is_own(block.data, NAME)
+    return is_tool_call(block) or raw_block_is_own(block, NAME)
 
 
 def is_tool_call(block: Block) -> bool:
@@ -272,7 +279,7 @@ def encode_part(block: Block, where: str, policy: Policy, path: str) -> dict[str
             result = policy.degrade(block, path, "cannot carry video")
         case RawBlock():
             data = block.data
-            if raw_is_own(data, NAME) and not is_tool_call(block):
+            if raw_block_is_own(block, NAME) and not is_tool_call(block):
                 return thaw(data)  # type: ignore[no-any-return]
             kind = data.get("type") if isinstance(data, FrozenDict) else None
             what = f"a {kind!r} block" if isinstance(kind, str) else "content without a type"
@@ -316,3 +323,13 @@ def encode_tool_call(
     else:
         put_extra(out, block.extra, policy, path, "tool_use")
     return out
+
+
+def annotations_out(block: TextBlock, out: dict[str, Any], policy: Policy, path: str) -> None:
+    """A string content's citations as ``annotations`` (another shape's: to the policy)."""
+    if not block.citations:
+        return  # none, or an empty list of another format's: nothing to carry
+    if not foreign_citations(block.citations, NAME):
+        out["annotations"] = [thaw(write_citation(c, nested=True)) for c in block.citations]
+    else:
+        policy.refuse("cannot carry citations in another provider's shape", f"{path}.citations")

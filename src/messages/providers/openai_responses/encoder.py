@@ -38,6 +38,7 @@ from ...roles import AssistantMessage
 from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
+from ...settings import RequestSettings
 from ...usage import Usage
 from .._carry import carried
 from .._carry import each_turn
@@ -49,18 +50,23 @@ from .._carry import start_request
 from .._formats import RESPONSES as NAME
 from .._formats import response_extra
 from .._server_tools import ResponsesItems
+from .._settings import write_settings
 from . import parts as items
 from .decoder import MESSAGE_KEYS
 from .decoder import error_fields
 from .decoder import is_instructions
 from .decoder import plain_input
 from .decoder import stop_fields
+from .settings import SPELLING
 
 __all__ = ["encode_request", "encode_response"]
 
 
 def encode_request(
-    conversation: Iterable[Message], *, unsupported: Unsupported = "raise"
+    conversation: Iterable[Message],
+    *,
+    unsupported: Unsupported = "raise",
+    settings: RequestSettings | None = None,
 ) -> dict[str, Any]:
     """The ``instructions`` and ``input`` of a request for this conversation.
 
@@ -90,7 +96,8 @@ def encode_request(
         body["input"] = rest[0].content
     else:
         body["input"] = _arrange(out)
-    return thaw(body)  # type: ignore[no-any-return]  # a fresh copy the caller may change
+    fresh: dict[str, Any] = thaw(body)  # a fresh copy the caller may change
+    return write_settings(fresh, settings, policy, SPELLING)
 
 
 _CALL_RUN = ("function_call", "function_call_output")

@@ -132,6 +132,8 @@ def ours(block: RawBlock) -> bool:
     untyped message item (``role`` and ``content``) of a role Responses has.
     """
     data = block.data
+    if block.provider is not None:
+        return block.provider == RESPONSES
     if not isinstance(data, FrozenDict):
         return False
     if "type" not in data:
