@@ -32,6 +32,7 @@ from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import depth_limit
 from .._core.frozen import raw
+from .._core.frozen import thaw
 from .._core.jsontext import dump_compact
 from .._core.make import copy_json
 from .._core.make import maker
@@ -48,6 +49,8 @@ from ..flat import ToolUseMessage
 from ..message import ROLE_TYPES
 from ..message import SESSION_TYPES
 from ..message import Message
+from ..policy import Policy
+from ..policy import Unsupported
 from ..roles import as_blocks
 
 __all__ = [
@@ -63,6 +66,8 @@ __all__ = [
     "owned",
     "raw_line",
     "single",
+    "whole",
+    "write_lines",
 ]
 
 
@@ -203,6 +208,27 @@ def lines(
             obj = encode(part)
             if obj is not None:
                 yield dump_compact(obj)
+
+
+def whole(message: Message) -> bool:
+    """Every message is written as it is (the ``native`` of a format with a line per message)."""
+    return True
+
+
+def write_lines(
+    messages: Iterable[Message],
+    encode: Callable[[Message, Policy], Any],
+    unsupported: Unsupported,
+    source: str,
+    native: Callable[[Message], bool] = whole,
+) -> Iterator[str]:
+    """An adapter's ``iter_encode``: :func:`lines` of ``encode`` under one policy for the stream.
+
+    The policy is made at once, so an unknown ``unsupported`` is refused before the first
+    message is read; each message's wire value is copied out (``thaw``) before it is written.
+    """
+    policy = Policy(unsupported, source)
+    return lines(messages, lambda m: thaw(encode(m, policy)), native)
 
 
 def fold_calls(messages: Iterable[Message]) -> Iterator[Message]:

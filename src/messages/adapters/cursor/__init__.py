@@ -94,8 +94,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Encode messages as lines; a turn with thinking or tool calls as one event per block."""
-    policy = Policy(unsupported, NAME)
-    return ev.lines(messages, lambda m: thaw(encode_line(m, policy)), native=native)
+    return ev.write_lines(messages, encode_line, unsupported, NAME, native)
 
 
 def _delta(m: Message) -> bool:

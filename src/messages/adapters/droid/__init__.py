@@ -276,8 +276,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages as transcript lines, one per message."""
-    policy = Policy(unsupported, NAME)
-    return ev.lines(messages, lambda m: thaw(_encode(m, policy)), native=lambda m: True)
+    return ev.write_lines(messages, _encode, unsupported, NAME)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

@@ -301,14 +301,14 @@ def _kept_result(m: Message) -> Any:
     return found if isinstance(found, FrozenDict | dict) else {}
 
 
-def _one(m: Message, policy: Policy) -> Any:
+def _written(m: Message, policy: Policy) -> Any:
     found = cx.kept(m)  # a context.jsonl record, written back as it was
-    return thaw(_encode(m, policy)) if found is None else found
+    return _encode(m, policy) if found is None else found
 
 
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     """One message to one wire (or context) line: ``encode(decode(x)) == x``."""
-    return _one(message, Policy(unsupported, NAME))
+    return thaw(_written(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
@@ -342,7 +342,6 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages as wire lines, one per message."""
-    policy = Policy(unsupported, NAME)
 
     def native(m: Message) -> bool:
         return (
@@ -351,7 +350,7 @@ def iter_encode(
             or cx.kept(m) is not None
         )
 
-    return ev.lines(messages, lambda m: _one(m, policy), native=native)
+    return ev.write_lines(messages, _written, unsupported, NAME, native)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
