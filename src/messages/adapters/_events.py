@@ -38,6 +38,7 @@ from .._core.make import copy_json
 from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import fail
+from .._core.wire import opt_int
 from .._core.wire import rest
 from ..convert import block_to_message
 from ..convert import context_of
@@ -52,9 +53,12 @@ from ..message import Message
 from ..policy import Policy
 from ..policy import Unsupported
 from ..roles import as_blocks
+from ..usage import Usage
 
 __all__ = [
     "children",
+    "counts_in",
+    "counts_out",
     "fold_calls",
     "decoding",
     "dispatch",
@@ -66,6 +70,8 @@ __all__ = [
     "owned",
     "raw_line",
     "single",
+    "usage_in",
+    "usage_out",
     "whole",
     "write_lines",
 ]
@@ -140,6 +146,32 @@ def finish(
     overlay(out, extra)
     out.update(fixed)
     return out
+
+
+def counts_in(obj: dict[str, Any], names: Mapping[str, str], at: str) -> dict[str, int | None]:
+    """The token counts of a wire object, by ``names`` (wire key -> :class:`Usage` field).
+
+    Each count is checked (an integer, or absent or ``null``: ``None``); ``at`` is the
+    object's path for the error.
+    """
+    return {field: opt_int(obj, key, at) for key, field in names.items()}
+
+
+def counts_out(usage: Usage, names: Mapping[str, str]) -> dict[str, Any]:
+    """The counts ``usage`` has, under their wire keys (``names`` as for :func:`counts_in`)."""
+    return {key: getattr(usage, f) for key, f in names.items() if getattr(usage, f) is not None}
+
+
+def usage_in(
+    obj: dict[str, Any], names: Mapping[str, str], at: str, known: frozenset[str]
+) -> Usage:
+    """An owned usage object as :class:`Usage`: its counts, and all but ``known`` in ``extra``."""
+    return Usage(**counts_in(obj, names, at), extra=frozen(rest(obj, known)))
+
+
+def usage_out(usage: Usage, names: Mapping[str, str]) -> dict[str, Any]:
+    """A usage object as :func:`usage_in` read it: the counts, then ``extra`` over them."""
+    return overlay(counts_out(usage, names), usage.extra)
 
 
 def owned(obj: Any) -> Any:

@@ -36,7 +36,6 @@ from ..._core.frozen import thaw
 from ..._core.wire import fail
 from ..._core.wire import need_obj
 from ..._core.wire import need_str
-from ..._core.wire import opt_int
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
 from ..._core.wire import rest
@@ -61,7 +60,6 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...roles import as_blocks
-from ...usage import Usage
 from .. import _base
 from .. import _events as ev
 from .._common import refuse
@@ -103,10 +101,7 @@ def is_settings(obj: Any) -> bool:
 
 
 def _settings(d: dict[str, Any]) -> Message:
-    tokens = d["tokenUsage"]
-    at = "$.tokenUsage"
-    counts = {field: opt_int(tokens, key, at) for key, field in _TOKENS.items()}
-    usage = Usage(**counts, extra=ev.frozen(rest(tokens, frozenset(_TOKENS))))
+    usage = ev.usage_in(d["tokenUsage"], _TOKENS, "$.tokenUsage", frozenset(_TOKENS))
     extra = rest(d, frozenset(("tokenUsage", "model", "providerLockTimestamp")))
     return ResultMessage(
         subtype="session",
@@ -176,9 +171,7 @@ def _encode(m: Message, policy: Policy) -> Any:
             out["cwd"] = m.cwd
         return ev.finish(out, m.extra)
     if isinstance(m, ResultMessage) and m.subtype == "session" and m.usage is not None:
-        u = m.usage
-        tokens = {k: getattr(u, f) for k, f in _TOKENS.items() if getattr(u, f) is not None}
-        out = {"tokenUsage": ev.overlay(tokens, u.extra)}
+        out = {"tokenUsage": ev.usage_out(m.usage, _TOKENS)}
         if m.model is not None:
             out["model"] = m.model
         if m.timestamp is not None:
