@@ -57,6 +57,7 @@ __all__ = [
     "content_text",
     "decode_content",
     "foreign",
+    "other_out",
     "plain",
     "refuse",
     "refuse_content",
@@ -333,6 +334,19 @@ def text_out(
     if b.citations is not None:
         policy.refuse(no_citations, at + ".citations", b)
     return {"type": "text", "text": b.text}
+
+
+def other_out(b: Block, policy: Policy, at: str, no_item: str) -> Any:
+    """Any other block, beside :func:`text_out`'s (Amp's and Goose's content).
+
+    A raw block is written back as it was; anything else (media, server tools) goes through
+    the policy: refused as ``"<no_item> for <kind> content"``, or under ``"text"`` written as
+    a text item of its description.
+    """
+    if isinstance(b, RawBlock):
+        return raw(b.data)
+    alt = policy.degrade(b, at, f"{no_item} for {b.kind} content")
+    return None if alt is None else {"type": "text", "text": alt.text}
 
 
 def plain(value: Any) -> Any:

@@ -33,11 +33,11 @@ from ...errors import DecodeError
 from ...events.run import InitMessage
 from ...message import Message
 from ...policy import Policy
-from ...policy import describe
 from ...roles import AssistantMessage
 from ...roles import UserMessage
 from .. import _events as ev
 from .._common import content_text
+from .._common import other_out
 from .._common import text_in
 from .._common import text_out
 
@@ -180,13 +180,8 @@ def _block_out(b: Block, policy: Policy, at: str) -> Any:
             if text:
                 run["result"] = text
             out = {"type": "tool_result", "toolUseID": b.tool_use_id, "run": run}
-        case RawBlock():
-            return raw(b.data)
-        case _:
-            policy.refuse(f"Amp has no block for {b.kind} content", at, b)
-            if policy.mode == "text":
-                return {"type": "text", "text": describe(b)}
-            return None
+        case _:  # raw, media, server tools
+            return other_out(b, policy, at, "Amp has no block")
     return _strip(ev.overlay(out, b.extra))
 
 

@@ -54,6 +54,7 @@ from .. import _base
 from .. import _events as ev
 from .. import _sqlite
 from .._common import refuse
+from .._common import refuse_record
 from .rows import ROW
 from .rows import decode_row
 from .rows import encode_row
@@ -117,8 +118,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
         isinstance(turn, ResultMessage) and ROW in turn.extra
     ):
         return thaw(encode_row(turn, policy))
-    why = f"Goose's database has no row for a {message.kind} message"
-    refuse(message, why, policy, degrade=False)
+    refuse_record(message, "Goose's database has no row", policy)
     return None
 
 
