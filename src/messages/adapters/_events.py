@@ -65,6 +65,7 @@ __all__ = [
     "finish",
     "frozen",
     "lines",
+    "loose_counts",
     "mirror",
     "overlay",
     "owned",
@@ -160,6 +161,20 @@ def counts_in(obj: dict[str, Any], names: Mapping[str, str], at: str) -> dict[st
 def counts_out(usage: Usage, names: Mapping[str, str]) -> dict[str, Any]:
     """The counts ``usage`` has, under their wire keys (``names`` as for :func:`counts_in`)."""
     return {key: getattr(usage, f) for key, f in names.items() if getattr(usage, f) is not None}
+
+
+def loose_counts(obj: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """The counts an unchecked usage object has (integers), and its cost (a number).
+
+    ``names`` as for :func:`counts_in`; a ``cost_usd`` field takes an integer or a float.
+    Anything else is passed over: for bookkeeping an agent writes for itself, not checked.
+    """
+    out: dict[str, Any] = {}
+    for key, field in names.items():
+        n = obj.get(key)
+        if type(n) is int or (field == "cost_usd" and type(n) is float):
+            out[field] = n
+    return out
 
 
 def usage_in(
