@@ -47,9 +47,7 @@ class Hook(LinearHook):
 
     def files(self, folder: str) -> Iterator[str]:
         """The ``wire.jsonl`` and ``context.jsonl`` files under ``folder``."""
-        for path in walk_files(folder, (".jsonl",)):
-            if os.path.basename(path) in (WIRE, CONTEXT):
-                yield path
+        return walk_files(folder, (".jsonl",), named=lambda name: name in (WIRE, CONTEXT))
 
     def read(self, files: Sequence[SessionFile]) -> Iterator[Message]:
         """The wire file's records; without one, the context file's (the current one first)."""
