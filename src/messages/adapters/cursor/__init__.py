@@ -73,10 +73,8 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is a Cursor CLI stream-json event (never a Claude Code line)."""
-    if type(obj) is not dict or _base.is_native(obj):
-        return False
-    tag = obj.get("type")
-    if type(tag) is not str:
+    tag = _base.line_type(obj)
+    if tag is None:
         return False
     if tag == "thinking":
         return obj.get("subtype") in ("delta", "completed") or "text" in obj

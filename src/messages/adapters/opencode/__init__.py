@@ -60,10 +60,8 @@ __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is an ``opencode run --format json`` event."""
-    if type(obj) is not dict or _base.is_native(obj):
-        return False
-    tag = obj.get("type")
-    if type(tag) is not str:  # a list or object type is unhashable
+    tag = _base.line_type(obj)
+    if tag is None:
         return False
     if tag in _PART_EVENTS:
         return type(obj.get("part")) is dict

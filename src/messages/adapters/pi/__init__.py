@@ -81,10 +81,8 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is a pi session entry."""
-    if type(obj) is not dict or _base.is_native(obj):
-        return False
-    tag = obj.get("type")
-    if type(tag) is not str:  # a list or object type is unhashable
+    tag = _base.line_type(obj)
+    if tag is None:
         return False
     if tag == "message":
         inner = obj.get("message")
