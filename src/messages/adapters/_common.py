@@ -59,6 +59,7 @@ __all__ = [
     "foreign",
     "other_out",
     "plain",
+    "read_back",
     "refuse",
     "refuse_content",
     "refuse_other",
@@ -347,6 +348,24 @@ def other_out(b: Block, policy: Policy, at: str, no_item: str) -> Any:
         return raw(b.data)
     alt = policy.degrade(b, at, f"{no_item} for {b.kind} content")
     return None if alt is None else {"type": "text", "text": alt.text}
+
+
+def read_back(message: Message, found: Any, why: str, policy: Policy) -> Any:
+    """What a format that is read, never written, gives back for ``message``.
+
+    ``found``: the record ``message`` was read from (``None``: it was read from none); else
+    a raw record (no role, an object) as it was; anything else is refused (``why``, at ``$``).
+    """
+    if found is not None:
+        return found
+    if (
+        isinstance(message, RawMessage)
+        and message.role is None
+        and isinstance(message.data, Mapping)
+    ):
+        return message.data
+    policy.refuse(why, "$", message)
+    return None
 
 
 def plain(value: Any) -> Any:
