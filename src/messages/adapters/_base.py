@@ -29,6 +29,7 @@ __all__ = [
     "Document",
     "gather",
     "is_native",
+    "line_type",
     "iter_decode",
     "load_line",
     "light",
@@ -74,6 +75,18 @@ def is_native(obj: Any) -> bool:
     from ..serialize import READ_VERSIONS  # lazy: serialize (and json) cost import time
 
     return obj.get("v") in READ_VERSIONS
+
+
+def line_type(obj: Any) -> str | None:
+    """The ``type`` of a parsed line an agent format may claim, or ``None``.
+
+    A string, on an object that is not this library's own line (:func:`is_native`); a list
+    or object ``type`` is not hashable, so a detector could not look it up.
+    """
+    if type(obj) is not dict or is_native(obj):
+        return None
+    tag = obj.get("type")
+    return tag if type(tag) is str else None
 
 
 def load_line(line: str | bytes, *, max_line: int | None = None) -> Any:

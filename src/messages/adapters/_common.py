@@ -57,7 +57,9 @@ __all__ = [
     "content_text",
     "decode_content",
     "foreign",
+    "other_out",
     "plain",
+    "read_back",
     "refuse",
     "refuse_content",
     "refuse_other",
@@ -333,6 +335,37 @@ def text_out(
     if b.citations is not None:
         policy.refuse(no_citations, at + ".citations", b)
     return {"type": "text", "text": b.text}
+
+
+def other_out(b: Block, policy: Policy, at: str, no_item: str) -> Any:
+    """Any other block, beside :func:`text_out`'s (Amp's and Goose's content).
+
+    A raw block is written back as it was; anything else (media, server tools) goes through
+    the policy: refused as ``"<no_item> for <kind> content"``, or under ``"text"`` written as
+    a text item of its description.
+    """
+    if isinstance(b, RawBlock):
+        return raw(b.data)
+    alt = policy.degrade(b, at, f"{no_item} for {b.kind} content")
+    return None if alt is None else {"type": "text", "text": alt.text}
+
+
+def read_back(message: Message, found: Any, why: str, policy: Policy) -> Any:
+    """What a format that is read, never written, gives back for ``message``.
+
+    ``found``: the record ``message`` was read from (``None``: it was read from none); else
+    a raw record (no role, an object) as it was; anything else is refused (``why``, at ``$``).
+    """
+    if found is not None:
+        return found
+    if (
+        isinstance(message, RawMessage)
+        and message.role is None
+        and isinstance(message.data, Mapping)
+    ):
+        return message.data
+    policy.refuse(why, "$", message)
+    return None
 
 
 def plain(value: Any) -> Any:

@@ -32,11 +32,13 @@ from .._core.frozen import EMPTY
 from .._core.frozen import FrozenDict
 from .._core.frozen import depth_limit
 from .._core.frozen import raw
+from .._core.frozen import thaw
 from .._core.jsontext import dump_compact
 from .._core.make import copy_json
 from .._core.make import maker
 from .._core.make import wrap_owned
 from .._core.wire import fail
+from .._core.wire import opt_int
 from .._core.wire import rest
 from ..convert import block_to_message
 from ..convert import context_of
@@ -48,21 +50,31 @@ from ..flat import ToolUseMessage
 from ..message import ROLE_TYPES
 from ..message import SESSION_TYPES
 from ..message import Message
+from ..policy import Policy
+from ..policy import Unsupported
 from ..roles import as_blocks
+from ..usage import Usage
 
 __all__ = [
     "children",
+    "counts_in",
+    "counts_out",
     "fold_calls",
     "decoding",
     "dispatch",
     "finish",
     "frozen",
     "lines",
+    "loose_counts",
     "mirror",
     "overlay",
     "owned",
     "raw_line",
     "single",
+    "usage_in",
+    "usage_out",
+    "whole",
+    "write_lines",
 ]
 
 
@@ -137,6 +149,46 @@ def finish(
     return out
 
 
+def counts_in(obj: dict[str, Any], names: Mapping[str, str], at: str) -> dict[str, int | None]:
+    """The token counts of a wire object, by ``names`` (wire key -> :class:`Usage` field).
+
+    Each count is checked (an integer, or absent or ``null``: ``None``); ``at`` is the
+    object's path for the error.
+    """
+    return {field: opt_int(obj, key, at) for key, field in names.items()}
+
+
+def counts_out(usage: Usage, names: Mapping[str, str]) -> dict[str, Any]:
+    """The counts ``usage`` has, under their wire keys (``names`` as for :func:`counts_in`)."""
+    return {key: getattr(usage, f) for key, f in names.items() if getattr(usage, f) is not None}
+
+
+def loose_counts(obj: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """The counts an unchecked usage object has (integers), and its cost (a number).
+
+    ``names`` as for :func:`counts_in`; a ``cost_usd`` field takes an integer or a float.
+    Anything else is passed over: for bookkeeping an agent writes for itself, not checked.
+    """
+    out: dict[str, Any] = {}
+    for key, field in names.items():
+        n = obj.get(key)
+        if type(n) is int or (field == "cost_usd" and type(n) is float):
+            out[field] = n
+    return out
+
+
+def usage_in(
+    obj: dict[str, Any], names: Mapping[str, str], at: str, known: frozenset[str]
+) -> Usage:
+    """An owned usage object as :class:`Usage`: its counts, and all but ``known`` in ``extra``."""
+    return Usage(**counts_in(obj, names, at), extra=frozen(rest(obj, known)))
+
+
+def usage_out(usage: Usage, names: Mapping[str, str]) -> dict[str, Any]:
+    """A usage object as :func:`usage_in` read it: the counts, then ``extra`` over them."""
+    return overlay(counts_out(usage, names), usage.extra)
+
+
 def owned(obj: Any) -> Any:
     """A private deep copy of a caller's JSON value, checked (``DecodeError`` if not JSON)."""
     return copy_json(obj, "$", 0, depth_limit())
@@ -203,6 +255,27 @@ def lines(
             obj = encode(part)
             if obj is not None:
                 yield dump_compact(obj)
+
+
+def whole(message: Message) -> bool:
+    """Every message is written as it is (the ``native`` of a format with a line per message)."""
+    return True
+
+
+def write_lines(
+    messages: Iterable[Message],
+    encode: Callable[[Message, Policy], Any],
+    unsupported: Unsupported,
+    source: str,
+    native: Callable[[Message], bool] = whole,
+) -> Iterator[str]:
+    """An adapter's ``iter_encode``: :func:`lines` of ``encode`` under one policy for the stream.
+
+    The policy is made at once, so an unknown ``unsupported`` is refused before the first
+    message is read; each message's wire value is copied out (``thaw``) before it is written.
+    """
+    policy = Policy(unsupported, source)
+    return lines(messages, lambda m: thaw(encode(m, policy)), native)
 
 
 def fold_calls(messages: Iterable[Message]) -> Iterator[Message]:

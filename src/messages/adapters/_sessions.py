@@ -351,18 +351,25 @@ def is_archived(name: str) -> bool:
 
 
 def walk_files(
-    folder: str, suffixes: tuple[str, ...] = LOG_SUFFIXES, *, archived: bool = False
+    folder: str,
+    suffixes: tuple[str, ...] = LOG_SUFFIXES,
+    *,
+    archived: bool = False,
+    named: Callable[[str], bool] | None = None,
 ) -> Iterator[str]:
     """Every file under ``folder`` ending in one of ``suffixes``, sorted; hidden ones left out.
 
-    ``archived``: archived session files too (see :data:`ARCHIVED`).
+    ``archived``: archived session files too (see :data:`ARCHIVED`). ``named``: only the
+    files whose name (without its folder) it accepts (``rollout-*``, ``wire.jsonl``...).
     """
     for top, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):
             if name.startswith("."):
                 continue
-            if name.endswith(suffixes) or (archived and is_archived(name)):
+            if (name.endswith(suffixes) or (archived and is_archived(name))) and (
+                named is None or named(name)
+            ):
                 yield os.path.join(top, name)
 
 

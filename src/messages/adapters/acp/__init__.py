@@ -33,11 +33,9 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
 
-from ..._core.frozen import thaw
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...message import Message
-from ...policy import Policy
 from ...policy import Unsupported
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
@@ -101,12 +99,7 @@ def iter_encode(
     A user turn of content blocks becomes the ``session/prompt`` request; other role
     messages are split into one message per block.
     """
-    policy = Policy(unsupported, NAME)
-
-    def one(m: Message) -> Any:
-        return thaw(_encode(m, policy))
-
-    return ev.lines(messages, one, native=_native)
+    return ev.write_lines(messages, _encode, unsupported, NAME, _native)
 
 
 def _is_delta(m: Message) -> bool:

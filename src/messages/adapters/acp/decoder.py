@@ -15,7 +15,6 @@ from ..._core.wire import MISSING
 from ..._core.wire import fail
 from ..._core.wire import need_obj
 from ..._core.wire import need_str
-from ..._core.wire import opt_int
 from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import rest
@@ -35,11 +34,10 @@ from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
 from ...message import Message
 from ...roles import UserMessage
-from ...usage import Usage
 from .. import _events as ev
 from . import content as cb
 
-__all__ = ["NAME", "decode"]
+__all__ = ["NAME", "USAGE", "decode"]
 
 
 # Built positionally from values checked and frozen here (see messages._core.make.maker).
@@ -62,9 +60,15 @@ _TEXT_ONLY: Final = frozenset(("type", "text"))
 _CALL: Final = frozenset(("sessionUpdate", "toolCallId", "title", "rawInput"))
 _DONE: Final = frozenset(("sessionUpdate", "toolCallId", "status", "content"))
 _RESULT: Final = frozenset(("stopReason", "usage"))
-_USAGE: Final = frozenset(
-    ("inputTokens", "outputTokens", "cachedReadTokens", "cachedWriteTokens", "thoughtTokens")
-)
+USAGE: Final = {
+    "inputTokens": "input_tokens",
+    "outputTokens": "output_tokens",
+    "thoughtTokens": "reasoning_tokens",
+    "cachedReadTokens": "cache_read_tokens",
+    "cachedWriteTokens": "cache_write_tokens",
+}
+"""A prompt response's ``usage`` keys, and the :class:`Usage` field each one is."""
+_USAGE: Final = frozenset(USAGE)
 _ROLES: Final = {
     "user_message_chunk": "user",
     "agent_message_chunk": "assistant",
@@ -236,15 +240,7 @@ def _response(d: dict[str, Any], result: dict[str, Any]) -> Message:
     usage = None
     found = opt_obj(result, "usage", "$.result")
     if found is not None:
-        at = "$.result.usage"
-        usage = Usage(
-            opt_int(found, "inputTokens", at),
-            opt_int(found, "outputTokens", at),
-            opt_int(found, "cachedReadTokens", at),
-            opt_int(found, "cachedWriteTokens", at),
-            reasoning_tokens=opt_int(found, "thoughtTokens", at),
-            extra=ev.frozen(rest(found, _USAGE)),
-        )
+        usage = ev.usage_in(found, USAGE, "$.result.usage", _USAGE)
     top = rest(d, frozenset(("jsonrpc", "result")))
     result_rest = rest(result, _RESULT)
     if result_rest:

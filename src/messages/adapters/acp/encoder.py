@@ -7,7 +7,6 @@ from typing import Any
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
-from ..._core.wire import present
 from ...blocks import AudioBlock
 from ...blocks import ImageBlock
 from ...blocks import TextBlock
@@ -31,7 +30,6 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...roles import as_blocks
-from ...usage import Usage
 from .. import _events as ev
 from .._common import refuse
 from .._common import refuse_content
@@ -39,6 +37,7 @@ from .._common import refuse_other
 from . import content as cb
 from .decoder import _CHUNK_OF
 from .decoder import NAME
+from .decoder import USAGE
 
 __all__ = ["encode"]
 
@@ -61,17 +60,6 @@ def _chunk_out(kind: str, m: Message, content: Any) -> dict[str, Any]:
         update["messageId"] = m.message_id
     update["content"] = content
     return _update_out(m, update)
-
-
-def _usage_out(u: Usage) -> dict[str, Any]:
-    out = present(
-        inputTokens=u.input_tokens,
-        outputTokens=u.output_tokens,
-        thoughtTokens=u.reasoning_tokens,
-        cachedReadTokens=u.cache_read_tokens,
-        cachedWriteTokens=u.cache_write_tokens,
-    )
-    return ev.overlay(out, u.extra)
 
 
 def _chunked(m: TextMessage | ImageMessage | AudioMessage | RawMessage) -> bool:
@@ -132,7 +120,7 @@ def _encode(m: Message, policy: Policy) -> dict[str, Any] | None:
         case ResultMessage():
             result: dict[str, Any] = {"stopReason": m.subtype or "end_turn"}
             if m.usage is not None:
-                result["usage"] = _usage_out(m.usage)
+                result["usage"] = ev.usage_out(m.usage, USAGE)
             out = {"jsonrpc": "2.0", "result": result}
         case ErrorMessage():
             out = {"jsonrpc": "2.0", "error": {"message": m.message}}

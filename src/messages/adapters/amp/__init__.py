@@ -58,6 +58,8 @@ from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
 from .._common import refuse
+from .._common import refuse_content
+from .._common import refuse_record
 from .thread import decode_entry
 from .thread import decode_header
 from .thread import encode_entry
@@ -172,9 +174,8 @@ def _encode(m: Message, policy: Policy) -> Any:
         refuse(m, f"an Amp thread has no {turn.role} entries", policy, degrade=False)
         return None
     if isinstance(m, RawMessage) and m.role is not None:
-        alt = refuse(m, "an Amp thread has no entry for raw content", policy)
-        return None if alt is None else _encode(alt, policy)
-    refuse(m, f"an Amp thread has no entry for a {m.kind} message", policy, degrade=False)
+        return refuse_content(m, "an Amp thread has no entry for raw content", policy, _encode)
+    refuse_record(m, "an Amp thread has no entry", policy)
     return None
 
 

@@ -42,9 +42,7 @@ class Hook(LinearHook):
 
     def files(self, folder: str) -> Iterator[str]:
         """The thread files (``T-*.json``) under ``folder``."""
-        for path in walk_files(folder, (".json",)):
-            if os.path.basename(path).startswith("T-"):
-                yield path
+        return walk_files(folder, (".json",), named=lambda name: name.startswith("T-"))
 
     def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
         """A thread file is the session its ``id`` names."""

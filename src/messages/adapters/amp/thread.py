@@ -18,7 +18,6 @@ from ..._core.frozen import raw
 from ..._core.make import wrap_owned
 from ..._core.wire import fail
 from ..._core.wire import need_str
-from ..._core.wire import opt_int
 from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
@@ -34,21 +33,25 @@ from ...errors import DecodeError
 from ...events.run import InitMessage
 from ...message import Message
 from ...policy import Policy
-from ...policy import describe
 from ...roles import AssistantMessage
 from ...roles import UserMessage
-from ...usage import Usage
 from .. import _events as ev
 from .._common import content_text
+from .._common import other_out
 from .._common import text_in
 from .._common import text_out
 
 __all__ = ["decode_entry", "decode_header", "encode_entry", "encode_header", "is_thread"]
 
-_USAGE: Final = frozenset(
-    ("inputTokens", "outputTokens", "cacheCreationInputTokens", "cacheReadInputTokens")
-)
-_USAGE_CONTEXT: Final = frozenset(("model", "timestamp"))
+_COUNTS: Final = {
+    "inputTokens": "input_tokens",
+    "outputTokens": "output_tokens",
+    "cacheCreationInputTokens": "cache_write_tokens",
+    "cacheReadInputTokens": "cache_read_tokens",
+}
+"""An entry's ``usage`` counts, and the :class:`Usage` field each one is."""
+_USAGE: Final = frozenset((*_COUNTS, "model", "timestamp"))
+"""The ``usage`` keys an assistant message models (its counts, the model, the time)."""
 _ENTRY: Final = frozenset(("role", "messageId", "content"))
 _ASSISTANT: Final = _ENTRY | {"usage"}
 
@@ -139,16 +142,9 @@ def decode_entry(d: dict[str, Any], session_id: str | None = None) -> Message:
     found = opt_obj(d, "usage")
     if found is not None:
         at = "$.usage"
-        left = rest(found, _USAGE | _USAGE_CONTEXT)
         model = opt_str(found, "model", at)
         stamp = opt_time(found, "timestamp", at)
-        usage = Usage(
-            opt_int(found, "inputTokens", at),
-            opt_int(found, "outputTokens", at),
-            opt_int(found, "cacheReadInputTokens", at),
-            opt_int(found, "cacheCreationInputTokens", at),
-            extra=ev.frozen(left),
-        )
+        usage = ev.usage_in(found, _COUNTS, at, _USAGE)
     state = d.get("state")
     stop = state.get("stopReason") if type(state) is dict else None
     return AssistantMessage(
@@ -184,13 +180,8 @@ def _block_out(b: Block, policy: Policy, at: str) -> Any:
             if text:
                 run["result"] = text
             out = {"type": "tool_result", "toolUseID": b.tool_use_id, "run": run}
-        case RawBlock():
-            return raw(b.data)
-        case _:
-            policy.refuse(f"Amp has no block for {b.kind} content", at, b)
-            if policy.mode == "text":
-                return {"type": "text", "text": describe(b)}
-            return None
+        case _:  # raw, media, server tools
+            return other_out(b, policy, at, "Amp has no block")
     return _strip(ev.overlay(out, b.extra))
 
 
@@ -213,16 +204,7 @@ def encode_entry(m: UserMessage | AssistantMessage, policy: Policy) -> dict[str,
         usage: dict[str, Any] | None = None
         u = m.usage
         if u is not None:
-            usage = {}
-            for key, value in (
-                ("inputTokens", u.input_tokens),
-                ("outputTokens", u.output_tokens),
-                ("cacheCreationInputTokens", u.cache_write_tokens),
-                ("cacheReadInputTokens", u.cache_read_tokens),
-            ):
-                if value is not None:
-                    usage[key] = value
-            ev.overlay(usage, u.extra)
+            usage = ev.usage_out(u, _COUNTS)
         if m.model is not None or m.timestamp is not None:
             usage = usage if usage is not None else {}
             if m.model is not None:

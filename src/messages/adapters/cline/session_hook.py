@@ -147,10 +147,9 @@ class ClineHook:
 
     def files(self, folder: str) -> Iterator[str]:
         """The task files under ``folder``: transcripts and the three older files."""
-        for path in walk_files(folder, (".json",)):
-            name = os.path.basename(path)
-            if name.endswith(TRANSCRIPT) or name in FILES:
-                yield path
+        return walk_files(
+            folder, (".json",), named=lambda name: name.endswith(TRANSCRIPT) or name in FILES
+        )
 
     def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
         """The task id: a transcript's ``sessionId``, else the task folder's name."""

@@ -43,12 +43,13 @@ from .._common import decode_content
 
 __all__ = ["SHAPE", "decode_turn", "encode_turn", "is_turn"]
 
-_METRICS: Final = (
-    ("inputTokens", "input_tokens"),
-    ("outputTokens", "output_tokens"),
-    ("cacheReadTokens", "cache_read_tokens"),
-    ("cacheWriteTokens", "cache_write_tokens"),
-)
+_METRICS: Final = {
+    "inputTokens": "input_tokens",
+    "outputTokens": "output_tokens",
+    "cacheReadTokens": "cache_read_tokens",
+    "cacheWriteTokens": "cache_write_tokens",
+    "cost": "cost_usd",
+}
 
 
 def is_turn(obj: Any) -> bool:
@@ -126,11 +127,7 @@ def _usage(metrics: dict[str, Any]) -> Usage:
     A transcript's has ``inputTokens``...; the VS Code extension's has ``tokens``
     (``prompt`` including cache hits, ``completion``, ``cached``).
     """
-    counts: dict[str, Any] = {}
-    for wire, name in _METRICS:
-        n = metrics.get(wire)
-        if type(n) is int:
-            counts[name] = n
+    counts = ev.loose_counts(metrics, _METRICS)
     tokens = metrics.get("tokens")
     if type(tokens) is dict:
         prompt, completion, cached = (tokens.get(k) for k in ("prompt", "completion", "cached"))
@@ -140,9 +137,6 @@ def _usage(metrics: dict[str, Any]) -> Usage:
             counts["input_tokens"] = prompt - (cached if type(cached) is int else 0)
         if type(completion) is int:
             counts["output_tokens"] = completion
-    cost = metrics.get("cost")
-    if type(cost) in (int, float):
-        counts["cost_usd"] = cost
     return Usage(**counts)
 
 
@@ -214,12 +208,5 @@ def encode_turn(m: UserMessage | AssistantMessage, policy: Policy) -> dict[str, 
     if m.model is not None and "modelInfo" not in m.extra:
         out["modelInfo"] = {"id": m.model}
     if isinstance(m, AssistantMessage) and m.usage is not None and "metrics" not in m.extra:
-        metrics: dict[str, Any] = {}
-        for wire, name in _METRICS:
-            n = getattr(m.usage, name)
-            if n is not None:
-                metrics[wire] = n
-        if m.usage.cost_usd is not None:
-            metrics["cost"] = m.usage.cost_usd
-        out["metrics"] = metrics
+        out["metrics"] = ev.counts_out(m.usage, _METRICS)
     return ev.overlay(out, m.extra)

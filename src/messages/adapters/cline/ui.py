@@ -45,12 +45,13 @@ _ERRORS: Final = {
     ("ask", "api_req_failed"),
     ("ask", "mistake_limit_reached"),
 }
-_COUNTS: Final = (
-    ("tokensIn", "input_tokens"),
-    ("tokensOut", "output_tokens"),
-    ("cacheReads", "cache_read_tokens"),
-    ("cacheWrites", "cache_write_tokens"),
-)
+_COUNTS: Final = {
+    "tokensIn": "input_tokens",
+    "tokensOut": "output_tokens",
+    "cacheReads": "cache_read_tokens",
+    "cacheWrites": "cache_write_tokens",
+    "cost": "cost_usd",
+}
 
 
 def is_item(obj: Any) -> bool:
@@ -71,14 +72,7 @@ def _usage(text: Any) -> Usage | None:
         return None
     if type(info) is not dict:
         return None
-    counts: dict[str, Any] = {}
-    for wire, name in _COUNTS:
-        n = info.get(wire)
-        if type(n) is int:
-            counts[name] = n
-    cost = info.get("cost")
-    if type(cost) in (int, float):
-        counts["cost_usd"] = cost
+    counts = ev.loose_counts(info, _COUNTS)
     return Usage(**counts) if counts else None
 
 

@@ -182,12 +182,15 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     ...
     messages.errors.UnsupportedContentError: codebuff: $: a Codebuff chat file is read, not written (pass unsupported='drop' or 'text')
     """  # noqa: E501
-    policy = Policy(unsupported, NAME)
+    return _encode(message, Policy(unsupported, NAME))
+
+
+def _encode(message: Message, policy: Policy) -> Any:
     found = _kept(message)
     if found is not None:
         return found[0]
     if isinstance(message, RawMessage) and message.role is None:
-        return thaw(message.data)
+        return thaw(message.data)  # a whole document (an array) too
     policy.refuse("a Codebuff chat file is read, not written", "$", message)
     return None
 
@@ -222,7 +225,7 @@ def iter_encode(
                 yield dump_compact(pending)
                 pending = []
             continue
-        out = encode(message, unsupported=policy.mode)
+        out = _encode(message, policy)
         if out is not None:
             yield dump_compact(out)
     if pending:

@@ -112,9 +112,7 @@ class CodebuffHook(LinearHook):
 
     def files(self, folder: str) -> Iterator[str]:
         """Every ``chat-messages.json`` under ``folder``."""
-        for path in walk_files(folder, (".json",)):
-            if os.path.basename(path) == FILE:
-                yield path
+        return walk_files(folder, (".json",), named=lambda name: name == FILE)
 
     def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
         """The chat's session: ``<channel>/<project>/<chat id>`` for a chat file."""

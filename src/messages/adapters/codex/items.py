@@ -211,13 +211,7 @@ def decode_item(
             text, None, False, None, "assistant", None, sid, None, None, item_id, None, extra
         )
     if kind == "user":
-        content = item["content"]
-        if type(content) is not list:
-            raise fail("an array of blocks", content, "content")
-        try:
-            blocks = decode_content(content)
-        except DecodeError as exc:
-            raise exc.within(".content") from None
+        blocks = _blocks(item["content"], "content")
         slot["item"] = rest(item, _ID_CONTENT)
         return _new_user(blocks, None, sid, None, None, item_id, None, extra, None, None, None)
     if kind == "error":
@@ -234,6 +228,16 @@ def decode_item(
         context=context,
         seen=seen,
     )
+
+
+def _blocks(value: Any, key: str) -> tuple[Block, ...]:
+    """An item's array of Anthropic-shaped blocks (at ``key``: ``content``, ``result.content``)."""
+    if type(value) is not list:
+        raise fail("an array of blocks", value, key)
+    try:
+        return decode_content(value)
+    except DecodeError as exc:
+        raise exc.within("." + key) from None
 
 
 def _tool(
@@ -286,13 +290,7 @@ def _tool(
         item_rest = rest(item, frozenset(known))
     elif kind == "mcp" and type(item.get("result")) is dict and "content" in item["result"]:
         result = item["result"]
-        inner = result["content"]
-        if type(inner) is not list:
-            raise fail("an array of blocks", inner, "result.content")
-        try:
-            content = decode_content(inner)
-        except DecodeError as exc:
-            raise exc.within(".result.content") from None
+        content = _blocks(result["content"], "result.content")
         item_rest = rest(item, frozenset(known))
         item_rest["result"] = rest(result, _CONTENT)
     else:

@@ -198,9 +198,7 @@ class CodexHook:
 
     def files(self, folder: str) -> Iterator[str]:
         """Every ``rollout-*.jsonl`` under ``folder``."""
-        for path in walk_files(folder, (".jsonl",)):
-            if os.path.basename(path).startswith("rollout-"):
-                yield path
+        return walk_files(folder, (".jsonl",), named=lambda name: name.startswith("rollout-"))
 
     def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
         """The session id from the opening ``session_meta`` (else from the file name).

@@ -38,11 +38,9 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
 
-from ..._core.frozen import thaw
 from ...blocks import ToolUseBlock
 from ...flat import ToolUseMessage
 from ...message import Message
-from ...policy import Policy
 from ...policy import Unsupported
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
@@ -133,12 +131,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Encode messages as wire lines; other role messages become one event per block."""
-    policy = Policy(unsupported, NAME)
-
-    def one(m: Message) -> Any:
-        return thaw(_encode(m, policy))
-
-    return ev.lines(messages, one, native=_native)
+    return ev.write_lines(messages, _encode, unsupported, NAME, _native)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

@@ -33,7 +33,7 @@ from .. import _events as ev
 from . import shutdown as cs
 from . import turn as ct
 
-__all__ = ["NAME", "decode"]
+__all__ = ["NAME", "USAGE", "decode"]
 
 
 NAME: Final = "copilot"
@@ -41,17 +41,15 @@ NAME: Final = "copilot"
 
 _USER: Final = frozenset(("content",))
 _COMPLETE: Final = frozenset(("toolCallId", "success", "model", "result", "error"))
-_USAGE: Final = frozenset(
-    (
-        "model",
-        "inputTokens",
-        "outputTokens",
-        "cacheReadTokens",
-        "cacheWriteTokens",
-        "reasoningTokens",
-        "duration",
-    )
-)
+USAGE: Final = {
+    "inputTokens": "input_tokens",
+    "outputTokens": "output_tokens",
+    "cacheReadTokens": "cache_read_tokens",
+    "cacheWriteTokens": "cache_write_tokens",
+    "reasoningTokens": "reasoning_tokens",
+}
+"""An ``assistant.usage`` event's token counts, and the :class:`Usage` field each one is."""
+_USAGE: Final = frozenset(("model", *USAGE, "duration"))
 _START: Final = frozenset(("sessionId", "model", "context"))
 _CWD: Final = frozenset(("cwd",))
 _SESSION_ERROR: Final = frozenset(("message", "errorType"))
@@ -110,13 +108,7 @@ def _complete(d: dict[str, Any], data: dict[str, Any]) -> Message:
 
 def _usage(d: dict[str, Any], data: dict[str, Any]) -> Message:
     at = "$.data"
-    usage = Usage(
-        opt_int(data, "inputTokens", at),
-        opt_int(data, "outputTokens", at),
-        opt_int(data, "cacheReadTokens", at),
-        opt_int(data, "cacheWriteTokens", at),
-        reasoning_tokens=opt_int(data, "reasoningTokens", at),
-    )
+    usage = Usage(**ev.counts_in(data, USAGE, at), extra=EMPTY)  # the rest: the event's
     return ResultMessage(
         usage=usage,
         duration_api_ms=opt_num(data, "duration", at),

@@ -34,6 +34,7 @@ from . import turn as ct
 from .decoder import _DECODERS
 from .decoder import _EXEC
 from .decoder import NAME
+from .decoder import USAGE
 
 __all__ = ["encode"]
 
@@ -55,15 +56,7 @@ def _result_out(m: ResultMessage) -> dict[str, Any]:
     if _is_usage(m):
         u = m.usage
         assert u is not None
-        data = present(
-            model=m.model,
-            inputTokens=u.input_tokens,
-            outputTokens=u.output_tokens,
-            cacheReadTokens=u.cache_read_tokens,
-            cacheWriteTokens=u.cache_write_tokens,
-            reasoningTokens=u.reasoning_tokens,
-            duration=m.duration_api_ms,
-        )
+        data = present(model=m.model, **ev.counts_out(u, USAGE), duration=m.duration_api_ms)
         return ct.event_out("assistant.usage", m, data)
     out: dict[str, Any] = {"type": "result"}
     if m.timestamp is not None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Iterator
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 from typing import Final
@@ -40,7 +39,6 @@ from ..._core.frozen import thaw
 from ..._core.frozen import wrap_owned
 from ..._core.wire import fail
 from ...events.run import StreamEventMessage
-from ...flat import RawMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
@@ -48,6 +46,7 @@ from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._common import read_back
 from . import records as rc
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
@@ -120,21 +119,17 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     ...
     messages.errors.UnsupportedContentError: copilot_otel: $: an OpenTelemetry trace file holds only the records it was read from (pass unsupported='drop' or 'text')
     """  # noqa: E501
-    policy = Policy(unsupported, NAME)
+    return thaw(_encode(message, Policy(unsupported, NAME)))
+
+
+def _encode(message: Message, policy: Policy) -> Any:
+    found = None
     if isinstance(message, StreamEventMessage) and rc.is_record(thaw(message.event)):
-        return thaw(message.event)
-    if isinstance(message, AssistantMessage) and rc.is_record(thaw(message.extra)):
-        return thaw(message.extra)
-    if (
-        isinstance(message, RawMessage)
-        and message.role is None
-        and isinstance(message.data, Mapping)
-    ):
-        return thaw(message.data)
-    policy.refuse(
-        "an OpenTelemetry trace file holds only the records it was read from", "$", message
-    )
-    return None
+        found = message.event
+    elif isinstance(message, AssistantMessage) and rc.is_record(thaw(message.extra)):
+        found = message.extra
+    why = "an OpenTelemetry trace file holds only the records it was read from"
+    return read_back(message, found, why, policy)
 
 
 def detect(obj: Any) -> bool:
@@ -227,8 +222,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Write the records back, one line each (see :func:`encode`)."""
-    Policy(unsupported, NAME)  # an unknown choice is refused now, not at the first message
-    return ev.lines(messages, lambda m: encode(m, unsupported=unsupported), native=lambda m: True)
+    return ev.write_lines(messages, _encode, unsupported, NAME)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

@@ -73,10 +73,8 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is a Cursor CLI stream-json event (never a Claude Code line)."""
-    if type(obj) is not dict or _base.is_native(obj):
-        return False
-    tag = obj.get("type")
-    if type(tag) is not str:
+    tag = _base.line_type(obj)
+    if tag is None:
         return False
     if tag == "thinking":
         return obj.get("subtype") in ("delta", "completed") or "text" in obj
@@ -94,8 +92,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Encode messages as lines; a turn with thinking or tool calls as one event per block."""
-    policy = Policy(unsupported, NAME)
-    return ev.lines(messages, lambda m: thaw(encode_line(m, policy)), native=native)
+    return ev.write_lines(messages, encode_line, unsupported, NAME, native)
 
 
 def _delta(m: Message) -> bool:

@@ -36,13 +36,12 @@ from ..._core.frozen import thaw
 from ..._core.wire import fail
 from ..._core.wire import need_obj
 from ..._core.wire import need_str
-from ..._core.wire import opt_int
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
+from ..._core.wire import present
 from ..._core.wire import rest
 from ...blocks import AudioBlock
 from ...blocks import Block
-from ...blocks import TextBlock
 from ...blocks import VideoBlock
 from ...convert import dump_blocks
 from ...convert import messages_to_turn
@@ -55,16 +54,16 @@ from ...flat import RawMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
-from ...policy import describe
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...roles import as_blocks
-from ...usage import Usage
 from .. import _base
 from .. import _events as ev
 from .._common import refuse
+from .._common import refuse_content
+from .._common import refuse_record
 
 __all__ = [
     "NAME",
@@ -103,10 +102,7 @@ def is_settings(obj: Any) -> bool:
 
 
 def _settings(d: dict[str, Any]) -> Message:
-    tokens = d["tokenUsage"]
-    at = "$.tokenUsage"
-    counts = {field: opt_int(tokens, key, at) for key, field in _TOKENS.items()}
-    usage = Usage(**counts, extra=ev.frozen(rest(tokens, frozenset(_TOKENS))))
+    usage = ev.usage_in(d["tokenUsage"], _TOKENS, "$.tokenUsage", frozenset(_TOKENS))
     extra = rest(d, frozenset(("tokenUsage", "model", "providerLockTimestamp")))
     return ResultMessage(
         subtype="session",
@@ -169,32 +165,20 @@ def _encode(m: Message, policy: Policy) -> Any:
     if isinstance(m, InitMessage):
         if m.tools is not None or m.model is not None:
             refuse(m, "a Droid session_start line has no tools or model", policy, degrade=False)
-        out: dict[str, Any] = {"type": "session_start"}
-        if m.session_id is not None:
-            out["id"] = m.session_id
-        if m.cwd is not None:
-            out["cwd"] = m.cwd
+        out = {"type": "session_start", **present(id=m.session_id, cwd=m.cwd)}
         return ev.finish(out, m.extra)
     if isinstance(m, ResultMessage) and m.subtype == "session" and m.usage is not None:
-        u = m.usage
-        tokens = {k: getattr(u, f) for k, f in _TOKENS.items() if getattr(u, f) is not None}
-        out = {"tokenUsage": ev.overlay(tokens, u.extra)}
-        if m.model is not None:
-            out["model"] = m.model
-        if m.timestamp is not None:
-            out["providerLockTimestamp"] = m.timestamp
+        out = {"tokenUsage": ev.usage_out(m.usage, _TOKENS)}
+        out.update(present(model=m.model, providerLockTimestamp=m.timestamp))
         return ev.overlay(out, m.extra)
     if isinstance(m, RawMessage) and m.role is None and isinstance(m.data, FrozenDict):
         return raw(m.data)
     if isinstance(m, RawMessage) and m.role is not None:
-        alt = refuse(m, "a Droid transcript has no line for raw content", policy)
-        return None if alt is None else _encode(alt, policy)
+        return refuse_content(m, "a Droid transcript has no line for raw content", policy, _encode)
     turn: Message = m
     if not isinstance(m, UserMessage | AssistantMessage | SystemMessage | ToolMessage):
         if getattr(m, "role", None) is None or isinstance(m, InvalidLineMessage):
-            refuse(
-                m, f"a Droid transcript has no line for a {m.kind} message", policy, degrade=False
-            )
+            refuse_record(m, "a Droid transcript has no line", policy)
             return None
         turn = messages_to_turn([m])  # type: ignore[list-item]  # a flat message: one block
     if isinstance(turn, ToolMessage):  # tool results come in the user's message
@@ -214,11 +198,7 @@ def _encode(m: Message, policy: Policy) -> Any:
         if turn.content and not kept:
             return None  # the policy left out all there was
         content = dump_blocks(kept)
-    out = {"type": "message"}
-    if turn.uuid is not None:
-        out["id"] = turn.uuid
-    if turn.timestamp is not None:
-        out["timestamp"] = turn.timestamp
+    out = {"type": "message", **present(id=turn.uuid, timestamp=turn.timestamp)}
     out["message"] = {"role": turn.role, "content": content}
     out = ev.finish(out, turn.extra)
     if out["message"].get("content", []) is None:
@@ -231,9 +211,9 @@ def _carried(turn: UserMessage | AssistantMessage, policy: Policy) -> list[Block
     out: list[Block] = []
     for i, b in enumerate(as_blocks(turn.content)):
         if isinstance(b, AudioBlock | VideoBlock):
-            policy.refuse(f"a Droid message has no {b.kind} block", f"$.content[{i}]", b)
-            if policy.mode == "text":
-                out.append(TextBlock(describe(b)))
+            alt = policy.degrade(b, f"$.content[{i}]", f"a Droid message has no {b.kind} block")
+            if alt is not None:
+                out.append(alt)
             continue
         out.append(b)
     return out
@@ -276,8 +256,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages as transcript lines, one per message."""
-    policy = Policy(unsupported, NAME)
-    return ev.lines(messages, lambda m: thaw(_encode(m, policy)), native=lambda m: True)
+    return ev.write_lines(messages, _encode, unsupported, NAME)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

@@ -53,7 +53,8 @@ from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
 from .. import _sqlite
-from .._common import refuse
+from .._common import refuse_content
+from .._common import refuse_record
 from .rows import ROW
 from .rows import decode_row
 from .rows import encode_row
@@ -102,23 +103,25 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
 
     A message from another source becomes a ``messages`` row; anything else has no row.
     """
-    policy = Policy(unsupported, NAME)
+    return thaw(_encode(message, Policy(unsupported, NAME)))
+
+
+def _encode(message: Message, policy: Policy) -> Any:
     if (
         isinstance(message, RawMessage)
         and message.role is None
         and isinstance(message.data, FrozenDict)
     ):
-        return thaw(raw(message.data))
+        return raw(message.data)
     if isinstance(message, RawMessage) and message.role is not None:
-        alt = refuse(message, "Goose's database has no row for raw content", policy)
-        return None if alt is None else encode(alt, unsupported=unsupported)
+        why = "Goose's database has no row for raw content"
+        return refuse_content(message, why, policy, _encode)
     turn = _as_turn(message, policy)
     if isinstance(turn, UserMessage | AssistantMessage) or (
         isinstance(turn, ResultMessage) and ROW in turn.extra
     ):
-        return thaw(encode_row(turn, policy))
-    why = f"Goose's database has no row for a {message.kind} message"
-    refuse(message, why, policy, degrade=False)
+        return encode_row(turn, policy)
+    refuse_record(message, "Goose's database has no row", policy)
     return None
 
 
@@ -149,8 +152,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages as rows, one per line."""
-    Policy(unsupported, NAME)  # an unknown policy is an error here, not at the first message
-    return ev.lines(messages, lambda m: encode(m, unsupported=unsupported), native=lambda m: True)
+    return ev.write_lines(messages, _encode, unsupported, NAME)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

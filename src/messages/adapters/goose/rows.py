@@ -35,6 +35,7 @@ from ...roles import AssistantMessage
 from ...roles import UserMessage
 from ...usage import Usage
 from .. import _events as ev
+from .._common import other_out
 from .._common import text_in
 from .._common import text_out
 
@@ -218,11 +219,8 @@ def _item_out(b: Block, policy: Policy, at: str) -> Any:
                 ]
                 result = {"status": "success", "value": [x for x in items if x is not None]}
             out = {"type": "toolResponse", "id": b.tool_use_id, "toolResult": result}
-        case RawBlock():
-            return raw(b.data)
-        case _:
-            policy.refuse(f"Goose has no content item for {b.kind} content", at, b)
-            return {"type": "text", "text": describe(b)} if policy.mode == "text" else None
+        case _:  # raw, media, server tools
+            return other_out(b, policy, at, "Goose has no content item")
     return ev.overlay(out, b.extra)
 
 

@@ -57,6 +57,7 @@ from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._common import read_back
 from .._stores import is_row
 from .._stores import iso_millis
 from .._stores import kept_row
@@ -221,18 +222,12 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     ...
     messages.errors.UnsupportedContentError: hermes: $: Hermes Agent's database is read, not written (pass unsupported='drop' or 'text')
     """  # noqa: E501
-    policy = Policy(unsupported, NAME)
-    found = kept_row(message, NAME)
-    if found is not None:
-        return found
-    if (
-        isinstance(message, RawMessage)
-        and message.role is None
-        and isinstance(message.data, Mapping)
-    ):
-        return thaw(message.data)
-    policy.refuse("Hermes Agent's database is read, not written", "$", message)
-    return None
+    return thaw(_encode(message, Policy(unsupported, NAME)))
+
+
+def _encode(message: Message, policy: Policy) -> Any:
+    why = "Hermes Agent's database is read, not written"
+    return read_back(message, kept_row(message, NAME), why, policy)
 
 
 def detect(obj: Any) -> bool:
@@ -264,8 +259,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Write the row objects back, one line each (see :func:`encode`)."""
-    Policy(unsupported, NAME)
-    return ev.lines(messages, lambda m: encode(m, unsupported=unsupported), native=lambda m: True)
+    return ev.write_lines(messages, _encode, unsupported, NAME)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

@@ -41,7 +41,6 @@ from ..._core.make import wrap_owned
 from ..._core.wire import fail
 from ..._core.wire import need_obj
 from ..._core.wire import need_str
-from ..._core.wire import opt_int
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
 from ..._core.wire import rest
@@ -60,7 +59,6 @@ from ...roles import AssistantMessage
 from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
-from ...usage import Usage
 from .. import _base
 from .. import _events as ev
 from .._common import content_text
@@ -204,9 +202,7 @@ def _status(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Messa
     tokens = p.get("token_usage")
     if type(tokens) is not dict:
         return _event(d)
-    at = "$.message.payload.token_usage"
-    counts = {field: opt_int(tokens, key, at) for key, field in _TOKENS.items()}
-    usage = Usage(**counts, extra=ev.frozen(rest(tokens, frozenset(_TOKENS))))
+    usage = ev.usage_in(tokens, _TOKENS, "$.message.payload.token_usage", frozenset(_TOKENS))
     left = rest(p, frozenset(("token_usage", "message_id")))
     return ResultMessage(
         subtype="status",
@@ -284,9 +280,7 @@ def _encode(m: Message, policy: Policy) -> Any:
                 value["output"] = content_text(m.content, policy)
             return _line("ToolResult", m, {"tool_call_id": m.tool_use_id, "return_value": value})
         case ResultMessage() if m.subtype == "status" and m.usage is not None:
-            u = m.usage
-            tokens = {k: getattr(u, f) for k, f in _TOKENS.items() if getattr(u, f) is not None}
-            payload: dict[str, Any] = {"token_usage": ev.overlay(tokens, u.extra)}
+            payload: dict[str, Any] = {"token_usage": ev.usage_out(m.usage, _TOKENS)}
             if m.message_id is not None:
                 payload["message_id"] = m.message_id
             return _line("StatusUpdate", m, payload)
@@ -301,14 +295,14 @@ def _kept_result(m: Message) -> Any:
     return found if isinstance(found, FrozenDict | dict) else {}
 
 
-def _one(m: Message, policy: Policy) -> Any:
+def _written(m: Message, policy: Policy) -> Any:
     found = cx.kept(m)  # a context.jsonl record, written back as it was
-    return thaw(_encode(m, policy)) if found is None else found
+    return _encode(m, policy) if found is None else found
 
 
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     """One message to one wire (or context) line: ``encode(decode(x)) == x``."""
-    return _one(message, Policy(unsupported, NAME))
+    return thaw(_written(message, Policy(unsupported, NAME)))
 
 
 def detect(obj: Any) -> bool:
@@ -342,7 +336,6 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Messages as wire lines, one per message."""
-    policy = Policy(unsupported, NAME)
 
     def native(m: Message) -> bool:
         return (
@@ -351,7 +344,7 @@ def iter_encode(
             or cx.kept(m) is not None
         )
 
-    return ev.lines(messages, lambda m: _one(m, policy), native=native)
+    return ev.write_lines(messages, _written, unsupported, NAME, native)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

@@ -21,7 +21,6 @@ from ...events.run import ResultMessage
 from ...message import Message
 from .._sessions import LinearHook
 from .._sessions import Link
-from .._sessions import Linker
 from .._sessions import SessionFile
 from .._sessions import agent_folders
 from .._sessions import walk_files
@@ -37,22 +36,6 @@ def data_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     return agent_folders(env, "KIMI_DATA_DIR", (".kimi",))
 
 
-class _Linker:
-    __slots__ = ("count", "inner")
-
-    def __init__(self, inner: Linker) -> None:
-        self.inner = inner
-        self.count = 0
-
-    def link(self, message: Message) -> Link:
-        found = self.inner.link(message)
-        self.count += 1
-        if isinstance(message, ResultMessage) and message.subtype == "status":
-            key = message.message_id or f"line {self.count}"  # one status per API call
-            return Link(found.id, found.parent, call=key)
-        return found
-
-
 class Hook(LinearHook):
     """Kimi CLI: one ``wire.jsonl`` is one session."""
 
@@ -64,9 +47,7 @@ class Hook(LinearHook):
 
     def files(self, folder: str) -> Iterator[str]:
         """The ``wire.jsonl`` and ``context.jsonl`` files under ``folder``."""
-        for path in walk_files(folder, (".jsonl",)):
-            if os.path.basename(path) in (WIRE, CONTEXT):
-                yield path
+        return walk_files(folder, (".jsonl",), named=lambda name: name in (WIRE, CONTEXT))
 
     def read(self, files: Sequence[SessionFile]) -> Iterator[Message]:
         """The wire file's records; without one, the context file's (the current one first)."""
@@ -94,9 +75,11 @@ class Hook(LinearHook):
             return None, None
         return os.path.basename(os.path.dirname(os.path.abspath(path))) or None, None
 
-    def linker(self, file: SessionFile) -> Linker:
+    def amend(self, message: Message, link: Link) -> Link:
         """A chain in file order; each status update is one API call's usage."""
-        return _Linker(super().linker(file))
+        if isinstance(message, ResultMessage) and message.subtype == "status":
+            return Link(link.id, link.parent, call=message.message_id or f"line {link.id}")
+        return link
 
 
 HOOK: Final = Hook("kimi")

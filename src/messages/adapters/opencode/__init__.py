@@ -33,13 +33,11 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
 
-from ..._core.frozen import thaw
 from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
 from ...flat import ToolResultMessage
 from ...flat import ToolUseMessage
 from ...message import Message
-from ...policy import Policy
 from ...policy import Unsupported
 from ...roles import AssistantMessage
 from ...roles import SystemMessage
@@ -62,10 +60,8 @@ __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is an ``opencode run --format json`` event."""
-    if type(obj) is not dict or _base.is_native(obj):
-        return False
-    tag = obj.get("type")
-    if type(tag) is not str:  # a list or object type is unhashable
+    tag = _base.line_type(obj)
+    if tag is None:
         return False
     if tag in _PART_EVENTS:
         return type(obj.get("part")) is dict
@@ -175,12 +171,7 @@ def iter_encode(
     Role messages become one event per block, and a tool call followed by its result becomes
     one finished tool part, as OpenCode writes them.
     """
-    policy = Policy(unsupported, NAME)
-
-    def one(m: Message) -> Any:
-        return thaw(_encode(m, policy))
-
-    return ev.lines(_paired(messages), one, native=lambda m: True)
+    return ev.write_lines(_paired(messages), _encode, unsupported, NAME)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

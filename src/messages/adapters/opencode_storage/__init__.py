@@ -124,10 +124,6 @@ def iter_encode(
     A role message with content is written as its message record followed by one part
     record per block.
     """
-    policy = Policy(unsupported, NAME)
-
-    def one(m: Message) -> Any:
-        return thaw(encode_record(m, policy))
 
     def expand(messages: Iterable[Message]) -> Iterator[Message]:
         for m in messages:
@@ -137,7 +133,7 @@ def iter_encode(
             else:
                 yield m
 
-    return ev.lines(expand(messages), one, native=lambda m: True)
+    return ev.write_lines(expand(messages), encode_record, unsupported, NAME)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

@@ -34,12 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 from typing import Final
 
 from ..._core.frozen import thaw
-from ..._core.jsontext import dump_compact
-from ...events.run import InvalidLineMessage
 from ...message import Message
 from ...policy import Policy
 from ...policy import Unsupported
@@ -82,10 +81,8 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
 
 def detect(obj: Any) -> bool:
     """Whether a parsed line is a pi session entry."""
-    if type(obj) is not dict or _base.is_native(obj):
-        return False
-    tag = obj.get("type")
-    if type(tag) is not str:  # a list or object type is unhashable
+    tag = _base.line_type(obj)
+    if tag is None:
         return False
     if tag == "message":
         inner = obj.get("message")
@@ -124,15 +121,9 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Encode messages as entries, one line each; a turn's tool results one entry apiece."""
-    policy = Policy(unsupported, NAME)
-    for message in messages:
-        if isinstance(message, InvalidLineMessage):
-            yield message.text
-            continue
-        for part in split(message):
-            obj = encode_message(part, policy)
-            if obj is not None:
-                yield dump_compact(obj)
+    return ev.write_lines(
+        chain.from_iterable(map(split, messages)), encode_message, unsupported, NAME
+    )
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

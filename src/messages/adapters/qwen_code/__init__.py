@@ -162,8 +162,7 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Encode messages as chat lines, one record per message."""
-    policy = Policy(unsupported, NAME)
-    return ev.lines(messages, lambda m: thaw(_encode(m, policy)), lambda m: True)
+    return ev.write_lines(messages, _encode, unsupported, NAME)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
