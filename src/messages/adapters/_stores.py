@@ -44,6 +44,8 @@ __all__ = [
     "STORES",
     "Store",
     "columns",
+    "encode_kept",
+    "ids",
     "is_database",
     "is_row",
     "iso_millis",
@@ -57,7 +59,7 @@ __all__ = [
     "split",
 ]
 
-STORES: Final = ("hermes",)
+STORES: Final = ("hermes", "zcode")
 """The adapters that read a SQLite store."""
 SESSION_MARK: Final = "#session="
 """What joins a database's path and a session id in a session path."""
@@ -132,6 +134,24 @@ def select(
         yield row_object(store, table, names, values)
 
 
+def ids(db: sqlite3.Connection, sources: Sequence[tuple[str, str, str]]) -> list[str]:
+    """The distinct text values of each ``(table, column, order)`` source, in that order.
+
+    A store's session ids: those of its sessions table first, then any another table names
+    without a row of its own there.
+    """
+    found: list[str] = []
+    for table, key, order in sources:
+        names = columns(db, table)
+        if key not in names:
+            continue
+        by = f'"{order}", rowid' if order in names else "rowid"
+        for (found_value,) in db.execute(f'SELECT "{key}" FROM "{table}" ORDER BY {by}'):
+            if isinstance(found_value, str) and found_value not in found:
+                found.append(found_value)
+    return found
+
+
 def _store(name: str) -> Store:
     found: Store = import_module(f"{__package__}.{name}.store")
     return found
@@ -191,6 +211,25 @@ def kept_row(message: Any, store: str) -> dict[str, Any] | None:
             found: dict[str, Any] = thaw(held)
             if "table" in found:
                 return found
+    return None
+
+
+def encode_kept(message: Any, store: str, policy: Any, why: str) -> Any:
+    """The row object a message of ``store`` was read from, or a raw record as it was.
+
+    Any other message goes through ``policy`` (a :class:`~messages.policy.Policy`), refused
+    with ``why``: a store adapter writes back only what it read.
+    """
+    from .._core.frozen import thaw
+    from ..flat import RawMessage
+
+    found = kept_row(message, store)
+    if found is not None:
+        return found
+    data = message.data if isinstance(message, RawMessage) and message.role is None else None
+    if isinstance(data, Mapping):
+        return thaw(data)
+    policy.refuse(why, "$", message)
     return None
 
 

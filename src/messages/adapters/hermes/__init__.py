@@ -57,9 +57,9 @@ from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._stores import encode_kept
 from .._stores import is_row
 from .._stores import iso_millis
-from .._stores import kept_row
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -222,17 +222,7 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     messages.errors.UnsupportedContentError: hermes: $: Hermes Agent's database is read, not written (pass unsupported='drop' or 'text')
     """  # noqa: E501
     policy = Policy(unsupported, NAME)
-    found = kept_row(message, NAME)
-    if found is not None:
-        return found
-    if (
-        isinstance(message, RawMessage)
-        and message.role is None
-        and isinstance(message.data, Mapping)
-    ):
-        return thaw(message.data)
-    policy.refuse("Hermes Agent's database is read, not written", "$", message)
-    return None
+    return encode_kept(message, NAME, policy, "Hermes Agent's database is read, not written")
 
 
 def detect(obj: Any) -> bool:
