@@ -23,6 +23,8 @@ import io
 import json
 import os
 import sqlite3
+from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -33,6 +35,7 @@ from typing import Any
 from typing import Final
 from typing import Protocol
 
+from .._core.frozen import FrozenDict
 from .._core.wire import millis_text
 from . import _sqlite
 from ._sqlite import connect
@@ -44,6 +47,7 @@ __all__ = [
     "STORES",
     "Store",
     "columns",
+    "decode_row",
     "encode_kept",
     "ids",
     "is_database",
@@ -57,6 +61,8 @@ __all__ = [
     "select",
     "session_paths",
     "split",
+    "text_column",
+    "write_rows",
 ]
 
 STORES: Final = ("hermes", "zcode")
@@ -231,6 +237,40 @@ def encode_kept(message: Any, store: str, policy: Any, why: str) -> Any:
         return thaw(data)
     policy.refuse(why, "$", message)
     return None
+
+
+def decode_row(
+    obj: Any, store: str, readers: Mapping[str, Callable[[FrozenDict, dict[str, Any]], Any]]
+) -> Any:
+    """One row object of ``store`` through the reader of its table (``readers``).
+
+    A reader is given the row object (kept whole, as the message's record) and its ``row``;
+    a row of another table, or a line that is no row object of ``store``, is kept whole as a
+    raw record.
+    """
+    from .._core.frozen import wrap_owned
+    from .._core.wire import fail
+    from . import _events as ev
+
+    if type(obj) is not dict:
+        raise fail("an object", obj)
+    reader = readers.get(obj["table"]) if is_row(obj, store) else None
+    if reader is None:
+        return ev.raw_line(obj)
+    return reader(wrap_owned(obj), obj["row"])
+
+
+def write_rows(messages: Iterable[Any], store: str, policy: Any, why: str) -> Iterator[str]:
+    """The row objects messages were read from, one line each (see :func:`encode_kept`)."""
+    from . import _events as ev
+
+    return ev.lines(messages, lambda m: encode_kept(m, store, policy, why), lambda m: True)
+
+
+def text_column(row: Mapping[str, Any], column: str) -> str | None:
+    """A column's text, ``None`` when it holds no text or only blanks."""
+    value = row.get(column)
+    return value if type(value) is str and value.strip() else None
 
 
 def is_row(obj: Any, store: str) -> bool:

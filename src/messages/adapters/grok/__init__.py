@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 from typing import Final
 
@@ -111,13 +112,13 @@ def _usage(m: ResultMessage) -> dict[str, Any] | None:
 def _encode(m: Message, policy: Policy) -> Any:
     kept = kept_update(m)
     match m:
-        case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
-            return raw(m.data)
-        case StreamEventMessage() if isinstance(m.event, FrozenDict) and detect(raw(m.event)):
-            return raw(m.event)
         case UserMessage() if isinstance(m.content, str):
             content = {"type": "text", "text": m.content}
             return _line(m, {"sessionUpdate": "user_message_chunk", "content": content})
+        case StreamEventMessage() if isinstance(m.event, FrozenDict) and detect(raw(m.event)):
+            return raw(m.event)
+        case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
+            return raw(m.data)
         case UserMessage() | AssistantMessage() | SystemMessage() | ToolMessage():
             return _encode(ev.single(m, NAME), policy)
         case TextMessage() if m.role in ("user", "assistant"):
@@ -167,20 +168,6 @@ def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterat
     return _base.iter_decode(decode_line, lines, source=NAME, strict=strict)
 
 
-def iter_encode(
-    messages: Iterable[Message], *, unsupported: Unsupported = "raise"
-) -> Iterator[str]:
-    """Messages as ``updates.jsonl`` lines, one per message (a role message: one per block)."""
-    policy = Policy(unsupported, NAME)
-
-    def native(m: Message) -> bool:
-        return not isinstance(m, ROLE_TYPES) or (
-            isinstance(m, UserMessage) and isinstance(m.content, str)
-        )
-
-    return ev.lines(messages, lambda m: _encode(m, policy), native=native)
-
-
 def _is_chunk(m: Message) -> bool:
     return isinstance(m, TextMessage | ThinkingMessage)
 
@@ -192,3 +179,17 @@ def merge(messages: Iterable[Message]) -> Iterator[Message]:
     context and ``extra`` stand for the whole (a view, not a lossless step).
     """
     return _base.merge_deltas(messages, is_delta=_is_chunk)
+
+
+def _one_line(m: Message) -> bool:
+    """Whether a message is written as one line (a role message holding blocks is not)."""
+    return not isinstance(m, ROLE_TYPES) or (
+        isinstance(m, UserMessage) and isinstance(m.content, str)
+    )
+
+
+def iter_encode(
+    messages: Iterable[Message], *, unsupported: Unsupported = "raise"
+) -> Iterator[str]:
+    """Messages as ``updates.jsonl`` lines, one per message (a role message: one per block)."""
+    return ev.lines(messages, partial(_encode, policy=Policy(unsupported, NAME)), _one_line)

@@ -224,22 +224,12 @@ def _turn(line: dict[str, Any], update: dict[str, Any]) -> Message | None:
     )
 
 
-_READERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message | None]]] = {
-    "user_message_chunk": _chunk,
-    "agent_message_chunk": _chunk,
-    "agent_thought_chunk": _chunk,
-    "tool_call": _tool_call,
-    "tool_call_update": _tool_result,
-    "turn_completed": _turn,
-}
-
-
 def decode_line(obj: Any) -> Message:
     """One owned, parsed line to one message (an unread notification kept whole)."""
-    if type(obj) is not dict:
-        raise fail("an object", obj)
     update = update_of(obj)
     if update is None:
+        if type(obj) is not dict:
+            raise fail("an object", obj)
         return ev.raw_line(obj)
     reader = _READERS.get(update["sessionUpdate"])
     if reader is not None:
@@ -249,6 +239,16 @@ def decode_line(obj: Any) -> Message:
             return found
     stamp = iso_millis(_meta(obj).get("agentTimestampMs")) or iso_millis(obj.get("timestamp"))
     return StreamEventMessage(wrap_owned(obj), timestamp=stamp)
+
+
+_READERS: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], Message | None]]] = {
+    "user_message_chunk": _chunk,
+    "agent_message_chunk": _chunk,
+    "agent_thought_chunk": _chunk,
+    "tool_call": _tool_call,
+    "tool_call_update": _tool_result,
+    "turn_completed": _turn,
+}
 
 
 def kept_update(m: Message) -> FrozenDict | None:

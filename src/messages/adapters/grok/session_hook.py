@@ -28,15 +28,10 @@ from .._sessions import SessionFile
 from .._sessions import agent_folders
 from .._sessions import walk_files
 
-__all__ = ["HOOK", "Hook", "LOG", "home_folders"]
+__all__ = ["HOOK", "Hook", "LOG"]
 
 LOG: Final = "updates.jsonl"
 """The one file of a session that is read."""
-
-
-def home_folders(env: Mapping[str, str]) -> tuple[str, ...]:
-    """Grok Build's home folders by its own rules (existing or not)."""
-    return agent_folders(env, "GROK_HOME", (".grok",))
 
 
 class Hook(LinearHook):
@@ -45,14 +40,13 @@ class Hook(LinearHook):
     __slots__ = ()
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
-        """The ``sessions`` folder of each home folder."""
-        return tuple(os.path.join(d, "sessions") for d in home_folders(env))
+        """The ``sessions`` folder of each home folder (``$GROK_HOME``, else ``~/.grok``)."""
+        homes = agent_folders(env, "GROK_HOME", (".grok",))
+        return tuple(os.path.join(home, "sessions") for home in homes)
 
     def files(self, folder: str) -> Iterator[str]:
         """The ``updates.jsonl`` files under ``folder``."""
-        for path in walk_files(folder, (".jsonl",)):
-            if os.path.basename(path) == LOG:
-                yield path
+        return (p for p in walk_files(folder, (".jsonl",)) if os.path.basename(p) == LOG)
 
     def locate(self, path: str, head: Sequence[Any]) -> SessionFile | None:
         """The session is the log's folder; the project, the working directory above it."""

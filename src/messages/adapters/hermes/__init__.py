@@ -40,7 +40,6 @@ from typing import Final
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import thaw
-from ..._core.frozen import wrap_owned
 from ..._core.wire import fail
 from ...blocks import Block
 from ...blocks import TextBlock
@@ -57,19 +56,17 @@ from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._stores import decode_row
 from .._stores import encode_kept
 from .._stores import is_row
 from .._stores import iso_millis
+from .._stores import text_column
+from .._stores import write_rows
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
 NAME: Final = "hermes"
 """The source name of this adapter."""
-
-
-def _str(row: Mapping[str, Any], key: str) -> str | None:
-    value = row.get(key)
-    return value if type(value) is str and value.strip() else None
 
 
 def _count(row: Mapping[str, Any], key: str) -> int:
@@ -90,8 +87,8 @@ def _cost(row: Mapping[str, Any]) -> float | None:
 
 
 def _session(record: FrozenDict, row: dict[str, Any]) -> Message:
-    ident = _str(row, "id")
-    model = _str(row, "model")
+    ident = text_column(row, "id")
+    model = text_column(row, "model")
     stamp = iso_millis(row.get("started_at"))
     usage: Usage | None = Usage(
         _count(row, "input_tokens"),
@@ -165,7 +162,7 @@ def _message(record: FrozenDict, row: dict[str, Any]) -> Message:
     role = row.get("role")
     context: dict[str, Any] = {
         "uuid": str(row["id"]) if type(row.get("id")) in (int, str) else None,
-        "session_id": _str(row, "session_id"),
+        "session_id": text_column(row, "session_id"),
         "timestamp": iso_millis(row.get("timestamp")),
         "extra": record,
     }
@@ -176,7 +173,9 @@ def _message(record: FrozenDict, row: dict[str, Any]) -> Message:
     if role == "system":
         return TextMessage(text, role="system", **context)
     if role == "tool" and type(row.get("tool_call_id")) is str:
-        return ToolResultMessage(row["tool_call_id"], text, name=_str(row, "tool_name"), **context)
+        return ToolResultMessage(
+            row["tool_call_id"], text, name=text_column(row, "tool_name"), **context
+        )
     if role == "assistant":
         blocks: list[Block] = []
         reasoning = row.get("reasoning") or row.get("reasoning_content")
@@ -185,21 +184,18 @@ def _message(record: FrozenDict, row: dict[str, Any]) -> Message:
         if text:
             blocks.append(TextBlock(text))
         blocks.extend(_calls(row))
-        return AssistantMessage(tuple(blocks), stop_reason=_str(row, "finish_reason"), **context)
+        return AssistantMessage(
+            tuple(blocks), stop_reason=text_column(row, "finish_reason"), **context
+        )
     return RawMessage(thaw(record), **{k: v for k, v in context.items() if k != "extra"})
 
 
+_READERS: Final = {"sessions": _session, "messages": _message}
+
+
 def _decode(obj: Any) -> Message:
-    if type(obj) is not dict:
-        raise fail("an object", obj)
-    if not is_row(obj, NAME):
-        return ev.raw_line(obj)
-    record = wrap_owned(obj)
-    if obj["table"] == "sessions":
-        return _session(record, obj["row"])
-    if obj["table"] == "messages":
-        return _message(record, obj["row"])
-    return ev.raw_line(obj)
+    found: Message = decode_row(obj, NAME, _READERS)
+    return found
 
 
 def decode(obj: Any) -> Message:
@@ -254,8 +250,9 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Write the row objects back, one line each (see :func:`encode`)."""
-    Policy(unsupported, NAME)
-    return ev.lines(messages, lambda m: encode(m, unsupported=unsupported), native=lambda m: True)
+    return write_rows(
+        messages, NAME, Policy(unsupported, NAME), "Hermes Agent's database is read, not written"
+    )
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:

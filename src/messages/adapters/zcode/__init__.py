@@ -29,13 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Iterator
-from collections.abc import Mapping
 from typing import Any
 from typing import Final
 
 from ..._core.frozen import FrozenDict
-from ..._core.frozen import wrap_owned
-from ..._core.wire import fail
+from ..._core.wire import opt_int
 from ...events.run import InitMessage
 from ...events.run import ResultMessage
 from ...message import Message
@@ -44,9 +42,12 @@ from ...policy import Unsupported
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._stores import decode_row
 from .._stores import encode_kept
 from .._stores import is_row
 from .._stores import iso_millis
+from .._stores import text_column
+from .._stores import write_rows
 
 __all__ = ["NAME", "READ_ONLY", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -59,21 +60,11 @@ READ_ONLY: Final = True
 _WHY: Final = "ZCode's database is read, not written"
 
 
-def _str(row: Mapping[str, Any], key: str) -> str | None:
-    value = row.get(key)
-    return value if type(value) is str and value.strip() else None
+def _count(row: dict[str, Any], key: str) -> int:
+    return max(opt_int(row, key, "$.row") or 0, 0)
 
 
-def _count(row: Mapping[str, Any], key: str) -> int:
-    value = row.get(key)
-    if value is None:
-        return 0
-    if type(value) is not int:
-        raise fail("an integer", value, key, "$.row")
-    return max(value, 0)
-
-
-def _usage(row: Mapping[str, Any]) -> Usage:
+def _usage(row: dict[str, Any]) -> Usage:
     read = _count(row, "cache_read_input_tokens")
     write = _count(row, "cache_creation_input_tokens")
     given = _count(row, "input_tokens")
@@ -86,29 +77,26 @@ def _call(record: FrozenDict, row: dict[str, Any]) -> Message:
     return ResultMessage(
         subtype="model_usage",
         usage=_usage(row) if row.get("status") == "completed" else None,
-        model=_str(row, "model_id"),
+        model=text_column(row, "model_id"),
         uuid=None if key is None else f"zcode:{key}",
-        session_id=_str(row, "session_id"),
+        session_id=text_column(row, "session_id"),
         timestamp=iso_millis(row.get("started_at")),
         extra=record,
     )
 
 
 def _session(record: FrozenDict, row: dict[str, Any]) -> Message:
-    return InitMessage(cwd=_str(row, "directory"), session_id=_str(row, "id"), extra=record)
+    return InitMessage(
+        cwd=text_column(row, "directory"), session_id=text_column(row, "id"), extra=record
+    )
+
+
+_READERS: Final = {"model_usage": _call, "session": _session}
 
 
 def _decode(obj: Any) -> Message:
-    if type(obj) is not dict:
-        raise fail("an object", obj)
-    if not is_row(obj, NAME):
-        return ev.raw_line(obj)
-    record = wrap_owned(obj)
-    if obj["table"] == "model_usage":
-        return _call(record, obj["row"])
-    if obj["table"] == "session":
-        return _session(record, obj["row"])
-    return ev.raw_line(obj)
+    found: Message = decode_row(obj, NAME, _READERS)
+    return found
 
 
 def decode(obj: Any) -> Message:
@@ -131,14 +119,13 @@ def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterat
     return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
 
 
+def merge(messages: Iterable[Message]) -> Iterator[Message]:
+    """Pass messages through: each row is whole."""
+    return iter(messages)
+
+
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Write the row objects back, one line each (see :func:`encode`)."""
-    policy = Policy(unsupported, NAME)
-    return ev.lines(messages, lambda m: encode_kept(m, NAME, policy, _WHY), native=lambda m: True)
-
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """Pass messages through: each row is whole."""
-    return iter(messages)
+    return write_rows(messages, NAME, Policy(unsupported, NAME), _WHY)
