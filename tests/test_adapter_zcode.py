@@ -135,9 +135,15 @@ def test_the_home_folder_is_zcode_by_default(home: Path) -> None:
     assert str(dotted / "cli" / "db") in default_folders({"HOME": str(home.parent)})
 
 
-def test_convert_to_zcode_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["convert", "--to", "zcode", str(HERE / "db-rows.jsonl")]) == 2
-    assert "zcode" in capsys.readouterr().err
+def test_convert_to_zcode_writes_back_only_its_own_rows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = str(HERE / "db-rows.jsonl")
+    assert main(["convert", "--to", "zcode", rows]) == 0
+    assert capsys.readouterr().out == (HERE / "db-rows.jsonl").read_text("utf-8")
+    other = str(ROOT / "tests" / "fixtures" / "grok" / "updates.jsonl")
+    assert main(["convert", "--to", "zcode", other]) == 1
+    assert "ZCode's database is read, not written" in capsys.readouterr().err
 
 
 # ccusage 20.0.24 (`ZCODE_HOME=<home> ccusage zcode daily --json --offline --timezone UTC`): per

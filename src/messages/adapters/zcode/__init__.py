@@ -49,13 +49,10 @@ from .._stores import iso_millis
 from .._stores import text_column
 from .._stores import write_rows
 
-__all__ = ["NAME", "READ_ONLY", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
+__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
 NAME: Final = "zcode"
 """The source name of this adapter."""
-
-READ_ONLY: Final = True
-"""``messages convert --to zcode`` is refused: the database is ZCode's own store."""
 
 _WHY: Final = "ZCode's database is read, not written"
 
