@@ -40,6 +40,7 @@ from typing import Final
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import thaw
+from ..._core.frozen import wrap_owned
 from ..._core.wire import fail
 from ...blocks import Block
 from ...blocks import TextBlock
@@ -56,12 +57,10 @@ from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
-from .._stores import decode_row
-from .._stores import encode_kept
 from .._stores import is_row
 from .._stores import iso_millis
+from .._stores import kept_row
 from .._stores import text_column
-from .._stores import write_rows
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -190,12 +189,17 @@ def _message(record: FrozenDict, row: dict[str, Any]) -> Message:
     return RawMessage(thaw(record), **{k: v for k, v in context.items() if k != "extra"})
 
 
-_READERS: Final = {"sessions": _session, "messages": _message}
-
-
 def _decode(obj: Any) -> Message:
-    found: Message = decode_row(obj, NAME, _READERS)
-    return found
+    if type(obj) is not dict:
+        raise fail("an object", obj)
+    if not is_row(obj, NAME):
+        return ev.raw_line(obj)
+    record = wrap_owned(obj)
+    if obj["table"] == "sessions":
+        return _session(record, obj["row"])
+    if obj["table"] == "messages":
+        return _message(record, obj["row"])
+    return ev.raw_line(obj)
 
 
 def decode(obj: Any) -> Message:
@@ -218,7 +222,17 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     messages.errors.UnsupportedContentError: hermes: $: Hermes Agent's database is read, not written (pass unsupported='drop' or 'text')
     """  # noqa: E501
     policy = Policy(unsupported, NAME)
-    return encode_kept(message, NAME, policy, "Hermes Agent's database is read, not written")
+    found = kept_row(message, NAME)
+    if found is not None:
+        return found
+    if (
+        isinstance(message, RawMessage)
+        and message.role is None
+        and isinstance(message.data, Mapping)
+    ):
+        return thaw(message.data)
+    policy.refuse("Hermes Agent's database is read, not written", "$", message)
+    return None
 
 
 def detect(obj: Any) -> bool:
@@ -250,9 +264,8 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Write the row objects back, one line each (see :func:`encode`)."""
-    return write_rows(
-        messages, NAME, Policy(unsupported, NAME), "Hermes Agent's database is read, not written"
-    )
+    Policy(unsupported, NAME)
+    return ev.lines(messages, lambda m: encode(m, unsupported=unsupported), native=lambda m: True)
 
 
 def merge(messages: Iterable[Message]) -> Iterator[Message]:
