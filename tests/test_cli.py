@@ -57,6 +57,8 @@ ADAPTER_FIXTURES = [
     "copilot_otel",
     "hermes",
     "codebuff",
+    "grok",
+    "zcode",
 ]
 RECORDS_OF = {"kilo": "opencode_storage"}
 """Formats whose records are another format's (found by their file's name, not their lines)."""

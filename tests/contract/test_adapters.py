@@ -200,6 +200,14 @@ BAD_SHAPES = {
         '{"variant":"user","content":5}',
         "$.content: expected a string, found an integer",
     ),
+    "grok": (
+        '{"method":"m","params":{"update":{"sessionUpdate":"turn_completed","usage":{"inputTokens":"9"}}}}',
+        "$.params.update.usage.inputTokens: expected a count, found a string",
+    ),
+    "zcode": (
+        '{"store":"zcode","table":"model_usage","row":{"status":"completed","output_tokens":[]}}',
+        "$.row.output_tokens: expected an integer, found an array",
+    ),
 }
 """A line of each format with a known key of the wrong type, and what reading it says."""
 

@@ -13,7 +13,7 @@ no adapter, each one is loaded on first use.
 >>> NAMES  # doctest: +NORMALIZE_WHITESPACE
 ('claude_code', 'codex', 'gemini_cli', 'opencode', 'copilot', 'acp', 'gemini_session',
  'qwen_code', 'pi', 'cursor', 'cline', 'opencode_storage', 'amp', 'goose', 'droid', 'kimi',
- 'kilo', 'copilot_otel', 'hermes', 'codebuff', 'native')
+ 'kilo', 'copilot_otel', 'hermes', 'codebuff', 'grok', 'zcode', 'native')
 >>> get("codex").NAME
 'codex'
 >>> detect({"type": "thread.started", "thread_id": "t1"})
@@ -73,13 +73,15 @@ CLI_NAMES: Final = (
     "copilot_otel",
     "hermes",
     "codebuff",
+    "grok",
+    "zcode",
 )
 """The agent CLI adapters, in the order :func:`detect` asks them."""
 
 NAMES: Final = (*CLI_NAMES, "native")
 """Every format name :func:`get` accepts: the agent CLIs, then ``native``."""
 
-READ_ONLY: Final = ("copilot_otel", "hermes", "codebuff")
+READ_ONLY: Final = ("copilot_otel", "hermes", "codebuff", "zcode")
 """Formats that are read, not written: their ``encode`` gives back only what was read from
 them (a telemetry file, a database's rows, a chat file) and refuses anything else, so
 ``messages convert --to`` one of them writes only records read from it."""
@@ -146,7 +148,7 @@ def get(name: str) -> Adapter:
     >>> get("gemini")
     Traceback (most recent call last):
     ...
-    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, pi, cursor, cline, opencode_storage, amp, goose, droid, kimi, kilo, copilot_otel, hermes, codebuff, native
+    messages.adapters.UnknownFormatError: unknown format 'gemini'; expected one of: claude_code, codex, gemini_cli, opencode, copilot, acp, gemini_session, qwen_code, pi, cursor, cline, opencode_storage, amp, goose, droid, kimi, kilo, copilot_otel, hermes, codebuff, grok, zcode, native
     """  # noqa: E501
     found = _LOADED.get(name)
     if found is not None:  # detection asks every adapter for every raw line: no import call

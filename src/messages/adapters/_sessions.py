@@ -149,6 +149,8 @@ HOOKED: Final = (
     "copilot_otel",
     "hermes",
     "codebuff",
+    "grok",
+    "zcode",
 )
 """The adapters with a hook of their own (``adapters/<name>/session_hook.py``)."""
 

@@ -23,6 +23,8 @@ import io
 import json
 import os
 import sqlite3
+from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -33,6 +35,7 @@ from typing import Any
 from typing import Final
 from typing import Protocol
 
+from .._core.frozen import FrozenDict
 from .._core.wire import millis_text
 from . import _sqlite
 from ._sqlite import connect
@@ -44,6 +47,9 @@ __all__ = [
     "STORES",
     "Store",
     "columns",
+    "decode_row",
+    "encode_kept",
+    "ids",
     "is_database",
     "is_row",
     "iso_millis",
@@ -55,9 +61,11 @@ __all__ = [
     "select",
     "session_paths",
     "split",
+    "text_column",
+    "write_rows",
 ]
 
-STORES: Final = ("hermes",)
+STORES: Final = ("hermes", "zcode")
 """The adapters that read a SQLite store."""
 SESSION_MARK: Final = "#session="
 """What joins a database's path and a session id in a session path."""
@@ -132,6 +140,24 @@ def select(
         yield row_object(store, table, names, values)
 
 
+def ids(db: sqlite3.Connection, sources: Sequence[tuple[str, str, str]]) -> list[str]:
+    """The distinct text values of each ``(table, column, order)`` source, in that order.
+
+    A store's session ids: those of its sessions table first, then any another table names
+    without a row of its own there.
+    """
+    found: list[str] = []
+    for table, key, order in sources:
+        names = columns(db, table)
+        if key not in names:
+            continue
+        by = f'"{order}", rowid' if order in names else "rowid"
+        for (found_value,) in db.execute(f'SELECT "{key}" FROM "{table}" ORDER BY {by}'):
+            if isinstance(found_value, str) and found_value not in found:
+                found.append(found_value)
+    return found
+
+
 def _store(name: str) -> Store:
     found: Store = import_module(f"{__package__}.{name}.store")
     return found
@@ -192,6 +218,59 @@ def kept_row(message: Any, store: str) -> dict[str, Any] | None:
             if "table" in found:
                 return found
     return None
+
+
+def encode_kept(message: Any, store: str, policy: Any, why: str) -> Any:
+    """The row object a message of ``store`` was read from, or a raw record as it was.
+
+    Any other message goes through ``policy`` (a :class:`~messages.policy.Policy`), refused
+    with ``why``: a store adapter writes back only what it read.
+    """
+    from .._core.frozen import thaw
+    from ..flat import RawMessage
+
+    found = kept_row(message, store)
+    if found is not None:
+        return found
+    data = message.data if isinstance(message, RawMessage) and message.role is None else None
+    if isinstance(data, Mapping):
+        return thaw(data)
+    policy.refuse(why, "$", message)
+    return None
+
+
+def decode_row(
+    obj: Any, store: str, readers: Mapping[str, Callable[[FrozenDict, dict[str, Any]], Any]]
+) -> Any:
+    """One row object of ``store`` through the reader of its table (``readers``).
+
+    A reader is given the row object (kept whole, as the message's record) and its ``row``;
+    a row of another table, or a line that is no row object of ``store``, is kept whole as a
+    raw record.
+    """
+    from .._core.frozen import wrap_owned
+    from .._core.wire import fail
+    from . import _events as ev
+
+    if type(obj) is not dict:
+        raise fail("an object", obj)
+    reader = readers.get(obj["table"]) if is_row(obj, store) else None
+    if reader is None:
+        return ev.raw_line(obj)
+    return reader(wrap_owned(obj), obj["row"])
+
+
+def write_rows(messages: Iterable[Any], store: str, policy: Any, why: str) -> Iterator[str]:
+    """The row objects messages were read from, one line each (see :func:`encode_kept`)."""
+    from . import _events as ev
+
+    return ev.lines(messages, lambda m: encode_kept(m, store, policy, why), lambda m: True)
+
+
+def text_column(row: Mapping[str, Any], column: str) -> str | None:
+    """A column's text, ``None`` when it holds no text or only blanks."""
+    value = row.get(column)
+    return value if type(value) is str and value.strip() else None
 
 
 def is_row(obj: Any, store: str) -> bool:

@@ -486,11 +486,11 @@ def decoded(
     return name, good()
 
 
-LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json", ".db")
+LOG_SUFFIXES: Final = (".jsonl", ".ndjson", ".json", ".db", ".sqlite")
 """The files a folder argument reads: JSON Lines, JSON documents (Gemini CLI's output, its
 saved sessions, prompt logs and checkpoints, OpenCode's record files), and databases
-(OpenCode's and Kilo's, read by their adapters; Hermes's ``state.db``, see
-:mod:`messages.adapters._stores`)."""
+(OpenCode's and Kilo's, read by their adapters; Hermes's ``state.db`` and ZCode's
+``db.sqlite``, see :mod:`messages.adapters._stores`)."""
 
 
 def _log_name(name: str) -> bool:

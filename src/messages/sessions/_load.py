@@ -45,7 +45,7 @@ from ._model import SessionUsage
 
 __all__ = ["Located", "assemble_session", "find", "group", "load", "locate", "pick", "roots"]
 
-STORE_SUFFIXES: Final = (".db",)
+STORE_SUFFIXES: Final = (".db", ".sqlite")
 """File endings of stores that hold many sessions (a hook with ``split`` reads them)."""
 HEAD_RECORDS: Final = 64
 """How many records of a file are read at most to tell its agent and session."""

@@ -696,8 +696,18 @@ class SessionStats(Slotted):
             if r.parts:  # priced and counted per model
                 out += [Entry(t, r.timestamp, name) for name, t in r.parts]
             elif r.tokens is not None:
-                out.append(Entry(r.tokens, r.timestamp, r.model))
+                out.append(Entry(_with_cost(r.tokens, r.cost), r.timestamp, r.model))
         return out
+
+
+def _with_cost(tokens: Tokens, cost: float | None) -> Tokens:
+    """A result's tokens carrying its own logged cost, so a report can date that cost."""
+    if cost is None:
+        return tokens
+    out = Tokens()
+    out.add(tokens)
+    out.cost = cost
+    return out
 
 
 _ASSISTANT_CONTENT = (

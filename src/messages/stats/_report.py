@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
@@ -15,6 +16,7 @@ from typing import Literal
 from typing import TypeAlias
 
 from .._core.slots import Slotted
+from ._engine import Entry
 from ._engine import SessionStats
 from ._engine import Tokens
 from ._prices import available
@@ -287,6 +289,12 @@ class _Part(Slotted):
     agent: str | None = None
 
 
+def _dated_costs(entries: list[Entry], cost: float) -> bool:
+    """Whether the results' parts carry between them the whole logged cost of the session."""
+    own = [e.tokens.cost for e in entries if e.tokens.cost is not None]
+    return bool(own) and math.isclose(sum(own), cost, rel_tol=1e-9, abs_tol=1e-12)
+
+
 def _parts(s: SessionStats) -> list[_Part]:
     tokens, cost = s.reported()
     entries = list(s.turn_usage.values())
@@ -294,7 +302,10 @@ def _parts(s: SessionStats) -> list[_Part]:
         entries = s.reported_parts()
         if all(e.timestamp is None and e.model is None for e in entries):
             return [_Part(s.first_time, s.model, tokens, cost)]
-        # results carry no cost in their tokens: a logged cost is the separate part below
+        # a result's own cost rides on its part (dated with it) when the results' costs are
+        # all there; else the session's logged cost is the separate part below
+        if cost is not None and _dated_costs(entries, cost):
+            cost = None
     parts = []
     for e in entries:
         when = e.time

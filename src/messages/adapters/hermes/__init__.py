@@ -61,16 +61,12 @@ from .._common import read_back
 from .._stores import is_row
 from .._stores import iso_millis
 from .._stores import kept_row
+from .._stores import text_column
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
 NAME: Final = "hermes"
 """The source name of this adapter."""
-
-
-def _str(row: Mapping[str, Any], key: str) -> str | None:
-    value = row.get(key)
-    return value if type(value) is str and value.strip() else None
 
 
 def _count(row: Mapping[str, Any], key: str) -> int:
@@ -91,8 +87,8 @@ def _cost(row: Mapping[str, Any]) -> float | None:
 
 
 def _session(record: FrozenDict, row: dict[str, Any]) -> Message:
-    ident = _str(row, "id")
-    model = _str(row, "model")
+    ident = text_column(row, "id")
+    model = text_column(row, "model")
     stamp = iso_millis(row.get("started_at"))
     usage: Usage | None = Usage(
         _count(row, "input_tokens"),
@@ -166,7 +162,7 @@ def _message(record: FrozenDict, row: dict[str, Any]) -> Message:
     role = row.get("role")
     context: dict[str, Any] = {
         "uuid": str(row["id"]) if type(row.get("id")) in (int, str) else None,
-        "session_id": _str(row, "session_id"),
+        "session_id": text_column(row, "session_id"),
         "timestamp": iso_millis(row.get("timestamp")),
         "extra": record,
     }
@@ -177,7 +173,9 @@ def _message(record: FrozenDict, row: dict[str, Any]) -> Message:
     if role == "system":
         return TextMessage(text, role="system", **context)
     if role == "tool" and type(row.get("tool_call_id")) is str:
-        return ToolResultMessage(row["tool_call_id"], text, name=_str(row, "tool_name"), **context)
+        return ToolResultMessage(
+            row["tool_call_id"], text, name=text_column(row, "tool_name"), **context
+        )
     if role == "assistant":
         blocks: list[Block] = []
         reasoning = row.get("reasoning") or row.get("reasoning_content")
@@ -186,7 +184,9 @@ def _message(record: FrozenDict, row: dict[str, Any]) -> Message:
         if text:
             blocks.append(TextBlock(text))
         blocks.extend(_calls(row))
-        return AssistantMessage(tuple(blocks), stop_reason=_str(row, "finish_reason"), **context)
+        return AssistantMessage(
+            tuple(blocks), stop_reason=text_column(row, "finish_reason"), **context
+        )
     return RawMessage(thaw(record), **{k: v for k, v in context.items() if k != "extra"})
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 from typing import Final
 
-from .._stores import columns
+from .._stores import ids
 from .._stores import select
 
 __all__ = ["FILE", "claims", "rows", "sessions"]
@@ -32,19 +32,7 @@ def claims(tables: frozenset[str], path: str) -> bool:
 
 def sessions(db: sqlite3.Connection) -> list[str]:
     """The session ids, oldest first (a message's session without a row of its own too)."""
-    found: list[str] = []
-    for table, key, order in (
-        ("sessions", "id", "started_at"),
-        ("messages", "session_id", "timestamp"),
-    ):
-        names = columns(db, table)
-        if key not in names:
-            continue
-        by = f'"{order}", rowid' if order in names else "rowid"
-        for (value,) in db.execute(f'SELECT "{key}" FROM "{table}" ORDER BY {by}'):
-            if isinstance(value, str) and value not in found:
-                found.append(value)
-    return found
+    return ids(db, (("sessions", "id", "started_at"), ("messages", "session_id", "timestamp")))
 
 
 def rows(db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
