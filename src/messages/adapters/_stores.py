@@ -24,7 +24,6 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable
-from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -48,7 +47,6 @@ __all__ = [
     "Store",
     "columns",
     "decode_row",
-    "encode_kept",
     "ids",
     "is_database",
     "is_row",
@@ -62,7 +60,6 @@ __all__ = [
     "session_paths",
     "split",
     "text_column",
-    "write_rows",
 ]
 
 STORES: Final = ("hermes", "zcode")
@@ -220,25 +217,6 @@ def kept_row(message: Any, store: str) -> dict[str, Any] | None:
     return None
 
 
-def encode_kept(message: Any, store: str, policy: Any, why: str) -> Any:
-    """The row object a message of ``store`` was read from, or a raw record as it was.
-
-    Any other message goes through ``policy`` (a :class:`~messages.policy.Policy`), refused
-    with ``why``: a store adapter writes back only what it read.
-    """
-    from .._core.frozen import thaw
-    from ..flat import RawMessage
-
-    found = kept_row(message, store)
-    if found is not None:
-        return found
-    data = message.data if isinstance(message, RawMessage) and message.role is None else None
-    if isinstance(data, Mapping):
-        return thaw(data)
-    policy.refuse(why, "$", message)
-    return None
-
-
 def decode_row(
     obj: Any, store: str, readers: Mapping[str, Callable[[FrozenDict, dict[str, Any]], Any]]
 ) -> Any:
@@ -258,13 +236,6 @@ def decode_row(
     if reader is None:
         return ev.raw_line(obj)
     return reader(wrap_owned(obj), obj["row"])
-
-
-def write_rows(messages: Iterable[Any], store: str, policy: Any, why: str) -> Iterator[str]:
-    """The row objects messages were read from, one line each (see :func:`encode_kept`)."""
-    from . import _events as ev
-
-    return ev.lines(messages, lambda m: encode_kept(m, store, policy, why), lambda m: True)
 
 
 def text_column(row: Mapping[str, Any], column: str) -> str | None:

@@ -33,6 +33,7 @@ from typing import Any
 from typing import Final
 
 from ..._core.frozen import FrozenDict
+from ..._core.frozen import thaw
 from ..._core.wire import opt_int
 from ...events.run import InitMessage
 from ...events.run import ResultMessage
@@ -42,12 +43,12 @@ from ...policy import Unsupported
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._common import read_back
 from .._stores import decode_row
-from .._stores import encode_kept
 from .._stores import is_row
 from .._stores import iso_millis
+from .._stores import kept_row
 from .._stores import text_column
-from .._stores import write_rows
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -103,7 +104,11 @@ def decode(obj: Any) -> Message:
 
 def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
     """The row object a message was read from; any other message is refused."""
-    return encode_kept(message, NAME, Policy(unsupported, NAME), _WHY)
+    return thaw(_encode(message, Policy(unsupported, NAME)))
+
+
+def _encode(message: Message, policy: Policy) -> Any:
+    return read_back(message, kept_row(message, NAME), _WHY, policy)
 
 
 def detect(obj: Any) -> bool:
@@ -125,4 +130,4 @@ def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
     """Write the row objects back, one line each (see :func:`encode`)."""
-    return write_rows(messages, NAME, Policy(unsupported, NAME), _WHY)
+    return ev.write_lines(messages, _encode, unsupported, NAME)
