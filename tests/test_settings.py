@@ -371,13 +371,13 @@ def test_settings_read_from_an_anthropic_body_write_their_sampling_back() -> Non
 def test_odd_shapes_stay_in_extra_and_go_back_as_they_were() -> None:
     chat = {
         "messages": [],
-        "stop": "\n",
-        "max_tokens": 5,
+        "stop": ["\n", 1],
+        "max_tokens": "5",
         "tool_choice": {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": []}},
     }
     read = get("openai_chat").decode_settings(chat)
     assert read.stop is None and read.max_tokens is None and read.tool_choice is None
-    assert set(read.extra) == {"stop", "max_tokens", "tool_choice"}
+    assert set(read.extra) == {"stop", "max_tokens", "tool_choice"} and not read.spelled
     assert get("openai_chat").encode_request([], settings=read) == chat
     gemini = {
         "contents": [],
