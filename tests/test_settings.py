@@ -487,3 +487,22 @@ def test_spelled_is_chat_s_own_and_only_says_how() -> None:
         )
     grown = dataclasses.replace(read, stop=("END", "STOP"))  # a string holds only one
     assert _CHAT.encode_request([], settings=grown)["stop"] == ["END", "STOP"]
+
+
+def test_a_gemini_openapi_schema_stays_gemini_s_and_follows_the_policy_elsewhere() -> None:
+    schema = {"type": "OBJECT", "properties": {"city": {"type": "STRING", "nullable": True}}}
+    body = {
+        "contents": [],
+        "tools": [{"functionDeclarations": [{"name": "f", "parameters": schema}]}],
+    }
+    read = get("gemini").decode_settings(body)
+    assert read.tools == (ToolDefinition("f", extra={"parameters": schema}),)
+    assert get("gemini").encode_request([], settings=read) == body
+    for target in ("anthropic", "openai_chat", "bedrock"):
+        with pytest.raises(UnsupportedContentError) as raised:
+            get(target).encode_request([], settings=read)
+        assert raised.value.path == "settings.tools[0].extra.parameters"
+        dropped = get(target).encode_request([], settings=read, unsupported="drop")
+        (kept,) = get(target).decode_settings(dropped).tools or ()
+        assert isinstance(kept, ToolDefinition) and kept.name == "f" and not kept.extra
+        assert kept.input_schema in (None, _EMPTY_SCHEMA) and "OBJECT" not in json.dumps(dropped)
