@@ -20,12 +20,12 @@ from typing import Final
 from ...blocks import RawBlock
 from ...settings import RequestSettings
 from ...settings import Tool
+from .._choices import openai_choices
 from .._formats import CHAT
 from .._settings import Spelling
 from .._settings import Writer
 from .._settings import definition_keys
 from .._settings import each_tool
-from .._settings import openai_choices
 from .._settings import read_settings
 from .._settings import tool_fields
 
