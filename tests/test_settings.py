@@ -371,13 +371,13 @@ def test_settings_read_from_an_anthropic_body_write_their_sampling_back() -> Non
 def test_odd_shapes_stay_in_extra_and_go_back_as_they_were() -> None:
     chat = {
         "messages": [],
-        "stop": "\n",
-        "max_tokens": 5,
+        "stop": ["\n", 1],
+        "max_tokens": "5",
         "tool_choice": {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": []}},
     }
     read = get("openai_chat").decode_settings(chat)
     assert read.stop is None and read.max_tokens is None and read.tool_choice is None
-    assert set(read.extra) == {"stop", "max_tokens", "tool_choice"}
+    assert set(read.extra) == {"stop", "max_tokens", "tool_choice"} and not read.spelled
     assert get("openai_chat").encode_request([], settings=read) == chat
     gemini = {
         "contents": [],
@@ -402,3 +402,107 @@ def test_settings_must_be_request_settings() -> None:
         )
     with pytest.raises(DecodeError):
         get("gemini").decode_settings([])  # type: ignore[arg-type]
+
+
+# --------------------------------------------- Chat's older token limit and a lone stop string
+
+_CHAT = get("openai_chat")
+_KEEPS_LIMIT = {"anthropic": "max_tokens", "bedrock": "maxTokens", "gemini": "maxOutputTokens"}
+
+
+@given(
+    st.sampled_from(["max_tokens", "max_completion_tokens"]),
+    st.integers(min_value=1, max_value=10**6),
+    st.none() | st.text(max_size=6) | st.lists(st.text(max_size=6), max_size=3),
+)
+def test_chat_limit_and_stop_go_back_with_the_key_and_shape_they_came_with(
+    key: str, limit: int, stop: Any
+) -> None:
+    body: dict[str, Any] = {"model": "deepseek-chat", "messages": [], key: limit}
+    if stop is not None:
+        body["stop"] = stop
+    read = _CHAT.decode_settings(body)
+    assert read.max_tokens == limit and not read.extra
+    assert read.stop == (None if stop is None else (stop,) if type(stop) is str else tuple(stop))
+    assert (read.spelled.get("max_tokens") == "max_tokens") == (key == "max_tokens")
+    assert (read.spelled.get("stop") == "string") == (type(stop) is str)
+    assert _CHAT.encode_request([], settings=read) == body
+    for dialect in ("openai", "deepseek", "openrouter"):  # its own keys, whatever the dialect
+        assert _CHAT.encode_request([], settings=read, dialect=dialect) == body
+    assert from_dict(to_dict(read)) == read
+
+
+def test_with_both_keys_max_completion_tokens_is_the_limit() -> None:
+    body = {"messages": [], "max_completion_tokens": 100, "max_tokens": 50}
+    read = _CHAT.decode_settings(body)
+    assert read.max_tokens == 100 and dict(read.extra) == {"max_tokens": 50}
+    assert not read.spelled
+    assert _CHAT.encode_request([], settings=read) == body
+    with pytest.raises(UnsupportedContentError, match="max_tokens"):
+        get("anthropic").encode_request([], settings=read)
+
+
+@given(st.integers(min_value=1, max_value=10**6), st.sampled_from(NAMES))
+def test_a_deepseek_body_keeps_its_limit_on_every_provider(limit: int, target: str) -> None:
+    body = {
+        "model": "deepseek-chat",
+        "messages": [{"role": "user", "content": "Hi"}],
+        "max_tokens": limit,
+        "stop": "\n",
+    }
+    read = _CHAT.decode_settings(body)
+    conversation = _CHAT.decode_request(body)
+    provider = get(target)
+    if target == "openai_responses":  # Responses has no stop sequences: the policy decides
+        with pytest.raises(UnsupportedContentError, match="stop"):
+            provider.encode_request(conversation, settings=read)
+        there = provider.encode_request(conversation, settings=read, unsupported="drop")
+        assert there["max_output_tokens"] == limit and "stop" not in json.dumps(there)
+        return
+    there = provider.encode_request(conversation, settings=read)  # the default policy
+    back = provider.decode_settings(there)
+    assert back.max_tokens == limit and back.stop == ("\n",)
+    assert back.extra == read.extra == {} and not (back.spelled if target != "openai_chat" else {})
+    if target in _KEEPS_LIMIT:
+        assert _KEEPS_LIMIT[target] in json.dumps(there)
+
+
+@pytest.mark.parametrize("dialect", ["openai", "deepseek", "qwen", "vllm", "openrouter", "gemini"])
+def test_settings_from_elsewhere_get_the_limit_key_of_the_dialect(dialect: str) -> None:
+    key = "max_completion_tokens" if dialect == "openai" else "max_tokens"
+    anthropic = get("anthropic").decode_settings({"max_tokens": 64, "messages": []})
+    by_hand = RequestSettings(max_tokens=64, stop=("x",))
+    for settings in (anthropic, by_hand):
+        body = _CHAT.encode_request([], settings=settings, dialect=dialect)
+        assert body[key] == 64 and len(set(body) & {"max_tokens", "max_completion_tokens"}) == 1
+        assert _CHAT.decode_settings(body).max_tokens == 64
+    assert _CHAT.encode_request([], settings=by_hand, dialect=dialect)["stop"] == ["x"]
+
+
+def test_spelled_is_chat_s_own_and_only_says_how() -> None:
+    read = _CHAT.decode_settings({"messages": [], "max_tokens": 7, "stop": "END"})
+    for target in ("anthropic", "bedrock", "gemini"):  # no refusal: a spelling is no content
+        assert get(target).decode_settings(get(target).encode_request([], settings=read)).stop == (
+            "END",
+        )
+    grown = dataclasses.replace(read, stop=("END", "STOP"))  # a string holds only one
+    assert _CHAT.encode_request([], settings=grown)["stop"] == ["END", "STOP"]
+
+
+def test_a_gemini_openapi_schema_stays_gemini_s_and_follows_the_policy_elsewhere() -> None:
+    schema = {"type": "OBJECT", "properties": {"city": {"type": "STRING", "nullable": True}}}
+    body = {
+        "contents": [],
+        "tools": [{"functionDeclarations": [{"name": "f", "parameters": schema}]}],
+    }
+    read = get("gemini").decode_settings(body)
+    assert read.tools == (ToolDefinition("f", extra={"parameters": schema}),)
+    assert get("gemini").encode_request([], settings=read) == body
+    for target in ("anthropic", "openai_chat", "bedrock"):
+        with pytest.raises(UnsupportedContentError) as raised:
+            get(target).encode_request([], settings=read)
+        assert raised.value.path == "settings.tools[0].extra.parameters"
+        dropped = get(target).encode_request([], settings=read, unsupported="drop")
+        (kept,) = get(target).decode_settings(dropped).tools or ()
+        assert isinstance(kept, ToolDefinition) and kept.name == "f" and not kept.extra
+        assert kept.input_schema in (None, _EMPTY_SCHEMA) and "OBJECT" not in json.dumps(dropped)

@@ -142,14 +142,15 @@ class RequestSettings:
     model: str | None = None
     """The model asked for (Bedrock ``modelId``)."""
     max_tokens: int | None = None
-    """The most tokens to write (Chat ``max_completion_tokens``, Responses
+    """The most tokens to write (Chat ``max_completion_tokens`` or ``max_tokens``, Responses
     ``max_output_tokens``, Gemini ``maxOutputTokens``, Bedrock ``maxTokens``)."""
     temperature: float | None = None
     """Sampling temperature, exactly as given (an integer stays one)."""
     top_p: float | None = None
     """Nucleus sampling (Gemini and Bedrock ``topP``)."""
     stop: tuple[str, ...] | None = None
-    """Stop sequences (Anthropic ``stop_sequences``, Chat ``stop`` as an array)."""
+    """Stop sequences (Anthropic ``stop_sequences``, Chat ``stop``: an array, or one string
+    read as a one-element tuple)."""
     tools: tuple[Tool, ...] | None = None
     """The tools the model may call, in order; ``()`` when the body sends an empty list."""
     tool_choice: ToolChoice | None = None
@@ -158,6 +159,11 @@ class RequestSettings:
     """The provider whose request these settings were read from: ``extra``, raw tools and
     the unmodelled fields of definitions and choice are that provider's keys. ``None`` (made
     by hand): they are taken as the target's own."""
+    spelled: Mapping[str, JsonValue] = EMPTY
+    """How ``provider``'s body spelled a setting its API takes more than one way, so that
+    body goes back exactly: ``{"max_tokens": "max_tokens"}`` for a Chat limit under the
+    older key, ``{"stop": "string"}`` for a Chat ``stop`` given as one string. Only that
+    provider reads it; written to another, a setting takes the target's own spelling."""
     extra: Mapping[str, JsonValue] = EMPTY
     """Every other key of the body, kept verbatim (nested objects such as Gemini's
     ``generationConfig`` hold what is left of them)."""
@@ -173,6 +179,7 @@ class RequestSettings:
                 path="$.tools",
                 value=bad,
             )
+        freeze_map(self, "spelled")
         freeze_map(self, "extra")
 
     __repr__ = compact_repr

@@ -1001,15 +1001,24 @@ def _settings(draw: st.DrawFn, portable: bool) -> RequestSettings:
     names = [t.name for t in drawn or () if isinstance(t, ToolDefinition)]
     choice = tool_choices(names=st.sampled_from(names) if names else None)
     unit = st.sampled_from([0, 1]) | st.floats(min_value=0, max_value=1)
+    max_tokens = draw(st.none() | st.integers(min_value=1, max_value=200_000))
+    stop = draw(st.none() | st.lists(st.text(min_size=1, max_size=8), max_size=4).map(tuple))
+    provider = None if portable else draw(st.none() | st.sampled_from(_PROVIDERS))
+    spelled: dict[str, JsonValue] = {}  # Chat: what the settings could come back as
+    if provider == "openai_chat" and max_tokens is not None and draw(st.booleans()):
+        spelled["max_tokens"] = "max_tokens"
+    if provider == "openai_chat" and stop is not None and len(stop) == 1 and draw(st.booleans()):
+        spelled["stop"] = "string"
     return RequestSettings(
         model=draw(st.none() | st.sampled_from(["model-x", "claude-x", "gpt-x"])),
-        max_tokens=draw(st.none() | st.integers(min_value=1, max_value=200_000)),
+        max_tokens=max_tokens,
         temperature=draw(st.none() | unit),
         top_p=draw(st.none() | unit),
-        stop=draw(st.none() | st.lists(st.text(min_size=1, max_size=8), max_size=4).map(tuple)),
+        stop=stop,
         tools=drawn,
         tool_choice=draw(st.none() | choice),
-        provider=None if portable else draw(st.none() | st.sampled_from(_PROVIDERS)),
+        provider=provider,
+        spelled=spelled,
         extra=EMPTY
         if portable
         else draw(json_objects(keys=st.sampled_from(["stream", "x_new"]), max_size=2)),

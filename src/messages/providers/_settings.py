@@ -33,22 +33,15 @@ from ..settings import RequestSettings
 from ..settings import Tool
 from ..settings import ToolChoice
 from ..settings import ToolDefinition
-from ..settings import ToolMode
 from ._carry import encode_each
 from ._common import copy_body
 
 __all__ = [
-    "OPENAI_MODES",
     "Spelling",
     "Writer",
-    "choice_extra",
-    "choice_name",
     "definition_keys",
     "each_tool",
-    "openai_choice",
-    "openai_choices",
     "plain_schema",
-    "read_openai_choice",
     "read_settings",
     "schema_or_none",
     "tool_fields",
@@ -103,6 +96,9 @@ class Spelling:
     seven places of model, token limit, temperature, top_p, stop sequences, tools and tool
     choice, in that order, dotted where nested (``generationConfig.topP``), ``-`` where the
     API has none; ``tools`` and ``choice`` how its tool entries and choice read and write.
+    A token limit the API takes under more than one key lists them ``|``-separated, the
+    first read (and written) before the others; ``stop_string``: a lone string is a stop
+    sequence too. Which other spelling a body used is kept in ``RequestSettings.spelled``.
     """
 
     __slots__ = (
@@ -110,6 +106,7 @@ class Spelling:
         "choice_needs_tools",
         "conversation",
         "empty_tools",
+        "limits",
         "max_tokens",
         "model",
         "name",
@@ -117,6 +114,7 @@ class Spelling:
         "read_tools",
         "sampling",
         "stop",
+        "stop_string",
         "temperature",
         "temperature_max",
         "tools",
@@ -137,13 +135,19 @@ class Spelling:
         empty_tools: bool = True,
         choice_needs_tools: bool = False,
         sampling: bool = True,
+        stop_string: bool = False,
     ) -> None:
         self.name = name
         self.conversation = frozenset(conversation.split())
-        paths = [tuple(k.split(".")) for k in keys.split()]
-        self.model, self.max_tokens, self.temperature, self.top_p, stop, *_ = paths
+        places = keys.split()
+        paths = [tuple(k.split(".")) for k in places]
+        self.model, _, self.temperature, self.top_p, stop, *_ = paths
+        self.limits = tuple(tuple(k.split(".")) for k in places[1].split("|"))
+        """Each place of the token limit, the first the one this API documents."""
+        self.max_tokens = self.limits[0]
         self.tools, self.choice = paths[5], paths[6]
         self.stop: Path | None = None if stop == ("-",) else stop
+        self.stop_string = stop_string
         self.read_tools, self.write_tools = tools
         self.read_choice, self.write_choice = choice
         self.temperature_max = temperature_max
@@ -211,11 +215,22 @@ def read_settings(body: Any, spelling: Spelling) -> RequestSettings:
     rest = copy_body(body, spelling.name)
     for key in spelling.conversation:
         rest.pop(key, None)
+    spelled: dict[str, str] = {}
     model = _take(rest, spelling.model, _is_str)
-    max_tokens = _take(rest, spelling.max_tokens, _is_int)
+    max_tokens = None
+    for place in spelling.limits:
+        max_tokens = _take(rest, place, _is_int)
+        if max_tokens is not None:
+            if place != spelling.max_tokens:
+                spelled["max_tokens"] = ".".join(place)
+            break
     temperature = _take(rest, spelling.temperature, _is_number)
     top_p = _take(rest, spelling.top_p, _is_number)
     stop = _take(rest, spelling.stop, _is_strings)
+    if stop is None and spelling.stop_string:
+        stop = _take(rest, spelling.stop, _is_str)
+        if stop is not None:
+            stop, spelled["stop"] = [stop], "string"
     tools = None
     wire_tools = _peek(rest, spelling.tools)
     if type(wire_tools) is list and (wire_tools or spelling.empty_tools):
@@ -236,6 +251,7 @@ def read_settings(body: Any, spelling: Spelling) -> RequestSettings:
         tools=tools,
         tool_choice=choice,
         provider=spelling.name,
+        spelled=spelled,
         extra=rest,
     )
 
@@ -266,62 +282,6 @@ def tool_fields(
         strict=flag,
         extra={k: v for k, v in entry.items() if k not in known},
     )
-
-
-# ------------------------------------------------------------------------------ choices
-
-OPENAI_MODES: Final[dict[str, ToolMode]] = {"auto": "auto", "none": "none", "required": "any"}
-"""OpenAI's tool choice strings (Chat and Responses) and the mode each one is."""
-_OPENAI_SPELLING: Final = {mode: word for word, mode in OPENAI_MODES.items()}
-
-
-def read_openai_choice(value: Any, named: Callable[[str], Any]) -> ToolChoice | None:
-    """Chat's or Responses' tool choice: a mode string, or exactly ``named(name)``."""
-    if type(value) is str:
-        mode = OPENAI_MODES.get(value)
-        return ToolChoice(mode) if mode is not None else None
-    if type(value) is not dict:
-        return None
-    inner = value.get("function")
-    name = (inner if type(inner) is dict else value).get("name")
-    return ToolChoice("tool", name=name) if type(name) is str and value == named(name) else None
-
-
-def openai_choices(named: Callable[[str], Any]) -> tuple[ReadChoice, WriteChoice]:
-    """Chat's or Responses' tool choice reader and writer, ``named`` spelling a named one."""
-    return (
-        lambda value: read_openai_choice(value, named),
-        lambda choice, writer: openai_choice(choice, writer, named),
-    )
-
-
-def openai_choice(choice: ToolChoice, writer: Writer, named: Callable[[str], Any]) -> Any:
-    """Chat's or Responses' spelling of a choice: a mode string, or ``named(name)``."""
-    out = named(choice_name(choice)) if choice.mode == "tool" else _OPENAI_SPELLING[choice.mode]
-    choice_extra(choice, writer, out if type(out) is dict else None)
-    return out
-
-
-def choice_extra(choice: ToolChoice, writer: Writer, into: dict[str, Any] | None) -> None:
-    """The unmodelled fields of a choice, written into ``into`` (refused where it has none)."""
-    kept = writer.keys(choice.extra, "settings.tool_choice")
-    if kept and into is None:
-        writer.policy.refuse(
-            "cannot carry the fields of this tool choice here", "settings.tool_choice", kept
-        )
-        return
-    if into is not None:
-        for key, value in kept.items():
-            into.setdefault(key, value)
-
-
-def choice_name(choice: ToolChoice) -> str:
-    """The name of the tool a choice of mode ``tool`` names (EncodeError when it has none)."""
-    if choice.name is None:
-        raise EncodeError(
-            "a tool choice of mode 'tool' needs a name", path="settings.tool_choice.name"
-        )
-    return choice.name
 
 
 # ------------------------------------------------------------------------------ writing
@@ -368,9 +328,17 @@ def _sampling(
 
 
 def write_settings(
-    body: dict[str, Any], settings: RequestSettings | None, policy: Policy, spelling: Spelling
+    body: dict[str, Any],
+    settings: RequestSettings | None,
+    policy: Policy,
+    spelling: Spelling,
+    limit: str | None = None,
 ) -> dict[str, Any]:
-    """``body`` (the conversation keys) with the settings written around it."""
+    """``body`` (the conversation keys) with the settings written around it.
+
+    ``limit``: the key of the token limit when the settings were not read from this
+    provider (a Chat dialect's); a body's own settings keep the key they came under.
+    """
     if settings is None:
         return body
     if not isinstance(settings, RequestSettings):
@@ -388,8 +356,13 @@ def write_settings(
         del out[key]
     if settings.model is not None:
         _put(out, spelling.model, settings.model, policy, "settings.model")
+    mine = settings.provider == spelling.name
+    spelled = settings.spelled if mine else {}
     if settings.max_tokens is not None:
-        _put(out, spelling.max_tokens, settings.max_tokens, policy, "settings.max_tokens")
+        place = spelling.max_tokens if mine or limit is None else (limit,)
+        said = spelled.get("max_tokens")
+        place = next((p for p in spelling.limits if ".".join(p) == said), place)
+        _put(out, place, settings.max_tokens, policy, "settings.max_tokens")
     _sampling(
         out,
         spelling,
@@ -412,12 +385,14 @@ def write_settings(
         if spelling.stop is None:
             policy.refuse(f"{spelling.name} has no stop sequences", "settings.stop", settings.stop)
         else:
-            _put(out, spelling.stop, list(settings.stop), policy, "settings.stop")
+            lone = spelled.get("stop") == "string" and len(settings.stop) == 1
+            stop = settings.stop[0] if lone else list(settings.stop)
+            _put(out, spelling.stop, stop, policy, "settings.stop")
     if settings.tools is not None:
         tools = spelling.write_tools(settings.tools, writer)
         if tools or (spelling.empty_tools and not settings.tools):
             _put(out, spelling.tools, tools, policy, "settings.tools")
-    alone = not _peek(out, spelling.tools) and settings.provider != spelling.name
+    alone = not _peek(out, spelling.tools) and not mine
     if settings.tool_choice is not None and alone and spelling.choice_needs_tools:
         policy.refuse(
             f"{spelling.name} takes a tool choice only with tools",

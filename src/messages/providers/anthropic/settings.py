@@ -19,10 +19,10 @@ from ...settings import RequestSettings
 from ...settings import Tool
 from ...settings import ToolChoice
 from ...settings import ToolDefinition
+from .._choices import choice_extra
 from .._formats import ANTHROPIC
 from .._settings import Spelling
 from .._settings import Writer
-from .._settings import choice_extra
 from .._settings import definition_keys
 from .._settings import each_tool
 from .._settings import read_settings

@@ -21,11 +21,11 @@ from ...settings import RequestSettings
 from ...settings import Tool
 from ...settings import ToolChoice
 from ...settings import ToolDefinition
+from .._choices import choice_extra
+from .._choices import choice_name
 from .._formats import BEDROCK
 from .._settings import Spelling
 from .._settings import Writer
-from .._settings import choice_extra
-from .._settings import choice_name
 from .._settings import definition_keys
 from .._settings import each_tool
 from .._settings import read_settings

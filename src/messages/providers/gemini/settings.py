@@ -22,10 +22,10 @@ from ...settings import Tool
 from ...settings import ToolChoice
 from ...settings import ToolDefinition
 from ...settings import ToolMode
+from .._choices import choice_extra
 from .._formats import GEMINI
 from .._settings import Spelling
 from .._settings import Writer
-from .._settings import choice_extra
 from .._settings import definition_keys
 from .._settings import read_settings
 from .._settings import tool_fields

@@ -61,6 +61,7 @@ from .reasoning import check_dialect
 from .reasoning import encode_reasoning
 from .reasoning import fields_for
 from .settings import SPELLING
+from .settings import limit_key
 
 __all__ = ["encode_request", "encode_response", "encode_usage"]
 
@@ -440,7 +441,8 @@ def encode_request(
     ``dialect`` names the OpenAI-compatible API the request is for, and so where thinking
     goes (``reasoning_content``, ``reasoning_details``...; see :mod:`.reasoning` and
     ``docs/providers/openai_chat.md``); the default, ``"openai"``, has no place for it. A
-    signature is sent only to the API that issued it: others are dropped.
+    signature is sent only to the API that issued it: others are dropped. It also names
+    the key of the token limit of ``settings`` read from elsewhere (:func:`.limit_key`).
 
     >>> from messages import ToolResultBlock, ToolUseBlock
     >>> body = encode_request([
@@ -462,7 +464,8 @@ def encode_request(
                 wires.append(({"role": "user", "content": kept.text}, None))
             continue
         wires.extend(encode_turn(turn, policy, path, dialect))
-    return write_settings({"messages": arrange(wires)}, settings, policy, SPELLING)
+    body = {"messages": arrange(wires)}
+    return write_settings(body, settings, policy, SPELLING, limit_key(dialect))
 
 
 def encode_response(message: AssistantMessage) -> dict[str, Any]:

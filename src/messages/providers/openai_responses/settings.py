@@ -18,12 +18,12 @@ from ...blocks import RawBlock
 from ...settings import RequestSettings
 from ...settings import Tool
 from ...settings import ToolDefinition
+from .._choices import openai_choices
 from .._formats import RESPONSES
 from .._settings import Spelling
 from .._settings import Writer
 from .._settings import definition_keys
 from .._settings import each_tool
-from .._settings import openai_choices
 from .._settings import read_settings
 from .._settings import tool_fields
 
