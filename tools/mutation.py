@@ -90,6 +90,7 @@ MODULES: dict[str, Module] = {
             "tests/test_stats_laws.py",
             "tests/test_stats_views.py",
             "tests/test_stats_prices.py",
+            "tests/test_stats_cache.py",
         ),
         95.0,
     ),
