@@ -158,6 +158,11 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             "priced_counts(usage) if (usage.extra) or True else None,",
             "a shortcut: priced_counts of an empty extra is None",
         ),
+        Equivalent(
+            "x__result",
+            "tokens = None if m.usage is None else Tokens.of(m.usage, )",
+            "the cost argument dropped is given its default, None, as before",
+        ),
     ),
     "convert": (
         Equivalent("x_normalize_messages", "cls = None", _FALLBACK),
