@@ -421,3 +421,74 @@ def test_the_tool_counts_a_gemini_document_reports_add_to_the_calls_seen() -> No
     both = Stats.of_file(str(doc)).merge(Stats.of_messages(calls, label="more.jsonl"))
     (s,) = both.sessions()
     assert (s.tool_calls, s.tool_errors) == ({"read_file": 2, "run_shell_command": 1}, 2)
+
+
+def test_a_gemini_checkpoint_restates_history_and_counts_for_nothing() -> None:
+    from messages.adapters import get
+    from messages.adapters.gemini_session import restates
+
+    checkpoint = (
+        '[{"role": "user", "parts": [{"text": "hi"}]},'
+        ' {"role": "model", "parts": [{"text": "hello"}, {"functionCall": {"name": "ls"}}]}]'
+    )
+    records = list(get("gemini_session").iter_decode([checkpoint]))
+    assert len(records) == 2 and all(restates(m) for m in records)
+    assert Stats.of_messages(records, label="checkpoint-x.json") == Stats.empty()
+
+
+def test_assistant_output_without_ids_is_one_turn_per_stretch_known_by_its_content() -> None:
+    from messages import TextMessage
+    from messages import ThinkingMessage
+
+    records = [
+        UserMessage("go", session_id="s"),
+        ThinkingMessage("hm", session_id="s"),
+        TextMessage("looking", session_id="s"),
+        ToolResultMessage("c1", "out", session_id="s"),
+        TextMessage("done", session_id="s"),
+        TextMessage("and more", session_id="s"),
+    ]
+    (s,) = Stats.of_messages(records, label="flat.jsonl").sessions()
+    assert (s.assistant_turns, s.turns) == (2, 2)
+    first, second = s.turn_keys
+    assert (len(first), len(second)) == (2, 2) and not first & second
+    # read again under another name, the same records are the same two turns
+    again = Stats.of_messages(records, label="copy.jsonl")
+    (both,) = Stats.of_messages(records, label="flat.jsonl").merge(again).sessions()
+    assert both.turns == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (100_000_000_000, 100_000_000_000.0),  # the largest count still read as seconds
+        (100_000_000_001, 100_000_000.001),  # one more: milliseconds
+        ("0001-01-02T00:00:00Z", -62135510400.0),  # the earliest time kept
+        ("0001-01-01T23:59:59Z", None),
+        ("9999-12-30T23:59:59Z", 253402214399.0),  # the latest
+        ("9999-12-31T00:00:00Z", None),
+    ],
+)
+def test_timestamps_at_the_edges(value: object, expected: float | None) -> None:
+    assert epoch(value) == expected
+
+
+def test_a_time_without_a_zone_is_utc_whatever_the_local_zone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert epoch("2026-01-15T10:00:00") == 1768471200.0
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_an_input_named_without_a_folder_has_no_folder_for_a_project() -> None:
+    (s,) = Stats.of_messages([_turn("2026-01-15T10:00:00Z", 5)], label="x.jsonl").sessions()
+    assert (s.folder, s.project) == (None, None)
+    (s,) = Stats.of_messages([_turn("2026-01-15T10:00:00Z", 5)], label="a/b/x.jsonl").sessions()
+    assert (s.folder, s.project) == ("b", "b")

@@ -623,3 +623,62 @@ def test_absorb_is_associative_with_an_identity(
     assert _absorbed(_absorbed(a, b), c) == _absorbed(a, _absorbed(b, c))
     assert _absorbed(a, SessionStats("s")) == a == _absorbed(SessionStats("s"), a)
     assert _absorbed(a, a).to_json() == a.to_json()  # a part absorbed again counts once
+
+
+def _components_by_search(turns: list[frozenset[str]]) -> int:
+    """The turns that share a record, joined one by one: how many groups are left."""
+    groups: list[set[str] | None] = [set(t) for t in turns]
+    count = 0
+    for i, start in enumerate(groups):
+        if start is None:
+            continue
+        count += 1
+        seen, grew = set(start), True
+        groups[i] = None
+        while grew:
+            grew = False
+            for j, other in enumerate(groups):
+                if other is not None and other & seen:
+                    seen |= other
+                    groups[j] = None
+                    grew = True
+    return count
+
+
+@given(st.lists(st.sets(st.sampled_from("abcdefg"), max_size=3).map(frozenset), max_size=8))
+def test_turns_that_share_a_record_are_one(turns: list[frozenset[str]]) -> None:
+    s = SessionStats("s", turn_keys=turns)
+    assert s.assistant_turns == _components_by_search(turns)
+
+
+def test_turns_joined_late_through_a_later_turn_are_one() -> None:
+    def count(*turns: str) -> int:
+        return SessionStats("s", turn_keys=[frozenset(t) for t in turns]).assistant_turns
+
+    assert count("a", "b", "c", "abc") == 1
+    assert count("a", "b", "abx", "x", "b", "xy", "y") == 1
+    assert count("a", "b", "c", "d", "ab", "cd", "bc") == 1
+
+
+_KINDS = {
+    "turn": {"turn_keys": [frozenset({"k"})]},
+    "call": {"calls": {"k": "Bash"}},
+    "failed call": {"failed": {"k"}},
+    "error": {"errors_seen": {"k"}},
+    "usage": {"turn_usage": {"k": Entry(Tokens(1, 1))}},
+    "result": {"results": {"k": _Result(turns=1)}},
+    "running total": {"running": {"part": ("k", _Result(turns=1))}},
+}
+
+
+@pytest.mark.parametrize("mine", sorted(_KINDS))
+@pytest.mark.parametrize("theirs", sorted(_KINDS))
+def test_a_fragment_holding_any_record_of_a_session_joins_it(mine: str, theirs: str) -> None:
+    from messages.stats._engine import resolve
+
+    named = SessionStats("s1", inputs=["whole"], **_KINDS[theirs])  # type: ignore[arg-type]
+    fragment = SessionStats(None, inputs=["part"], **_KINDS[mine])  # type: ignore[arg-type]
+    held = (named.keys(), fragment.keys())
+    assert all("k" in keys for keys in held)
+    found = resolve({("session", "s1"): named, ("input", "part"): fragment})
+    assert [s.inputs for s in found] == [["whole", "part"]]

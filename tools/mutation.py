@@ -159,6 +159,22 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             "a shortcut: priced_counts of an empty extra is None",
         ),
         Equivalent(
+            "xǁSessionStatsǁkeys",
+            "found: set[str] = set().union(*self.turn_keys) if (self.turn_keys) or True else set()",
+            "a shortcut: the union of no turns is the empty set",
+        ),
+        Equivalent(
+            "xǁInputStatsǁ__init__",
+            "self._turn: set[str] = None",
+            "never read before the first turn opens, which sets it to an empty set",
+        ),
+        Equivalent(
+            "xǁInputStatsǁ__init__",
+            "folder = os.path.basename(os.path.dirname(label)) if (os.sep in label) or True"
+            ' else ""',
+            "a shortcut: the folder of a label without a separator is the empty name",
+        ),
+        Equivalent(
             "x__result",
             "tokens = None if m.usage is None else Tokens.of(m.usage, )",
             "the cost argument dropped is given its default, None, as before",
