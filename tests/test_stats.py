@@ -492,3 +492,14 @@ def test_an_input_named_without_a_folder_has_no_folder_for_a_project() -> None:
     assert (s.folder, s.project) == (None, None)
     (s,) = Stats.of_messages([_turn("2026-01-15T10:00:00Z", 5)], label="a/b/x.jsonl").sessions()
     assert (s.folder, s.project) == ("b", "b")
+
+
+def test_records_without_ids_are_told_apart_by_content_and_place() -> None:
+    twice = [ErrorMessage("boom", session_id="s"), ErrorMessage("boom", session_id="s")]
+    (s,) = Stats.of_messages(twice, label="a.jsonl").sessions()
+    assert s.errors == 2  # the same words twice in one log: two errors
+    again = Stats.of_messages(twice, label="b.jsonl")
+    (s,) = Stats.of_messages(twice, label="a.jsonl").merge(again).sessions()
+    assert s.errors == 2  # the same log read twice: still two
+    (s,) = Stats.of_messages([*twice, ErrorMessage("bang", session_id="s")], label="c").sessions()
+    assert s.errors == 3

@@ -174,6 +174,15 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             ' else ""',
             "a shortcut: the folder of a label without a separator is the empty name",
         ),
+        *(
+            Equivalent(
+                "xǁInputStatsǁ_key",
+                line,
+                "each repeat of a record without ids still gets a number of its own, the same"
+                " in every input that holds it",
+            )
+            for line in ("self._seen[shape] -= 1", "self._seen[shape] += 2")
+        ),
         Equivalent(
             "x__result",
             "tokens = None if m.usage is None else Tokens.of(m.usage, )",
