@@ -90,7 +90,8 @@ MODULES: dict[str, Module] = {
             "tests/test_stats_laws.py",
             "tests/test_stats_views.py",
             "tests/test_stats_prices.py",
-            "tests/test_stats_cache.py",
+            # not tests/test_stats_cache.py: its two-process test breaks its worker pool
+            # under mutmut (BrokenProcessPool), which mutmut counts as a kill of any mutant
         ),
         95.0,
     ),
