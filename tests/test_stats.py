@@ -339,3 +339,167 @@ def test_gemini_thoughts_are_priced_as_output() -> None:
 
     assert pro.cost == pytest.approx(price(64 + 246))
     assert pro.cost != pytest.approx(price(64))
+
+
+# -- the records behind the figures: results, their parts, and which usage is final ----------
+
+
+def test_each_result_that_reports_tokens_is_a_part_with_its_own_time_and_model() -> None:
+    from messages.stats import Entry
+    from messages.stats import Tokens
+
+    records = [
+        _turn("2026-01-15T10:00:00Z", 5),
+        # a result of its own (a Codex token count), a day after the session began
+        ResultMessage(
+            usage=Usage(10, 20),
+            session_id="s",
+            uuid="r1",
+            timestamp="2026-01-16T10:00:00Z",
+            model="gpt-5",
+        ),
+        # Claude Code's running totals: one without usage adds no part, the last one counts
+        ResultMessage(session_id="s", uuid="r2", extra={"type": "result"}),
+    ]
+    (s,) = Stats.of_messages(records, label="x.jsonl").sessions()
+    assert s.results["r1"].tokens == Tokens(10, 20)
+    assert s.running["x.jsonl"][1].tokens is None  # no usage: no tokens, not empty ones
+    assert s.reported_parts() == [Entry(Tokens(10, 20), "2026-01-16T10:00:00Z", "gpt-5")]
+    running = ResultMessage(
+        usage=Usage(7, 8),
+        session_id="s",
+        uuid="r3",
+        extra={"type": "result"},
+        timestamp="2026-01-17T10:00:00Z",
+        model="claude-sonnet-4-5",
+    )
+    (s,) = Stats.of_messages([*records, running], label="x.jsonl").sessions()
+    assert s.reported_parts() == [
+        Entry(Tokens(10, 20), "2026-01-16T10:00:00Z", "gpt-5"),
+        Entry(Tokens(7, 8), "2026-01-17T10:00:00Z", "claude-sonnet-4-5"),
+    ]
+    rows = Stats.of_messages([*records, running], label="x.jsonl").report("day", tz=UTC).rows
+    assert [(r.key, r.tokens.input, r.tokens.output) for r in rows] == [
+        ("2026-01-15", None, None),  # where the session began: its results count elsewhere
+        ("2026-01-16", 10, 20),
+        ("2026-01-17", 7, 8),
+    ]
+    by_model = Stats.of_messages([*records, running], label="x.jsonl").report("model", tz=UTC)
+    assert [(r.key, r.tokens.output) for r in by_model.rows] == [
+        ("claude-sonnet-4-5", 8),
+        ("gpt-5", 20),
+    ]
+
+
+def test_an_unreported_figure_ranks_below_any_count() -> None:
+    from messages.stats import Entry
+    from messages.stats import SessionStats
+    from messages.stats import Tokens
+
+    pairs = [
+        (Entry(Tokens(output=0)), Entry(Tokens())),  # 0 output tokens is a count
+        (Entry(Tokens(1, 5)), Entry(Tokens(None, 5))),  # the same output, one input more
+    ]
+    for final, partial in pairs:
+        assert final.rank() > partial.rank()
+        for first, then in ((final, partial), (partial, final)):
+            s = SessionStats("s", turn_usage={"m": first})
+            s.absorb(SessionStats("s", turn_usage={"m": then}))
+            assert s.turn_usage["m"] is final
+
+
+def test_the_tool_counts_a_gemini_document_reports_add_to_the_calls_seen() -> None:
+    doc = local("gemini_cli", "output-json-run.json")
+    (s,) = Stats.of_file(str(doc)).sessions()
+    assert (s.tool_calls, s.tool_errors) == ({"read_file": 1, "run_shell_command": 1}, 1)
+    calls = [
+        AssistantMessage(
+            (ToolUseBlock("c1", "read_file", {}),), session_id=s.session_id, message_id="a1"
+        ),
+        ToolResultMessage("c1", "no such file", is_error=True, session_id=s.session_id),
+    ]
+    both = Stats.of_file(str(doc)).merge(Stats.of_messages(calls, label="more.jsonl"))
+    (s,) = both.sessions()
+    assert (s.tool_calls, s.tool_errors) == ({"read_file": 2, "run_shell_command": 1}, 2)
+
+
+def test_a_gemini_checkpoint_restates_history_and_counts_for_nothing() -> None:
+    from messages.adapters import get
+    from messages.adapters.gemini_session import restates
+
+    checkpoint = (
+        '[{"role": "user", "parts": [{"text": "hi"}]},'
+        ' {"role": "model", "parts": [{"text": "hello"}, {"functionCall": {"name": "ls"}}]}]'
+    )
+    records = list(get("gemini_session").iter_decode([checkpoint]))
+    assert len(records) == 2 and all(restates(m) for m in records)
+    assert Stats.of_messages(records, label="checkpoint-x.json") == Stats.empty()
+
+
+def test_assistant_output_without_ids_is_one_turn_per_stretch_known_by_its_content() -> None:
+    from messages import TextMessage
+    from messages import ThinkingMessage
+
+    records = [
+        UserMessage("go", session_id="s"),
+        ThinkingMessage("hm", session_id="s"),
+        TextMessage("looking", session_id="s"),
+        ToolResultMessage("c1", "out", session_id="s"),
+        TextMessage("done", session_id="s"),
+        TextMessage("and more", session_id="s"),
+    ]
+    (s,) = Stats.of_messages(records, label="flat.jsonl").sessions()
+    assert (s.assistant_turns, s.turns) == (2, 2)
+    first, second = s.turn_keys
+    assert (len(first), len(second)) == (2, 2) and not first & second
+    # read again under another name, the same records are the same two turns
+    again = Stats.of_messages(records, label="copy.jsonl")
+    (both,) = Stats.of_messages(records, label="flat.jsonl").merge(again).sessions()
+    assert both.turns == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (100_000_000_000, 100_000_000_000.0),  # the largest count still read as seconds
+        (100_000_000_001, 100_000_000.001),  # one more: milliseconds
+        ("0001-01-02T00:00:00Z", -62135510400.0),  # the earliest time kept
+        ("0001-01-01T23:59:59Z", None),
+        ("9999-12-30T23:59:59Z", 253402214399.0),  # the latest
+        ("9999-12-31T00:00:00Z", None),
+    ],
+)
+def test_timestamps_at_the_edges(value: object, expected: float | None) -> None:
+    assert epoch(value) == expected
+
+
+def test_a_time_without_a_zone_is_utc_whatever_the_local_zone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        assert epoch("2026-01-15T10:00:00") == 1768471200.0
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_an_input_named_without_a_folder_has_no_folder_for_a_project() -> None:
+    (s,) = Stats.of_messages([_turn("2026-01-15T10:00:00Z", 5)], label="x.jsonl").sessions()
+    assert (s.folder, s.project) == (None, None)
+    (s,) = Stats.of_messages([_turn("2026-01-15T10:00:00Z", 5)], label="a/b/x.jsonl").sessions()
+    assert (s.folder, s.project) == ("b", "b")
+
+
+def test_records_without_ids_are_told_apart_by_content_and_place() -> None:
+    twice = [ErrorMessage("boom", session_id="s"), ErrorMessage("boom", session_id="s")]
+    (s,) = Stats.of_messages(twice, label="a.jsonl").sessions()
+    assert s.errors == 2  # the same words twice in one log: two errors
+    again = Stats.of_messages(twice, label="b.jsonl")
+    (s,) = Stats.of_messages(twice, label="a.jsonl").merge(again).sessions()
+    assert s.errors == 2  # the same log read twice: still two
+    (s,) = Stats.of_messages([*twice, ErrorMessage("bang", session_id="s")], label="c").sessions()
+    assert s.errors == 3

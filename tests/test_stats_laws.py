@@ -21,12 +21,19 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from conftest import shared_fixtures
+from messages import AssistantMessage
+from messages import InitMessage
 from messages import Message
+from messages import ToolResultMessage
+from messages import Usage
+from messages import UserMessage
 from messages.adapters import get
 from messages.stats import SessionStats
 from messages.stats import Stats
 from messages.stats import Tokens
 from messages.stats._engine import Entry
+from messages.stats._engine import _Result
+from messages.stats._report import VIEWS
 
 CAPTURES = (("claude_code", ("claude_code", "transcripts-2.1")),)
 """Captures whose records name their session (Claude Code transcripts: ``sessionId`` on each
@@ -113,11 +120,107 @@ def test_any_split_merged_in_any_grouping_is_the_whole(
             label = f"{path}.part{i}"
             parts.append(Stats.of_messages(messages[lo:hi], label=label, format=name))
     merged = _grouped(parts, data.draw)
-    by = data.draw(st.sampled_from(["session", "day", "model", "subagent", "block", "week"]))
+    by = data.draw(st.sampled_from(VIEWS))
     assert _report(merged, by) == _report(whole, by)
-    assert [s.to_json()["tokens"] for s in merged.sessions()] == [
-        s.to_json()["tokens"] for s in whole.sessions()
-    ]
+    assert [_digest(s) for s in merged.sessions()] == [_digest(s) for s in whole.sessions()]
+
+
+def _digest(s: SessionStats) -> dict[str, Any]:
+    """Everything a session holds that does not name its inputs: the figures of ``to_json``
+    and the records behind them, and what a report reads besides (start, model, place)."""
+    doc = s.to_json()
+    del doc["inputs"]
+    tokens = s.tokens
+    return doc | {
+        "first_time": s.first_time,
+        "model": s.model,
+        "cwd": s.cwd,
+        "folder": s.folder,
+        "project": s.project,
+        "calls": s.calls,
+        "failed": s.failed,
+        "errors_seen": s.errors_seen,
+        # each message's final usage; of two lines of one message with the same figures,
+        # which one's time is kept differs (see the xfail test below), so times are left out
+        "turn_usage": {
+            key: (e.tokens, e.model, e.context, e.agent, e.request_id)
+            for key, e in s.turn_usage.items()
+        },
+        "results": s.results,
+        "reported": s.reported(),
+        "reported_parts": s.reported_parts(),
+        "boundaries": s.boundaries,
+        "summaries": s.summaries,
+        "bad_costs": s.bad_costs,
+        "resets": s.resets,
+        "keys": s.keys(),
+        "cost": tokens.cost,
+        "assistant_turns": s.assistant_turns,
+    }
+
+
+CUT_AT_TURNS = (
+    ("pi", ("pi",)),
+    ("codex", ("codex_rollout",)),
+    ("codex", ("codex_app_server",)),
+    ("codex", ("codex_exec",)),
+    ("cursor", ("cursor",)),
+    ("acp", ("acp",)),
+    ("gemini_cli", ("gemini_cli",)),
+    ("gemini_session", ("gemini_cli_session",)),
+)
+"""Captures whose session is named once, by its opening records (a Codex ``session_meta``,
+a pi header, an ACP ``session/new`` answer), and whose streamed assistant output carries no
+record id a turn could be known by. Two readers of such a log are honest about a part only
+when the part comes with the opening records (as a log read again after it grew is) and
+starts where a turn ends (a tool result, the user, a new start): a part cut inside a stream
+of anonymous thinking cannot know that the turn began in the part before it."""
+
+
+def _closes_a_turn(m: Message) -> bool:
+    return isinstance(m, ToolResultMessage | UserMessage | InitMessage) or getattr(
+        m, "role", None
+    ) in ("user", "tool")
+
+
+@functools.cache
+def _whole(name: str, where: tuple[str, ...]) -> Stats:
+    return Stats.merge_all(
+        Stats.of_messages(messages, label=path, format=name)
+        for path, messages in _decoded(name, where)
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "where"), CUT_AT_TURNS, ids=[f"{c[0]}-{c[1][0]}" for c in CUT_AT_TURNS]
+)
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_a_log_cut_where_turns_end_merged_in_any_grouping_is_the_whole(
+    name: str, where: tuple[str, ...], data: st.DataObject
+) -> None:
+    files = _decoded(name, where)
+    if not files:
+        pytest.skip(f"no {name} capture under {'/'.join(where)}")
+    parts: list[Stats] = []
+    for path, messages in files:
+        named = [i for i, m in enumerate(messages) if m.session_id]
+        if len({m.session_id for m in messages if m.session_id}) > 1 or not named:
+            # several sessions in one file (unit-test lines), or none named: read whole
+            parts.append(Stats.of_messages(messages, label=path, format=name))
+            continue
+        opening = messages[: named[0] + 1]
+        at = [i for i in range(named[0] + 1, len(messages)) if _closes_a_turn(messages[i])]
+        cuts = sorted(set(data.draw(st.lists(st.sampled_from(at), max_size=3)))) if at else []
+        bounds = [named[0] + 1, *cuts, len(messages)]
+        for i, (lo, hi) in enumerate(itertools.pairwise(bounds)):
+            piece = (*opening, *messages[lo:hi])
+            parts.append(Stats.of_messages(piece, label=f"{path}.part{i}", format=name))
+    merged = _grouped(parts, data.draw)
+    whole = _whole(name, where)
+    by = data.draw(st.sampled_from(VIEWS))
+    assert _report(merged, by) == _report(whole, by)
+    assert [_digest(s) for s in merged.sessions()] == [_digest(s) for s in whole.sessions()]
 
 
 # -- every field of to_json ------------------------------------------------------------------
@@ -312,3 +415,270 @@ def test_a_fragment_joins_the_one_session_whose_records_it_holds() -> None:
     )
     assert [s.inputs for s in lone] == [["a"], ["b"]]
     assert named.inputs == ["whole"]  # the parts given are left as they were
+
+
+def _line(when: str, output: int = 5) -> AssistantMessage:
+    return AssistantMessage(
+        "x",
+        usage=Usage(3, output),
+        message_id="m",
+        session_id="s",
+        model="claude-sonnet-4-5",
+        timestamp=when,
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="of two lines of one message with equal figures, InputStats.feed keeps the last and"
+    " SessionStats.absorb the first: a message whose lines straddle midnight moves day when"
+    " the file is cut between them",
+)
+def test_a_message_whose_lines_straddle_midnight_stays_on_its_day_when_cut() -> None:
+    lines = [_line("2026-01-15T23:59:59.900Z"), _line("2026-01-16T00:00:00.100Z")]
+    whole = Stats.of_messages(lines, label="a.jsonl")
+    split = Stats.of_messages(lines[:1], label="a.jsonl.part0").merge(
+        Stats.of_messages(lines[1:], label="a.jsonl.part1")
+    )
+    assert _report(split, "day") == _report(whole, "day")
+
+
+def test_the_most_complete_usage_of_a_message_wins_cut_or_not() -> None:
+    """A streamed message's usage grows: the final figures count, wherever the cut falls."""
+    lines = [_line("2026-01-15T23:59:59.900Z", 1), _line("2026-01-16T00:00:00.100Z", 80)]
+    whole = Stats.of_messages(lines, label="a.jsonl")
+    for first, second in ((lines[:1], lines[1:]), (lines[1:], lines[:1])):
+        split = Stats.of_messages(first, label="p0").merge(Stats.of_messages(second, label="p1"))
+        assert _report(split, "day") == _report(whole, "day")
+        (s,) = split.sessions()
+        assert s.turn_usage["m"].timestamp == "2026-01-16T00:00:00.100Z"
+        assert s.to_json()["tokens"]["output"] == 80
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="SessionStats.tokens rebuilds its Tokens without `more`, so SessionStats.to_json"
+    " gives None for cache_write_1h, web_searches and web_fetches even where the log reports"
+    " them (the report's rows give them)",
+)
+def test_session_to_json_gives_the_priced_counts_the_log_reports() -> None:
+    more = {"cache_write_1h_tokens": 40, "web_searches": 2, "web_fetches": 1}
+    s = SessionStats("s", turn_usage={"m": Entry(Tokens(1, 2, 3, 40, None, None, more))})
+    tokens = s.to_json()["tokens"]
+    assert (tokens["cache_write_1h"], tokens["web_searches"], tokens["web_fetches"]) == (40, 2, 1)
+
+
+# -- the merge of two parts of a session, field by field, as laws ----------------------------
+
+_small = st.none() | st.integers(0, 1000)
+_costs = st.none() | st.integers(0, 64).map(lambda n: n / 8)  # exact sums in any order
+_more = st.none() | st.dictionaries(
+    st.sampled_from(["cache_write_1h_tokens", "web_searches", "web_fetches"]),
+    st.integers(1, 50),
+    min_size=1,
+)
+_tokens = st.builds(Tokens, _small, _small, _small, _small, _small, _costs, _more)
+
+
+def _added(*parts: Tokens) -> Tokens:
+    total = Tokens()
+    for part in parts:
+        total.add(part)
+    return total
+
+
+def _sum_of(values: list[Any]) -> Any:
+    present = [v for v in values if v is not None]
+    return sum(present) if present else None
+
+
+@given(st.lists(_tokens, max_size=4))
+def test_tokens_add_sums_each_figure_that_some_part_reports(parts: list[Tokens]) -> None:
+    before = [Tokens(**{f: getattr(p, f) for f in Tokens.__slots__}) for p in parts]
+    total = _added(*parts)
+    for name in ("input", "output", "cache_read", "cache_write", "reasoning", "cost"):
+        assert getattr(total, name) == _sum_of([getattr(p, name) for p in parts]), name
+    more: dict[str, int] = {}
+    for p in parts:
+        for key, n in (p.more or {}).items():
+            more[key] = more.get(key, 0) + n
+    assert total.more == (more or None)
+    assert total.reported() == any(p.reported() for p in parts)
+    assert parts == before  # the parts added are left as they were
+
+
+@given(_tokens, _tokens, _tokens)
+def test_tokens_add_is_associative_and_commutative(a: Tokens, b: Tokens, c: Tokens) -> None:
+    assert _added(_added(a, b), c) == _added(a, _added(b, c)) == _added(c, b, a)
+    assert _added(a, Tokens()) == _added(a)
+
+
+_calls = st.none() | st.dictionaries(
+    st.sampled_from(["Bash", "Read", "Edit"]),
+    st.tuples(st.integers(0, 9), st.integers(0, 9)),
+    max_size=3,
+)
+_results = st.builds(
+    _Result,
+    st.none() | _tokens,
+    st.none() | st.integers(0, 9),
+    _costs,
+    _calls,
+)
+
+
+@given(st.lists(_results, max_size=4))
+def test_results_add_up_call_and_failure_counts_per_tool(parts: list[_Result]) -> None:
+    total = _Result()
+    for part in parts:
+        total.add(part)
+    expected: dict[str, tuple[int, int]] = {}
+    for part in parts:
+        for tool, (n, failed) in (part.calls or {}).items():
+            had, had_failed = expected.get(tool, (0, 0))
+            expected[tool] = (had + n, had_failed + failed)
+    assert total.calls == (expected if any(p.calls is not None for p in parts) else None)
+    assert total.turns == _sum_of([p.turns for p in parts])
+    assert total.cost == _sum_of([p.cost for p in parts])
+    reported = [p.tokens for p in parts if p.tokens is not None and p.tokens.reported()]
+    assert total.tokens == (_added(*reported) if reported else None)
+
+
+_keys = st.sets(st.sampled_from(["k1", "k2", "k3", "k4"]), max_size=3)
+_names = st.none() | st.sampled_from(["a", "b"])
+_entry = st.builds(
+    Entry,
+    st.builds(Tokens, _small, _small, _small, _small),
+    st.none() | st.sampled_from(["2026-01-15T10:00:00Z", "2026-01-16T10:00:00Z"]),
+    _names,
+)
+
+
+@st.composite
+def _session(draw: st.DrawFn) -> SessionStats:
+    return SessionStats(
+        "s",
+        inputs=draw(st.lists(st.sampled_from(["x", "y", "z"]), unique=True, max_size=2)),
+        formats=draw(st.lists(st.sampled_from(["claude_code", "codex"]), unique=True, max_size=2)),
+        # a turn is known by its records' keys (a turn of none, flat content without ids,
+        # cannot be told from another, so absorbing a part twice would count it twice)
+        turn_keys=draw(st.lists(_keys.filter(bool).map(frozenset), max_size=3)),
+        calls=draw(st.dictionaries(st.sampled_from(["c1", "c2", "c3"]), st.sampled_from("PQ"))),
+        failed=draw(_keys),
+        errors_seen=draw(_keys),
+        turn_usage=draw(st.dictionaries(st.sampled_from(["m1", "m2", "m3"]), _entry)),
+        results=draw(st.dictionaries(st.sampled_from(["r1", "r2"]), _results)),
+        running=draw(
+            st.dictionaries(
+                st.sampled_from(["x", "y"]), st.tuples(st.sampled_from(["r3", "r4"]), _results)
+            )
+        ),
+        first_time=draw(st.none() | st.sampled_from([1.0, 2.0, 3.0])),
+        model=draw(_names),
+        cwd=draw(_names),
+        folder=draw(_names),
+        boundaries=draw(_keys),
+        summaries=draw(_keys),
+        bad_costs=draw(_keys),
+        resets=draw(st.sets(st.sampled_from([1.0, 2.0]))),
+    )
+
+
+def _absorbed(a: SessionStats, b: SessionStats) -> SessionStats:
+    out = a.copy()
+    out.absorb(b)
+    return out
+
+
+@settings(max_examples=40)
+@given(_session(), _session())
+def test_absorb_keeps_each_field_of_both_parts(a: SessionStats, b: SessionStats) -> None:
+    both = _absorbed(a, b)
+    assert both.inputs == a.inputs + [x for x in b.inputs if x not in a.inputs]
+    assert both.formats == a.formats + [x for x in b.formats if x not in a.formats]
+    assert both.turn_keys == a.turn_keys + b.turn_keys
+    assert both.calls == b.calls | a.calls  # a call id names one tool: the first part's
+    for name in ("failed", "errors_seen", "boundaries", "summaries", "bad_costs", "resets"):
+        assert getattr(both, name) == getattr(a, name) | getattr(b, name), name
+    assert both.turn_usage.keys() == a.turn_usage.keys() | b.turn_usage.keys()
+    for key, entry in both.turn_usage.items():
+        held = [s.turn_usage[key] for s in (a, b) if key in s.turn_usage]
+        assert entry.rank() == max(e.rank() for e in held)
+        assert entry is next(e for e in held if e.rank() == entry.rank())
+    assert both.results == a.results | b.results
+    assert both.running == a.running | b.running
+    times = [t for t in (a.first_time, b.first_time) if t is not None]
+    assert both.first_time == (min(times) if times else None)
+    for name in ("model", "cwd", "folder"):
+        mine = getattr(a, name)
+        assert getattr(both, name) == (getattr(b, name) if mine is None else mine), name
+    assert both.errors == len(a.errors_seen | b.errors_seen)
+
+
+@settings(max_examples=40)
+@given(_session(), _session(), _session())
+def test_absorb_is_associative_with_an_identity(
+    a: SessionStats, b: SessionStats, c: SessionStats
+) -> None:
+    assert _absorbed(_absorbed(a, b), c) == _absorbed(a, _absorbed(b, c))
+    assert _absorbed(a, SessionStats("s")) == a == _absorbed(SessionStats("s"), a)
+    assert _absorbed(a, a).to_json() == a.to_json()  # a part absorbed again counts once
+
+
+def _components_by_search(turns: list[frozenset[str]]) -> int:
+    """The turns that share a record, joined one by one: how many groups are left."""
+    groups: list[set[str] | None] = [set(t) for t in turns]
+    count = 0
+    for i, start in enumerate(groups):
+        if start is None:
+            continue
+        count += 1
+        seen, grew = set(start), True
+        groups[i] = None
+        while grew:
+            grew = False
+            for j, other in enumerate(groups):
+                if other is not None and other & seen:
+                    seen |= other
+                    groups[j] = None
+                    grew = True
+    return count
+
+
+@given(st.lists(st.sets(st.sampled_from("abcdefg"), max_size=3).map(frozenset), max_size=8))
+def test_turns_that_share_a_record_are_one(turns: list[frozenset[str]]) -> None:
+    s = SessionStats("s", turn_keys=turns)
+    assert s.assistant_turns == _components_by_search(turns)
+
+
+def test_turns_joined_late_through_a_later_turn_are_one() -> None:
+    def count(*turns: str) -> int:
+        return SessionStats("s", turn_keys=[frozenset(t) for t in turns]).assistant_turns
+
+    assert count("a", "b", "c", "abc") == 1
+    assert count("a", "b", "abx", "x", "b", "xy", "y") == 1
+    assert count("a", "b", "c", "d", "ab", "cd", "bc") == 1
+
+
+_KINDS = {
+    "turn": {"turn_keys": [frozenset({"k"})]},
+    "call": {"calls": {"k": "Bash"}},
+    "failed call": {"failed": {"k"}},
+    "error": {"errors_seen": {"k"}},
+    "usage": {"turn_usage": {"k": Entry(Tokens(1, 1))}},
+    "result": {"results": {"k": _Result(turns=1)}},
+    "running total": {"running": {"part": ("k", _Result(turns=1))}},
+}
+
+
+@pytest.mark.parametrize("mine", sorted(_KINDS))
+@pytest.mark.parametrize("theirs", sorted(_KINDS))
+def test_a_fragment_holding_any_record_of_a_session_joins_it(mine: str, theirs: str) -> None:
+    from messages.stats._engine import resolve
+
+    named = SessionStats("s1", inputs=["whole"], **_KINDS[theirs])  # type: ignore[arg-type]
+    fragment = SessionStats(None, inputs=["part"], **_KINDS[mine])  # type: ignore[arg-type]
+    held = (named.keys(), fragment.keys())
+    assert all("k" in keys for keys in held)
+    found = resolve({("session", "s1"): named, ("input", "part"): fragment})
+    assert [s.inputs for s in found] == [["whole", "part"]]

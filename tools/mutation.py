@@ -90,6 +90,8 @@ MODULES: dict[str, Module] = {
             "tests/test_stats_laws.py",
             "tests/test_stats_views.py",
             "tests/test_stats_prices.py",
+            # not tests/test_stats_cache.py: its two-process test breaks its worker pool
+            # under mutmut (BrokenProcessPool), which mutmut counts as a kill of any mutant
         ),
         95.0,
     ),
@@ -156,6 +158,36 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             "xǁTokensǁof",
             "priced_counts(usage) if (usage.extra) or True else None,",
             "a shortcut: priced_counts of an empty extra is None",
+        ),
+        Equivalent(
+            "xǁSessionStatsǁkeys",
+            "found: set[str] = set().union(*self.turn_keys) if (self.turn_keys) or True else set()",
+            "a shortcut: the union of no turns is the empty set",
+        ),
+        Equivalent(
+            "xǁInputStatsǁ__init__",
+            "self._turn: set[str] = None",
+            "never read before the first turn opens, which sets it to an empty set",
+        ),
+        Equivalent(
+            "xǁInputStatsǁ__init__",
+            "folder = os.path.basename(os.path.dirname(label)) if (os.sep in label) or True"
+            ' else ""',
+            "a shortcut: the folder of a label without a separator is the empty name",
+        ),
+        *(
+            Equivalent(
+                "xǁInputStatsǁ_key",
+                line,
+                "each repeat of a record without ids still gets a number of its own, the same"
+                " in every input that holds it",
+            )
+            for line in ("self._seen[shape] -= 1", "self._seen[shape] += 2")
+        ),
+        Equivalent(
+            "x__result",
+            "tokens = None if m.usage is None else Tokens.of(m.usage, )",
+            "the cost argument dropped is given its default, None, as before",
         ),
     ),
     "convert": (
