@@ -140,10 +140,9 @@ def _digest(s: SessionStats) -> dict[str, Any]:
         "calls": s.calls,
         "failed": s.failed,
         "errors_seen": s.errors_seen,
-        # each message's final usage; of two lines of one message with the same figures,
-        # which one's time is kept differs (see the xfail test below), so times are left out
+        # each message's final usage, with the time of the line that gave it
         "turn_usage": {
-            key: (e.tokens, e.model, e.context, e.agent, e.request_id)
+            key: (e.tokens, e.timestamp, e.model, e.context, e.agent, e.request_id)
             for key, e in s.turn_usage.items()
         },
         "results": s.results,
@@ -428,12 +427,6 @@ def _line(when: str, output: int = 5) -> AssistantMessage:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="of two lines of one message with equal figures, InputStats.feed keeps the last and"
-    " SessionStats.absorb the first: a message whose lines straddle midnight moves day when"
-    " the file is cut between them",
-)
 def test_a_message_whose_lines_straddle_midnight_stays_on_its_day_when_cut() -> None:
     lines = [_line("2026-01-15T23:59:59.900Z"), _line("2026-01-16T00:00:00.100Z")]
     whole = Stats.of_messages(lines, label="a.jsonl")
@@ -455,12 +448,6 @@ def test_the_most_complete_usage_of_a_message_wins_cut_or_not() -> None:
         assert s.to_json()["tokens"]["output"] == 80
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SessionStats.tokens rebuilds its Tokens without `more`, so SessionStats.to_json"
-    " gives None for cache_write_1h, web_searches and web_fetches even where the log reports"
-    " them (the report's rows give them)",
-)
 def test_session_to_json_gives_the_priced_counts_the_log_reports() -> None:
     more = {"cache_write_1h_tokens": 40, "web_searches": 2, "web_fetches": 1}
     s = SessionStats("s", turn_usage={"m": Entry(Tokens(1, 2, 3, 40, None, None, more))})

@@ -656,7 +656,13 @@ class SessionStats(Slotted):
             per_turn.add(part.tokens)
         tokens = reported.tokens if reported.tokens is not None else per_turn
         out = Tokens(
-            tokens.input, tokens.output, tokens.cache_read, tokens.cache_write, tokens.reasoning
+            tokens.input,
+            tokens.output,
+            tokens.cache_read,
+            tokens.cache_write,
+            tokens.reasoning,
+            None,
+            dict(tokens.more) if tokens.more else None,
         )
         out.cost = reported.cost if reported.cost is not None else per_turn.cost
         return out
@@ -857,7 +863,7 @@ class InputStats(Slotted):
                 extra = m.extra
                 agent = extra.get("agentId")
                 request = extra.get("requestId")
-                s.turn_usage[key] = Entry(
+                entry = Entry(
                     tokens,
                     m.timestamp,
                     m.model,
@@ -866,6 +872,10 @@ class InputStats(Slotted):
                     request if type(request) is str and m.message_id else None,
                     self.format,
                 )
+                had = s.turn_usage.get(key)
+                # the more complete figures win; of equal ones the first line's, as absorb keeps
+                if had is None or entry.rank() > had.rank():
+                    s.turn_usage[key] = entry
             if m.error:
                 s.errors_seen.add(self._key(m, m.message_id, m.uuid))
         if isinstance(m, RateLimitMessage):
