@@ -66,6 +66,25 @@ _TABLE: Final = ("_usage", "units", "decompose", "validation", "types", "data_sn
 """The modules of ``genai-prices`` that hold its types and price table (no network client)."""
 
 
+@contextlib.contextmanager
+def _uncollected() -> Iterator[None]:
+    """Within the block, no garbage collection.
+
+    The price table is some hundred thousand objects that live to the end; a collection
+    while they are made would walk them, and everything made before them (a whole
+    archive's counts), again and again.
+    """
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _light() -> Any:
     """The price table of ``genai-prices`` without its package's own start-up, or ``None``.
 
@@ -96,7 +115,8 @@ def _light() -> Any:
     stand_in.__spec__ = spec
     sys.modules["genai_prices"] = stand_in
     try:
-        found = {name: import_module(f"genai_prices.{name}") for name in _TABLE}
+        with _uncollected():
+            found = {name: import_module(f"genai_prices.{name}") for name in _TABLE}
     except Exception:
         return None
     finally:
