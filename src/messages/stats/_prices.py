@@ -66,6 +66,19 @@ _TABLE: Final = ("_usage", "units", "decompose", "validation", "types", "data_sn
 """The modules of ``genai-prices`` that hold its types and price table (no network client)."""
 
 
+def _spec() -> Any:
+    """Where the installed ``genai-prices`` package is, found without importing it, or ``None``."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("genai_prices")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return spec
+
+
 @contextlib.contextmanager
 def _uncollected() -> Iterator[None]:
     """Within the block, no garbage collection.
@@ -100,15 +113,11 @@ def _light() -> Any:
     if "genai_prices" in sys.modules:
         return None
     from importlib import import_module
-    from importlib.util import find_spec
     from types import ModuleType
     from types import SimpleNamespace
 
-    try:
-        spec = find_spec("genai_prices")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
+    spec = _spec()
+    if spec is None:
         return None
     stand_in = ModuleType("genai_prices")
     stand_in.__path__ = list(spec.submodule_search_locations)
@@ -162,13 +171,8 @@ def stamp() -> str | None:
     distribution name and the size and modification time of its modules. ``None`` when it
     is not installed.
     """
-    from importlib.util import find_spec
-
-    try:
-        spec = find_spec("genai_prices")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
+    spec = _spec()
+    if spec is None:
         return None
     folder = next(iter(spec.submodule_search_locations))
     try:
