@@ -42,8 +42,8 @@ __all__ = [
     "collect",
     "hold_heap",
     "notes",
-    "render_json",
     "release_heap",
+    "render_json",
     "render_table",
     "sessions",
 ]
