@@ -371,3 +371,30 @@ def test_turns_mean_the_same_in_every_format(capsys: pytest.CaptureFixture[str])
         (s,) = stats(capsys, str(path))["sessions"]
         found[path.stem] = (s["turns"], sum(s["tool_calls"].values()), s["tool_errors"])
     assert set(found.values()) == {(2, 1, 0)}, found
+
+
+def test_a_stats_run_holds_the_heap_from_the_collector_and_gives_it_back(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``stats`` keeps what exists before it out of the collector's rounds while it runs and
+    leaves the collector as it found it; a heap someone else holds is left to them."""
+    import gc
+
+    from messages.cli.stats import hold_heap
+    from messages.cli.stats import release_heap
+
+    assert gc.get_freeze_count() == 0
+    assert hold_heap() is True
+    assert gc.get_freeze_count() > 0
+    assert hold_heap() is False  # held already: not taken twice
+    release_heap()
+    assert gc.get_freeze_count() == 0
+    doc = stats(capsys, "--example")
+    assert doc["total"]["turns"] > 0
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # someone else's hold survives a run
+    try:
+        stats(capsys, "--example")
+        assert gc.get_freeze_count() > 0  # not given back by the run (some may have died)
+    finally:
+        gc.unfreeze()

@@ -243,7 +243,7 @@ def test_a_rerun_prices_from_the_memo_without_loading_the_price_table(
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     script = (
         "import sys; from messages.cli import main; code = main(sys.argv[1:]);"
-        " print('genai_prices' in sys.modules, file=sys.stderr); sys.exit(code)"
+        " print('genai_prices.data_snapshot' in sys.modules, file=sys.stderr); sys.exit(code)"
     )
 
     def run(*argv: str) -> tuple[dict[str, Any], str]:

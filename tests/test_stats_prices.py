@@ -474,3 +474,50 @@ def test_only_counts_that_are_counts_are_taken() -> None:
     assert _claude_reset({"rateLimitType": "five_hour", "resetsAt": "2026-01-15T13:00:00Z"}) is None
     assert _claude_reset({"rateLimitType": "five_hour", "resetsAt": True}) is None
     assert _claude_reset({"rateLimitType": "five_hour", "resetsAt": 1768482000}) == 1768482000
+
+
+# -- the table loaded without the package's update client --------------------------------------
+
+
+def test_the_table_loaded_alone_prices_as_the_package_does_and_leaves_it_importable() -> None:
+    """In a fresh process stats loads the table modules only (no ``httpx``, no ``asyncio``):
+    the same prices as the package's ``calc_price``, and ``import genai_prices`` works after."""
+    import subprocess
+    import sys
+
+    script = """
+import json, sys
+from datetime import UTC, datetime
+from messages.stats import Tokens, _prices
+parts = [
+    ("claude-sonnet-4-5", 1.79e9, Tokens(12, 340, 5600, 7800), ()),
+    ("claude-sonnet-4-5", 1.79e9, Tokens(250_000, 10, 0, 0), ()),
+    ("claude-opus-4-6", 1.79e9, Tokens(3, 5, 7, 11, more={"cache_write_1h_tokens": 4}), ()),
+    ("claude-opus-4-6", 1.79e9, Tokens(3, 5, 7, 11), (("speed", "fast"),)),
+    ("no-such-model", 1.79e9, Tokens(1, 1), ()),
+]
+ours = _prices.total(parts)
+light = {name: name in sys.modules for name in ("genai_prices", "httpx2", "httpx", "asyncio")}
+import genai_prices
+at = datetime.fromtimestamp(1.79e9, UTC)
+theirs = 0.0
+for model, _, t, served in parts[:4]:
+    usage = genai_prices.Usage(**_prices._fields(t))
+    theirs += float(genai_prices.calc_price(
+        usage, model, genai_request_timestamp=at, price_context=dict(served) or None
+    ).total_price)
+print(json.dumps([ours[0], sorted(ours[1]), theirs, light, _prices.version()]))
+"""
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={"PYTHONPATH": src, "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    ours, missing, theirs, loaded, version = json.loads(done.stdout)
+    assert missing == ["no-such-model"]
+    assert ours == pytest.approx(theirs, rel=1e-12) and ours > 0
+    assert loaded == {"genai_prices": False, "httpx2": False, "httpx": False, "asyncio": False}
+    assert version == genai_prices.__version__

@@ -44,7 +44,9 @@ from .io import expand
 from .sessions import add_parsers as add_session_parsers
 from .sessions import run as run_sessions
 from .stats import collect
+from .stats import hold_heap
 from .stats import notes
+from .stats import release_heap
 from .stats import render_json
 from .stats import render_table
 
@@ -447,6 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     wrapper = _utf8_stdout()
     out: IO[str] = sys.stdout if wrapper is None else wrapper
     live = _live(inputs)
+    held = opts.command == "stats" and hold_heap()
     try:
         cache = None if opts.command != "stats" or args.no_cache else StatsCache()
         if opts.command == "stats":
@@ -494,6 +497,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     finally:
+        if held:
+            release_heap()
         if progress is not None:
             progress.clear()
         if wrapper is not None:

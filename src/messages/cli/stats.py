@@ -40,7 +40,9 @@ __all__ = [
     "SessionStats",
     "Tokens",
     "collect",
+    "hold_heap",
     "notes",
+    "release_heap",
     "render_json",
     "render_table",
     "sessions",
@@ -159,6 +161,30 @@ def notes(report: Report, *, unpriced: bool = True) -> list[str]:
             + ", ".join(report.rejected_costs)
         )
     return found
+
+
+def hold_heap() -> bool:
+    """Hold the objects made so far out of the garbage collector's rounds; whether it did.
+
+    They (the library, its modules and classes) stay out until :func:`release_heap`. They
+    live to the end of a ``stats`` run, which makes millions of objects of its own (counts
+    that live to the report, and the price table): each full collection would walk them
+    all again, and a forked worker would copy their pages by touching them. Nothing is
+    done when something else holds the heap already.
+    """
+    import gc
+
+    if gc.get_freeze_count():
+        return False
+    gc.freeze()
+    return True
+
+
+def release_heap() -> None:
+    """Give the objects :func:`hold_heap` held back to the garbage collector."""
+    import gc
+
+    gc.unfreeze()
 
 
 def read_one(inp: Input, opts: Options) -> tuple[str, Outcome]:

@@ -52,11 +52,99 @@ _used: set[str] = set()
 
 @cache
 def _module() -> Any:
+    light = _light()
+    if light is not None:
+        return light
     try:
         import genai_prices
     except ImportError:
         return None
     return genai_prices
+
+
+_TABLE: Final = ("_usage", "units", "decompose", "validation", "types", "data_snapshot", "data")
+"""The modules of ``genai-prices`` that hold its types and price table (no network client)."""
+
+
+def _spec() -> Any:
+    """Where the installed ``genai-prices`` package is, found without importing it, or ``None``."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("genai_prices")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return spec
+
+
+@contextlib.contextmanager
+def _uncollected() -> Iterator[None]:
+    """Within the block, no garbage collection.
+
+    The price table is some hundred thousand objects that live to the end; a collection
+    while they are made would walk them, and everything made before them (a whole
+    archive's counts), again and again.
+    """
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _light() -> Any:
+    """The price table of ``genai-prices`` without its package's own start-up, or ``None``.
+
+    Importing the package loads its price-update client too (``httpx`` and ``asyncio``,
+    about a fifth of its import time), which a report never uses. Its table modules are
+    loaded under a bare stand-in for the package, which is taken away again, so a later
+    ``import genai_prices`` runs the package as usual (and finds these modules loaded).
+    ``None`` (the caller imports the package) when the package is already imported, not
+    installed or laid out otherwise.
+    """
+    import sys
+
+    if "genai_prices" in sys.modules:
+        return None
+    from importlib import import_module
+    from types import ModuleType
+    from types import SimpleNamespace
+
+    spec = _spec()
+    if spec is None:
+        return None
+    stand_in = ModuleType("genai_prices")
+    stand_in.__path__ = list(spec.submodule_search_locations)
+    stand_in.__spec__ = spec
+    sys.modules["genai_prices"] = stand_in
+    try:
+        with _uncollected():
+            found = {name: import_module(f"genai_prices.{name}") for name in _TABLE}
+    except Exception:
+        return None
+    finally:
+        if sys.modules.get("genai_prices") is stand_in:
+            del sys.modules["genai_prices"]
+    usage = getattr(found["types"], "Usage", None)
+    if usage is None or not hasattr(found["data_snapshot"], "get_snapshot"):
+        return None
+
+    def calc_price(*args: Any, **kwargs: Any) -> Any:  # the package's own, imported when asked
+        return import_module("genai_prices").calc_price(*args, **kwargs)
+
+    return SimpleNamespace(
+        data_snapshot=found["data_snapshot"],
+        types=found["types"],
+        Usage=usage,
+        calc_price=calc_price,
+        light=True,
+    )
 
 
 def warm() -> None:
@@ -83,13 +171,8 @@ def stamp() -> str | None:
     distribution name and the size and modification time of its modules. ``None`` when it
     is not installed.
     """
-    from importlib.util import find_spec
-
-    try:
-        spec = find_spec("genai_prices")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
+    spec = _spec()
+    if spec is None:
         return None
     folder = next(iter(spec.submodule_search_locations))
     try:
@@ -131,6 +214,14 @@ def version() -> str | None:
     prices = _module()
     if prices is None:
         return None
+    if getattr(prices, "light", False):
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as installed
+
+        try:
+            return installed("genai_prices")
+        except PackageNotFoundError:
+            return "unknown"
     return str(getattr(prices, "__version__", None) or "unknown")
 
 
