@@ -31,6 +31,7 @@ from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.errors import DecodeError
 from messages.sessions import load
+from support.ccusage import by_day
 from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "grok"
@@ -263,16 +264,7 @@ def test_stats_agree_with_ccusage_run_live(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = ccusage_run("grok", {"GROK_HOME": str(home)}, tmp_path, "daily")
-    theirs = {
-        r["date"]: (
-            r["inputTokens"],
-            r["outputTokens"],
-            r["cacheReadTokens"],
-            r["cacheCreationTokens"],
-            r["totalCost"],
-        )
-        for r in json.loads(run.stdout)["daily"]
-    }
+    theirs = by_day(run.stdout)
     _agree(theirs, _ours(home, capsys, str(home)))
 
 

@@ -28,6 +28,8 @@ from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.errors import DecodeError
 from messages.sessions import load
+from support.ccusage import TOKENS
+from support.ccusage import by_day
 from support.ccusage import ccusage_run
 
 HERE = ROOT / "tests" / "fixtures" / "zcode"
@@ -173,15 +175,7 @@ def test_stats_agree_with_ccusage_run_live(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = ccusage_run("zcode", {"ZCODE_HOME": str(home)}, tmp_path, "daily")
-    theirs = {
-        r["date"]: (
-            r["inputTokens"],
-            r["outputTokens"],
-            r["cacheReadTokens"],
-            r["cacheCreationTokens"],
-        )
-        for r in json.loads(run.stdout)["daily"]
-    }
+    theirs = by_day(run.stdout, TOKENS)
     assert _ours(capsys, str(_db(home))) == theirs
 
 

@@ -329,6 +329,8 @@ def test_a_resumed_session_counts_what_each_shutdown_adds(
 
 
 def _ccusage_daily(home: Path) -> dict[str, tuple[int, ...]]:
+    from support.ccusage import TOKENS
+    from support.ccusage import by_day
     from support.ccusage import ccusage_command
 
     env = {**os.environ, "HOME": str(home), "NO_COLOR": "1"}
@@ -336,8 +338,7 @@ def _ccusage_daily(home: Path) -> dict[str, tuple[int, ...]]:
     env.pop("COPILOT_HOME", None)
     argv = [*ccusage_command(), "copilot", "daily", "--json", "--offline", "--timezone", "UTC"]
     done = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
-    keys = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheCreationTokens")
-    return {r["date"]: tuple(r[k] for k in keys) for r in json.loads(done.stdout)["daily"]}
+    return by_day(done.stdout, TOKENS)
 
 
 @pytest.mark.parametrize("shutdown", [True, False], ids=["with-shutdown", "without"])

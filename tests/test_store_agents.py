@@ -30,6 +30,7 @@ from messages.adapters._stores import owner
 from messages.cli.io import default_folders
 from messages.sessions import load
 from messages.stats import Stats
+from support.ccusage import by_day
 
 # The Kilo CLI's kilo.db is read by the ``kilo`` adapter over OpenCode's store code: its tests are
 # tests/test_adapter_kilo.py.
@@ -330,16 +331,7 @@ def _theirs(argv: list[str], env: dict[str, str]) -> dict[str, tuple[Any, ...]]:
     done = subprocess.run(
         argv, capture_output=True, text=True, env={**os.environ, **env, "NO_COLOR": "1"}, check=True
     )
-    return {
-        r["date"]: (
-            r["inputTokens"],
-            r["outputTokens"],
-            r["cacheReadTokens"],
-            r["cacheCreationTokens"],
-            r["totalCost"],
-        )
-        for r in json.loads(done.stdout)["daily"]
-    }
+    return by_day(done.stdout)
 
 
 def test_ccusage_itself_on_hermes(tmp_path: Path) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,3 +38,14 @@ def ccusage_run(
         env=env,
         check=True,
     )
+
+
+TOKENS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheCreationTokens")
+"""The four token figures of a ccusage report row, in the order the tests compare them."""
+PRICED = (*TOKENS, "totalCost")
+"""The token figures and the cost of a ccusage report row."""
+
+
+def by_day(stdout: str, keys: tuple[str, ...] = PRICED) -> dict[str, tuple[Any, ...]]:
+    """A ``daily --json`` report's rows as ``{date: (figures named by keys)}``."""
+    return {r["date"]: tuple(r[k] for k in keys) for r in json.loads(stdout)["daily"]}
