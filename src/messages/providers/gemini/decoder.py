@@ -55,13 +55,7 @@ def _parts(content: dict[str, Any], ids: CallIds) -> tuple[Block, ...]:
     parts = content.get("parts")
     if type(parts) is not list:
         raise fail("an array", parts, "parts")
-    out = []
-    for i, part in enumerate(parts):
-        try:
-            out.append(decode_part(part, ids))
-        except DecodeError as exc:
-            raise exc.within(f".parts[{i}]") from None
-    return tuple(out)
+    return tuple(decode_each(parts, lambda part: decode_part(part, ids), ".parts"))
 
 
 def _content(c: Any, ids: CallIds) -> Message:
