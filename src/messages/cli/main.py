@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 from collections import deque
+from collections.abc import Callable
 from collections.abc import Sequence
 from typing import IO
 from typing import TYPE_CHECKING
@@ -446,8 +447,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     opts = _options(args)
     progress = Progress(sys.stderr) if sys.stderr.isatty() else None
     report = Reporter(sys.stderr, progress)
-    wrapper = _utf8_stdout()
-    out: IO[str] = sys.stdout if wrapper is None else wrapper
+    return _on_stdout(
+        lambda out: _run_inputs(args, opts, inputs, out=out, report=report, progress=progress)
+    )
+
+
+def _run_inputs(
+    args: argparse.Namespace,
+    opts: Options,
+    inputs: list[Input],
+    *,
+    out: IO[str],
+    report: Reporter,
+    progress: Progress | None,
+) -> int:
+    """The commands that read inputs (``normalize``, ``convert``, ``stats``...), on ``out``."""
     live = _live(inputs)
     held = opts.command == "stats" and hold_heap()
     try:
@@ -491,22 +505,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             for note in notes(summary):
                 report.note("stats", None, note)
         out.flush()
-    except BrokenPipeError:
-        _quiet_stdout()
-        return EXIT_OK
-    except KeyboardInterrupt:
-        return 130
     finally:
         if held:
             release_heap()
         if progress is not None:
             progress.clear()
-        if wrapper is not None:
-            try:
-                wrapper.flush()
-            except BrokenPipeError:
-                _quiet_stdout()
-            wrapper.detach()  # leave sys.stdout's buffer open
     if _read_nothing(outcomes, report):
         return EXIT_DATA
     return EXIT_DATA if any(o.failed for o in outcomes) else EXIT_OK
@@ -530,10 +533,18 @@ def _read_nothing(outcomes: list[Outcome], report: Reporter) -> bool:
 
 def _run_sessions(args: argparse.Namespace) -> int:
     """``messages sessions`` and ``messages show`` (see :mod:`messages.cli.sessions`)."""
+    return _on_stdout(lambda out: run_sessions(args, out, sys.stderr))
+
+
+def _on_stdout(command: Callable[[IO[str]], int]) -> int:
+    """The exit code of ``command`` writing to standard output as UTF-8 text.
+
+    A closed pipe (``messages ... | head``) ends the run quietly with 0, Ctrl-C with 130; the
+    UTF-8 wrapper is flushed and detached at the end, leaving ``sys.stdout``'s buffer open.
+    """
     wrapper = _utf8_stdout()
-    out: IO[str] = sys.stdout if wrapper is None else wrapper
     try:
-        return run_sessions(args, out, sys.stderr)
+        return command(sys.stdout if wrapper is None else wrapper)
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_OK
@@ -545,7 +556,7 @@ def _run_sessions(args: argparse.Namespace) -> int:
                 wrapper.flush()
             except BrokenPipeError:
                 _quiet_stdout()
-            wrapper.detach()
+            wrapper.detach()  # leave sys.stdout's buffer open
 
 
 def _inputs_or_exit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[Input] | int:
