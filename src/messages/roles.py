@@ -20,6 +20,7 @@ from ._core.fields import compact_repr
 from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
+from ._core.fields import freeze_opt_map
 from ._core.fields import freeze_tuple
 from ._core.frozen import JsonValue
 from .blocks import Block
@@ -150,8 +151,7 @@ class UserMessage(Context, ContentReads):
     def __post_init__(self) -> None:
         freeze_tuple(self, "content")
         freeze_map(self, "extra")
-        if self.origin is not None:
-            freeze_map(self, "origin")
+        freeze_opt_map(self, "origin")
         freeze_json(self, "tool_use_result")
 
     __repr__ = compact_repr

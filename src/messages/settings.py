@@ -36,6 +36,7 @@ from typing import final
 from ._core.fields import compact_repr
 from ._core.fields import compared
 from ._core.fields import freeze_map
+from ._core.fields import freeze_opt_map
 from ._core.fields import freeze_tuple
 from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
@@ -81,8 +82,7 @@ class ToolDefinition:
     __repr__ = compact_repr
 
     def __post_init__(self) -> None:
-        if self.input_schema is not None:
-            freeze_map(self, "input_schema")
+        freeze_opt_map(self, "input_schema")
         freeze_map(self, "extra")
 
 

@@ -17,6 +17,7 @@ from .._core.fields import compact_repr
 from .._core.fields import compared
 from .._core.fields import freeze_json
 from .._core.fields import freeze_map
+from .._core.fields import freeze_opt_map
 from .._core.frozen import JsonValue
 from ..blocks import ToolUseBlock
 from ..usage import Usage
@@ -104,10 +105,8 @@ class ResultMessage(Context):
         freeze_map(self, "extra")
         freeze_json(self, "errors")
         freeze_json(self, "permission_denials")
-        if self.model_usage is not None:
-            freeze_map(self, "model_usage")
-        if self.origin is not None:
-            freeze_map(self, "origin")
+        freeze_opt_map(self, "model_usage")
+        freeze_opt_map(self, "origin")
 
     __repr__ = compact_repr
 
