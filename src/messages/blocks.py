@@ -44,6 +44,7 @@ __all__ = [
     "OutputReads",
     "RawBlock",
     "RawReads",
+    "ServerResultReads",
     "ServerToolResultBlock",
     "ServerToolUseBlock",
     "TextBlock",
@@ -604,10 +605,31 @@ class ServerToolUseBlock:
     __repr__ = compact_repr
 
 
+class ServerResultReads:
+    """What a server tool's result block and its flat message read from ``content``, written once.
+
+    A slotted mixin with no fields of its own (see :class:`MediaReads`).
+    """
+
+    __slots__ = ()
+
+    content: JsonValue
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the tool failed, read from the content the way each provider says it.
+
+        Anthropic sends an object whose ``type`` ends in ``_error`` (with an ``error_code``);
+        Gemini a ``codeExecutionResult`` whose ``outcome`` is not ``OUTCOME_OK``; OpenAI a
+        ``status`` of ``failed`` or an ``error``.
+        """
+        return server_failed(self.content)
+
+
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ServerToolResultBlock:
+class ServerToolResultBlock(ServerResultReads):
     """What a server-side tool returned, kept exactly as the provider sent it.
 
     ``tool`` names the kind of result (Anthropic's ``web_search_tool_result`` is
@@ -636,16 +658,6 @@ class ServerToolResultBlock:
     def __post_init__(self) -> None:
         freeze_json(self, "content")
         freeze_map(self, "extra")
-
-    @property
-    def is_error(self) -> bool:
-        """Whether the tool failed, read from the content the way each provider says it.
-
-        Anthropic sends an object whose ``type`` ends in ``_error`` (with an ``error_code``);
-        Gemini a ``codeExecutionResult`` whose ``outcome`` is not ``OUTCOME_OK``; OpenAI a
-        ``status`` of ``failed`` or an ``error``.
-        """
-        return server_failed(self.content)
 
     __repr__ = compact_repr
 

@@ -26,8 +26,8 @@ from .blocks import Block
 from .blocks import CallReads
 from .blocks import OutputReads
 from .blocks import RawReads
+from .blocks import ServerResultReads
 from .blocks import freeze_citations
-from .blocks import server_failed
 from .citations import Citation
 
 # The seven context fields (uuid ... extra) are declared once, in the keyword-only base
@@ -312,7 +312,7 @@ class ServerToolUseMessage(Context):
 @final
 @compared
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
-class ServerToolResultMessage(Context):
+class ServerToolResultMessage(Context, ServerResultReads):
     """What a server-side tool returned, as ServerToolResultBlock.
 
     >>> ServerToolResultMessage("srvtoolu_1", "web_search", []).is_error
@@ -335,11 +335,6 @@ class ServerToolResultMessage(Context):
     def __post_init__(self) -> None:
         freeze_json(self, "content")
         freeze_map(self, "extra")
-
-    @property
-    def is_error(self) -> bool:
-        """Whether the tool failed (see :attr:`ServerToolResultBlock.is_error`)."""
-        return server_failed(self.content)
 
 
 FlatMessage = (
