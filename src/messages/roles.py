@@ -16,7 +16,6 @@ from typing import Literal
 from typing import final
 
 from ._core.fields import Context
-from ._core.fields import compact_repr
 from ._core.fields import compared
 from ._core.fields import freeze_json
 from ._core.fields import freeze_map
@@ -153,8 +152,6 @@ class UserMessage(Context, ContentReads):
         freeze_map(self, "extra")
         freeze_opt_map(self, "origin")
         freeze_json(self, "tool_use_result")
-
-    __repr__ = compact_repr
 
 
 @final

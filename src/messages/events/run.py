@@ -13,7 +13,6 @@ from typing import Literal
 from typing import final
 
 from .._core.fields import Context
-from .._core.fields import compact_repr
 from .._core.fields import compared
 from .._core.fields import freeze_json
 from .._core.fields import freeze_map
@@ -107,8 +106,6 @@ class ResultMessage(Context):
         freeze_json(self, "permission_denials")
         freeze_opt_map(self, "model_usage")
         freeze_opt_map(self, "origin")
-
-    __repr__ = compact_repr
 
 
 @final
