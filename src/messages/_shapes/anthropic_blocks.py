@@ -336,7 +336,12 @@ def _source(block: ImageBlock | AudioBlock | VideoBlock) -> dict[str, Any]:
         source = {"type": "file", "file_id": block.file_id}
     else:
         return {"type": "base64", "data": ""}
-    source.update(present(url=block.url, file_id=block.file_id, media_type=block.media_type))
+    if block.url is not None:
+        source["url"] = block.url
+    if block.file_id is not None:
+        source["file_id"] = block.file_id
+    if block.media_type is not None:
+        source["media_type"] = block.media_type
     return source
 
 
@@ -372,7 +377,11 @@ def document_source(block: DocumentBlock, *, defaults: bool = False) -> dict[str
 
 def document_fields(block: DocumentBlock, title: str | None) -> dict[str, Any]:
     """A document's wire fields besides ``type`` and ``source``, in the API's order."""
-    out = present(title=title, context=block.context)
+    out: dict[str, Any] = {}
+    if title is not None:
+        out["title"] = title
+    if block.context is not None:
+        out["context"] = block.context
     if block.citations is not None:
         out["citations"] = {"enabled": block.citations}
     return out
