@@ -13,19 +13,8 @@ from typing import Any
 from typing import Final
 
 from .._core.frozen import thaw
-from ..events.agent import CompactBoundaryMessage
-from ..events.agent import ConversationResetMessage
-from ..events.agent import HookEventMessage
-from ..events.agent import RateLimitMessage
-from ..events.agent import StatusMessage
-from ..events.agent import SystemEventMessage
-from ..events.agent import TaskEventMessage
-from ..events.records import FileSnapshotMessage
-from ..events.records import ProgressMessage
-from ..events.records import QueueOperationMessage
-from ..events.records import TitleMessage
-from ..events.records import TurnContextMessage
-from ..events.records import TurnEventMessage
+from ..events.agent import EVENT_TYPES
+from ..events.records import RECORD_TYPES
 from ..events.run import ErrorMessage
 from ..events.run import InitMessage
 from ..events.run import ResultMessage
@@ -51,6 +40,8 @@ __all__ = ["one_line", "summary"]
 
 RAW_WIDTH: Final = 160
 """Longest compact JSON shown for a raw record in a transcript."""
+_EVENTS_AND_RECORDS: Final = (*EVENT_TYPES, *RECORD_TYPES)
+"""The agent events and session records: :func:`summary` words them as ``summarize`` does."""
 
 
 def _json(value: Any) -> str:
@@ -108,21 +99,7 @@ def summary(m: Message, *, answer: bool = True) -> str:
             return f"{m.code}: {m.message}" if m.code else m.message
         case StreamEventMessage():
             return m.type or _short(m.event)
-        case (
-            TaskEventMessage()
-            | HookEventMessage()
-            | CompactBoundaryMessage()
-            | StatusMessage()
-            | RateLimitMessage()
-            | SystemEventMessage()
-            | ConversationResetMessage()
-            | FileSnapshotMessage()
-            | ProgressMessage()
-            | QueueOperationMessage()
-            | TitleMessage()
-            | TurnContextMessage()
-            | TurnEventMessage()
-        ):
+        case _ if isinstance(m, _EVENTS_AND_RECORDS):
             return summarize(m, None)
         case _:
             return ""
