@@ -28,7 +28,6 @@ from typing import Final
 from ..adapters import NAMES
 from ..adapters import get
 from ..stats import Stats
-from ..stats._cache import StatsCache
 from ..stats._prices import memoized
 from ..stats._report import VIEWS
 from .commands import Outcome
@@ -451,7 +450,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     live = _live(inputs)
     held = opts.command == "stats" and hold_heap()
     try:
-        cache = None if opts.command != "stats" or args.no_cache else StatsCache()
+        cache = None
+        if opts.command == "stats" and not args.no_cache:
+            from ..stats._cache import StatsCache
+
+            cache = StatsCache()
         if opts.command == "stats":
             outcomes = collect(
                 inputs,

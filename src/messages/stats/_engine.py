@@ -48,17 +48,13 @@ from typing import Final
 
 from .._core.fields import Timestamp
 from .._core.slots import Slotted
-from ..adapters._sessions import path_session
-from ..adapters.copilot import model_usages
-from ..adapters.gemini_cli import tool_counts
-from ..adapters.gemini_session import restates
-from ..adapters.kimi import restates as kimi_restates
 from ..convert import flatten_assistant
 from ..events.agent import CompactBoundaryMessage
 from ..events.agent import RateLimitMessage
 from ..events.run import ErrorMessage
 from ..events.run import InitMessage
 from ..events.run import ResultMessage
+from ..events.run import StreamEventMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -413,6 +409,9 @@ def _result(m: ResultMessage, source: str | None = None) -> _Result:
     tokens = None if m.usage is None else Tokens.of(m.usage, None)
     if tokens is not None:
         tokens.cost = None
+    from ..adapters.copilot import model_usages  # here: the formats that report these
+    from ..adapters.gemini_cli import tool_counts
+
     parts = tuple((name, Tokens.of(u)) for name, u in model_usages(m))
     return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model, source, parts)
 
@@ -728,6 +727,21 @@ _ASSISTANT_CONTENT = (
 )
 
 
+RESTATING: Final = ("$document", "kimi.context")
+"""The ``extra`` keys of a record that may restate history kept elsewhere (Gemini CLI's, see
+:func:`~messages.adapters.gemini_session.restates`, and Kimi CLI's context records, see
+:func:`~messages.adapters.kimi.restates`): only a record holding one, or a stream event,
+is asked, so that a run over other formats never loads those adapters."""
+
+
+def _restates(m: Message) -> bool:
+    """Whether ``m`` restates history kept elsewhere, as its format's adapter says."""
+    from ..adapters.gemini_session import restates
+    from ..adapters.kimi import restates as kimi_restates
+
+    return bool(m.extra and restates(m)) or kimi_restates(m)
+
+
 class InputStats(Slotted):
     """Collects the sessions of one input, message by message (in a worker or the parent).
 
@@ -754,6 +768,8 @@ class InputStats(Slotted):
         self.format = format
         self.path_facts: tuple[str | None, str | None] = (None, None)  # session, undated time
         if path is not None and format is not None:
+            from ..adapters._sessions import path_session
+
             self.path_facts = path_session(format, path)
         self.sessions: dict[Key, SessionStats] = {}
         self._current: SessionStats | None = None
@@ -844,7 +860,9 @@ class InputStats(Slotted):
         log, see :func:`~messages.adapters.gemini_session.restates`; a Kimi CLI context file,
         see :func:`~messages.adapters.kimi.restates`) is not counted again.
         """
-        if (m.extra and restates(m)) or kimi_restates(m):
+        extra = m.extra
+        asked = extra and (RESTATING[0] in extra or RESTATING[1] in extra)
+        if (asked or type(m) is StreamEventMessage) and _restates(m):
             return
         cwd = m.cwd if isinstance(m, InitMessage) else m.extra.get("cwd")
         s = self.seen(m.session_id, m.timestamp, cwd)
