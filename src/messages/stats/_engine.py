@@ -48,6 +48,16 @@ from typing import Final
 
 from .._core.fields import Timestamp
 from .._core.slots import Slotted
+from ..blocks import AudioBlock
+from ..blocks import DocumentBlock
+from ..blocks import ImageBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..convert import flatten_assistant
 from ..events.agent import CompactBoundaryMessage
 from ..events.agent import RateLimitMessage
@@ -69,6 +79,7 @@ from ..flat import VideoMessage
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..roles import AssistantMessage
+from ..roles import RoleMessage
 from ..roles import UserMessage
 from ..usage import Usage
 
@@ -727,6 +738,20 @@ _ASSISTANT_CONTENT = (
 )
 
 
+_SAID: Final = frozenset(
+    (TextBlock, ThinkingBlock, ImageBlock, AudioBlock, DocumentBlock, VideoBlock)
+)
+"""The block kinds that are only content of their speaker to :meth:`InputStats._content`."""
+_READ_OFF: Final = _SAID | {
+    ToolResultBlock,
+    ServerToolResultBlock,
+    ToolUseBlock,
+    ServerToolUseBlock,
+}
+"""The block kinds :meth:`InputStats._blocks` reads directly; a ``RawBlock`` is not one (it
+may wrap a whole message of any kind)."""
+
+
 RESTATING: Final = ("$document", "kimi.context")
 """The ``extra`` keys of a record that may restate history kept elsewhere (Gemini CLI's, see
 :func:`~messages.adapters.gemini_session.restates`, and Kimi CLI's context records, see
@@ -789,6 +814,9 @@ class InputStats(Slotted):
         return s
 
     def _session(self, session_id: str | None) -> SessionStats:
+        current = self._current
+        if session_id is not None and current is not None and current.session_id == session_id:
+            return current  # the usual case: the record before was of the same session
         if session_id is None:
             if self._current is None:
                 self._current = self._anon = self._new(("input", self.label), None)
@@ -934,8 +962,50 @@ class InputStats(Slotted):
         record = ""
         if getattr(m, "role", None) == "assistant":  # the record's key, for its turn
             record = self._key(m, m.message_id, m.uuid)
-        for part in flatten_assistant(m) if isinstance(m, ROLE_TYPES) else (m,):
-            self._content(s, part, record)
+        if not isinstance(m, ROLE_TYPES):
+            self._content(s, m, record)
+        elif m.content:
+            self._blocks(s, m, record)
+
+    def _blocks(self, s: SessionStats, m: RoleMessage, record: str) -> None:
+        """What :meth:`_content` does with each flat message of ``m``, read off its blocks.
+
+        The same as ``for part in flatten_assistant(m): self._content(s, part, record)``
+        (which a message holding a block kind not listed in ``_BLOCK_PARTS`` still takes),
+        without making a flat message per block.
+        """
+        content = m.content
+        said = m.role == "assistant"
+        if type(content) is str:  # one text of the message's role
+            self._said(s, said, record)
+            return
+        if not _READ_OFF.issuperset([type(b) for b in content]):
+            for part in flatten_assistant(m):
+                self._content(s, part, record)
+            return
+        for i, b in enumerate(content):
+            if type(b) is ToolResultBlock:
+                self._end_turn()
+                if b.is_error:
+                    s.failed.add(b.tool_use_id or self._key(flatten_assistant(m)[i]))
+            elif type(b) is ServerToolResultBlock:  # the provider's own answer, in the turn
+                if b.is_error:
+                    s.failed.add(b.tool_use_id or self._key(flatten_assistant(m)[i]))
+            else:
+                self._said(s, said, record)
+                if said and (type(b) is ToolUseBlock or type(b) is ServerToolUseBlock):
+                    s.calls.setdefault(b.id or self._key(flatten_assistant(m)[i]), b.name)
+
+    def _said(self, s: SessionStats, said: bool, record: str) -> None:
+        """Content of a speaker: an assistant's goes on (or opens) the turn, any other ends it."""
+        if not said:
+            self._end_turn()
+            return
+        if self._in_turn is not s:  # a turn goes on until another speaker (or session) talks
+            self._end_turn()
+            self._in_turn = s
+        if record:
+            self._turn.add(record)
 
     def _content(self, s: SessionStats, m: Message, record: str) -> None:
         if isinstance(m, ToolResultMessage):
@@ -949,15 +1019,9 @@ class InputStats(Slotted):
             return
         if not isinstance(m, _ASSISTANT_CONTENT):
             return
-        if m.role != "assistant":
-            self._end_turn()
-            return
-        if self._in_turn is not s:  # a turn goes on until another speaker (or session) talks
-            self._end_turn()
-            self._in_turn = s
-        if record:
-            self._turn.add(record)
-        if isinstance(m, ToolUseMessage | ServerToolUseMessage):
+        said = m.role == "assistant"
+        self._said(s, said, record)
+        if said and isinstance(m, ToolUseMessage | ServerToolUseMessage):
             s.calls.setdefault(self._key(m, m.id), m.name)
 
 
