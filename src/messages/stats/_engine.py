@@ -47,6 +47,7 @@ from typing import Any
 from typing import Final
 
 from .._core.fields import Timestamp
+from .._core.frozen import raw
 from .._core.slots import Slotted
 from ..blocks import AudioBlock
 from ..blocks import DocumentBlock
@@ -206,7 +207,7 @@ def priced_counts(usage: Usage) -> dict[str, int] | None:
     lifetime and ``server_tool_use`` requests, Gemini's per-modality token counts.
     """
     found: dict[str, int] = {}
-    extra = usage.extra
+    extra = raw(usage.extra)  # read only: plain values, none wrapped on the way out
     long = usage.cache_write_1h_tokens
     if long is not None:
         found["cache_write_1h_tokens"] = long
@@ -888,11 +889,11 @@ class InputStats(Slotted):
         log, see :func:`~messages.adapters.gemini_session.restates`; a Kimi CLI context file,
         see :func:`~messages.adapters.kimi.restates`) is not counted again.
         """
-        extra = m.extra
+        extra = raw(m.extra)  # read only: plain values, none wrapped on the way out
         asked = extra and (RESTATING[0] in extra or RESTATING[1] in extra)
         if (asked or type(m) is StreamEventMessage) and _restates(m):
             return
-        cwd = m.cwd if isinstance(m, InitMessage) else m.extra.get("cwd")
+        cwd = m.cwd if isinstance(m, InitMessage) else extra.get("cwd")
         s = self.seen(m.session_id, m.timestamp, cwd)
         if s.model is None and m.model and not isinstance(m, ResultMessage | ErrorMessage):
             s.model = m.model
@@ -901,12 +902,11 @@ class InputStats(Slotted):
         if isinstance(m, AssistantMessage):
             if m.usage is not None:
                 key = self._key(m, m.message_id, m.uuid)
-                logged = m.extra.get("costUSD")  # what older Claude Code transcripts record
+                logged = extra.get("costUSD")  # what older Claude Code transcripts record
                 tokens = Tokens.of(m.usage, logged_cost(logged))
                 if _bad_cost(logged) or _bad_cost(m.usage.cost_usd):
                     s.bad_costs.add(key)
-                context = price_context(m.usage.extra, m.extra)
-                extra = m.extra
+                context = price_context(raw(m.usage.extra), extra)
                 agent = extra.get("agentId")
                 request = extra.get("requestId")
                 entry = Entry(
@@ -939,7 +939,7 @@ class InputStats(Slotted):
                 m.total_cost_usd is None and m.usage is not None and _bad_cost(m.usage.cost_usd)
             ):
                 s.bad_costs.add(key)
-            if m.extra.get("type") == "result":  # Claude Code: the running totals
+            if extra.get("type") == "result":  # Claude Code: the running totals
                 s.running[self.label] = (key, _result(m, self.format))
             else:
                 found = _result(m, self.format)
