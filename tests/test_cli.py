@@ -651,3 +651,18 @@ def test_the_cost_script_adds_up_runs() -> None:
     assert script("cost.py") == "claude_code.jsonl: $0.0345 (39,330 tokens)\n"
     both = script("cost.py", str(EXAMPLE), str(local("opencode", "run-read-edit.jsonl")))
     assert both.splitlines()[-1] == "total: $0.0465 (88,319 tokens)"
+
+
+def test_the_command_writes_all_it_says_before_it_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    """The ``messages`` command ends its process as soon as its output is flushed
+    (``messages.cli.run``): every byte ``main`` writes still reaches the pipe, on stdout
+    and stderr, and the exit code is ``main``'s, a data error's 1 included."""
+    argv = ("normalize", "--example", "--format", "jsonl")
+    code, out, err = run(capsys, *argv)
+    done = python_m(*argv)
+    assert (done.returncode, done.stdout, done.stderr) == (code, out, err)
+    assert len(done.stdout) > 1000
+    bad = python_m("stats", "--from", "claude_code", "-", input='{"type": "user"\nnot json\n')
+    assert bad.returncode == 1
+    assert "messages: <stdin>:1:" in bad.stderr
+    assert bad.stdout.startswith("session")

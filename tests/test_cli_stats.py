@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import EXAMPLES
+from conftest import LOCAL_FIXTURES
 from conftest import shared_fixtures
 from messages import AssistantMessage
 from messages import ResultMessage
@@ -398,3 +401,35 @@ def test_a_stats_run_holds_the_heap_from_the_collector_and_gives_it_back(
         assert gc.get_freeze_count() > 0  # not given back by the run (some may have died)
     finally:
         gc.unfreeze()
+
+
+TRANSCRIPT = LOCAL_FIXTURES / "claude_code" / "transcript.jsonl"
+
+
+def test_a_stats_run_loads_only_what_it_reads() -> None:
+    """``messages stats`` over Claude Code transcripts loads neither the session model, nor
+    the renderers, nor the result cache (``--no-cache``), nor another agent's adapter: they
+    load when a command or a record asks for them (start-up is part of every run's time)."""
+    code = (
+        "import sys\n"
+        "from messages.cli import main\n"
+        f"code = main(['stats', '--json', '--no-cache', {str(TRANSCRIPT)!r}])\n"
+        "print(code, *sorted(n for n in sys.modules if n.startswith('messages')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    code_and_names = done.stdout.split("\n")[-2].split()
+    loaded = set(code_and_names[1:])
+    assert code_and_names[0] == "0"
+    assert "messages.adapters.claude_code" in loaded
+    for unneeded in (
+        "messages.sessions",
+        "messages.text",
+        "messages.serialize",
+        "messages.cli.render",
+        "messages.stats._cache",
+        "messages.adapters.kimi",
+        "messages.adapters.gemini_session",
+        "messages.adapters.gemini_cli",
+        "messages.adapters.copilot",
+    ):
+        assert unneeded not in loaded, unneeded

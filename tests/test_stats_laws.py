@@ -24,16 +24,22 @@ from conftest import shared_fixtures
 from messages import AssistantMessage
 from messages import InitMessage
 from messages import Message
+from messages import ToolResultBlock
+from messages import ToolUseBlock
 from messages import ToolResultMessage
 from messages import Usage
 from messages import UserMessage
 from messages.adapters import get
+from messages.convert import flatten_assistant
 from messages.stats import SessionStats
 from messages.stats import Stats
 from messages.stats import Tokens
 from messages.stats._engine import Entry
+from messages.stats._engine import InputStats
 from messages.stats._engine import _Result
 from messages.stats._report import VIEWS
+from messages.strategies import blocks
+from messages.strategies import role_messages
 
 CAPTURES = (("claude_code", ("claude_code", "transcripts-2.1")),)
 """Captures whose records name their session (Claude Code transcripts: ``sessionId`` on each
@@ -669,3 +675,54 @@ def test_a_fragment_holding_any_record_of_a_session_joins_it(mine: str, theirs: 
     assert all("k" in keys for keys in held)
     found = resolve({("session", "s1"): named, ("input", "part"): fragment})
     assert [s.inputs for s in found] == [["whole", "part"]]
+
+
+# -- the block-level pass of a role message ------------------------------------------------------
+
+
+def _flattened(collected: InputStats, m: Message) -> None:
+    """``feed`` as it was written before ``_blocks``: the message's flat parts one by one."""
+    original = InputStats._blocks
+
+    def by_parts(self: InputStats, s: Any, message: Any, record: str) -> None:
+        for part in flatten_assistant(message):
+            self._content(s, part, record)
+
+    InputStats._blocks = by_parts  # type: ignore[method-assign]
+    try:
+        collected.feed(m)
+    finally:
+        InputStats._blocks = original  # type: ignore[method-assign]
+
+
+def _state(collected: InputStats) -> Any:
+    collected.finish()
+    return [
+        (key, s.to_json(), sorted(s.failed), s.calls, s.turn_keys)
+        for key, s in collected.sessions.items()
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        role_messages(content=blocks())
+        | role_messages(
+            content=st.sampled_from(
+                [ToolResultBlock("", "x", is_error=True), ToolUseBlock("", "ls", {"a": 1})]
+            )
+        ),
+        max_size=6,
+    )
+)
+def test_reading_a_role_message_off_its_blocks_counts_what_its_flat_parts_count(
+    messages: list[Message],
+) -> None:
+    """``InputStats`` reads turns, calls and failed calls off a role message's blocks; that
+    gives what feeding its flat parts (``flatten_assistant``) one by one gives, blocks with
+    no id (keyed by their content) and raw blocks (which may wrap any message) included."""
+    direct, by_parts = InputStats("in", "claude_code"), InputStats("in", "claude_code")
+    for m in messages:
+        direct.feed(m)
+        _flattened(by_parts, m)
+    assert _state(direct) == _state(by_parts)

@@ -1,7 +1,5 @@
 """``python -m messages``: the same as the ``messages`` command."""
 
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()

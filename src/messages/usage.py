@@ -20,6 +20,7 @@ from ._core.fields import compared
 from ._core.fields import freeze_map
 from ._core.frozen import EMPTY
 from ._core.frozen import JsonValue
+from ._core.frozen import raw
 
 __all__ = ["StopReason", "Usage", "classify_stop_reason"]
 
@@ -148,8 +149,9 @@ _SPLIT_HOMES: Final = ("cache_creation", "input_token_details")
 
 
 def _split_count(extra: Mapping[str, JsonValue], key: str) -> int | None:
+    plain = raw(extra)  # read only: the stored values, none wrapped on the way out
     for home in _SPLIT_HOMES:
-        inner = extra.get(home)
+        inner = plain.get(home)
         if isinstance(inner, Mapping):
             value = inner.get(key)
             if type(value) is int and value >= 0:

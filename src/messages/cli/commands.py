@@ -32,7 +32,6 @@ from .io import Progress
 from .io import Reporter
 from .io import decoded
 from .io import read_lines
-from .render import one_line
 
 __all__ = ["Outcome", "process", "strip_extra", "work"]
 
@@ -86,6 +85,8 @@ def _normalize(messages: Iterable[Message], opts: Options, out: IO[str], live: b
             if live:
                 out.flush()
     elif opts.format == "text":
+        from .render import one_line
+
         for m in flat:
             out.write(one_line(m) + "\n")
             if live:

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
-from importlib import resources
 from itertools import chain
 from typing import IO
 from typing import TYPE_CHECKING
@@ -118,6 +117,8 @@ class Input:
     def open(self) -> Iterator[IO[bytes]]:
         """The input as a binary file object (standard input is not closed afterwards)."""
         if self.example is not None:
+            from importlib import resources  # here: pathlib and its imports, for examples only
+
             resource = resources.files("messages").joinpath("examples", EXAMPLES[self.example])
             with resource.open("rb") as fp:
                 yield fp

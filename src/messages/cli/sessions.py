@@ -17,19 +17,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import replace
 from typing import IO
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 
 from ..adapters import get
-from ..adapters._stores import split
-from ..message import Message
-from ..serialize import to_dict
-from ..sessions import Session
-from ..sessions import load
-from ..sessions import pick
-from ..sessions import roots
-from ..text import transcript
-from ..usage import Usage
+
+if TYPE_CHECKING:  # the session model and the renderers load when a command uses them
+    from ..message import Message
+    from ..sessions import Session
+    from ..usage import Usage
 
 __all__ = [
     "LIST_FORMATS",
@@ -146,6 +143,8 @@ def _tokens(usage: Usage) -> int:
 
 def summary_of(session: Session) -> dict[str, Any]:
     """The row of ``messages sessions`` for one session, as JSON-ready values."""
+    from ..serialize import to_dict
+
     usage = session.usage
     return {
         "agent": session.agent,
@@ -307,6 +306,8 @@ def _show_text(session: Session, opts: ShowOptions, out: IO[str]) -> None:
 
 
 def _text_body(session: Session, opts: ShowOptions, out: IO[str], prefix: str) -> None:
+    from ..text import transcript
+
     for chunk, sub, key in _segments(session, opts):
         if chunk:
             out.write(_indent(transcript(chunk), prefix) + "\n")
@@ -329,6 +330,8 @@ def _show_markdown(session: Session, opts: ShowOptions, out: IO[str]) -> None:
 
 
 def _markdown_body(session: Session, opts: ShowOptions, out: IO[str], quote: str) -> None:
+    from ..text import transcript
+
     for chunk, sub, key in _segments(session, opts):
         if chunk:
             out.write(_indent(transcript(chunk, format="markdown"), quote) + "\n\n")
@@ -346,6 +349,8 @@ def _markdown_body(session: Session, opts: ShowOptions, out: IO[str], quote: str
 
 
 def _as_json(session: Session, opts: ShowOptions) -> dict[str, Any]:
+    from ..serialize import to_dict
+
     doc = summary_of(session)
     doc["messages"] = [to_dict(m) for m in session.messages]
     if opts.subagents == "inline":
@@ -407,6 +412,8 @@ SHOW_FORMATS: Final[dict[str, Callable[[Session, ShowOptions, IO[str]], None]]] 
 
 
 def _where(paths: list[str], err: IO[str]) -> list[str] | None:
+    from ..sessions import roots
+
     if paths:
         missing = [p for p in paths if not os.path.exists(p)]
         if missing:
@@ -426,6 +433,10 @@ def _where(paths: list[str], err: IO[str]) -> list[str] | None:
 
 def run(args: argparse.Namespace, out: IO[str], err: IO[str] = sys.stderr) -> int:
     """Run ``messages sessions`` or ``messages show``; the exit code (0, 1 not found, 2 usage)."""
+    from ..adapters._stores import split
+    from ..sessions import load
+    from ..sessions import pick
+
     if args.command == "sessions":
         paths = _where(args.paths, err)
         if paths is None:

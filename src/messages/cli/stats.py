@@ -22,8 +22,6 @@ from ..stats import Report
 from ..stats import SessionStats
 from ..stats import Stats
 from ..stats import Tokens
-from ..stats._cache import Cached
-from ..stats._cache import StatsCache
 from ..stats._prices import warm
 from .commands import Outcome
 from .commands import process
@@ -34,6 +32,8 @@ from .io import Reporter
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+    from ..stats._cache import StatsCache
 
 __all__ = [
     "FileStats",
@@ -302,6 +302,8 @@ def collect(
                 progress.add(found[1].lines, files=1)
         reports, outcome = found
         if cache is not None and i in keys and not outcome.stopped:
+            from ..stats._cache import Cached
+
             cache.put(
                 inp.path, keys[i], Cached(outcome.stats, reports, outcome.failed, outcome.lines)
             )

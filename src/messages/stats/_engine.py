@@ -47,18 +47,25 @@ from typing import Any
 from typing import Final
 
 from .._core.fields import Timestamp
+from .._core.frozen import raw
 from .._core.slots import Slotted
-from ..adapters._sessions import path_session
-from ..adapters.copilot import model_usages
-from ..adapters.gemini_cli import tool_counts
-from ..adapters.gemini_session import restates
-from ..adapters.kimi import restates as kimi_restates
+from ..blocks import AudioBlock
+from ..blocks import DocumentBlock
+from ..blocks import ImageBlock
+from ..blocks import ServerToolResultBlock
+from ..blocks import ServerToolUseBlock
+from ..blocks import TextBlock
+from ..blocks import ThinkingBlock
+from ..blocks import ToolResultBlock
+from ..blocks import ToolUseBlock
+from ..blocks import VideoBlock
 from ..convert import flatten_assistant
 from ..events.agent import CompactBoundaryMessage
 from ..events.agent import RateLimitMessage
 from ..events.run import ErrorMessage
 from ..events.run import InitMessage
 from ..events.run import ResultMessage
+from ..events.run import StreamEventMessage
 from ..flat import AudioMessage
 from ..flat import DocumentMessage
 from ..flat import ImageMessage
@@ -73,6 +80,7 @@ from ..flat import VideoMessage
 from ..message import ROLE_TYPES
 from ..message import Message
 from ..roles import AssistantMessage
+from ..roles import RoleMessage
 from ..roles import UserMessage
 from ..usage import Usage
 
@@ -199,7 +207,7 @@ def priced_counts(usage: Usage) -> dict[str, int] | None:
     lifetime and ``server_tool_use`` requests, Gemini's per-modality token counts.
     """
     found: dict[str, int] = {}
-    extra = usage.extra
+    extra = raw(usage.extra)  # read only: plain values, none wrapped on the way out
     long = usage.cache_write_1h_tokens
     if long is not None:
         found["cache_write_1h_tokens"] = long
@@ -413,6 +421,9 @@ def _result(m: ResultMessage, source: str | None = None) -> _Result:
     tokens = None if m.usage is None else Tokens.of(m.usage, None)
     if tokens is not None:
         tokens.cost = None
+    from ..adapters.copilot import model_usages  # here: the formats that report these
+    from ..adapters.gemini_cli import tool_counts
+
     parts = tuple((name, Tokens.of(u)) for name, u in model_usages(m))
     return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model, source, parts)
 
@@ -728,6 +739,35 @@ _ASSISTANT_CONTENT = (
 )
 
 
+_SAID: Final = frozenset(
+    (TextBlock, ThinkingBlock, ImageBlock, AudioBlock, DocumentBlock, VideoBlock)
+)
+"""The block kinds that are only content of their speaker to :meth:`InputStats._content`."""
+_READ_OFF: Final = _SAID | {
+    ToolResultBlock,
+    ServerToolResultBlock,
+    ToolUseBlock,
+    ServerToolUseBlock,
+}
+"""The block kinds :meth:`InputStats._blocks` reads directly; a ``RawBlock`` is not one (it
+may wrap a whole message of any kind)."""
+
+
+RESTATING: Final = ("$document", "kimi.context")
+"""The ``extra`` keys of a record that may restate history kept elsewhere (Gemini CLI's, see
+:func:`~messages.adapters.gemini_session.restates`, and Kimi CLI's context records, see
+:func:`~messages.adapters.kimi.restates`): only a record holding one, or a stream event,
+is asked, so that a run over other formats never loads those adapters."""
+
+
+def _restates(m: Message) -> bool:
+    """Whether ``m`` restates history kept elsewhere, as its format's adapter says."""
+    from ..adapters.gemini_session import restates
+    from ..adapters.kimi import restates as kimi_restates
+
+    return bool(m.extra and restates(m)) or kimi_restates(m)
+
+
 class InputStats(Slotted):
     """Collects the sessions of one input, message by message (in a worker or the parent).
 
@@ -754,6 +794,8 @@ class InputStats(Slotted):
         self.format = format
         self.path_facts: tuple[str | None, str | None] = (None, None)  # session, undated time
         if path is not None and format is not None:
+            from ..adapters._sessions import path_session
+
             self.path_facts = path_session(format, path)
         self.sessions: dict[Key, SessionStats] = {}
         self._current: SessionStats | None = None
@@ -773,6 +815,9 @@ class InputStats(Slotted):
         return s
 
     def _session(self, session_id: str | None) -> SessionStats:
+        current = self._current
+        if session_id is not None and current is not None and current.session_id == session_id:
+            return current  # the usual case: the record before was of the same session
         if session_id is None:
             if self._current is None:
                 self._current = self._anon = self._new(("input", self.label), None)
@@ -844,9 +889,11 @@ class InputStats(Slotted):
         log, see :func:`~messages.adapters.gemini_session.restates`; a Kimi CLI context file,
         see :func:`~messages.adapters.kimi.restates`) is not counted again.
         """
-        if (m.extra and restates(m)) or kimi_restates(m):
+        extra = raw(m.extra)  # read only: plain values, none wrapped on the way out
+        asked = extra and (RESTATING[0] in extra or RESTATING[1] in extra)
+        if (asked or type(m) is StreamEventMessage) and _restates(m):
             return
-        cwd = m.cwd if isinstance(m, InitMessage) else m.extra.get("cwd")
+        cwd = m.cwd if isinstance(m, InitMessage) else extra.get("cwd")
         s = self.seen(m.session_id, m.timestamp, cwd)
         if s.model is None and m.model and not isinstance(m, ResultMessage | ErrorMessage):
             s.model = m.model
@@ -855,12 +902,11 @@ class InputStats(Slotted):
         if isinstance(m, AssistantMessage):
             if m.usage is not None:
                 key = self._key(m, m.message_id, m.uuid)
-                logged = m.extra.get("costUSD")  # what older Claude Code transcripts record
+                logged = extra.get("costUSD")  # what older Claude Code transcripts record
                 tokens = Tokens.of(m.usage, logged_cost(logged))
                 if _bad_cost(logged) or _bad_cost(m.usage.cost_usd):
                     s.bad_costs.add(key)
-                context = price_context(m.usage.extra, m.extra)
-                extra = m.extra
+                context = price_context(raw(m.usage.extra), extra)
                 agent = extra.get("agentId")
                 request = extra.get("requestId")
                 entry = Entry(
@@ -893,7 +939,7 @@ class InputStats(Slotted):
                 m.total_cost_usd is None and m.usage is not None and _bad_cost(m.usage.cost_usd)
             ):
                 s.bad_costs.add(key)
-            if m.extra.get("type") == "result":  # Claude Code: the running totals
+            if extra.get("type") == "result":  # Claude Code: the running totals
                 s.running[self.label] = (key, _result(m, self.format))
             else:
                 found = _result(m, self.format)
@@ -916,8 +962,50 @@ class InputStats(Slotted):
         record = ""
         if getattr(m, "role", None) == "assistant":  # the record's key, for its turn
             record = self._key(m, m.message_id, m.uuid)
-        for part in flatten_assistant(m) if isinstance(m, ROLE_TYPES) else (m,):
-            self._content(s, part, record)
+        if not isinstance(m, ROLE_TYPES):
+            self._content(s, m, record)
+        elif m.content:
+            self._blocks(s, m, record)
+
+    def _blocks(self, s: SessionStats, m: RoleMessage, record: str) -> None:
+        """What :meth:`_content` does with each flat message of ``m``, read off its blocks.
+
+        The same as ``for part in flatten_assistant(m): self._content(s, part, record)``
+        (which a message holding a block kind not listed in ``_BLOCK_PARTS`` still takes),
+        without making a flat message per block.
+        """
+        content = m.content
+        said = m.role == "assistant"
+        if type(content) is str:  # one text of the message's role
+            self._said(s, said, record)
+            return
+        if not _READ_OFF.issuperset([type(b) for b in content]):
+            for part in flatten_assistant(m):
+                self._content(s, part, record)
+            return
+        for i, b in enumerate(content):
+            if type(b) is ToolResultBlock:
+                self._end_turn()
+                if b.is_error:
+                    s.failed.add(b.tool_use_id or self._key(flatten_assistant(m)[i]))
+            elif type(b) is ServerToolResultBlock:  # the provider's own answer, in the turn
+                if b.is_error:
+                    s.failed.add(b.tool_use_id or self._key(flatten_assistant(m)[i]))
+            else:
+                self._said(s, said, record)
+                if said and (type(b) is ToolUseBlock or type(b) is ServerToolUseBlock):
+                    s.calls.setdefault(b.id or self._key(flatten_assistant(m)[i]), b.name)
+
+    def _said(self, s: SessionStats, said: bool, record: str) -> None:
+        """Content of a speaker: an assistant's goes on (or opens) the turn, any other ends it."""
+        if not said:
+            self._end_turn()
+            return
+        if self._in_turn is not s:  # a turn goes on until another speaker (or session) talks
+            self._end_turn()
+            self._in_turn = s
+        if record:
+            self._turn.add(record)
 
     def _content(self, s: SessionStats, m: Message, record: str) -> None:
         if isinstance(m, ToolResultMessage):
@@ -931,15 +1019,9 @@ class InputStats(Slotted):
             return
         if not isinstance(m, _ASSISTANT_CONTENT):
             return
-        if m.role != "assistant":
-            self._end_turn()
-            return
-        if self._in_turn is not s:  # a turn goes on until another speaker (or session) talks
-            self._end_turn()
-            self._in_turn = s
-        if record:
-            self._turn.add(record)
-        if isinstance(m, ToolUseMessage | ServerToolUseMessage):
+        said = m.role == "assistant"
+        self._said(s, said, record)
+        if said and isinstance(m, ToolUseMessage | ServerToolUseMessage):
             s.calls.setdefault(self._key(m, m.id), m.name)
 
 

@@ -16,7 +16,6 @@ model still unknown has no estimate (``None``), never a price of zero.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 from collections.abc import Iterable
@@ -452,6 +451,8 @@ def _digest(parts: list[tuple[str | None, float | None, Tokens, _Context]]) -> s
         more = sorted(t.more.items()) if t.more else None
         shown.append((model, when, t.input, t.output, t.cache_read, t.cache_write, t.reasoning))
         shown.append((more, served))
+    import hashlib  # here: a run without the result cache never asks
+
     return hashlib.sha256(repr(shown).encode("utf-8", "surrogatepass")).hexdigest()
 
 

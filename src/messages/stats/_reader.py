@@ -26,6 +26,7 @@ from typing import Final
 from ..adapters import _base
 from ..adapters import claude_code
 from ..message import Message
+from ._engine import RESTATING
 
 __all__ = ["LIGHT", "Seen", "reader"]
 
@@ -40,11 +41,6 @@ class Seen:
         self.timestamp = timestamp
         self.cwd = cwd
 
-
-RESTATING: Final = ("$document", "kimi.context")
-"""The keys that mark a record restating history kept elsewhere, which ``stats`` does not
-count (Gemini CLI's, see :func:`~messages.adapters.gemini_session.restates`, and Kimi CLI's
-context records): a line holding one is never read lightly."""
 
 _decode_owned: Final = _base.owned(claude_code.decode)
 _progress_fields: Final = _base.light(claude_code.decode) or (lambda obj: None)
