@@ -25,8 +25,8 @@ from messages import AssistantMessage
 from messages import InitMessage
 from messages import Message
 from messages import ToolResultBlock
-from messages import ToolUseBlock
 from messages import ToolResultMessage
+from messages import ToolUseBlock
 from messages import Usage
 from messages import UserMessage
 from messages.adapters import get
