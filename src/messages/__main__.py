@@ -1,5 +1,5 @@
 """``python -m messages``: the same as the ``messages`` command."""
 
-from .cli import run
+from .cli.main import run
 
 run()
