@@ -24,6 +24,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -58,6 +59,7 @@ __all__ = [
     "row_object",
     "select",
     "session_paths",
+    "session_rows",
     "split",
     "text_column",
 ]
@@ -135,6 +137,22 @@ def select(
         cursor = db.execute(sql.rsplit(" ORDER BY ", 1)[0], tuple(args))
     for values in cursor:
         yield row_object(store, table, names, values)
+
+
+def session_rows(
+    db: sqlite3.Connection,
+    store: str,
+    wanted: Iterable[str],
+    tables: Sequence[tuple[str, str, Sequence[str]]],
+) -> Iterator[dict[str, Any]]:
+    """The row objects of each session in ``wanted``, one session after the other.
+
+    A session's rows are those of each ``(table, column, order)`` in turn whose ``column``
+    holds its id, by ``order`` (see :func:`select`): a store says its sessions' tables once.
+    """
+    for one in wanted:
+        for table, column, order in tables:
+            yield from select(db, store, table, where=f'"{column}" = ?', args=(one,), order=order)
 
 
 def ids(db: sqlite3.Connection, sources: Sequence[tuple[str, str, str]]) -> list[str]:

@@ -17,12 +17,18 @@ from typing import Any
 from typing import Final
 
 from .._stores import ids
-from .._stores import select
+from .._stores import session_rows
 
 __all__ = ["FILE", "claims", "rows", "sessions"]
 
 FILE: Final = "state.db"
 """The database's file name."""
+_TABLES: Final = (
+    ("sessions", "id", ()),
+    ("messages", "session_id", ("timestamp", "id")),
+    ("session_model_usage", "session_id", ()),
+)
+"""A session's tables, in the order its rows are given: ``(table, its session column, order)``."""
 
 
 def claims(tables: frozenset[str], path: str) -> bool:
@@ -37,16 +43,4 @@ def sessions(db: sqlite3.Connection) -> list[str]:
 
 def rows(db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
     """A session's rows (``None``: every session's, one after the other)."""
-    for one in sessions(db) if session is None else [session]:
-        yield from select(db, "hermes", "sessions", where='"id" = ?', args=(one,))
-        yield from select(
-            db,
-            "hermes",
-            "messages",
-            where='"session_id" = ?',
-            args=(one,),
-            order=("timestamp", "id"),
-        )
-        yield from select(
-            db, "hermes", "session_model_usage", where='"session_id" = ?', args=(one,)
-        )
+    yield from session_rows(db, "hermes", sessions(db) if session is None else [session], _TABLES)

@@ -18,12 +18,14 @@ from typing import Any
 from typing import Final
 
 from .._stores import ids
-from .._stores import select
+from .._stores import session_rows
 
 __all__ = ["FILE", "claims", "rows", "sessions"]
 
 FILE: Final = "db.sqlite"
 """The database's file name."""
+_TABLES: Final = (("session", "id", ()), ("model_usage", "session_id", ("started_at", "id")))
+"""A session's tables, in the order its rows are given: ``(table, its session column, order)``."""
 
 
 def claims(tables: frozenset[str], path: str) -> bool:
@@ -38,13 +40,4 @@ def sessions(db: sqlite3.Connection) -> list[str]:
 
 def rows(db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
     """A session's rows (``None``: every session's, one after the other)."""
-    for one in sessions(db) if session is None else [session]:
-        yield from select(db, "zcode", "session", where='"id" = ?', args=(one,))
-        yield from select(
-            db,
-            "zcode",
-            "model_usage",
-            where='"session_id" = ?',
-            args=(one,),
-            order=("started_at", "id"),
-        )
+    yield from session_rows(db, "zcode", sessions(db) if session is None else [session], _TABLES)
