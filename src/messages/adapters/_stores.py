@@ -9,8 +9,9 @@ every column kept as stored (a JSON column stays the text it was written as; a b
 
 A store adapter (``hermes``) tells its database's tables once, in its ``store.STORE`` (a
 :class:`Layout`), which says which databases are its own from their tables (``claims``),
-which sessions one holds (``sessions``) and the rows of one session, or of all (``rows``). A session of a database is named by a *session path*, ``<db>#session=<id>``,
-which :func:`open_rows` reads as that session's rows alone: so each session of a database is a
+which sessions one holds (``sessions``) and the rows of one session, or of all (``rows``).
+A session of a database is named by a *session path*, ``<db>#session=<id>``, which
+:func:`open_rows` reads as that session's rows alone: so each session of a database is a
 session file of its own to :mod:`messages.sessions`.
 
 Writing a database is not supported: the store adapters write back only the row objects they
