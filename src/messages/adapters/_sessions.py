@@ -117,6 +117,7 @@ __all__ = [
     "SessionFile",
     "SessionHook",
     "agent_folders",
+    "home_folder",
     "hook",
     "in_conversation",
     "is_archived",
@@ -295,6 +296,11 @@ def is_prompt(message: Message) -> bool:
     return has_text
 
 
+def home_folder(env: Mapping[str, str]) -> str:
+    """The user's home folder: ``$HOME`` in ``env``, else this process's (``~``)."""
+    return env.get("HOME") or os.path.expanduser("~")
+
+
 def agent_folders(
     env: Mapping[str, str], variable: str, home: tuple[str, ...], *, xdg: str | None = None
 ) -> tuple[str, ...]:
@@ -310,8 +316,7 @@ def agent_folders(
         data = env.get("XDG_DATA_HOME")
         if data:
             return (os.path.join(data, xdg),)
-    root = env.get("HOME") or os.path.expanduser("~")
-    return (os.path.join(root, *home),)
+    return (os.path.join(home_folder(env), *home),)
 
 
 def in_conversation(message: Message) -> bool:

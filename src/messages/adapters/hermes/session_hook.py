@@ -23,6 +23,7 @@ from .._sessions import ChainLinker
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import in_conversation
 from .._stores import kept_row
 from .._stores import session_paths
@@ -94,7 +95,7 @@ class HermesHook:
         given = [p.strip() for p in (env.get("HERMES_HOME") or "").split(",") if p.strip()]
         if given:
             return tuple(given)
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = home_folder(env)
         return (os.path.join(home, ".hermes"),)
 
     def files(self, folder: str) -> Iterator[str]:
