@@ -20,6 +20,7 @@ from ..._core.wire import fail
 from ..._core.wire import opt_bool
 from ..._core.wire import opt_int
 from ..._core.wire import opt_num
+from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
 from ..._core.wire import rest
@@ -224,11 +225,9 @@ def _usage_any(d: dict[str, Any]) -> Usage:
 
 
 def _opt_usage(d: dict[str, Any]) -> Usage | None:
-    u = d.get("usage")
+    u = opt_obj(d, "usage")
     if u is None:
         return None
-    if type(u) is not dict:
-        raise fail("an object", u, "usage")
     try:
         return _usage(u)
     except DecodeError as exc:
