@@ -285,9 +285,7 @@ def _assistant_any(obj: dict[str, Any]) -> Message:
         rest["id"] = None
     if stop_reason is None and "stop_reason" in inner:
         rest["stop_reason"] = None
-    error = obj.get("error")
-    if error is not None and type(error) is not str:
-        raise fail("a string", error, "error")
+    error = opt_str(obj, "error")
     extra, (uuid, sid, parent, ts) = _split(obj, ("error",))
     extra["message"] = rest
     return _new_assistant(

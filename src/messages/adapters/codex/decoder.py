@@ -10,7 +10,7 @@ from ..._core.frozen import EMPTY
 from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
-from ..._core.wire import fail
+from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import rest
 from ...errors import DecodeError
@@ -114,9 +114,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
         extra = wrap_owned(rest(obj, _THREAD_ID))
         return _new_init(None, None, None, sid, None, None, None, None, extra)
     if tag == "turn.completed":
-        usage = obj.get("usage")
-        if usage is not None and type(usage) is not dict:
-            raise fail("an object", usage, "usage")
+        usage = opt_obj(obj, "usage")
         try:
             decoded = None if usage is None else decode_usage(usage)
         except DecodeError as exc:
