@@ -25,6 +25,7 @@ from .._sessions import Linker
 from .._sessions import SessionFile
 from .._sessions import home_folder
 from .._sessions import in_conversation
+from .._sessions import listed_folders
 from .._stores import kept_row
 from .._stores import session_paths
 from .._stores import split
@@ -92,7 +93,7 @@ class HermesHook:
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """``$HERMES_HOME`` (comma-separated), else ``~/.hermes``."""
-        given = [p.strip() for p in (env.get("HERMES_HOME") or "").split(",") if p.strip()]
+        given = listed_folders(env, "HERMES_HOME")
         if given:
             return tuple(given)
         home = home_folder(env)

@@ -34,6 +34,7 @@ from .._sessions import Linker
 from .._sessions import SessionFile
 from .._sessions import home_folder
 from .._sessions import is_prompt
+from .._sessions import listed_folders
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
@@ -181,7 +182,7 @@ class PiHook:
         """
         home = home_folder(env)
         agent = env.get("PI_CODING_AGENT_DIR") or os.path.join(home, ".pi", "agent")
-        claw = [p.strip() for p in (env.get("OPENCLAW_DIR") or "").split(",") if p.strip()]
+        claw = listed_folders(env, "OPENCLAW_DIR")
         if not claw:
             claw = [os.path.join(home, name) for name in OPENCLAW_FOLDERS]
         return (os.path.join(agent, "sessions"), *claw)
