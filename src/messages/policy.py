@@ -34,6 +34,7 @@ from typing import assert_never
 from ._core.frozen import FrozenDict
 from ._core.frozen import JsonValue
 from ._core.frozen import raw
+from ._core.wire import encode_each
 from .blocks import AudioBlock
 from .blocks import Block
 from .blocks import DocumentBlock
@@ -124,15 +125,10 @@ class Policy:
     ) -> list[T]:
         """What ``write`` makes of each block at ``{path}[i]``, less what it dropped (``None``).
 
-        The one loop every encoder runs over a list of blocks: ``write`` refuses, drops or
-        degrades a block through this policy, and a dropped block leaves no item.
+        :func:`messages._core.wire.encode_each` with this policy as the context: ``write``
+        refuses, drops or degrades a block through it, and a dropped block leaves no item.
         """
-        out = []
-        for i, block in enumerate(blocks):
-            item = write(block, self, f"{path}[{i}]")
-            if item is not None:
-                out.append(item)
-        return out
+        return encode_each(enumerate(blocks), write, self, path)
 
     def degrade(self, block: Block, path: str, reason: str) -> TextBlock | None:
         """A block that cannot be carried: raise, drop (``None``) or a describing TextBlock."""

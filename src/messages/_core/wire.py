@@ -11,7 +11,8 @@ absent key), never a ``KeyError`` or ``TypeError``. The names say what absence g
 
 :func:`rest` and :func:`extra` are the one rule for what a decoder keeps of the wire object
 besides what it models; :func:`present` is the encoders' side of it: a ``None`` field is not
-written; :func:`decode_each` gives each item of an array its path.
+written; :func:`decode_each` gives each item of an array its path, and :func:`encode_each`
+writes each item at its path.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from .frozen import FrozenDict
 from .make import wrap_owned
 
 T = TypeVar("T")
+C = TypeVar("C")
+R = TypeVar("R")
 
 
 class _Missing:
@@ -217,4 +220,26 @@ def decode_each(values: Iterable[Any], decode: Callable[[Any], T], key: str = ""
             out.append(decode(value))
         except DecodeError as exc:
             raise exc.within(f"{key}[{i}]") from None
+    return out
+
+
+def encode_each(
+    indexed: Iterable[tuple[int, T]],
+    encode: Callable[[T, C, str], R | None],
+    context: C,
+    path: str,
+) -> list[R]:
+    """``encode(item, context, f"{path}[i]")`` of each ``(i, item)``, less what it dropped.
+
+    The encoders' side of :func:`decode_each`: ``i`` is the item's index in its array
+    (``enumerate(items)``, or a selection of them), so a refusal names the item; ``context``
+    is what ``encode`` writes with (the loss policy, usually: handed on, not wrapped in a
+    closure per call). An encoder that hands an item to the policy gives ``None`` for one
+    the policy drops, and a dropped item leaves no place in the list.
+    """
+    out = []
+    for i, item in indexed:
+        written = encode(item, context, f"{path}[{i}]")
+        if written is not None:
+            out.append(written)
     return out

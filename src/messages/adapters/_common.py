@@ -55,6 +55,7 @@ __all__ = [
     "REQUIRED_BLOCK_KEYS",
     "as_text",
     "content_text",
+    "context_fields",
     "decode_content",
     "foreign",
     "other_out",
@@ -217,6 +218,17 @@ def as_text(message: Message) -> TextMessage | None:
     context = context_of(message)
     context["role"] = role
     return TextMessage(describe(block), **context)
+
+
+def context_fields(message: Message) -> dict[str, Any]:
+    """The context fields set on a message (ids, time, model), without its role.
+
+    What a message of another class built from it takes: a tool turn written as a user
+    turn, a flat message's block as a turn.
+    """
+    context: dict[str, Any] = dict(context_of(message))
+    context.pop("role", None)
+    return context
 
 
 def refuse(

@@ -21,6 +21,7 @@ format cannot carry is :mod:`._common`'s, on top of :mod:`messages.policy`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -64,6 +65,7 @@ __all__ = [
     "dispatch",
     "finish",
     "frozen",
+    "left",
     "lines",
     "loose_counts",
     "mirror",
@@ -96,6 +98,11 @@ def dispatch(obj: Any, readers: Mapping[str, Callable[[dict[str, Any]], Message]
     tag = obj.get("type")
     reader = readers.get(tag) if type(tag) is str else None
     return raw_line(obj) if reader is None else reader(obj)
+
+
+def left(d: dict[str, Any], used: Collection[str]) -> dict[str, Any]:
+    """The keys of ``d`` not in ``used``, whatever their value (plain: a mirror may nest it)."""
+    return {k: v for k, v in d.items() if k not in used}
 
 
 def frozen(mirror: dict[str, Any] | None) -> FrozenDict:

@@ -117,10 +117,12 @@ __all__ = [
     "SessionFile",
     "SessionHook",
     "agent_folders",
+    "home_folder",
     "hook",
     "in_conversation",
     "is_archived",
     "is_prompt",
+    "listed_folders",
     "path_session",
     "typed_text",
     "wire_fields",
@@ -295,6 +297,16 @@ def is_prompt(message: Message) -> bool:
     return has_text
 
 
+def home_folder(env: Mapping[str, str]) -> str:
+    """The user's home folder: ``$HOME`` in ``env``, else this process's (``~``)."""
+    return env.get("HOME") or os.path.expanduser("~")
+
+
+def listed_folders(env: Mapping[str, str], variable: str) -> list[str]:
+    """The folders a comma-separated variable of ``env`` lists (blank entries left out)."""
+    return [p.strip() for p in (env.get(variable) or "").split(",") if p.strip()]
+
+
 def agent_folders(
     env: Mapping[str, str], variable: str, home: tuple[str, ...], *, xdg: str | None = None
 ) -> tuple[str, ...]:
@@ -303,15 +315,13 @@ def agent_folders(
     ``$<variable>`` (several folders, comma-separated); else, for an agent that follows the
     XDG rules, ``$XDG_DATA_HOME/<xdg>``; else ``home`` (path parts) under the home directory.
     """
-    given = env.get(variable)
-    if given is not None and given.strip():
-        return tuple(p.strip() for p in given.split(",") if p.strip())
+    if (env.get(variable) or "").strip():
+        return tuple(listed_folders(env, variable))
     if xdg is not None:
         data = env.get("XDG_DATA_HOME")
         if data:
             return (os.path.join(data, xdg),)
-    root = env.get("HOME") or os.path.expanduser("~")
-    return (os.path.join(root, *home),)
+    return (os.path.join(home_folder(env), *home),)
 
 
 def in_conversation(message: Message) -> bool:

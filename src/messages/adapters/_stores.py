@@ -7,10 +7,11 @@ every column kept as stored (a JSON column stays the text it was written as; a b
 ``{"base64": ...}``). The database is opened read-only (``mode=ro``), and only through
 :func:`open_rows`: decoding never reads a file.
 
-A store adapter (``hermes``) says which databases are its own from their tables
-(``claims``), which sessions one holds (``sessions``) and the rows of one session, or of all
-(``rows``). A session of a database is named by a *session path*, ``<db>#session=<id>``,
-which :func:`open_rows` reads as that session's rows alone: so each session of a database is a
+A store adapter (``hermes``) tells its database's tables once, in its ``store.STORE`` (a
+:class:`Layout`), which says which databases are its own from their tables (``claims``),
+which sessions one holds (``sessions``) and the rows of one session, or of all (``rows``).
+A session of a database is named by a *session path*, ``<db>#session=<id>``, which
+:func:`open_rows` reads as that session's rows alone: so each session of a database is a
 session file of its own to :mod:`messages.sessions`.
 
 Writing a database is not supported: the store adapters write back only the row objects they
@@ -33,6 +34,7 @@ from typing import IO
 from typing import Any
 from typing import Final
 from typing import Protocol
+from typing import final
 
 from .._core.frozen import FrozenDict
 from .._core.wire import millis_text
@@ -44,6 +46,7 @@ from ._sqlite import value
 __all__ = [
     "SESSION_MARK",
     "STORES",
+    "Layout",
     "Store",
     "columns",
     "decode_row",
@@ -69,7 +72,7 @@ SESSION_MARK: Final = "#session="
 
 
 class Store(Protocol):
-    """What a store adapter's ``store`` module offers (the reading side of the adapter)."""
+    """What a store adapter's ``store.STORE`` offers (the reading side of the adapter)."""
 
     def claims(self, tables: frozenset[str], path: str) -> bool:
         """Whether a database with these tables is this agent's."""
@@ -82,6 +85,49 @@ class Store(Protocol):
     def rows(self, db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
         """The row objects of one session (``None``: of every session), in order."""
         ...
+
+
+@final
+class Layout:
+    """A store's database told by its tables: a :class:`Store` that reads them.
+
+    ``file`` is the database's file name, ``needs`` the tables it must hold to be this
+    agent's; ``sources`` where its session ids are, as :func:`ids` reads them; ``tables``
+    a session's tables in the order its rows are given, each ``(table, the column holding
+    the session id, order)``, read by :func:`select`.
+    """
+
+    __slots__ = ("file", "name", "needs", "sources", "tables")
+
+    def __init__(
+        self,
+        name: str,
+        file: str,
+        *,
+        needs: frozenset[str],
+        sources: Sequence[tuple[str, str, str]],
+        tables: Sequence[tuple[str, str, Sequence[str]]],
+    ) -> None:
+        self.name: Final = name
+        self.file: Final = file
+        self.needs: Final = needs
+        self.sources: Final = sources
+        self.tables: Final = tables
+
+    def claims(self, tables: frozenset[str], path: str) -> bool:
+        """A database of this file name that holds the tables the store needs."""
+        return os.path.basename(path) == self.file and self.needs <= tables
+
+    def sessions(self, db: sqlite3.Connection) -> list[str]:
+        """The session ids, in the order of ``sources`` (see :func:`ids`)."""
+        return ids(db, self.sources)
+
+    def rows(self, db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
+        """A session's rows (``None``: every session's, one after the other)."""
+        for one in self.sessions(db) if session is None else [session]:
+            for table, column, order in self.tables:
+                where = f'"{column}" = ?'
+                yield from select(db, self.name, table, where=where, args=(one,), order=order)
 
 
 def split(path: str) -> tuple[str, str | None]:
@@ -156,7 +202,7 @@ def ids(db: sqlite3.Connection, sources: Sequence[tuple[str, str, str]]) -> list
 
 
 def _store(name: str) -> Store:
-    found: Store = import_module(f"{__package__}.{name}.store")
+    found: Store = import_module(f"{__package__}.{name}.store").STORE
     return found
 
 

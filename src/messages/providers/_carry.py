@@ -8,7 +8,7 @@ out otherwise: a field has no text of its own.
 by the table in ``_formats`` (see its docstring for the rule); :func:`request_turns` gives
 the turns of a conversation that a request carries, :func:`start_request` the policy every
 ``encode_request`` starts with and :func:`each_turn` the walk over the turns
-(:func:`encode_each` the walk over a turn's blocks);
+(:func:`messages._core.wire.encode_each` is the walk over a turn's blocks);
 :func:`raw_turn` writes a whole raw message back or hands it to the policy;
 :func:`failed_output` gives a failed tool result's words where the target has no error flag.
 """
@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from typing import Any
-from typing import TypeVar
 
 from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
@@ -45,12 +44,9 @@ from ._formats import fits
 from ._formats import owner
 from ._formats import role_is_own
 
-T = TypeVar("T")
-
 __all__ = [
     "carried",
     "each_turn",
-    "encode_each",
     "failed_output",
     "is_empty",
     "lost_calls",
@@ -252,22 +248,6 @@ def each_turn(
         turn = turns[i]
         policy.turn(turn)
         yield i, f"$[{i}]", turn
-
-
-def encode_each(
-    indexed: Iterable[tuple[int, T]], encode: Callable[[T, str], Any], path: str
-) -> list[Any]:
-    """``encode(block, f"{path}[i]")`` of each ``(i, block)``, leaving out what was dropped.
-
-    ``i`` is the block's index in its message (``enumerate(blocks)``, or a selection of
-    them); an encoder that hands a block to the policy returns ``None`` for one it drops.
-    """
-    out = []
-    for i, block in indexed:
-        part = encode(block, f"{path}[{i}]")
-        if part is not None:
-            out.append(part)
-    return out
 
 
 def raw_turn(

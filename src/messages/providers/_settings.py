@@ -25,6 +25,7 @@ from typing import Final
 
 from .._core.frozen import JsonValue
 from .._core.frozen import thaw
+from .._core.wire import encode_each
 from .._core.wire import type_name
 from ..blocks import RawBlock
 from ..errors import EncodeError
@@ -33,7 +34,6 @@ from ..settings import RequestSettings
 from ..settings import Tool
 from ..settings import ToolChoice
 from ..settings import ToolDefinition
-from ._carry import encode_each
 from ._common import copy_body
 
 __all__ = [
@@ -430,10 +430,10 @@ def each_tool(
 ) -> list[Any]:
     """Each tool written: definitions by ``write``, raw entries as they were (or refused)."""
 
-    def one(tool: Tool, where: str) -> Any:
-        return write(tool, where) if isinstance(tool, ToolDefinition) else writer.raw(tool, where)
+    def one(tool: Tool, raws: Writer, where: str) -> Any:
+        return write(tool, where) if isinstance(tool, ToolDefinition) else raws.raw(tool, where)
 
-    return encode_each(enumerate(tools), one, "settings.tools")
+    return encode_each(enumerate(tools), one, writer, "settings.tools")
 
 
 def definition_keys(

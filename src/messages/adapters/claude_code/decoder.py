@@ -20,6 +20,7 @@ from ..._core.wire import fail
 from ..._core.wire import opt_bool
 from ..._core.wire import opt_int
 from ..._core.wire import opt_num
+from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
 from ..._core.wire import rest
@@ -224,11 +225,9 @@ def _usage_any(d: dict[str, Any]) -> Usage:
 
 
 def _opt_usage(d: dict[str, Any]) -> Usage | None:
-    u = d.get("usage")
+    u = opt_obj(d, "usage")
     if u is None:
         return None
-    if type(u) is not dict:
-        raise fail("an object", u, "usage")
     try:
         return _usage(u)
     except DecodeError as exc:
@@ -286,9 +285,7 @@ def _assistant_any(obj: dict[str, Any]) -> Message:
         rest["id"] = None
     if stop_reason is None and "stop_reason" in inner:
         rest["stop_reason"] = None
-    error = obj.get("error")
-    if error is not None and type(error) is not str:
-        raise fail("a string", error, "error")
+    error = opt_str(obj, "error")
     extra, (uuid, sid, parent, ts) = _split(obj, ("error",))
     extra["message"] = rest
     return _new_assistant(

@@ -43,7 +43,9 @@ from .._sessions import RESULT_CALL
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import is_prompt
+from .._sessions import listed_folders
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
@@ -256,8 +258,8 @@ class ClaudeCodeHook:
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """``$CLAUDE_CONFIG_DIR/projects`` for each folder listed, else ``~/.claude/projects``."""
-        home = env.get("HOME") or os.path.expanduser("~")
-        listed = [p.strip() for p in env.get("CLAUDE_CONFIG_DIR", "").split(",") if p.strip()]
+        home = home_folder(env)
+        listed = listed_folders(env, "CLAUDE_CONFIG_DIR")
         return tuple(os.path.join(p, "projects") for p in listed or [os.path.join(home, ".claude")])
 
     def files(self, folder: str) -> Iterator[str]:

@@ -34,6 +34,7 @@ from ...roles import AssistantMessage
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import is_prompt
 from .._sessions import walk_files
 
@@ -128,7 +129,7 @@ class ClineHook:
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """The CLI's sessions folder, then every editor's task folders of the three extensions."""
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = home_folder(env)
         data = env.get("CLINE_DATA_DIR") or os.path.join(
             env.get("CLINE_DIR") or os.path.join(home, ".cline"), "data"
         )

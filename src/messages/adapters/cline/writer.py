@@ -21,7 +21,6 @@ from ...blocks import RawBlock
 from ...blocks import ServerToolResultBlock
 from ...blocks import ServerToolUseBlock
 from ...blocks import VideoBlock
-from ...convert import context_of
 from ...convert import message_to_block
 from ...events.agent import SystemEventMessage
 from ...events.run import InitMessage
@@ -34,6 +33,7 @@ from ...roles import SystemMessage
 from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _events as ev
+from .._common import context_fields
 from .._common import refuse
 from .documents import KEY
 from .documents import METADATA
@@ -55,12 +55,6 @@ _NOT_KEPT: Final = (
 
 def _ui(m: Message) -> bool:
     return m.extra.get("type") in ("ask", "say")
-
-
-def _ctx(m: Message) -> dict[str, Any]:
-    ctx: dict[str, Any] = dict(context_of(m))
-    ctx.pop("role", None)
-    return ctx
 
 
 def _carry(blocks: tuple[Block, ...], policy: Policy) -> tuple[Block, ...] | None:
@@ -101,7 +95,7 @@ def foreign_entries(m: Message, policy: Policy, *, check: bool = False) -> list[
     if isinstance(m, (UserMessage, AssistantMessage, ToolMessage)):
         content = m.content
         turn: UserMessage | AssistantMessage = (
-            m if not isinstance(m, ToolMessage) else UserMessage(content, **_ctx(m))
+            m if not isinstance(m, ToolMessage) else UserMessage(content, **context_fields(m))
         )
     else:
         block = RawBlock(m.data) if isinstance(m, RawMessage) else message_to_block(m)
@@ -111,7 +105,7 @@ def foreign_entries(m: Message, policy: Policy, *, check: bool = False) -> list[
                 return []
             block = message_to_block(alt)
         content = (block,)
-        ctx = _ctx(m)
+        ctx = context_fields(m)
         turn = (
             AssistantMessage(content, **ctx) if role == "assistant" else UserMessage(content, **ctx)
         )

@@ -26,7 +26,9 @@ from .._sessions import LinearHook
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import in_conversation
+from .._sessions import listed_folders
 from .._sessions import typed_text
 from .._sessions import walk_files
 
@@ -101,9 +103,9 @@ class CodebuffHook(LinearHook):
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """Each channel's ``projects`` folder (``$CODEBUFF_DATA_DIR`` replaces the channels)."""
-        given = [p.strip() for p in (env.get("CODEBUFF_DATA_DIR") or "").split(",") if p.strip()]
+        given = listed_folders(env, "CODEBUFF_DATA_DIR")
         if not given:
-            home = env.get("HOME") or os.path.expanduser("~")
+            home = home_folder(env)
             given = [os.path.join(home, ".config", c) for c in CHANNELS]
         return tuple(
             p if os.path.basename(p.rstrip("/")) == "projects" else os.path.join(p, "projects")

@@ -10,7 +10,7 @@ from ..._core.frozen import EMPTY
 from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
-from ..._core.wire import fail
+from ..._core.wire import opt_obj
 from ..._core.wire import opt_str
 from ..._core.wire import rest
 from ...errors import DecodeError
@@ -22,6 +22,7 @@ from ...flat import RawMessage
 from ...flat import ToolUseMessage
 from ...message import Message
 from .. import _base
+from .._events import raw_line
 from .app import decode_app
 from .items import decode_item
 from .items import decode_usage
@@ -72,7 +73,6 @@ _APP_METHODS: Final = frozenset(
 )
 
 
-_new_raw: Final = maker(RawMessage)
 _new_stream: Final = maker(StreamEventMessage)
 _new_init: Final = maker(InitMessage)
 _new_result: Final = maker(ResultMessage)
@@ -82,15 +82,11 @@ _NO_RUN_DETAILS: Final = (None,) * 8
 """The result fields Claude Code reports and Codex does not (stop_reason... origin)."""
 
 
-def _raw(obj: dict[str, Any]) -> RawMessage:
-    return _new_raw(wrap_owned(obj), None, None, None, None, None, None, None, EMPTY)
-
-
 def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
     if tag in _ITEM_EVENTS:
         item = obj.get("item")
         if type(item) is not dict:
-            return _raw(obj)
+            return raw_line(obj)
         completed = _ITEM_EVENTS[tag]
         if is_preview(item, completed=completed, seen=started):
             event = wrap_owned(obj)
@@ -108,15 +104,13 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
             )
         except DecodeError as exc:
             raise exc.within(".item") from None
-        return _raw(obj) if message is None else message
+        return raw_line(obj) if message is None else message
     if tag == "thread.started":
         sid = opt_str(obj, "thread_id")
         extra = wrap_owned(rest(obj, _THREAD_ID))
         return _new_init(None, None, None, sid, None, None, None, None, extra)
     if tag == "turn.completed":
-        usage = obj.get("usage")
-        if usage is not None and type(usage) is not dict:
-            raise fail("an object", usage, "usage")
+        usage = opt_obj(obj, "usage")
         try:
             decoded = None if usage is None else decode_usage(usage)
         except DecodeError as exc:
@@ -144,7 +138,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
     if tag == "turn.failed":
         error = obj.get("error")
         if type(error) is not dict:
-            return _raw(obj)
+            return raw_line(obj)
         try:
             text = opt_str(error, "message")
         except DecodeError as exc:
@@ -154,7 +148,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
         return ResultMessage(is_error=True, result=text, extra=wrap_owned(skeleton))
     if tag == "error" and type(obj.get("message")) is str:
         return ErrorMessage(obj["message"], extra=wrap_owned(rest(obj, ("message",))))
-    return _raw(obj)
+    return raw_line(obj)
 
 
 def _decode(obj: Any, started: Container[str], context: Context) -> Message:
@@ -165,7 +159,7 @@ def _decode(obj: Any, started: Container[str], context: Context) -> Message:
             return decode_rollout(obj, context)
         if "type" in obj:
             tag = obj["type"]
-            return _exec(obj, tag, started) if type(tag) is str else _raw(obj)
+            return _exec(obj, tag, started) if type(tag) is str else raw_line(obj)
         return decode_app(obj, started)
     except DecodeError as exc:
         if exc.source is None:

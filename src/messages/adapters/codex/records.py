@@ -51,6 +51,7 @@ __all__ = [
     "encode_record_event",
     "encode_record_item",
     "encode_turn_context",
+    "tag_of",
 ]
 
 TURN_EVENTS: Final = frozenset(
@@ -136,7 +137,8 @@ InPlace = Callable[[dict[str, Any], dict[str, Any], tuple[str, ...]], dict[str, 
 """The rollout codec's ``_in_place``: puts modelled keys back where Codex writes them."""
 
 
-def _tag(d: dict[str, Any]) -> str | None:
+def tag_of(d: dict[str, Any]) -> str | None:
+    """The ``type`` of a JSON object when it is a string (anything else matches no kind)."""
     tag = d.get("type")
     return tag if type(tag) is str else None
 
@@ -180,7 +182,7 @@ def decode_record_event(
     p: dict[str, Any], sk: dict[str, Any], ts: Any, model: str | None
 ) -> Message | None:
     """An ``event_msg`` payload this module types; ``None`` for any other."""
-    tag = _tag(p)
+    tag = tag_of(p)
     if tag in TURN_EVENTS:
         (turn_id, reason, last, window), rest = _take(p, _TURN_EVENT)
         sk["payload"] = rest
@@ -228,7 +230,7 @@ def decode_record_item(
     p: dict[str, Any], sk: dict[str, Any], ts: Any, model: str | None
 ) -> Message | None:
     """A ``response_item`` payload this module types; ``None`` for any other."""
-    tag = _tag(p)
+    tag = tag_of(p)
     if tag == _WEB_SEARCH:
         call_id = p.get("id")
         rest: dict[str, Any] = {"type": tag}
@@ -280,7 +282,7 @@ def encode_turn_context(m: Message, p: dict[str, Any], in_place: InPlace) -> dic
 
 def encode_record_event(m: Message, p: dict[str, Any], in_place: InPlace) -> dict[str, Any] | None:
     """An ``event_msg`` payload for a record this module types; ``None`` if ``m`` does not fit."""
-    kind = _tag(p)
+    kind = tag_of(p)
     if kind in TURN_EVENTS and isinstance(m, TurnEventMessage):
         built = {**p, "type": m.subtype}
         for name, value in (
@@ -323,7 +325,7 @@ def encode_record_event(m: Message, p: dict[str, Any], in_place: InPlace) -> dic
 
 def encode_record_item(m: Message, p: dict[str, Any], in_place: InPlace) -> dict[str, Any] | None:
     """A ``response_item`` payload for a record this module types; ``None`` if it does not fit."""
-    kind = _tag(p)
+    kind = tag_of(p)
     if kind == _WEB_SEARCH and isinstance(m, AssistantMessage) and not isinstance(m.content, str):
         blocks = m.content
         if not 1 <= len(blocks) <= 2 or not isinstance(blocks[0], ServerToolUseBlock):

@@ -65,6 +65,7 @@ from .records import decode_turn_context
 from .records import encode_record_event
 from .records import encode_record_item
 from .records import encode_turn_context
+from .records import tag_of
 
 __all__ = [
     "Context",
@@ -147,19 +148,13 @@ def _parts(parts: list[Any], at: str) -> tuple[tuple[Block, ...], list[Any]]:
     blocks: list[Block] = []
     skeleton: list[Any] = []
     for i, part in enumerate(parts):
-        if type(part) is dict and _tag(part) in _TEXT_PARTS and "text" in part:
+        if type(part) is dict and tag_of(part) in _TEXT_PARTS and "text" in part:
             blocks.append(TextBlock(need_str(part, "text", f"{at}[{i}]")))
             skeleton.append(rest(part, ("text",)))
         else:
             blocks.append(RawBlock(part))
             skeleton.append(None)
     return tuple(blocks), skeleton
-
-
-def _tag(d: dict[str, Any]) -> str | None:
-    """The ``type`` of a JSON object when it is a string (anything else matches no kind)."""
-    tag = d.get("type")
-    return tag if type(tag) is str else None
 
 
 def _reasoning_text(payload: dict[str, Any]) -> str:
@@ -178,7 +173,7 @@ def _item(p: dict[str, Any], sk: dict[str, Any], ctx: Context, ts: Any) -> Messa
 
     ``sk`` is the line's skeleton, whose ``payload`` this fills in.
     """
-    tag = _tag(p)
+    tag = tag_of(p)
     model = ctx.model
     if tag == "message":
         role = p.get("role")
@@ -254,7 +249,7 @@ def _item(p: dict[str, Any], sk: dict[str, Any], ctx: Context, ts: Any) -> Messa
 def _event(
     p: dict[str, Any], sk: dict[str, Any], obj: dict[str, Any], ctx: Context, ts: Any
 ) -> Message | None:
-    tag = _tag(p)
+    tag = tag_of(p)
     if tag in ECHOES:
         return StreamEventMessage(wrap_owned(obj), timestamp=ts)
     if tag == "error" and "message" in p:
@@ -369,7 +364,7 @@ def _in_place(
 
 def _payload(m: Message, p: dict[str, Any], tag: Any) -> dict[str, Any] | None:
     """The payload of a response item or event for ``m`` over its skeleton ``p``."""
-    kind = _tag(p)
+    kind = tag_of(p)
     if tag == "response_item":
         if kind == "message" and isinstance(m, UserMessage | AssistantMessage | SystemMessage):
             blocks = (TextBlock(m.content),) if isinstance(m.content, str) else m.content
@@ -438,7 +433,7 @@ def encode_rollout(m: Message, ex: dict[str, Any]) -> dict[str, Any] | None:
     built = _payload(m, payload, tag)
     if built is None:
         return None
-    order = _ORDER.get(tag if tag in ("session_meta", "compacted") else _tag(payload) or "")
+    order = _ORDER.get(tag if tag in ("session_meta", "compacted") else tag_of(payload) or "")
     if order is not None:
         built = _in_place(built, payload, order)
     out: dict[str, Any] = {}

@@ -40,6 +40,7 @@ from .._sessions import RESULT_CALL
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
@@ -193,7 +194,7 @@ class CodexHook:
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """``$CODEX_HOME/sessions``, else ``~/.codex/sessions``."""
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = home_folder(env)
         return (os.path.join(env.get("CODEX_HOME") or os.path.join(home, ".codex"), "sessions"),)
 
     def files(self, folder: str) -> Iterator[str]:

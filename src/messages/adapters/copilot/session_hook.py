@@ -40,6 +40,7 @@ from .._sessions import ChainLinker
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import in_conversation
 from .._sessions import is_prompt
 from .._sessions import typed_text
@@ -116,7 +117,7 @@ class CopilotHook:
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """``$COPILOT_HOME/session-state`` (else ``~/.copilot/...``), and the older folder."""
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = home_folder(env)
         base = env.get("COPILOT_HOME") or os.path.join(home, ".copilot")
         return tuple(os.path.join(base, folder) for folder in FOLDERS)
 

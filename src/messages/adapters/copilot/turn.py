@@ -119,10 +119,8 @@ def assistant(d: dict[str, Any], data: dict[str, Any]) -> Message:
     at = "$.data"
     data_rest = rest(data, _ASSISTANT) or {}
     blocks: list[Block] = []
-    reasoning = data.get("reasoningText")
     signature = opt_str(data, "reasoningOpaque", at)
-    if reasoning is not None and type(reasoning) is not str:
-        raise fail("a string", reasoning, "reasoningText", at)
+    reasoning = opt_str(data, "reasoningText", at)
     if reasoning is not None or signature is not None:
         redacted = reasoning is None
         blocks.append(_new_thinking(reasoning or "", signature, redacted, None, EMPTY))

@@ -18,6 +18,7 @@ from typing import Final
 
 from .._sessions import LinearHook
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import walk_files
 from . import records as rc
 
@@ -41,7 +42,7 @@ class CopilotOtelHook(LinearHook):
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """``$COPILOT_HOME/otel`` (else ``~/.copilot/otel``), and the exporter file's folder."""
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = home_folder(env)
         base = env.get("COPILOT_HOME") or os.path.join(home, ".copilot")
         out = [os.path.join(base, "otel")]
         named = (env.get(EXPORTER) or "").strip()

@@ -12,8 +12,6 @@ from collections.abc import Callable
 from typing import Any
 from typing import Final
 
-from ..._core.frozen import EMPTY
-from ..._core.frozen import FrozenDict
 from ..._core.jsontext import parse_arguments
 from ..._core.make import wrap_owned
 from ..._core.wire import fail
@@ -45,14 +43,6 @@ _CONTEXT: Final = ("type", "session_id", "model_call_id", "timestamp_ms")
 _RESULT_TEXT: Final = ("content", "interleavedOutput", "stdout", "output", "message", "error")
 
 
-def _left(d: dict[str, Any], used: tuple[str, ...] | list[str]) -> dict[str, Any]:
-    return {k: v for k, v in d.items() if k not in used}
-
-
-def _frozen(d: dict[str, Any]) -> FrozenDict:
-    return wrap_owned(d) if d else EMPTY
-
-
 def _context(d: dict[str, Any]) -> tuple[str | None, str | None, Any]:
     """session_id, model_call_id (as message_id) and timestamp_ms, checked."""
     return opt_str(d, "session_id"), opt_str(d, "model_call_id"), opt_time(d, "timestamp_ms")
@@ -73,7 +63,7 @@ def _init(d: dict[str, Any]) -> Message:
         model=opt_str(d, "model"),
         session_id=sid,
         timestamp=ts,
-        extra=_frozen(_left(d, _kept(d, used))),
+        extra=ev.frozen(ev.left(d, _kept(d, used))),
     )
 
 
@@ -87,11 +77,11 @@ def _turn(d: dict[str, Any]) -> Message:
     except DecodeError as exc:
         raise exc.within(".message.content") from None
     sid, mid, ts = _context(d)
-    top = _left(d, [*_kept(d, _CONTEXT), "message"])
-    inner = _left(message, ("role", "content"))
+    top = ev.left(d, [*_kept(d, _CONTEXT), "message"])
+    inner = ev.left(message, ("role", "content"))
     if inner:
         top["message"] = inner
-    extra = _frozen(top)
+    extra = ev.frozen(top)
     if d["type"] == "user":
         return UserMessage(blocks, session_id=sid, message_id=mid, timestamp=ts, extra=extra)
     return AssistantMessage(blocks, session_id=sid, message_id=mid, timestamp=ts, extra=extra)
@@ -101,7 +91,7 @@ def _thinking(d: dict[str, Any]) -> Message:
     sid, mid, ts = _context(d)
     if d.get("subtype") == "delta":
         text = need_str(d, "text")
-        extra = _frozen(_left(d, [*_kept(d, _CONTEXT), "text"]))
+        extra = ev.frozen(ev.left(d, [*_kept(d, _CONTEXT), "text"]))
         return ThinkingMessage(
             text, role="assistant", session_id=sid, message_id=mid, timestamp=ts, extra=extra
         )
@@ -152,7 +142,7 @@ def _tool_call(d: dict[str, Any]) -> Message:
     if type(body.get("name")) is str and not key.endswith(SUFFIX):
         name = body["name"]
     args = body.get("args")
-    top = _left(d, [*_kept(d, _CONTEXT), "call_id", "subtype", "tool_call"])
+    top = ev.left(d, [*_kept(d, _CONTEXT), "call_id", "subtype", "tool_call"])
     if subtype == "started":
         text = body.get("arguments")  # a function tool's arguments, as JSON text
         text = text if type(text) is str else None
@@ -163,7 +153,7 @@ def _tool_call(d: dict[str, Any]) -> Message:
             args = (parse_arguments(text) or {}) if text is not None else {}
         if text is not None:
             taken = (*taken, "arguments")
-        top["tool_call"] = {key: _left(body, taken)}
+        top["tool_call"] = {key: ev.left(body, taken)}
         return ToolUseMessage(
             call,
             name,
@@ -173,7 +163,7 @@ def _tool_call(d: dict[str, Any]) -> Message:
             session_id=sid,
             message_id=mid,
             timestamp=ts,
-            extra=_frozen(top),
+            extra=ev.frozen(top),
         )
     top["tool_call"] = d["tool_call"]  # the call and its outcome, whole: content is a view
     text, failed = result_text(body.get("result"))
@@ -185,7 +175,7 @@ def _tool_call(d: dict[str, Any]) -> Message:
         session_id=sid,
         message_id=mid,
         timestamp=ts,
-        extra=_frozen(top),
+        extra=ev.frozen(top),
     )
 
 
@@ -208,7 +198,7 @@ def _result(d: dict[str, Any]) -> Message:
         session_id=sid,
         message_id=mid,
         timestamp=ts,
-        extra=_frozen(_left(d, _kept(d, used))),
+        extra=ev.frozen(ev.left(d, _kept(d, used))),
     )
 
 

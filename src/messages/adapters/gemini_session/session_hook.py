@@ -29,6 +29,7 @@ from ...roles import UserMessage
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import is_prompt
 from .._sessions import walk_files
 from .._sessions import wire_fields
@@ -121,7 +122,7 @@ class GeminiSessionHook:
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """``$GEMINI_CLI_HOME/.gemini/tmp``, else ``~/.gemini/tmp``."""
-        home = env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
+        home = env.get("GEMINI_CLI_HOME") or home_folder(env)
         return (os.path.join(home, ".gemini", "tmp"),)
 
     def files(self, folder: str) -> Iterator[str]:

@@ -20,6 +20,7 @@ from ...message import Message
 from .._sessions import DatabaseHook
 from .._sessions import Link
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from . import is_database
 from . import read_database
 from . import session_ids
@@ -35,7 +36,7 @@ def session_folders(env: Mapping[str, str]) -> tuple[str, ...]:
     root = (env.get("GOOSE_PATH_ROOT") or "").strip()
     if root:
         return (os.path.join(root, "data", "sessions"),)
-    home = env.get("HOME") or os.path.expanduser("~")
+    home = home_folder(env)
     xdg = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
     return (
         os.path.join(xdg, "goose", "sessions"),

@@ -18,6 +18,7 @@ from typing import Final
 from ..._core.frozen import FrozenDict
 from ..._core.make import wrap_owned
 from ..._core.wire import fail
+from ..._core.wire import opt_obj
 from ...events.run import ResultMessage
 from ...events.run import StreamEventMessage
 from ...flat import TextMessage
@@ -204,10 +205,8 @@ def _sum(parts: list[Usage]) -> Usage:
 
 def _turn(line: dict[str, Any], update: dict[str, Any]) -> Message | None:
     """A finished turn: its usage (per model where Grok splits it, as ccusage counts it)."""
-    usage, reason = update.get("usage"), update.get("stop_reason")
+    usage, reason = opt_obj(update, "usage", "$.params.update"), update.get("stop_reason")
     at = "$.params.update.usage"
-    if usage is not None and type(usage) is not dict:
-        raise fail("an object", usage, "usage", "$.params.update")
     models = _models(usage, at) if usage is not None else {}
     typed = None
     if usage is not None:

@@ -23,7 +23,9 @@ from .._sessions import ChainLinker
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import in_conversation
+from .._sessions import listed_folders
 from .._stores import kept_row
 from .._stores import session_paths
 from .._stores import split
@@ -91,10 +93,10 @@ class HermesHook:
 
     def roots(self, env: Mapping[str, str]) -> tuple[str, ...]:
         """``$HERMES_HOME`` (comma-separated), else ``~/.hermes``."""
-        given = [p.strip() for p in (env.get("HERMES_HOME") or "").split(",") if p.strip()]
+        given = listed_folders(env, "HERMES_HOME")
         if given:
             return tuple(given)
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = home_folder(env)
         return (os.path.join(home, ".hermes"),)
 
     def files(self, folder: str) -> Iterator[str]:

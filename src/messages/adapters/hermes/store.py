@@ -10,43 +10,24 @@ its ``sessions`` row, its messages in time order, then its ``session_model_usage
 
 from __future__ import annotations
 
-import os
-import sqlite3
-from collections.abc import Iterator
-from typing import Any
 from typing import Final
 
-from .._stores import ids
-from .._stores import select
+from .._stores import Layout
 
-__all__ = ["FILE", "claims", "rows", "sessions"]
+__all__ = ["FILE", "STORE"]
 
 FILE: Final = "state.db"
 """The database's file name."""
-
-
-def claims(tables: frozenset[str], path: str) -> bool:
-    """A ``state.db`` with ``sessions`` and ``messages`` tables."""
-    return os.path.basename(path) == FILE and {"sessions", "messages"} <= tables
-
-
-def sessions(db: sqlite3.Connection) -> list[str]:
-    """The session ids, oldest first (a message's session without a row of its own too)."""
-    return ids(db, (("sessions", "id", "started_at"), ("messages", "session_id", "timestamp")))
-
-
-def rows(db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
-    """A session's rows (``None``: every session's, one after the other)."""
-    for one in sessions(db) if session is None else [session]:
-        yield from select(db, "hermes", "sessions", where='"id" = ?', args=(one,))
-        yield from select(
-            db,
-            "hermes",
-            "messages",
-            where='"session_id" = ?',
-            args=(one,),
-            order=("timestamp", "id"),
-        )
-        yield from select(
-            db, "hermes", "session_model_usage", where='"session_id" = ?', args=(one,)
-        )
+STORE: Final = Layout(
+    "hermes",
+    FILE,
+    needs=frozenset(("sessions", "messages")),
+    sources=(("sessions", "id", "started_at"), ("messages", "session_id", "timestamp")),
+    tables=(
+        ("sessions", "id", ()),
+        ("messages", "session_id", ("timestamp", "id")),
+        ("session_model_usage", "session_id", ()),
+    ),
+)
+"""A ``state.db`` with ``sessions`` and ``messages`` tables; its session ids oldest first (a
+message's session without a row of its own too)."""

@@ -93,11 +93,9 @@ def _usage(d: dict[str, Any], extra: dict[str, Any]) -> Usage | None:
 
 def _error_text(d: dict[str, Any]) -> str | None:
     """A message's error in words: ``error.data.message``, else ``error.name``."""
-    error = d.get("error")
+    error = opt_obj(d, "error")
     if error is None:
         return None
-    if type(error) is not dict:
-        raise fail("an object", error, "error")
     data = error.get("data")
     if type(data) is dict and type(data.get("message")) is str and data["message"]:
         return str(data["message"])

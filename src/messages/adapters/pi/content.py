@@ -15,7 +15,6 @@ from typing import Any
 from typing import Final
 from typing import assert_never
 
-from ..._core.frozen import EMPTY
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.make import wrap_owned
@@ -36,7 +35,7 @@ from ...errors import DecodeError
 from ...policy import Policy
 from .. import _events as ev
 
-__all__ = ["decode_blocks", "encode_blocks", "extra", "left", "need_blocks"]
+__all__ = ["decode_blocks", "encode_blocks", "extra", "need_blocks"]
 
 _TEXT: Final = ("type", "text")
 _THINKING: Final = ("type", "thinking")
@@ -44,15 +43,9 @@ _CALL: Final = ("type", "id", "name", "arguments")
 _IMAGE: Final = ("type", "data", "mimeType")
 
 
-def left(d: dict[str, Any], used: Collection[str]) -> dict[str, Any]:
-    """The keys of ``d`` not in ``used`` (plain: a mirror may nest it)."""
-    return {k: v for k, v in d.items() if k not in used}
-
-
 def extra(d: dict[str, Any], used: Collection[str]) -> FrozenDict:
     """The keys of ``d`` not in ``used``, as an ``extra`` (``EMPTY`` when there are none)."""
-    found = left(d, used)
-    return wrap_owned(found) if found else EMPTY
+    return ev.frozen(ev.left(d, used))
 
 
 def _block(value: Any) -> Block:

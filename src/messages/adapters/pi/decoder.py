@@ -30,7 +30,6 @@ from ...usage import Usage
 from .. import _events as ev
 from .content import decode_blocks
 from .content import extra as extra_of
-from .content import left
 from .content import need_blocks
 
 __all__ = ["ENTRY_EVENTS", "SUMMARIES", "decode_entry"]
@@ -119,7 +118,7 @@ def _message(d: dict[str, Any]) -> Message:
     at = "$.message"
     if role == "user":
         content = need_blocks(inner.get("content"), f"{at}.content")
-        extra = _mirror(d, used, left(inner, ("role", "content")))
+        extra = _mirror(d, used, ev.left(inner, ("role", "content")))
         return UserMessage(content, uuid=uuid, timestamp=ts, extra=extra)
     if role == "assistant":
         blocks = decode_blocks(inner.get("content"), f"{at}.content")
@@ -128,7 +127,7 @@ def _message(d: dict[str, Any]) -> Message:
         model = _str(inner, "model", inner_used)
         stop = _str(inner, "stopReason", inner_used)
         error = _str(inner, "errorMessage", inner_used)
-        extra = _mirror(d, used, left(inner, inner_used))
+        extra = _mirror(d, used, ev.left(inner, inner_used))
         return AssistantMessage(
             blocks,
             usage=usage,
@@ -150,7 +149,7 @@ def _message(d: dict[str, Any]) -> Message:
             failed = None
         blocks = decode_blocks(inner.get("content"), f"{at}.content")
         result = ToolResultBlock(call, blocks, is_error=failed, name=name)
-        extra = _mirror(d, used, left(inner, inner_used))
+        extra = _mirror(d, used, ev.left(inner, inner_used))
         return ToolMessage((result,), uuid=uuid, timestamp=ts, extra=extra)
     if role == BASH:
         data = extra_of(inner, ("role",))

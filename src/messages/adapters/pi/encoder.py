@@ -20,7 +20,6 @@ from ...blocks import Block
 from ...blocks import RawBlock
 from ...blocks import TextBlock
 from ...blocks import ToolResultBlock
-from ...convert import context_of
 from ...convert import message_to_block
 from ...errors import EncodeError
 from ...events.agent import SystemEventMessage
@@ -35,6 +34,7 @@ from ...roles import ToolMessage
 from ...roles import UserMessage
 from ...usage import Usage
 from .. import _events as ev
+from .._common import context_fields
 from .._common import refuse
 from .._common import refuse_record
 from .content import encode_blocks
@@ -67,13 +67,6 @@ def _usage(u: Usage) -> dict[str, Any]:
     if u.cost_usd is not None:
         out["cost"] = {"total": u.cost_usd}
     return ev.overlay(out, u.extra)
-
-
-def _ctx(m: Message) -> dict[str, Any]:
-    """A message's context (ids, time, model), without its role."""
-    ctx: dict[str, Any] = dict(context_of(m))
-    ctx.pop("role", None)
-    return ctx
 
 
 def _content(content: str | tuple[Block, ...]) -> tuple[Block, ...]:
@@ -151,7 +144,7 @@ def split(m: Message) -> list[Message]:
         return [m]
     if len(m.content) <= 1 or not any(isinstance(b, ToolResultBlock) for b in m.content):
         return [m]
-    ctx = _ctx(m)
+    ctx = context_fields(m)
     out: list[Message] = []
     held: list[Block] = []
 
@@ -179,7 +172,7 @@ def _role(m: UserMessage | ToolMessage, policy: Policy) -> dict[str, Any] | None
     if len(content) == 1 and isinstance(content[0], ToolResultBlock):
         return _result(m, content[0], policy)
     if isinstance(m, ToolMessage):
-        m = UserMessage(m.content, **_ctx(m))
+        m = UserMessage(m.content, **context_fields(m))
     if any(isinstance(b, ToolResultBlock) for b in content):
         raise EncodeError(
             "a turn with tool results and other blocks is several pi entries;"
@@ -193,7 +186,7 @@ def _role(m: UserMessage | ToolMessage, policy: Policy) -> dict[str, Any] | None
 def _flat(m: Message, role: str | None) -> Message:
     """A flat content message as the one-block turn pi writes for it."""
     block = RawBlock(m.data) if isinstance(m, RawMessage) else message_to_block(m)
-    ctx = _ctx(m)
+    ctx = context_fields(m)
     if role == "assistant":
         return AssistantMessage((block,), **ctx)
     if role == "tool" or isinstance(block, ToolResultBlock):

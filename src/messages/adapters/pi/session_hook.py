@@ -32,7 +32,9 @@ from ...roles import UserMessage
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import is_prompt
+from .._sessions import listed_folders
 from .._sessions import walk_files
 from .._sessions import wire_fields
 
@@ -178,9 +180,9 @@ class PiHook:
         (``agents/<agent>/sessions/``): ``$OPENCLAW_DIR`` (a comma-separated list), else
         ``~/.openclaw`` and the older ``~/.clawdbot``, ``~/.moltbot``, ``~/.moldbot``.
         """
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = home_folder(env)
         agent = env.get("PI_CODING_AGENT_DIR") or os.path.join(home, ".pi", "agent")
-        claw = [p.strip() for p in (env.get("OPENCLAW_DIR") or "").split(",") if p.strip()]
+        claw = listed_folders(env, "OPENCLAW_DIR")
         if not claw:
             claw = [os.path.join(home, name) for name in OPENCLAW_FOLDERS]
         return (os.path.join(agent, "sessions"), *claw)

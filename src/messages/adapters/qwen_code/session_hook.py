@@ -29,6 +29,7 @@ from ...roles import UserMessage
 from .._sessions import Link
 from .._sessions import Linker
 from .._sessions import SessionFile
+from .._sessions import home_folder
 from .._sessions import is_prompt
 from .._sessions import walk_files
 from .._sessions import wire_fields
@@ -114,7 +115,7 @@ class QwenHook:
 
         Older versions kept their prompt logs (``logs.json``) in ``tmp``.
         """
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = home_folder(env)
         qwen = env.get("QWEN_HOME") or os.path.join(home, ".qwen")
         return (os.path.join(qwen, "projects"), os.path.join(qwen, "tmp"))
 

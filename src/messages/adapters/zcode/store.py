@@ -11,40 +11,20 @@ session's rows are its ``session`` row, then its ``model_usage`` rows in time or
 
 from __future__ import annotations
 
-import os
-import sqlite3
-from collections.abc import Iterator
-from typing import Any
 from typing import Final
 
-from .._stores import ids
-from .._stores import select
+from .._stores import Layout
 
-__all__ = ["FILE", "claims", "rows", "sessions"]
+__all__ = ["FILE", "STORE"]
 
 FILE: Final = "db.sqlite"
 """The database's file name."""
-
-
-def claims(tables: frozenset[str], path: str) -> bool:
-    """A ``db.sqlite`` with ``session`` and ``model_usage`` tables."""
-    return os.path.basename(path) == FILE and {"session", "model_usage"} <= tables
-
-
-def sessions(db: sqlite3.Connection) -> list[str]:
-    """The session ids, in table order (a usage row's session without a row of its own too)."""
-    return ids(db, (("session", "id", "rowid"), ("model_usage", "session_id", "started_at")))
-
-
-def rows(db: sqlite3.Connection, session: str | None) -> Iterator[dict[str, Any]]:
-    """A session's rows (``None``: every session's, one after the other)."""
-    for one in sessions(db) if session is None else [session]:
-        yield from select(db, "zcode", "session", where='"id" = ?', args=(one,))
-        yield from select(
-            db,
-            "zcode",
-            "model_usage",
-            where='"session_id" = ?',
-            args=(one,),
-            order=("started_at", "id"),
-        )
+STORE: Final = Layout(
+    "zcode",
+    FILE,
+    needs=frozenset(("session", "model_usage")),
+    sources=(("session", "id", "rowid"), ("model_usage", "session_id", "started_at")),
+    tables=(("session", "id", ()), ("model_usage", "session_id", ("started_at", "id"))),
+)
+"""A ``db.sqlite`` with ``session`` and ``model_usage`` tables; its session ids in table order
+(a usage row's session without a row of its own too)."""

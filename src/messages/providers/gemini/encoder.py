@@ -17,6 +17,7 @@ from typing import TypeAlias
 
 from ..._core.frozen import raw
 from ..._core.frozen import thaw
+from ..._core.wire import encode_each
 from ..._core.wire import present
 from ..._shapes import gemini_counts
 from ...blocks import Block
@@ -33,7 +34,6 @@ from ...settings import RequestSettings
 from ...usage import Usage
 from .._carry import carried
 from .._carry import each_turn
-from .._carry import encode_each
 from .._carry import raw_turn
 from .._carry import start_request
 from .._formats import GEMINI as NAME
@@ -54,7 +54,7 @@ def _encode_blocks(
 ) -> list[Any]:
     blocks = (TextBlock(content),) if isinstance(content, str) else content
     return encode_each(
-        enumerate(blocks), lambda b, at: encode_part(b, names, policy, at), f"{path}.content"
+        enumerate(blocks), lambda b, p, at: encode_part(b, names, p, at), policy, f"{path}.content"
     )
 
 

@@ -15,6 +15,7 @@ from typing import Final
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import thaw
+from ..._core.wire import encode_each
 from ..._core.wire import present
 from ...blocks import AudioBlock
 from ...blocks import Block
@@ -37,7 +38,6 @@ from ...usage import StopReason
 from ...usage import Usage
 from .._carry import carried
 from .._carry import each_turn
-from .._carry import encode_each
 from .._carry import failed_output
 from .._carry import put_extra
 from .._carry import raw_turn
@@ -132,7 +132,8 @@ def _empty_content(message: Any) -> Any:
 def _parts(
     blocks: tuple[tuple[int, Block], ...], where: str, policy: Policy, path: str
 ) -> list[dict[str, Any]]:
-    return encode_each(blocks, lambda b, at: encode_part(b, where, policy, at), f"{path}.content")
+    at = f"{path}.content"
+    return encode_each(blocks, lambda b, p, item_at: encode_part(b, where, p, item_at), policy, at)
 
 
 def encode_assistant(

@@ -36,6 +36,7 @@ from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
 from ..._core.wire import decode_each
+from ..._core.wire import encode_each
 from ..._core.wire import extra
 from ..._core.wire import fail
 from ..._core.wire import opt_str
@@ -57,7 +58,6 @@ from ...media import parse_data_uri
 from ...media import to_data_uri
 from ...policy import Policy
 from .._carry import carried
-from .._carry import encode_each
 from .._carry import failed_output
 from .._carry import non_null
 from .._formats import RESPONSES
@@ -432,7 +432,9 @@ def encode_input_parts(
     blocks: tuple[Block, ...], default: str, policy: Policy, path: str
 ) -> list[Any]:
     """Blocks as the parts of one message or one tool output."""
-    return encode_each(enumerate(blocks), lambda b, at: encode_part(b, default, policy, at), path)
+    return encode_each(
+        enumerate(blocks), lambda b, p, at: encode_part(b, default, p, at), policy, path
+    )
 
 
 def encode_fco(block: ToolResultBlock, policy: Policy, path: str) -> dict[str, Any]:
