@@ -433,3 +433,29 @@ def test_a_stats_run_loads_only_what_it_reads() -> None:
         "messages.adapters.copilot",
     ):
         assert unneeded not in loaded, unneeded
+
+
+def test_what_a_run_has_read_joins_the_held_heap_and_only_while_held() -> None:
+    """``keep_heap`` adds what was made since to the heap this process holds, so that the
+    counts read so far are not walked by each collection of the rest of the run; without a
+    hold of its own (someone else's, or none) it leaves the collector alone."""
+    import gc
+
+    from messages.cli.stats import hold_heap
+    from messages.cli.stats import keep_heap
+    from messages.cli.stats import release_heap
+
+    assert gc.get_freeze_count() == 0
+    keep_heap()  # no hold: nothing frozen
+    assert gc.get_freeze_count() == 0
+    assert hold_heap() is True
+    try:
+        held = gc.get_freeze_count()
+        made = [[i] for i in range(1000)]  # tracked containers made after the hold
+        keep_heap()
+        assert gc.get_freeze_count() >= held + len(made)
+    finally:
+        release_heap()
+    assert gc.get_freeze_count() == 0
+    keep_heap()  # given back: no longer held, so nothing frozen again
+    assert gc.get_freeze_count() == 0

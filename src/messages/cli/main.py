@@ -47,6 +47,7 @@ from .sessions import add_parsers as add_session_parsers
 from .sessions import run as run_sessions
 from .stats import collect
 from .stats import hold_heap
+from .stats import keep_heap
 from .stats import notes
 from .stats import release_heap
 from .stats import render_json
@@ -496,6 +497,7 @@ def _run_inputs(
                 inputs, opts, out=out, report=report, progress=progress, live=live
             )
         if opts.command == "stats":
+            keep_heap()  # what was read lives to the report: no collection walks it again
             parts = (Stats.of_input(o.stats) for o in outcomes if o.stats is not None)
             memo = None if cache is None else cache.prices()
             size = 0 if memo is None else len(memo)
