@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
@@ -383,37 +384,37 @@ def build(
         own.inputs, own.formats = list(s.inputs), list(s.formats)
         parts = _parts(s)
         logged = cost == "logged" or (cost == "auto" and any(p.logged is not None for p in parts))
-        split: list[tuple[str | None, Row, list[_Part]]] = []
+        split: list[tuple[str | None, _Part]] = []
         for p in parts:
             if ranged and not keep(_day(p.time, tz)):  # (every day is kept otherwise)
                 continue
             touched = True
-            piece = Row(None, tokens=_counts(p.tokens))
-            if logged:
-                piece._add_cost(p.logged, "logged")
-            else:
+            if not logged:
                 wanted_estimate = wanted_estimate or p.tokens.reported()
             key = _key(by, p.time, tz=tz, model=p.model, s=s, agent=p.agent, blocks=blocks)
-            split.append((key, piece, [] if logged else [p]))
+            split.append((key, p))
         if not touched:
             continue
         kept.append(s)
         if by == "session":
-            for _, piece, estimated in split:
-                own._add(piece)
-                owe(own, estimated)
+            for _, p in split:
+                _take(own, p, logged, owe)
             rows.append(own)
             continue
         if own.sessions:
             home = _key(by, s.first_time, tz=tz, model=s.model, s=s, agent=None, blocks=blocks)
-            split.insert(0, (home, own, []))
-        for key, piece, estimated in split:
+            row = groups.get(home)
+            if row is None:
+                row = groups[home] = Row(home)
+            row._add(own)
+        joined: set[int] = set()  # the rows this session's inputs and formats are in already
+        for key, p in split:
             row = groups.get(key)
             if row is None:
                 row = groups[key] = Row(key)
-            row._add(piece)
-            owe(row, estimated)
-            if piece is not own:
+            _take(row, p, logged, owe)
+            if id(row) not in joined:
+                joined.add(id(row))
                 row.inputs += [x for x in s.inputs if x not in row.inputs]
                 row.formats += [x for x in s.formats if x not in row.formats]
     if by != "session":
@@ -439,6 +440,19 @@ def build(
         wanted_estimate and not available(),
         rejected,
     )
+
+
+def _take(row: Row, p: _Part, logged: bool, owe: Callable[[Row, list[_Part]], None]) -> None:
+    """Add one part to a row: its token counts, and its logged cost or its estimate to come.
+
+    What adding a row of the part alone (its counts, its logged cost) gave, without making
+    that row.
+    """
+    row.tokens.add(_counts(p.tokens))
+    if logged:
+        row._add_cost(p.logged, "logged")
+    else:
+        owe(row, [p])
 
 
 def _counts(t: Tokens) -> Tokens:
