@@ -55,7 +55,13 @@ def _parts(content: dict[str, Any], ids: CallIds) -> tuple[Block, ...]:
     parts = content.get("parts")
     if type(parts) is not list:
         raise fail("an array", parts, "parts")
-    return tuple(decode_each(parts, lambda part: decode_part(part, ids), ".parts"))
+    out = []
+    for i, part in enumerate(parts):
+        try:
+            out.append(decode_part(part, ids))
+        except DecodeError as exc:
+            raise exc.within(f".parts[{i}]") from None
+    return tuple(out)
 
 
 def _content(c: Any, ids: CallIds) -> Message:

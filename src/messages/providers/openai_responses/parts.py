@@ -35,7 +35,6 @@ from ..._core.jsontext import parse_arguments
 from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
-from ..._core.wire import decode_each
 from ..._core.wire import encode_each
 from ..._core.wire import extra
 from ..._core.wire import fail
@@ -257,7 +256,13 @@ def decode_parts(value: Any, default: str, key: str) -> str | tuple[Block, ...]:
         return value
     if type(value) is not list:
         raise fail("a string or an array", value, key)
-    return tuple(decode_each(value, lambda part: decode_part(part, default), f".{key}"))
+    out = []
+    for i, part in enumerate(value):
+        try:
+            out.append(decode_part(part, default))
+        except DecodeError as exc:
+            raise exc.within(f".{key}[{i}]") from None
+    return tuple(out)
 
 
 def _reasoning(d: dict[str, Any]) -> Block:
