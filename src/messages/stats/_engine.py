@@ -157,9 +157,12 @@ class Tokens(Slotted):
 
     def reported(self) -> bool:
         """Whether any token figure is known."""
-        return any(
-            v is not None
-            for v in (self.input, self.output, self.cache_read, self.cache_write, self.reasoning)
+        return (
+            self.input is not None
+            or self.output is not None
+            or self.cache_read is not None
+            or self.cache_write is not None
+            or self.reasoning is not None
         )
 
     def to_json(self) -> dict[str, Any]:

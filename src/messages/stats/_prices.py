@@ -404,7 +404,7 @@ def _key(
             if isinstance(value, tiered):
                 found.update(tier.start for tier in getattr(value, "tiers", ()))
         known = starts[id(resolved)] = (resolved, frozenset(found))
-    bracket = sum(1 for start in known[1] if total_input > start)
+    bracket = sum(1 for start in known[1] if total_input > start) if known[1] else 0
     return (id(provider), id(info), id(base), variants, context, bracket)
 
 
@@ -465,6 +465,7 @@ def _total(
     starts: dict[int, tuple[Any, frozenset[int]]] = {}
     unpriced: set[str | None] = set()
     total_price: float | None = None
+    by_group = _grouped()
     for model, when, tokens, served in parts:
         if not tokens.reported():
             continue
@@ -477,7 +478,7 @@ def _total(
             continue
         provider, info = found
         fields = _fields(tokens)
-        if not _grouped():
+        if not by_group:
             alone = _alone(model, when, fields, served)
             total_price = alone if total_price is None else total_price + alone
             continue
