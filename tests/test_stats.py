@@ -503,3 +503,21 @@ def test_records_without_ids_are_told_apart_by_content_and_place() -> None:
     assert s.errors == 2  # the same log read twice: still two
     (s,) = Stats.of_messages([*twice, ErrorMessage("bang", session_id="s")], label="c").sessions()
     assert s.errors == 3
+
+
+def test_a_part_s_counts_pickle_whole_under_every_protocol() -> None:
+    """Workers send thousands of ``Tokens`` and ``Entry`` values: each pickles as its fields
+    in order, every field included, and comes back equal under every protocol."""
+    import dataclasses
+
+    from messages.stats import Tokens
+    from messages.stats._engine import Entry
+
+    tokens = Tokens(1, 2, 3, 4, 5, 0.25, {"web_searches": 2})
+    entry = Entry(tokens, "2026-02-01T10:00:00.000Z", "m", (("speed", "fast"),), "a", "r", "x")
+    for value in (tokens, entry, Tokens()):
+        assert len(value.__reduce__()[1]) == len(dataclasses.fields(value))
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            again = pickle.loads(pickle.dumps(value, protocol=protocol))
+            assert again == value
+            assert type(again) is type(value)
