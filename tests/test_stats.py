@@ -521,3 +521,72 @@ def test_a_part_s_counts_pickle_whole_under_every_protocol() -> None:
             again = pickle.loads(pickle.dumps(value, protocol=protocol))
             assert again == value
             assert type(again) is type(value)
+
+
+# -- what a Copilot shutdown's per-model totals grew by, and the merge of undated times ----------
+
+
+def test_a_run_of_per_model_totals_counts_what_each_model_grew_by() -> None:
+    """``_grown``: the first totals of a model count whole; later ones count what each figure
+    grew by (a figure that shrank adds nothing, one a side lacks is taken as it is); a model
+    that did not grow leaves no part; the result's tokens are the sum of its parts, and the
+    running totals move on to the latest."""
+    from messages.stats import Tokens
+    from messages.stats._engine import _grown
+    from messages.stats._engine import _Result
+
+    before: dict[str, Tokens] = {}
+    first = _Result(parts=(("a", Tokens(10, 5, 100, 7, 2)), ("idle", Tokens(0, 0, 0, 0, 0))))
+    _grown(first, before)
+    assert first.parts == (("a", Tokens(10, 5, 100, 7, 2)),)
+    assert first.tokens == Tokens(10, 5, 100, 7, 2)
+    assert before["idle"] == Tokens(0, 0, 0, 0, 0)
+
+    later = _Result(
+        parts=(
+            ("a", Tokens(15, 4, 130, 9, None)),  # output shrank, reasoning not reported now
+            ("b", Tokens(1, 2, None, None, 3)),
+            ("idle", Tokens(0, 0, 0, 0, 0)),
+        )
+    )
+    _grown(later, before)
+    assert later.parts == (("a", Tokens(5, 0, 30, 2, None)), ("b", Tokens(1, 2, None, None, 3)))
+    assert later.tokens == Tokens(6, 2, 30, 2, 3)
+    assert before["a"] == Tokens(15, 4, 130, 9, None)
+
+    same = _Result(parts=(("a", Tokens(15, 4, 130, 9, None)),))
+    _grown(same, before)
+    assert (same.parts, same.tokens) == ((), None)
+
+
+def test_a_session_merged_keeps_the_earliest_time_its_paths_give() -> None:
+    """``absorb`` keeps the earlier of two parts' path-given times (``undated``), and either
+    part's where only one has one."""
+    from messages.stats import SessionStats
+
+    def part(undated: float | None) -> SessionStats:
+        s = SessionStats("s")
+        s.undated = undated
+        return s
+
+    cases = ((5.0, 3.0, 3.0), (3.0, 5.0, 3.0), (None, 4.0, 4.0), (4.0, None, 4.0))
+    for mine, theirs, merged in cases:
+        s = part(mine)
+        s.absorb(part(theirs))
+        assert s.undated == merged
+
+
+def test_failed_results_without_ids_in_two_inputs_count_by_their_content() -> None:
+    """A failed tool result that names no call is known by its content: two different ones
+    in two inputs of a session are two failures, the same one in both is one."""
+
+    def failed(text: str) -> ToolResultMessage:
+        return ToolResultMessage("", text, is_error=True, session_id="s")
+
+    def errors(*inputs: list[Message]) -> int:
+        parts = [Stats.of_messages(ms, label=f"in{i}.jsonl") for i, ms in enumerate(inputs)]
+        [session] = Stats.merge_all(parts).sessions()
+        return session.tool_errors
+
+    assert errors([failed("a")], [failed("b")]) == 2
+    assert errors([failed("a")], [failed("a")]) == 1
