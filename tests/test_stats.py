@@ -544,17 +544,17 @@ def test_a_run_of_per_model_totals_counts_what_each_model_grew_by() -> None:
 
     later = _Result(
         parts=(
-            ("a", Tokens(15, 4, 130, 9, None)),  # output shrank, reasoning not reported now
-            ("b", Tokens(1, 2, None, None, 3)),
             ("idle", Tokens(0, 0, 0, 0, 0)),
+            ("a", Tokens(15, 4, 130, None, 5)),  # output shrank, cache writes not reported now
+            ("b", Tokens(1, 2, None, None, 3)),
         )
     )
     _grown(later, before)
-    assert later.parts == (("a", Tokens(5, 0, 30, 2, None)), ("b", Tokens(1, 2, None, None, 3)))
-    assert later.tokens == Tokens(6, 2, 30, 2, 3)
-    assert before["a"] == Tokens(15, 4, 130, 9, None)
+    assert later.parts == (("a", Tokens(5, 0, 30, None, 3)), ("b", Tokens(1, 2, None, None, 3)))
+    assert later.tokens == Tokens(6, 2, 30, None, 6)
+    assert before["a"] == Tokens(15, 4, 130, None, 5)
 
-    same = _Result(parts=(("a", Tokens(15, 4, 130, 9, None)),))
+    same = _Result(parts=(("a", Tokens(15, 4, 130, None, 5)),))
     _grown(same, before)
     assert (same.parts, same.tokens) == ((), None)
 
@@ -580,8 +580,14 @@ def test_failed_results_without_ids_in_two_inputs_count_by_their_content() -> No
     """A failed tool result that names no call is known by its content: two different ones
     in two inputs of a session are two failures, the same one in both is one."""
 
+    from messages import ServerToolResultMessage
+
     def failed(text: str) -> ToolResultMessage:
         return ToolResultMessage("", text, is_error=True, session_id="s")
+
+    def server_failed(code: str) -> ServerToolResultMessage:
+        error = {"type": "web_search_tool_result_error", "error_code": code}
+        return ServerToolResultMessage("", "web_search", error, session_id="s")
 
     def errors(*inputs: list[Message]) -> int:
         parts = [Stats.of_messages(ms, label=f"in{i}.jsonl") for i, ms in enumerate(inputs)]
@@ -590,3 +596,5 @@ def test_failed_results_without_ids_in_two_inputs_count_by_their_content() -> No
 
     assert errors([failed("a")], [failed("b")]) == 2
     assert errors([failed("a")], [failed("a")]) == 1
+    assert errors([server_failed("unavailable")], [server_failed("max_uses_exceeded")]) == 2
+    assert errors([server_failed("unavailable")], [server_failed("unavailable")]) == 1
