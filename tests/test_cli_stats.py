@@ -386,7 +386,8 @@ def test_a_stats_run_holds_the_heap_from_the_collector_and_gives_it_back(
     from messages.cli.stats import hold_heap
     from messages.cli.stats import release_heap
 
-    assert gc.get_freeze_count() == 0
+    if gc.get_freeze_count():
+        pytest.skip("the test runner holds the heap itself (mutmut's forking workers do)")
     assert hold_heap() is True
     assert gc.get_freeze_count() > 0
     assert hold_heap() is False  # held already: not taken twice
@@ -445,7 +446,8 @@ def test_what_a_run_has_read_joins_the_held_heap_and_only_while_held() -> None:
     from messages.cli.stats import keep_heap
     from messages.cli.stats import release_heap
 
-    assert gc.get_freeze_count() == 0
+    if gc.get_freeze_count():
+        pytest.skip("the test runner holds the heap itself (mutmut's forking workers do)")
     keep_heap()  # no hold: nothing frozen
     assert gc.get_freeze_count() == 0
     assert hold_heap() is True
