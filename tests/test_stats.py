@@ -598,3 +598,16 @@ def test_failed_results_without_ids_in_two_inputs_count_by_their_content() -> No
     assert errors([failed("a")], [failed("a")]) == 1
     assert errors([server_failed("unavailable")], [server_failed("max_uses_exceeded")]) == 2
     assert errors([server_failed("unavailable")], [server_failed("unavailable")]) == 1
+
+
+def test_any_one_token_figure_makes_counts_reported() -> None:
+    """``Tokens.reported``: counts with any one figure known are reported; none known (a
+    cost alone, or further counts alone) is not."""
+    from messages.stats import Tokens
+
+    assert not Tokens().reported()
+    assert not Tokens(cost=1.5, more={"web_searches": 1}).reported()
+    for i in range(5):
+        figures: list[int | None] = [None] * 5
+        figures[i] = 0
+        assert Tokens(*figures).reported(), figures

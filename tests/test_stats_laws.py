@@ -726,3 +726,59 @@ def test_reading_a_role_message_off_its_blocks_counts_what_its_flat_parts_count(
         direct.feed(m)
         _flattened(by_parts, m)
     assert _state(direct) == _state(by_parts)
+
+
+def _sequences() -> list[list[Message]]:
+    from messages import RawBlock
+    from messages import ServerToolResultBlock
+    from messages import ServerToolUseBlock
+    from messages import TextBlock
+
+    raw = RawBlock({"type": "mcp_tool_use", "id": "r1"})
+    error = {"type": "web_search_tool_result_error", "error_code": "unavailable"}
+    said = AssistantMessage((TextBlock("Looking."),), message_id="m1", session_id="s")
+    return [
+        [said, AssistantMessage((raw,), message_id="m2", session_id="s")],
+        [said, UserMessage((raw,), session_id="s"), said],
+        [said, UserMessage("thanks", session_id="s"), AssistantMessage("ok", session_id="s")],
+        [said, UserMessage((TextBlock("more"),), session_id="s"), said],
+        [
+            said,
+            UserMessage(
+                (
+                    ToolResultBlock("t1", "no", is_error=True),
+                    ToolResultBlock("", "no", is_error=True),
+                ),
+                session_id="s",
+            ),
+        ],
+        [
+            AssistantMessage(
+                (
+                    ServerToolUseBlock("", "web_search", {"q": "x"}),
+                    ServerToolResultBlock("", "web_search", error),
+                    ServerToolResultBlock("s1", "web_search", error),
+                    ToolUseBlock("", "ls", {}),
+                    ToolUseBlock("c1", "ls", {}),
+                ),
+                message_id="m3",
+                session_id="s",
+            ),
+            UserMessage((ToolResultBlock("c1", "ok"), raw), session_id="s"),
+        ],
+    ]
+
+
+@pytest.mark.parametrize("messages", _sequences())
+def test_each_branch_of_the_block_reading_counts_what_the_flat_parts_count(
+    messages: list[Message],
+) -> None:
+    """The block reading, branch by branch: a raw block alone (assistant and user), text
+    content, failed results with and without ids, server results, and calls without ids."""
+    direct, by_parts = InputStats("in", "claude_code"), InputStats("in", "claude_code")
+    for m in messages:
+        direct.feed(m)
+        _flattened(by_parts, m)
+    counted = _state(direct)
+    assert counted == _state(by_parts)
+    assert counted  # something was counted
