@@ -195,6 +195,16 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
             "tokens = None if m.usage is None else Tokens.of(m.usage, )",
             "the cost argument dropped is given its default, None, as before",
         ),
+        Equivalent(
+            "xǁInputStatsǁ_blocks",
+            "if type(None) is str:  # one text of the message's role",
+            "text content then takes the flat path, which counts it the same",
+        ),
+        Equivalent(
+            "xǁInputStatsǁ_blocks",
+            "if not _READ_OFF.issuperset([type(None) for b in content]):",
+            "every message then takes the flat path, which counts it the same",
+        ),
     ),
     "convert": (
         Equivalent("x_normalize_messages", "cls = None", _FALLBACK),
