@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from messages.cli.main import main
 from messages.errors import DecodeError
 from messages.sessions import load
 from support.ccusage import ccusage_run
+from support.folders import only_these_folders
 
 HERE = ROOT / "tests" / "fixtures" / "amp"
 THREAD_ID = "T-7d1c2e4a-5b6f-4a8e-9c0d-1e2f3a4b5c6d"
@@ -257,11 +257,7 @@ def test_stats_agree_with_ccusage_run_live(
 def test_stats_with_no_argument_reads_amps_folder(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("AMP_DATA_DIR", str(folder))
-    monkeypatch.setenv("HOME", str(folder.parent / "home"))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "XDG_DATA_HOME"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    only_these_folders(monkeypatch, folder.parent / "home", AMP_DATA_DIR=str(folder))
     assert main(["stats", "--json"]) == 0
     (s,) = json.loads(capsys.readouterr().out)["sessions"]
     assert s["session_id"] == THREAD_ID and s["tool_errors"] == 1

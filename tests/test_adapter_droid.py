@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.sessions import load
 from support.ccusage import ccusage_run
+from support.folders import only_these_folders
 
 HERE = ROOT / "tests" / "fixtures" / "droid"
 SESSION = "6f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f"
@@ -190,13 +190,7 @@ def test_stats_agree_with_ccusage_run_live(
 def test_stats_with_no_argument_reads_droids_folder(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("DROID_SESSIONS_DIR", str(folder))
-    monkeypatch.setenv("HOME", str(folder.parent / "home"))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "AMP_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.delenv("GOOSE_PATH_ROOT", raising=False)
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
-    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    only_these_folders(monkeypatch, folder.parent / "home", DROID_SESSIONS_DIR=str(folder))
     assert main(["stats", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["total"]["tokens"]["input"] == 3120

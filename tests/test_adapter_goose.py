@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.sessions import load
 from support.ccusage import ccusage_run
+from support.folders import only_these_folders
 
 HERE = ROOT / "tests" / "fixtures" / "goose"
 SESSION = "20260105_1"
@@ -182,12 +182,7 @@ def test_stats_agree_with_ccusage_run_live(
 def test_stats_with_no_argument_reads_gooses_database(
     root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("GOOSE_PATH_ROOT", str(root))
-    monkeypatch.setenv("HOME", str(root / "home"))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "AMP_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
-    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    only_these_folders(monkeypatch, root / "home", GOOSE_PATH_ROOT=str(root))
     assert main(["stats", "--json"]) == 0
     (s,) = json.loads(capsys.readouterr().out)["sessions"]
     assert (s["session_id"], s["tool_errors"], s["tool_calls"]) == (

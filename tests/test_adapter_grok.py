@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from messages.errors import DecodeError
 from messages.sessions import load
 from support.ccusage import by_day
 from support.ccusage import ccusage_run
+from support.folders import only_these_folders
 
 HERE = ROOT / "tests" / "fixtures" / "grok"
 API = "019f8870-1c2d-7a3b-9e4f-5a6b7c8d9e0f"  # updates.jsonl: /workspace/api
@@ -271,11 +271,5 @@ def test_stats_agree_with_ccusage_run_live(
 def test_stats_with_no_argument_reads_groks_folder(
     home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("GROK_HOME", str(home))
-    monkeypatch.setenv("HOME", str(home.parent / "nobody"))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "AMP_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("GOOSE_PATH_ROOT", "XDG_DATA_HOME", "DROID_SESSIONS_DIR", "KIMI_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    only_these_folders(monkeypatch, home.parent / "nobody", GROK_HOME=str(home))
     _agree(CCUSAGE_DAILY, _ours(home, capsys))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from messages.cli.main import main
 from messages.errors import DecodeError
 from messages.sessions import load
 from support.ccusage import ccusage_run
+from support.folders import only_these_folders
 
 HERE = ROOT / "tests" / "fixtures" / "kilo"
 SESSION = "ses_50aa01b2c3ffRt5Yu7Io9Pa1Sd"
@@ -114,13 +114,7 @@ def test_stats_agree_with_ccusage_run_live(
 def test_stats_with_no_argument_reads_kilos_folder(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("KILO_DATA_DIR", str(folder))
-    monkeypatch.setenv("HOME", str(folder.parent / "home"))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "AMP_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("GOOSE_PATH_ROOT", "XDG_DATA_HOME", "DROID_SESSIONS_DIR", "KIMI_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    only_these_folders(monkeypatch, folder.parent / "home", KILO_DATA_DIR=str(folder))
     assert main(["stats", "--json"]) == 0
     (s,) = json.loads(capsys.readouterr().out)["sessions"]
     assert s["session_id"] == SESSION

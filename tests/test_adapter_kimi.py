@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +29,7 @@ from messages.cli.io import default_folders
 from messages.cli.main import main
 from messages.sessions import load
 from support.ccusage import ccusage_run
+from support.folders import only_these_folders
 
 HERE = ROOT / "tests" / "fixtures" / "kimi"
 SESSION = "4a7b9c1d-2e3f-4051-8a6b-7c8d9e0f1a2b"
@@ -151,13 +151,7 @@ def test_stats_agree_with_ccusage_run_live(
 def test_stats_with_no_argument_reads_kimis_folder(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("KIMI_DATA_DIR", str(folder))
-    monkeypatch.setenv("HOME", str(folder.parent / "home"))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "AMP_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("GOOSE_PATH_ROOT", "XDG_DATA_HOME", "DROID_SESSIONS_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    only_these_folders(monkeypatch, folder.parent / "home", KIMI_DATA_DIR=str(folder))
     assert main(["stats", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["total"]["tokens"]["input"] == 1935
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from messages.cli.main import main
 from messages.errors import DecodeError
 from messages.sessions import load
 from support.ccusage import ccusage_run
+from support.folders import only_these_folders
 
 HERE = ROOT / "tests" / "fixtures" / "opencode_storage"
 DATA = HERE / "data"
@@ -414,11 +414,7 @@ def test_stats_agree_with_ccusage_run_live(
 def test_stats_with_no_argument_reads_the_default_folder(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("OPENCODE_DATA_DIR", str(folder))
-    monkeypatch.setenv("HOME", str(folder.parent / "home"))
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    monkeypatch.delenv("CODEX_HOME", raising=False)
-    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    only_these_folders(monkeypatch, folder.parent / "home", OPENCODE_DATA_DIR=str(folder))
     assert main(["stats", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert {s["session_id"] for s in doc["sessions"]} == set(CCUSAGE_SESSIONS)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from messages.sessions import load
 from support.ccusage import TOKENS
 from support.ccusage import by_day
 from support.ccusage import ccusage_run
+from support.folders import only_these_folders
 
 HERE = ROOT / "tests" / "fixtures" / "zcode"
 
@@ -182,11 +182,5 @@ def test_stats_agree_with_ccusage_run_live(
 def test_stats_with_no_argument_reads_zcodes_database(
     home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("ZCODE_HOME", str(home))
-    monkeypatch.setenv("HOME", str(home.parent / "nobody"))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "OPENCODE_DATA_DIR", "AMP_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("GOOSE_PATH_ROOT", "XDG_DATA_HOME", "DROID_SESSIONS_DIR", "KIMI_DATA_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(sys.modules["messages.cli.main"], "_stdin_is_terminal", lambda: True)
+    only_these_folders(monkeypatch, home.parent / "nobody", ZCODE_HOME=str(home))
     assert _ours(capsys) == CCUSAGE_DAILY

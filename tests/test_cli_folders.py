@@ -198,3 +198,20 @@ def test_a_folder_of_files_it_cannot_read_says_so_and_fails(
     code, out, err = run(capsys, "stats", "--json", str(tmp_path))
     assert code == 0 and err.count(": skipped: ") == 3
     assert json.loads(out)["sessions"][0]["formats"] == ["qwen_code"]
+
+
+def test_the_tests_clear_every_folder_variable_a_session_hook_reads() -> None:
+    """``support.folders`` clears each variable an agent's hook reads its folders from, so a
+    test of the default folders sees only the folders it sets, whatever the machine has."""
+    import re
+
+    from support.folders import AGENT_FOLDER_VARIABLES
+
+    src = Path(__file__).resolve().parents[1] / "src" / "messages" / "adapters"
+    read: set[str] = set()
+    for path in [src / "_sessions.py", *src.glob("*/session_hook.py")]:
+        text = path.read_text("utf-8")
+        read |= set(re.findall(r'"([A-Z][A-Z_]*(?:HOME|DIR|ROOT|PATH|DATA))"', text))
+    read.discard("HOME")
+    assert read, "no folder variable found: the pattern no longer matches the hooks"
+    assert read <= set(AGENT_FOLDER_VARIABLES), read - set(AGENT_FOLDER_VARIABLES)
