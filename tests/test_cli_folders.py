@@ -207,7 +207,9 @@ def test_the_tests_clear_every_folder_variable_a_session_hook_reads() -> None:
 
     from support.folders import AGENT_FOLDER_VARIABLES
 
-    src = Path(__file__).resolve().parents[1] / "src" / "messages" / "adapters"
+    import messages.adapters
+
+    src = Path(messages.adapters.__file__).parent  # the package under test, installed or not
     read: set[str] = set()
     for path in [src / "_sessions.py", *src.glob("*/session_hook.py")]:
         text = path.read_text("utf-8")
