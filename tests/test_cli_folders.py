@@ -205,9 +205,8 @@ def test_the_tests_clear_every_folder_variable_a_session_hook_reads() -> None:
     test of the default folders sees only the folders it sets, whatever the machine has."""
     import re
 
-    from support.folders import AGENT_FOLDER_VARIABLES
-
     import messages.adapters
+    from support.folders import AGENT_FOLDER_VARIABLES
 
     src = Path(messages.adapters.__file__).parent  # the package under test, installed or not
     read: set[str] = set()
