@@ -399,6 +399,7 @@ def test_an_unreported_figure_ranks_below_any_count() -> None:
     pairs = [
         (Entry(Tokens(output=0)), Entry(Tokens())),  # 0 output tokens is a count
         (Entry(Tokens(1, 5)), Entry(Tokens(None, 5))),  # the same output, one input more
+        (Entry(Tokens(output=-1)), Entry(Tokens())),  # a negative count is still a count
     ]
     for final, partial in pairs:
         assert final.rank() > partial.rank()
@@ -558,6 +559,10 @@ def test_a_run_of_per_model_totals_counts_what_each_model_grew_by() -> None:
     _grown(same, before)
     assert (same.parts, same.tokens) == ((), None)
 
+    writes = _Result(parts=(("b", Tokens(1, 2, None, 4, 3)), ("a", Tokens(15, 4, 130, 9, 5))))
+    _grown(writes, before)  # only the cache writes grew: from none, and from 7 (a's first)
+    assert writes.parts == (("b", Tokens(0, 0, None, 4, 0)), ("a", Tokens(0, 0, 0, 9, 0)))
+
 
 def test_a_session_merged_keeps_the_earliest_time_its_paths_give() -> None:
     """``absorb`` keeps the earlier of two parts' path-given times (``undated``), and either
@@ -611,3 +616,209 @@ def test_any_one_token_figure_makes_counts_reported() -> None:
         figures: list[int | None] = [None] * 5
         figures[i] = 0
         assert Tokens(*figures).reported(), figures
+
+
+# -- the collector, record by record: keys, places, path-given facts, restating records ------
+
+
+def _one(ms: list[Message], **kw: Any) -> Any:
+    """The one session ``ms`` make as one input (``kw``: label, format, path)."""
+    kw.setdefault("label", "a.jsonl")
+    [s] = Stats.of_messages(ms, **kw).sessions()
+    return s
+
+
+def _parts_of(*inputs: list[Message]) -> Any:
+    parts = [Stats.of_messages(ms, label=f"in{i}.jsonl") for i, ms in enumerate(inputs)]
+    [s] = Stats.merge_all(parts).sessions()
+    return s
+
+
+def _with_ids(kind: str, first: str | None, second: str | None) -> Message:
+    """A record of ``kind`` whose key is its ``first`` id, else its ``second``, else content."""
+    from messages import CompactBoundaryMessage
+
+    if kind == "assistant error":  # known by its message id, then its record's uuid
+        return AssistantMessage("x", error="overloaded", message_id=first, uuid=second)
+    ids = {"uuid": first, "message_id": second, "session_id": "s"}
+    if kind == "error":
+        return ErrorMessage("boom", **ids)
+    if kind == "boundary":
+        return CompactBoundaryMessage({"trigger": "auto"}, **ids)
+    if kind == "summary":
+        return UserMessage("what came before", summary="compaction", **ids)
+    return ResultMessage(subtype="turn", usage=Usage(10, 1), **ids)
+
+
+def _counted(kind: str, s: Any) -> int:
+    if kind in ("assistant error", "error"):
+        return int(s.errors)
+    if kind in ("boundary", "summary"):
+        return int(s.compactions)
+    return int(s.tokens.input) // 10  # each result reports 10 input tokens
+
+
+KINDS = ("assistant error", "error", "boundary", "summary", "result")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_record_is_known_by_its_first_id_then_its_second_then_its_content(kind: str) -> None:
+    """Records sharing the first id are one record whatever their second; without a first
+    id, the second decides (a record written twice counts once); with neither, each copy in
+    one input counts, and the same copies in two inputs count once."""
+    session = {"session_id": "s"}
+    same_first = [_with_ids(kind, "id1", "x"), _with_ids(kind, "id1", "y")]
+    assert _counted(kind, _one([InitMessage(**session), *same_first])) == 1
+    twice = [_with_ids(kind, None, "id2"), _with_ids(kind, None, "id2")]
+    assert _counted(kind, _one([InitMessage(**session), *twice])) == 1
+    two = [_with_ids(kind, None, "id2"), _with_ids(kind, None, "id3")]
+    assert _counted(kind, _one([InitMessage(**session), *two])) == 2
+    bare = [InitMessage(**session), _with_ids(kind, None, None), _with_ids(kind, None, None)]
+    assert _counted(kind, _one(bare)) == 2
+    assert _counted(kind, _parts_of(bare, bare)) == 2
+
+
+def test_a_session_that_comes_back_in_an_input_is_the_same_session() -> None:
+    records = [_turn("2026-01-15T10:00:00Z", 1, session="a", mid="m1")]
+    records.append(_turn("2026-01-15T10:01:00Z", 2, session="b", mid="m2"))
+    records.append(_turn("2026-01-15T10:02:00Z", 4, session="a", mid="m3"))
+    a, b = Stats.of_messages(records, label="x.jsonl").sessions()
+    assert (a.session_id, a.tokens.output, a.assistant_turns) == ("a", 5, 2)
+    assert (b.session_id, b.tokens.output) == ("b", 2)
+
+
+def test_the_working_folder_is_the_first_text_one_a_record_gives() -> None:
+    ms: list[Message] = [
+        UserMessage("hi", session_id="s", extra={"cwd": 7}),  # not a folder
+        UserMessage("hi", session_id="s", extra={"cwd": ""}),
+        UserMessage("hi", session_id="s", extra={"cwd": "/work/first"}),
+        UserMessage("hi", session_id="s", extra={"cwd": "/work/second"}),
+    ]
+    s = _one(ms)
+    assert (s.cwd, s.project) == ("/work/first", "/work/first")
+    assert _one([InitMessage(cwd="/work/init", session_id="s")]).cwd == "/work/init"
+
+
+def test_a_session_named_by_its_path_takes_the_path_s_time_for_undated_records() -> None:
+    """An input whose records name no session is the session its path names (where the
+    agent's hook says so, and only when both the format and the path are given); the path's
+    time dates its undated records and does not move a record's own time."""
+    chat = "home/manicode/projects/proj/chats/2026-01-02T03-04-05.678Z/chat-messages.json"
+    at = epoch("2026-01-02T03:04:05.678Z")
+    s = _one([UserMessage("hi")], label=chat, format="codebuff", path=chat)
+    assert s.session_id == "manicode/proj/2026-01-02T03-04-05.678Z"
+    assert (s.first_time, s.undated) == (at, at)
+    dated = _one(
+        [UserMessage("hi", timestamp="2026-03-01T00:00:00Z")], format="codebuff", path=chat
+    )
+    assert (dated.first_time, dated.undated) == (epoch("2026-03-01T00:00:00Z"), at)
+    droid = "sessions/proj/abc.settings.json"
+    assert _one([UserMessage("hi")], format="droid", path=droid).session_id == "abc"
+    assert _one([UserMessage("hi")], format="droid").session_id is None  # no path
+    assert _one([UserMessage("hi")], path=droid).session_id is None  # no format
+    named = _one([UserMessage("hi", session_id="own")], format="droid", path=droid)
+    assert named.session_id == "own"  # the records' own id wins
+
+
+def test_a_copy_of_a_session_keeps_its_path_given_time() -> None:
+    from messages.stats import SessionStats
+
+    s = SessionStats("s", undated=5.0)
+    assert s.copy().undated == 5.0
+
+
+def test_only_records_that_may_restate_history_are_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The restating test (which loads the Gemini CLI and Kimi adapters) is asked of a record
+    that holds one of their keys, or of a stream event; of no other."""
+    from messages import StreamEventMessage
+    from messages.stats import _engine
+
+    asked: list[Message] = []
+
+    def spy(m: Message) -> bool:
+        asked.append(m)
+        return False
+
+    monkeypatch.setattr(_engine, "_restates", spy)
+    plain = [
+        UserMessage("hi", session_id="s"),
+        UserMessage("hi", session_id="s", extra={"cwd": "/p"}),
+        _turn("2026-01-15T10:00:00Z", 1),
+    ]
+    Stats.of_messages(plain, label="a.jsonl")
+    assert asked == []
+    restating = [
+        UserMessage("hi", session_id="s", extra={"$document": "checkpoint"}),
+        UserMessage("hi", session_id="s", extra={"kimi.context": {"role": "user"}}),
+        StreamEventMessage({"type": "ping"}, session_id="s"),
+    ]
+    Stats.of_messages(restating, label="a.jsonl")
+    assert asked == restating
+
+
+def test_kimi_bookkeeping_and_context_records_count_for_nothing() -> None:
+    from messages import StreamEventMessage
+
+    records = [
+        StreamEventMessage({"role": "_usage", "token_count": 9}, session_id="k"),
+        UserMessage("hi", session_id="k", extra={"kimi.context": {"role": "user"}}),
+    ]
+    assert Stats.of_messages(records, label="context.jsonl").sessions() == []
+
+
+def test_a_subagent_and_a_request_id_are_kept_only_when_they_are_text() -> None:
+    def entry(extra: dict[str, Any], mid: str | None = "m1") -> Any:
+        m = AssistantMessage("ok", usage=Usage(1, 1), message_id=mid, uuid="u1", extra=extra)
+        [e] = _one([m]).turn_usage.values()
+        return e
+
+    assert (entry({"agentId": "a1"}).agent, entry({"agentId": 7}).agent) == ("a1", None)
+    assert entry({"requestId": "r1"}).request_id == "r1"
+    assert entry({"requestId": 5}).request_id is None
+    assert entry({"requestId": "r1"}, mid=None).request_id is None  # no message id to pair
+
+
+def test_a_rejected_logged_cost_is_kept_by_the_record_s_key() -> None:
+    """A negative or non-finite cost is rejected and its record's key kept; a result's usage
+    cost is looked at only when the result has no total cost of its own."""
+    bad = AssistantMessage(
+        "ok", usage=Usage(1, 1), message_id="m1", session_id="s", extra={"costUSD": -1.0}
+    )
+    assert _one([bad]).bad_costs == {"m1"}
+    own_bad = ResultMessage(uuid="r1", session_id="s", total_cost_usd=float("nan"))
+    assert _one([own_bad]).bad_costs == {"r1"}
+    usage_bad = ResultMessage(uuid="r1", session_id="s", usage=Usage(1, 1, cost_usd=-2.0))
+    assert _one([usage_bad]).bad_costs == {"r1"}
+    covered = ResultMessage(
+        uuid="r1", session_id="s", total_cost_usd=0.5, usage=Usage(1, 1, cost_usd=-2.0)
+    )
+    assert _one([covered]).bad_costs == set()
+
+
+def _shutdown(uid: str, n: int, session: str | None) -> ResultMessage:
+    """A Copilot ``session.shutdown``: running totals per model."""
+    metrics = {"m": {"usage": {"inputTokens": n, "outputTokens": 1}}}
+    return ResultMessage(
+        subtype="routine", usage=Usage(n, 1), model_usage=metrics, uuid=uid, session_id=session
+    )
+
+
+def test_running_totals_per_model_grow_per_session() -> None:
+    """Each session of an input has its own running totals; what an input reported before
+    naming its session is that session's, totals included."""
+    two = Stats.of_messages([_shutdown("a", 10, "A"), _shutdown("b", 10, "B")], label="x")
+    assert [s.tokens.input for s in two.sessions()] == [10, 10]
+    late = _one([_shutdown("a", 10, None), _shutdown("b", 15, "A")])
+    assert (late.session_id, late.tokens.input) == ("A", 15)
+
+
+def test_the_further_counts_of_a_usage_are_read_whatever_else_it_holds() -> None:
+    from messages.stats._engine import priced_counts
+
+    def counts(extra: dict[str, Any]) -> dict[str, int] | None:
+        return priced_counts(Usage(1, 1, extra=extra))
+
+    audio = [{"modality": "AUDIO", "tokenCount": 5}]
+    assert counts({"candidatesTokensDetails": audio}) == {"output_audio_tokens": 5}
+    assert counts({"server_tool_use": "none", "promptTokensDetails": 5}) is None
+    assert counts({"promptTokensDetails": "AUDIO", "server_tool_use": ["web"]}) is None

@@ -183,12 +183,35 @@ EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
         ),
         *(
             Equivalent(
-                "xǁInputStatsǁ_key",
+                "xǁInputStatsǁ_session",
                 line,
-                "each repeat of a record without ids still gets a number of its own, the same"
-                " in every input that holds it",
+                "a shortcut: the record before was of this session, which its key finds too",
             )
-            for line in ("self._seen[shape] -= 1", "self._seen[shape] += 2")
+            for line in (
+                "current = None",
+                "if session_id is None and current is not None and current.session_id =="
+                " session_id:",
+            )
+        ),
+        Equivalent(
+            "xǁInputStatsǁfeed",
+            "if type(None) is RawMessage:  # a record kept whole: its session, time and place only",
+            "a shortcut: a raw record is no role message and no content that counts, so every"
+            " step below passes it by",
+        ),
+        *(
+            Equivalent(
+                "xǁInputStatsǁfeed",
+                line,
+                "the record's key is read only for an assistant's content, and an assistant"
+                " message sets it first",
+            )
+            for line in ("record = None", 'record = "XXXX"')
+        ),
+        Equivalent(
+            "xǁInputStatsǁfinish",
+            'self._anon = self._current = ""',
+            "finish is the last call an input's collector gets: nothing reads them after it",
         ),
         Equivalent(
             "x__result",

@@ -35,7 +35,7 @@ from ._prices import Memo
 
 __all__ = ["Cached", "StatsCache", "default_folder"]
 
-FORMAT: Final = 2
+FORMAT: Final = 3
 """The layout of a cache entry; a change makes every older entry a miss."""
 
 MAX_PRICES: Final = 4096

@@ -333,7 +333,7 @@ class Entry:
         """The timestamp in seconds since 1970 (UTC); ``None`` when unknown (see :func:`epoch`)."""
         return epoch(self.timestamp)
 
-    def rank(self) -> tuple[int, ...]:
+    def rank(self) -> tuple[float, ...]:
         """How complete the counts are: of two usages of one message, the higher is final.
 
         A streamed message's usage grows fragment by fragment (output tokens last), so the
@@ -342,9 +342,13 @@ class Entry:
         """
         t = self.tokens
         return tuple(
-            -1 if v is None else v
+            _UNREPORTED if v is None else v
             for v in (t.output, t.input, t.cache_read, t.cache_write, t.reasoning)
         )
+
+
+_UNREPORTED: Final = float("-inf")
+"""The rank of a figure a usage does not report: below any count, a negative one included."""
 
 
 def _first(a: str | None, b: str | None) -> str | None:
@@ -367,8 +371,6 @@ class _Result(Slotted):
     """When the result was written, if the log says (a sum of results has none)."""
     model: str | None = None
     """The model the result reports for, if the log says (a Codex token count's turn model)."""
-    source: str | None = None
-    """The format of the input that reported it (see :data:`DEFERS`)."""
     parts: tuple[tuple[str, Tokens], ...] = ()
     """Its tokens per model, where it reports them so (a Copilot ``session.shutdown``)."""
 
@@ -436,7 +438,7 @@ def _codex_reset(extra: Mapping[str, Any]) -> float | None:
     return None
 
 
-def _result(m: ResultMessage, source: str | None = None) -> _Result:
+def _result(m: ResultMessage) -> _Result:
     cost = logged_cost(m.total_cost_usd)
     if m.total_cost_usd is None and m.usage is not None:
         cost = logged_cost(m.usage.cost_usd)
@@ -447,7 +449,7 @@ def _result(m: ResultMessage, source: str | None = None) -> _Result:
     from ..adapters.gemini_cli import tool_counts
 
     parts = tuple((name, Tokens.of(u)) for name, u in model_usages(m))
-    return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model, source, parts)
+    return _Result(tokens, m.num_turns, cost, tool_counts(m), m.timestamp, m.model, parts)
 
 
 def _growth(now: int | None, before: int | None) -> int | None:
@@ -848,6 +850,9 @@ class InputStats(Slotted):
         s = self.sessions.get(key) or self._new(key, session_id)
         if self._anon is not None:  # what came before the first id belongs to this session
             s.absorb(self.sessions.pop(("input", self.label)))
+            held = self._totals.pop("", None)  # and so do the running totals it reported
+            if held is not None:
+                self._totals[session_id] = held
             if self._in_turn is self._anon:
                 self._in_turn = s
             self._anon = None
@@ -962,9 +967,9 @@ class InputStats(Slotted):
             ):
                 s.bad_costs.add(key)
             if extra.get("type") == "result":  # Claude Code: the running totals
-                s.running[self.label] = (key, _result(m, self.format))
+                s.running[self.label] = (key, _result(m))
             else:
-                found = _result(m, self.format)
+                found = _result(m)
                 if found.parts:
                     before = self._totals.setdefault(s.session_id or "", {})
                     _grown(found, before)
