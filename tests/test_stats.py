@@ -822,3 +822,29 @@ def test_the_further_counts_of_a_usage_are_read_whatever_else_it_holds() -> None
     assert counts({"candidatesTokensDetails": audio}) == {"output_audio_tokens": 5}
     assert counts({"server_tool_use": "none", "promptTokensDetails": 5}) is None
     assert counts({"promptTokensDetails": "AUDIO", "server_tool_use": ["web"]}) is None
+
+
+def test_a_message_with_a_block_kind_not_read_off_directly_counts_the_same() -> None:
+    """A role message holding a kind ``_blocks`` does not read off (a raw block) is counted
+    off its flat messages: its calls, and its turn."""
+    from messages import RawBlock
+
+    call = ToolUseBlock("c1", "Bash", {"command": "ls"})
+    m = AssistantMessage([call, RawBlock({"type": "new_kind"})], message_id="m1", session_id="s")
+    s = _one([UserMessage("go", session_id="s"), m])
+    assert (s.tool_calls, s.assistant_turns) == ({"Bash": 1}, 1)
+    assert s.keys() >= {"c1", "m1"}
+
+
+def test_a_session_named_by_a_path_joins_the_inputs_that_name_it() -> None:
+    """A Droid settings file names no session but its path does: it joins the transcript
+    whose records name that session."""
+    settings = Stats.of_messages(
+        [ResultMessage(subtype="session", usage=Usage(7, 1))],
+        label="p/abc.settings.json",
+        format="droid",
+        path="p/abc.settings.json",
+    )
+    transcript = Stats.of_messages([UserMessage("hi", session_id="abc")], label="p/abc.jsonl")
+    [s] = Stats.merge_all([settings, transcript]).sessions()
+    assert (s.session_id, s.tokens.input, len(s.inputs)) == ("abc", 7, 2)
