@@ -367,7 +367,6 @@ def _read_in_parallel(
     with _pool(jobs - 1) as pool:
         reading = {i: pool.submit(read_one, inputs[i], opts) for i in order}
         warm()  # the price table loads here while the workers read
-        keep_heap()  # and, held, is not walked again by each collection while this one reads
         for i in reversed(order):
             if not reading[i].cancel():  # taken by a worker: so are all before it
                 break
