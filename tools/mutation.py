@@ -137,11 +137,6 @@ _FALLBACK = "a fast-path test: when it fails, the general path below gives the s
 EQUIVALENT: dict[str, tuple[Equivalent, ...]] = {
     "stats_engine": (
         Equivalent(
-            "x__count_copies_once",
-            "if len(held) >= 1:",
-            "a request only one session holds: that session keeps it and nothing is removed",
-        ),
-        Equivalent(
             "x__order",
             'return (float("INF") if first is None else first, len(s.turn_usage),'
             ' s.session_id or "")',

@@ -1101,18 +1101,23 @@ def _count_copies_once(sessions: list[SessionStats]) -> None:
     with their message and request ids: a request known by both ids in several sessions
     stays in the one that began it (see :func:`_order`) and leaves the others.
     """
-    holders: dict[tuple[str, str], list[SessionStats]] = {}
+    first: dict[tuple[str, str], SessionStats] = {}
+    shared: dict[tuple[str, str], list[SessionStats]] = {}  # held by more than one session
     for s in sessions:
         for key, entry in s.turn_usage.items():
             if entry.request_id is not None:
-                holders.setdefault((key, entry.request_id), []).append(s)
+                request = (key, entry.request_id)
+                holder = first.setdefault(request, s)
+                if holder is not s:
+                    shared.setdefault(request, [holder]).append(s)
+    if not shared:
+        return
     order = {id(s): _order(s) for s in sessions}
-    for (key, _), held in holders.items():
-        if len(held) > 1:
-            keeper = min(held, key=lambda s: order[id(s)])
-            for s in held:
-                if s is not keeper:
-                    del s.turn_usage[key]
+    for (key, _), held in shared.items():
+        keeper = min(held, key=lambda s: order[id(s)])
+        for s in held:
+            if s is not keeper:
+                del s.turn_usage[key]
 
 
 def _order(s: SessionStats) -> tuple[float, int, str]:
