@@ -365,3 +365,15 @@ def test_session_usage_equals_what_stats_counts(path: Path) -> None:
         sum(s.usage.total.output_tokens or 0 for s in found),
     )
     assert ours == stats
+
+
+def test_a_count_not_reported_ranks_below_any_reported_one() -> None:
+    """Of two records of one call, the one that reports a figure wins over one that does
+    not, whatever the figure (a negative count included), as ``stats`` ranks them."""
+    from messages.sessions._load import _rank
+    from messages.stats._engine import Entry
+    from messages.stats._engine import Tokens
+
+    for value in (-1, 0, 5):
+        assert _rank(Usage(output_tokens=value)) > _rank(Usage())
+        assert Entry(Tokens(output=value)).rank() > Entry(Tokens()).rank()

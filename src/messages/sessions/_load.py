@@ -221,14 +221,20 @@ def _read_part(agent: str, files: Sequence[SessionFile]) -> _Part:
     return part
 
 
+_UNREPORTED: Final = float("-inf")
+
+
 def _model_of(message: Message) -> str:
     return getattr(message, "model", None) or ""
 
 
-def _rank(usage: Usage) -> tuple[int, ...]:
-    """How complete a call's counts are: a streamed response's usage grows, output last."""
+def _rank(usage: Usage) -> tuple[float, ...]:
+    """How complete a call's counts are: a streamed response's usage grows, output last.
+
+    A count not reported ranks below any reported one, a negative one included.
+    """
     return tuple(
-        -1 if v is None else v
+        _UNREPORTED if v is None else v
         for v in (
             usage.output_tokens,
             usage.input_tokens,
