@@ -28,6 +28,7 @@ __all__ = [
     "Timestamp",
     "compact_repr",
     "compared",
+    "completeness",
     "freeze_json",
     "freeze_map",
     "freeze_objects",
@@ -84,6 +85,24 @@ def str_of(data: Mapping[str, JsonValue] | None, key: str) -> str | None:
     """``data[key]`` when ``data`` is given and the value is a string; ``None`` otherwise."""
     value = None if data is None else data.get(key)
     return value if isinstance(value, str) else None
+
+
+_UNREPORTED: Final = float("-inf")
+
+
+def completeness(*counts: int | None) -> tuple[float, ...]:
+    """Token counts as a rank: of two reports of one call, the higher is the more complete.
+
+    A streamed response's usage grows report by report, so the caller lists the count that
+    comes last first. A count not reported ranks below any reported one, a negative one
+    included.
+
+    >>> completeness(5, -1) > completeness(5, None)
+    True
+    >>> completeness(0, 9) > completeness(None, 9)
+    True
+    """
+    return tuple(_UNREPORTED if v is None else v for v in counts)
 
 
 def num_of(data: Mapping[str, JsonValue] | None, key: str) -> int | float | None:

@@ -14,6 +14,7 @@ from typing import IO
 from typing import Any
 from typing import Final
 
+from .._core.fields import completeness
 from ..adapters import CLI_NAMES
 from ..adapters import NAMES
 from ..adapters import detect
@@ -221,26 +222,17 @@ def _read_part(agent: str, files: Sequence[SessionFile]) -> _Part:
     return part
 
 
-_UNREPORTED: Final = float("-inf")
-
-
 def _model_of(message: Message) -> str:
     return getattr(message, "model", None) or ""
 
 
 def _rank(usage: Usage) -> tuple[float, ...]:
-    """How complete a call's counts are: a streamed response's usage grows, output last.
-
-    A count not reported ranks below any reported one, a negative one included.
-    """
-    return tuple(
-        _UNREPORTED if v is None else v
-        for v in (
-            usage.output_tokens,
-            usage.input_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
-        )
+    """How complete a call's counts are: a streamed response's usage grows, output last."""
+    return completeness(
+        usage.output_tokens,
+        usage.input_tokens,
+        usage.cache_read_tokens,
+        usage.cache_write_tokens,
     )
 
 

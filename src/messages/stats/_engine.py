@@ -47,6 +47,7 @@ from typing import Any
 from typing import Final
 
 from .._core.fields import Timestamp
+from .._core.fields import completeness
 from .._core.frozen import raw
 from .._core.slots import Slotted
 from ..blocks import AudioBlock
@@ -341,14 +342,7 @@ class Entry:
         order inputs are merged in.
         """
         t = self.tokens
-        return tuple(
-            _UNREPORTED if v is None else v
-            for v in (t.output, t.input, t.cache_read, t.cache_write, t.reasoning)
-        )
-
-
-_UNREPORTED: Final = float("-inf")
-"""The rank of a figure a usage does not report: below any count, a negative one included."""
+        return completeness(t.output, t.input, t.cache_read, t.cache_write, t.reasoning)
 
 
 def _first(a: str | None, b: str | None) -> str | None:

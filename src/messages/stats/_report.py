@@ -359,8 +359,9 @@ def build(
     owed: dict[int, tuple[Row, list[_Part]]] = {}
     """The parts each row's estimate is made of, priced together at the end."""
 
-    def owe(row: Row, part: _Part) -> None:
-        owed.setdefault(id(row), (row, []))[1].append(part)
+    def owe(row: Row, parts: list[_Part]) -> None:
+        if parts:
+            owed.setdefault(id(row), (row, []))[1].extend(parts)
 
     blocks = None
     if by == "block":
@@ -426,7 +427,6 @@ def build(
         unpriced |= names
     total = Row("total")
     for row in rows:
-        row.tokens.cost = None  # the counts' own costs (see _take)
         total._add(row)
     rejected = sorted({label for s in kept if s.bad_costs for label in s.inputs})
     return Report(
@@ -442,15 +442,20 @@ def build(
     )
 
 
-def _take(row: Row, p: _Part, logged: bool, owe: Callable[[Row, _Part], None]) -> None:
+def _take(row: Row, p: _Part, logged: bool, owe: Callable[[Row, list[_Part]], None]) -> None:
     """Add one part to a row: its token counts, and its logged cost or its estimate to come.
 
     What adding a row of the part alone (its counts, its logged cost) gave, without making
-    that row. The costs the parts' counts carry add up in ``row.tokens`` too, until
-    :func:`build` clears them (a report's cost is chosen apart, in ``row.cost``).
+    that row.
     """
-    row.tokens.add(p.tokens)
+    row.tokens.add(_counts(p.tokens))
     if logged:
         row._add_cost(p.logged, "logged")
     else:
-        owe(row, p)
+        owe(row, [p])
+
+
+def _counts(t: Tokens) -> Tokens:
+    """The counts of ``t`` without its cost (a report's cost is chosen apart)."""
+    more = None if t.more is None else dict(t.more)
+    return Tokens(t.input, t.output, t.cache_read, t.cache_write, t.reasoning, None, more)
