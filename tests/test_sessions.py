@@ -377,3 +377,4 @@ def test_a_count_not_reported_ranks_below_any_reported_one() -> None:
     for value in (-1, 0, 5):
         assert _rank(Usage(output_tokens=value)) > _rank(Usage())
         assert Entry(Tokens(output=value)).rank() > Entry(Tokens()).rank()
+    assert _rank(Usage(1, 5, 3, 4)) > _rank(Usage(1, 5, 3)) > _rank(Usage(1, 5))

@@ -400,6 +400,10 @@ def test_an_unreported_figure_ranks_below_any_count() -> None:
         (Entry(Tokens(output=0)), Entry(Tokens())),  # 0 output tokens is a count
         (Entry(Tokens(1, 5)), Entry(Tokens(None, 5))),  # the same output, one input more
         (Entry(Tokens(output=-1)), Entry(Tokens())),  # a negative count is still a count
+        # every figure counts: cache reads, cache writes and reasoning too
+        (Entry(Tokens(1, 5, 3)), Entry(Tokens(1, 5, None))),
+        (Entry(Tokens(1, 5, 3, 4)), Entry(Tokens(1, 5, 3, None))),
+        (Entry(Tokens(1, 5, 3, 4, 2)), Entry(Tokens(1, 5, 3, 4, None))),
     ]
     for final, partial in pairs:
         assert final.rank() > partial.rank()
