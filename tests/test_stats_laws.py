@@ -500,6 +500,28 @@ def test_tokens_add_sums_each_figure_that_some_part_reports(parts: list[Tokens])
     assert parts == before  # the parts added are left as they were
 
 
+@given(st.lists(_tokens, max_size=5))
+def test_a_rows_counts_add_as_tokens_add_without_the_cost(parts: list[Tokens]) -> None:
+    """The report adds each part's counts to its row in place: the same sums as Tokens.add
+    of the counts alone, and the parts (their further counts too) left as they were."""
+    from messages.stats._report import _add_counts
+
+    before = [Tokens(**{f: getattr(p, f) for f in Tokens.__slots__}) for p in parts]
+    before_more = [None if p.more is None else dict(p.more) for p in parts]
+    row = Tokens()
+    for part in parts:
+        _add_counts(row, part)
+    expected = _added(
+        *[
+            Tokens(p.input, p.output, p.cache_read, p.cache_write, p.reasoning, None, p.more)
+            for p in parts
+        ]
+    )
+    assert row == expected
+    assert parts == before
+    assert [p.more for p in parts] == before_more
+
+
 @given(_tokens, _tokens, _tokens)
 def test_tokens_add_is_associative_and_commutative(a: Tokens, b: Tokens, c: Tokens) -> None:
     assert _added(_added(a, b), c) == _added(a, _added(b, c)) == _added(c, b, a)

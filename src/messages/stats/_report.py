@@ -398,7 +398,11 @@ def build(
         kept.append(s)
         if by == "session":
             for _, p in split:
-                _take(own, p, logged, owe)
+                _add_counts(own.tokens, p.tokens)
+                if logged:
+                    own._add_cost(p.logged, "logged")
+            if not logged:
+                owe(own, [p for _, p in split])
             rows.append(own)
             continue
         if own.sessions:
@@ -448,14 +452,37 @@ def _take(row: Row, p: _Part, logged: bool, owe: Callable[[Row, list[_Part]], No
     What adding a row of the part alone (its counts, its logged cost) gave, without making
     that row.
     """
-    row.tokens.add(_counts(p.tokens))
+    _add_counts(row.tokens, p.tokens)
     if logged:
         row._add_cost(p.logged, "logged")
     else:
         owe(row, [p])
 
 
-def _counts(t: Tokens) -> Tokens:
-    """The counts of ``t`` without its cost (a report's cost is chosen apart)."""
-    more = None if t.more is None else dict(t.more)
-    return Tokens(t.input, t.output, t.cache_read, t.cache_write, t.reasoning, None, more)
+def _add_counts(into: Tokens, t: Tokens) -> None:
+    """Add the counts of ``t`` to a row's ``into``, without its cost (chosen apart).
+
+    What ``into.add`` of ``t`` without its cost gives; a row's further counts are its own
+    dict (made here or by ``Tokens.add``), so they are added to in place.
+    """
+    if t.input is not None:
+        into.input = t.input if into.input is None else into.input + t.input
+    if t.output is not None:
+        into.output = t.output if into.output is None else into.output + t.output
+    if t.cache_read is not None:
+        into.cache_read = (
+            t.cache_read if into.cache_read is None else into.cache_read + t.cache_read
+        )
+    if t.cache_write is not None:
+        into.cache_write = (
+            t.cache_write if into.cache_write is None else into.cache_write + t.cache_write
+        )
+    if t.reasoning is not None:
+        into.reasoning = t.reasoning if into.reasoning is None else into.reasoning + t.reasoning
+    if t.more:
+        more = into.more
+        if more is None:
+            into.more = dict(t.more)
+        else:
+            for name, n in t.more.items():
+                more[name] = more.get(name, 0) + n
