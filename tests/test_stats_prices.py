@@ -339,14 +339,28 @@ def test_aliases_start_with_the_name_itself() -> None:
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(["claude-sonnet-4-5", "claude-opus-4-6", "gpt-5", "no-such-model"]),
+            st.sampled_from(
+                [
+                    "claude-sonnet-4-5",
+                    "claude-opus-4-6",  # new prices from 2026-03-13
+                    "deepseek-chat",  # an off-peak price until 00:30 UTC each day
+                    "gpt-5",
+                    "no-such-model",
+                ]
+            ),
             st.integers(0, 400_000),
             st.integers(0, 5000),
             st.integers(0, 100_000),
             st.integers(0, 50_000),
             st.integers(0, 50_000),
             st.sampled_from([(), (("service_tier", "priority"),), (("processing", "batch"),)]),
-            st.sampled_from([1767225600.0, 1790000000.0, None]),
+            st.sampled_from(
+                [
+                    *(1767225600.0, 1790000000.0, None),
+                    # either side of a day's start where prices change, and of 00:30 that day
+                    *(1773359999.0, 1773360000.0, 1773361799.0, 1773361800.0),
+                ]
+            ),
         ),
         max_size=8,
     )
@@ -356,7 +370,8 @@ def test_requests_priced_together_cost_what_each_costs_alone(
 ) -> None:
     """Requests priced alike are added up and priced once (the price is linear within a
     price tier): the sum equals ``genai-prices``' figure for each request on its own,
-    tiers, one-hour writes and service tiers included."""
+    tiers, one-hour writes and service tiers included, and prices that change at a day's
+    start (looked up once a day) or at a time of day (looked up each time)."""
     items = []
     expected = 0.0
     any_priced = False
@@ -382,6 +397,36 @@ def test_requests_priced_together_cost_what_each_costs_alone(
     else:
         assert found is None
     assert unpriced == ({"no-such-model"} if any(p[0] == "no-such-model" for p in parts) else set())
+
+
+@pytest.mark.parametrize(
+    ("model", "times"),
+    [
+        ("deepseek-chat", [1773361799.0, 1773361800.0]),  # off-peak until 00:30 UTC
+        ("claude-opus-4-6", [1773359999.0, 1773360000.0]),  # new prices from 2026-03-13
+    ],
+)
+def test_prices_that_change_within_a_report_are_each_requests_own(
+    model: str, times: list[float]
+) -> None:
+    """A request just before a price change and one just after, in one report, cost what
+    ``genai-prices`` says of each: a price set by the time of day is looked up for each
+    request, one set by the date once a day."""
+    tokens = Tokens(300_000, 1000, 0, 0)
+    alone = [
+        float(
+            genai_prices.calc_price(
+                genai_prices.Usage(**_prices._fields(tokens)),
+                model,
+                genai_request_timestamp=datetime.fromtimestamp(t, UTC),
+            ).total_price
+        )
+        for t in times
+    ]
+    assert alone[0] != alone[1]  # the change is there to be missed
+    found, unpriced = _prices.total([(model, t, tokens, ()) for t in times])
+    assert found == pytest.approx(sum(alone), rel=1e-12)
+    assert unpriced == set()
 
 
 def test_without_the_table_lookup_each_request_is_priced_alone(

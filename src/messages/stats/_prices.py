@@ -370,21 +370,22 @@ class _Group:
         return float(found.total_price * n)
 
 
-def _key(
-    provider: Any,
+_Prices = tuple[Any, tuple[int, ...], frozenset[int]]
+"""The prices in effect for a request: the base set, the variants its service selects (by
+id) and the input counts where a price tier starts."""
+
+
+def _prices_at(
     info: Any,
     at: datetime,
     context: _Context,
-    total_input: int,
     *,
     starts: dict[int, tuple[Any, frozenset[int]]],
-) -> tuple[Any, ...]:
-    """What decides a request's prices.
+) -> _Prices:
+    """The prices in effect at ``at`` for a request served as ``context`` says.
 
-    The prices in effect at its time (with the variants its service selects) and the price
-    tier its input reaches (a tier prices every token, not only those above it). ``starts``
-    keeps the tier starts of each price set already looked at (by id, with the set itself,
-    so that the id stays its own).
+    ``starts`` keeps the tier starts of each price set already looked at (by id, with the
+    set itself, so that the id stays its own).
     """
     base = info.get_prices(at)
     variants: tuple[int, ...] = ()
@@ -404,8 +405,42 @@ def _key(
             if isinstance(value, tiered):
                 found.update(tier.start for tier in getattr(value, "tiers", ()))
         known = starts[id(resolved)] = (resolved, frozenset(found))
-    bracket = sum(1 for start in known[1] if total_input > start) if known[1] else 0
+    return base, variants, known[1]
+
+
+def _keyed(
+    provider: Any, info: Any, prices: _Prices, context: _Context, total_input: int
+) -> tuple[Any, ...]:
+    """What decides a request's prices.
+
+    The prices in effect (:func:`_prices_at`) and the price tier its input reaches (a tier
+    prices every token, not only those above it).
+    """
+    base, variants, tiers = prices
+    bracket = sum(1 for start in tiers if total_input > start) if tiers else 0
     return (id(provider), id(info), id(base), variants, context, bracket)
+
+
+def _by_day(info: Any, known: dict[int, tuple[Any, bool]]) -> bool:
+    """Whether the prices of ``info`` change only at the start of a day (UTC).
+
+    So they do when each of its prices and variants starts on a date or always holds (a
+    time-of-day price, such as an off-peak one, does not). ``known`` keeps the answer by
+    id, with the model itself.
+    """
+    found = known.get(id(info))
+    if found is None:
+        dated = getattr(_module().types, "StartDateConstraint", None)
+        prices = getattr(info, "prices", None)
+        constraints = (
+            [getattr(c, "constraint", c) for c in prices] if isinstance(prices, list) else []
+        )
+        constraints += [getattr(v, "constraint", v) for v in info.price_variants or ()]
+        found = known[id(info)] = (
+            info,
+            dated is not None and all(c is None or type(c) is dated for c in constraints),
+        )
+    return found[1]
 
 
 @cache
@@ -463,6 +498,8 @@ def _total(
         return None, set()
     groups: dict[tuple[Any, ...], _Group] = {}
     starts: dict[int, tuple[Any, frozenset[int]]] = {}
+    days: dict[tuple[int, float, _Context], _Prices] = {}
+    by_day: dict[int, tuple[Any, bool]] = {}
     unpriced: set[str | None] = set()
     total_price: float | None = None
     by_group = _grouped()
@@ -482,13 +519,30 @@ def _total(
             alone = _alone(model, when, fields, served)
             total_price = alone if total_price is None else total_price + alone
             continue
-        at = _when(when)
         context = served
         if context and not any(info is m for m in provider.models):
             context = ()  # the table's rule: a model found under another provider's name
-        key = _key(provider, info, at, context, fields["input_tokens"], starts=starts)
+        at = None
+        if when is not None and _by_day(info, by_day):
+            # its prices change at most at a day's start (UTC): one look-up a day will do
+            day = (id(info), when // 86400, context)
+            found_day = days.get(day)
+            if found_day is None:
+                at = _when(when)
+                found_day = days[day] = _prices_at(info, at, context, starts=starts)
+            key = _keyed(provider, info, found_day, context, fields["input_tokens"])
+        else:
+            at = _when(when)
+            key = _keyed(
+                provider,
+                info,
+                _prices_at(info, at, context, starts=starts),
+                context,
+                fields["input_tokens"],
+            )
         group = groups.get(key)
         if group is None:
+            at = _when(when) if at is None else at
             group = groups[key] = _Group(provider, info, at, dict(context) or None)
         group.add(fields)
     if groups:
