@@ -330,16 +330,23 @@ def test_no_cache_leaves_the_memo_alone(
     assert not _prices_home(cache_home).exists()
 
 
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "pool"])
 def test_every_number_of_jobs_gives_the_same_report_and_reports(
     tmp_path: Path,
     cache_home: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
+    forked: bool,
 ) -> None:
     """Workers take the largest files first and this process the smallest, from the same
     queue: whoever reads a file, the report, the stderr lines (in input order) and the exit
-    code are those of reading in order; and so with the number of jobs chosen per run."""
+    code are those of reading in order; and so with the number of jobs chosen per run,
+    with workers forked from this process (Linux) or a process pool's (elsewhere)."""
     from messages.cli import stats as cli_stats
+
+    if forked and not cli_stats._forking():
+        pytest.skip("workers are forked only on Linux, from a process with one thread")
+    monkeypatch.setattr(cli_stats, "_forking", lambda: forked)
 
     files = []
     for i in range(9):
@@ -361,3 +368,191 @@ def test_every_number_of_jobs_gives_the_same_report_and_reports(
     monkeypatch.setattr(cli_stats, "AUTO_JOBS_BYTES", 0)
     assert cli_stats._auto_jobs([cli_stats.Input(f) for f in files]) >= 1
     assert run() == alone  # as many jobs as cores
+
+
+# -- workers forked from this process (Linux) ---------------------------------------------
+
+
+def _forked_files(tmp_path: Path) -> list[str]:
+    return [
+        str(_write(tmp_path / f"f{i}.jsonl", *(_line(f"m{i}-{k}", f"s{i % 3}") for k in range(i))))
+        for i in range(1, 9)
+    ]
+
+
+@pytest.fixture
+def forking() -> None:
+    from messages.cli import stats as cli_stats
+
+    if not cli_stats._forking():
+        pytest.skip("workers are forked only on Linux, from a process with one thread")
+
+
+@pytest.fixture
+def forked(monkeypatch: pytest.MonkeyPatch, forking: None) -> list[int]:
+    """The workers' process ids, as they are forked."""
+    pids: list[int] = []
+    fork = os.fork
+
+    def recorded() -> int:
+        pid = fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recorded)
+    return pids
+
+
+def _reaped(pids: list[int]) -> bool:
+    """Whether every one of ``pids`` has ended and been waited for (none is left behind)."""
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        return False
+    return True
+
+
+@pytest.mark.usefixtures("forking")
+def test_a_file_a_dead_worker_took_is_read_here(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that dies (killed, out of memory) after taking a file: this process reads
+    that file itself, and so every file it had not taken yet; the report is the same."""
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
+    parent, read = os.getpid(), cli_stats.read_one
+
+    def dies_in_a_worker(inp: Any, opts: Any) -> Any:
+        if os.getpid() != parent:
+            os._exit(9)  # as a worker killed while reading its first file
+        return read(inp, opts)
+
+    monkeypatch.setattr(cli_stats, "read_one", dies_in_a_worker)
+    for jobs in ("2", "3"):
+        found, _ = _stats(capsys, "--no-cache", "--jobs", jobs, *files)
+        assert found == alone
+
+
+def test_an_error_in_a_worker_is_raised_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forked: list[int]
+) -> None:
+    """A file whose reading fails in a worker is read again here, so that its error is this
+    process's own (with its traceback), as a process pool raises a worker's error."""
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+
+    def fails(inp: Any, opts: Any) -> Any:
+        raise RuntimeError(f"cannot read {inp.path}")
+
+    monkeypatch.setattr(cli_stats, "read_one", fails)
+    with pytest.raises(RuntimeError, match="cannot read"):
+        main(["stats", "--json", "--no-cache", "--jobs", "2", *files])
+    assert len(forked) == 1 and _reaped(forked)  # no worker is left behind
+
+
+def test_the_workers_are_stopped_when_this_process_stops_early(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forked: list[int]
+) -> None:
+    """An error here (or Ctrl-C) while workers still read: they are stopped and reaped."""
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    parent, read = os.getpid(), cli_stats.read_one
+
+    def slow_there_failing_here(inp: Any, opts: Any) -> Any:
+        if os.getpid() != parent:
+            threading.Event().wait(30)  # a worker still busy when this process stops
+            return read(inp, opts)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_stats, "read_one", slow_there_failing_here)
+    assert main(["stats", "--json", "--no-cache", "--jobs", "3", *files]) == 130  # Ctrl-C's
+    assert len(forked) == 2 and _reaped(forked)
+
+
+@pytest.mark.usefixtures("forking")
+def test_a_worker_killed_while_taking_a_file_leaves_nobody_waiting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The queue's lock goes with a worker that dies holding it: this process goes on."""
+    import fcntl
+    import signal
+
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
+    parent, take = os.getpid(), cli_stats._Queue.take
+
+    def dies_holding_the_lock(self: Any, *, front: bool) -> Any:
+        if os.getpid() != parent:
+            fcntl.lockf(self._fd, fcntl.LOCK_EX)
+            os._exit(9)
+        return take(self, front=front)
+
+    def hung(signum: int, frame: Any) -> None:
+        raise TimeoutError("this process waits for a lock nobody holds")
+
+    monkeypatch.setattr(cli_stats._Queue, "take", dies_holding_the_lock)
+    before = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        found, _ = _stats(capsys, "--no-cache", "--jobs", "2", *files)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    assert found == alone
+
+
+@pytest.mark.usefixtures("forking")
+def test_without_a_process_to_fork_this_one_reads_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _forked_files(tmp_path)
+    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
+
+    def no_more(*args: Any) -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_more)
+    found, _ = _stats(capsys, "--no-cache", "--jobs", "3", *files)
+    assert found == alone
+
+
+def test_the_shared_queue_gives_each_place_once_from_either_end() -> None:
+    from messages.cli.stats import _Queue
+
+    queue = _Queue(5)
+    try:
+        taken = [queue.take(front=f) for f in (True, False, True, True, False, True, False)]
+    finally:
+        queue.close()
+    assert taken == [0, 4, 1, 2, 3, None, None]
+
+
+def test_an_outcome_still_being_written_waits_for_the_rest() -> None:
+    """A worker's outcomes are read back as they come: one written in part is not read
+    until it is whole, and those before it are."""
+    from messages.cli.commands import Outcome
+    from messages.cli.stats import _SIZE
+    from messages.cli.stats import _Outcomes
+
+    out = _Outcomes()
+    try:
+        records = [pickle.dumps((i, ("", Outcome(lines=i)))) for i in range(3)]
+        data = b"".join(_SIZE.pack(len(r)) + r for r in records)
+        cut = len(data) - len(records[2]) // 2
+        os.write(out.fd, data[:cut])
+        assert [(i, o.lines) for i, (_, o) in out.take()] == [(0, 0), (1, 1)]
+        assert out.take() == []
+        os.write(out.fd, data[cut:])
+        assert [(i, o.lines) for i, (_, o) in out.take()] == [(2, 2)]
+        assert out.take() == []
+    finally:
+        os.close(out.fd)

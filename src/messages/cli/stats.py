@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 import sys
 from collections.abc import Iterable
 from typing import IO
@@ -225,25 +226,31 @@ def _cacheable(inp: Input) -> bool:
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    """``jobs`` worker processes, ready to read.
+    """``jobs`` worker processes, ready to read, where they cannot be forked directly.
 
-    On Linux they are forked from this process, which has imported what they run: they
-    start at once, with nothing to import or set up again (this process runs no other
-    thread, which is what makes forking safe). Elsewhere a fork server, which imports the
-    library once for all of them, or fresh interpreters where there is none.
+    A fork server, which imports the library once for all of them, or fresh interpreters
+    where there is none.
     """
     import multiprocessing
-    import threading
     from concurrent.futures import ProcessPoolExecutor
 
     methods = multiprocessing.get_all_start_methods()
-    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
-        return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
     if "forkserver" not in methods:
         return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["messages.cli.stats"])  # imported once, not per worker
     return ProcessPoolExecutor(jobs, mp_context=context)
+
+
+def _forking() -> bool:
+    """Whether workers can be forked from this process as it is (Linux, no other thread).
+
+    Forked, they start at once with what this process has imported and set up; forking is
+    safe where no other thread could hold a lock at that moment.
+    """
+    import threading
+
+    return sys.platform == "linux" and hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _size(inp: Input) -> int:
@@ -358,12 +365,16 @@ def _read_in_parallel(
 
     ``jobs - 1`` worker processes take the largest files first; this process loads the
     price table meanwhile, then reads the smallest files, from the end of the same queue,
-    until it meets the workers (a file no worker has taken yet is cancelled there and read
-    here): no process waits while another still has several files ahead of it, and the
-    files read here are neither pickled nor sent.
+    until it meets the workers: no process waits while another still has several files
+    ahead of it, and the files read here are neither pickled nor sent. On Linux the
+    workers are forked from this process (:func:`_read_forked`), elsewhere they are a
+    process pool's.
     """
     sizes = {i: _size(inputs[i]) for i in parallel}
     order = sorted(parallel, key=lambda i: -sizes[i])
+    if _forking():
+        _read_forked(inputs, order, opts, jobs=jobs, done=done, progress=progress)
+        return
     with _pool(jobs - 1) as pool:
         reading = {i: pool.submit(read_one, inputs[i], opts) for i in order}
         warm()  # the price table loads here while the workers read
@@ -379,6 +390,189 @@ def _read_in_parallel(
                 keep_heap()
             if progress is not None:
                 progress.add(result[1].lines, files=1)
+
+
+def _memory_file(name: str) -> int:
+    """A new file in memory (a descriptor) that forked processes share and nothing names."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create(name, os.MFD_CLOEXEC)
+    import tempfile  # pragma: no cover - Linux has had memfd_create since 3.17
+
+    with tempfile.TemporaryFile(prefix=name) as f:  # pragma: no cover
+        return os.dup(f.fileno())
+
+
+class _Queue:
+    """The files to read, shared by forked processes, taken from either end.
+
+    Workers take from the front, the parent from the back. Both ends sit in a file in
+    memory that every process maps; a lock on that file guards them. It is a POSIX record
+    lock, which the system lets go of when its holder dies: a worker killed while taking a
+    file leaves no process waiting.
+    """
+
+    __slots__ = ("_ends", "_fd")
+
+    def __init__(self, n: int) -> None:
+        import mmap
+
+        self._fd = _memory_file("messages-stats-queue")
+        os.ftruncate(self._fd, _ENDS.size)
+        self._ends = mmap.mmap(self._fd, _ENDS.size)
+        _ENDS.pack_into(self._ends, 0, 0, n)
+
+    def take(self, *, front: bool) -> int | None:
+        """The place of the next file to read from this end, or ``None`` when none is left."""
+        import fcntl
+
+        first: int
+        end: int
+        fcntl.lockf(self._fd, fcntl.LOCK_EX)
+        try:
+            first, end = _ENDS.unpack_from(self._ends)
+            if first >= end:
+                return None
+            if front:
+                _ENDS.pack_into(self._ends, 0, first + 1, end)
+                return first
+            _ENDS.pack_into(self._ends, 0, first, end - 1)
+            return end - 1
+        finally:
+            fcntl.lockf(self._fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Give back the shared memory."""
+        self._ends.close()
+        os.close(self._fd)
+
+
+def _worker(queue: _Queue, order: list[int], inputs: list[Input], opts: Options, out: int) -> None:
+    """A forked worker's whole life; never returns.
+
+    It reads from the front of ``queue`` and writes each outcome to ``out`` (its length,
+    then its pickle), until nothing is left.
+    """
+    code = 1
+    try:
+        import pickle
+
+        while (k := queue.take(front=True)) is not None:
+            i = order[k]
+            record = pickle.dumps((i, read_one(inputs[i], opts)), pickle.HIGHEST_PROTOCOL)
+            data = memoryview(_SIZE.pack(len(record)) + record)
+            while data:
+                data = data[os.write(out, data) :]
+        code = 0
+    finally:
+        os._exit(code)  # nothing of the parent's (buffers, exit handlers) is run here
+
+
+_ENDS: Final = struct.Struct("qq")
+"""The two ends of a :class:`_Queue` (the next place from the front, the end)."""
+_SIZE: Final = struct.Struct("q")
+"""The length written before each outcome a forked worker sends."""
+
+
+class _Outcomes:
+    """What a forked worker has written so far, read back as it comes (see :func:`_worker`)."""
+
+    __slots__ = ("fd", "read")
+
+    def __init__(self) -> None:
+        self.fd = _memory_file("messages-stats-outcomes")
+        self.read = 0
+
+    def take(self) -> list[tuple[int, tuple[str, Outcome]]]:
+        """The outcomes written whole since the last call (one still being written waits)."""
+        import pickle
+
+        found: list[tuple[int, tuple[str, Outcome]]] = []
+        while True:
+            head = os.pread(self.fd, _SIZE.size, self.read)
+            if len(head) < _SIZE.size:
+                return found
+            (size,) = _SIZE.unpack(head)
+            record = os.pread(self.fd, size, self.read + _SIZE.size)
+            if len(record) < size:
+                return found
+            found.append(pickle.loads(record))
+            self.read += _SIZE.size + size
+
+
+def _read_forked(
+    inputs: list[Input],
+    order: list[int],
+    opts: Options,
+    *,
+    jobs: int,
+    done: list[tuple[str, Outcome] | None],
+    progress: Progress | None,
+) -> None:
+    """Read ``inputs[i]`` for each ``i`` of ``order`` (largest first), ``jobs`` at once.
+
+    ``jobs - 1`` workers are forked from this process (no pool, no thread): they start at
+    once, take their files from the front of a shared :class:`_Queue` and write each
+    outcome to a memory file of their own, which this process reads back between its own
+    files (from the back) and while it waits. A file a worker took but did not report
+    (the worker died) is left to :func:`collect`, which reads it here in its turn.
+    """
+    import signal
+    import time
+
+    queue = _Queue(len(order))
+    outs: list[_Outcomes] = []
+    workers: list[int] = []
+
+    def collect(out: _Outcomes) -> None:
+        for i, result in out.take():
+            done[i] = result
+            keep_heap()
+            if progress is not None:
+                progress.add(result[1].lines, files=1)
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for _ in range(jobs - 1):
+            out = _Outcomes()
+            try:
+                pid = os.fork()
+            except OSError:  # no more processes to be had: read with those there are
+                os.close(out.fd)
+                break
+            if pid == 0:  # pragma: no cover - the worker (its coverage is not gathered)
+                _worker(queue, order, inputs, opts, out.fd)
+            outs.append(out)
+            workers.append(pid)
+        warm()  # the price table loads here while the workers read
+        while (k := queue.take(front=False)) is not None:
+            i = order[k]
+            result = done[i] = read_one(inputs[i], opts)
+            keep_heap()
+            if progress is not None:
+                progress.add(result[1].lines, files=1)
+            for out in outs:
+                collect(out)
+        running = set(workers)
+        while running:
+            for pid in list(running):
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    running.discard(pid)
+            for out in outs:
+                collect(out)
+            if running:
+                time.sleep(0.001)
+        workers.clear()  # (a file a worker took and did not report is read in its turn)
+    finally:
+        for pid in workers:  # stopped early (an error here, Ctrl-C): so are they
+            try:
+                os.kill(pid, signal.SIGTERM)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+        for out in outs:
+            os.close(out.fd)
+        queue.close()
 
 
 def _limits_key() -> str:
