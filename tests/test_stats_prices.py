@@ -399,6 +399,94 @@ def test_requests_priced_together_cost_what_each_costs_alone(
     assert unpriced == ({"no-such-model"} if any(p[0] == "no-such-model" for p in parts) else set())
 
 
+_MORE = st.dictionaries(
+    st.sampled_from(
+        [
+            "cache_write_1h_tokens",
+            "cache_write_5m_tokens",  # as a log might name it too: the table's own rule holds
+            "web_searches",
+            "web_fetches",
+            "input_audio_tokens",
+            "output_tokens",
+        ]
+    ),
+    st.integers(0, 5000),
+)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["claude-sonnet-4-5", "claude-opus-4-6", "gemini-2.5-flash"]),
+            st.integers(0, 300_000),
+            st.integers(0, 5000),
+            st.integers(0, 50_000),
+            st.integers(0, 50_000),
+            _MORE,
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_further_counts_of_any_name_are_priced_as_each_request_alone(
+    parts: list[tuple[str, int, int, int, int, dict[str, int]]],
+) -> None:
+    """Requests added up with their further counts (the usual kind, and names that the
+    table's own fields also use) cost what each costs alone, as _fields gives them; those
+    whose counts contradict each other (audio tokens beyond the input tokens) are refused
+    by the table, each on its own, and named with why, never a crash or a made-up price."""
+    items = []
+    expected: float | None = None
+    refused = set()
+    for model, fresh, out, read, write, more in parts:
+        tokens = Tokens(fresh, out, read, write, None, None, more or None)
+        items.append((model, 1790000000.0, tokens, ()))
+        try:
+            price = genai_prices.calc_price(
+                genai_prices.Usage(**_prices._fields(tokens)),
+                model,
+                genai_request_timestamp=datetime.fromtimestamp(1790000000.0, UTC),
+            )
+        except ValueError as e:
+            why = str(e).removeprefix("Invalid usage data: ")
+            refused.add(f"{model} (counts the price table refuses: {why})")
+            continue
+        expected = (expected or 0.0) + float(price.total_price)
+    found, unpriced = _prices.total(items)
+    if expected is None:
+        assert found is None
+    else:
+        assert found == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert unpriced == refused
+
+
+def test_a_groups_mean_never_has_parts_larger_than_their_whole() -> None:
+    """Three requests priced alike, all input read from or written to the cache: their
+    means (1/3, 3/3, 4/3 of a token) rounded apart came to more than the mean input, which
+    the table refused (a crash of the whole report); each whole is now the sum of its
+    rounded parts."""
+    when = 1790000000.0
+    parts = [Tokens(0, 0, 0, 0), Tokens(0, 0, 0, 0), Tokens(0, 0, 1, 3)]
+    alone = _prices.total([("claude-sonnet-4-5", when, parts[2], ())])[0]
+    found, unpriced = _prices.total([("claude-sonnet-4-5", when, t, ()) for t in parts])
+    assert alone is not None and found == pytest.approx(alone, rel=1e-12)
+    assert unpriced == set()
+    split = {"cache_write_1h_tokens": 2}
+    parts = [Tokens(0, 0, 1, 3, None, None, split), Tokens(0, 0, 0, 0), Tokens(0, 0, 0, 1)]
+    each = sum(_prices.total([("claude-opus-4-6", when, t, ())])[0] or 0.0 for t in parts)
+    found, unpriced = _prices.total([("claude-opus-4-6", when, t, ()) for t in parts])
+    assert found == pytest.approx(each, rel=1e-12) and unpriced == set()
+
+
+def test_counts_the_table_refuses_are_unpriced_in_the_report_with_why() -> None:
+    usage = Usage(5, 10, extra={"promptTokensDetails": [{"modality": "AUDIO", "tokenCount": 9}]})
+    report = Stats.of_messages([_turn(usage, "gemini-2.5-flash")], label="x").report(tz=UTC)
+    why = "input_audio_tokens (9) cannot exceed input_tokens (5)"
+    assert report.unpriced == [f"gemini-2.5-flash (counts the price table refuses: {why})"]
+    assert report.total.priced_cost is None  # shown as -, never $0.00
+    assert why in report.to_json()["total"]["cost_note"]
+
+
 @pytest.mark.parametrize(
     ("model", "times"),
     [

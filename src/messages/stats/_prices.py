@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from datetime import UTC
 from datetime import datetime
 from decimal import Decimal
+from decimal import localcontext
 from functools import cache
 from typing import Any
 from typing import Final
@@ -345,29 +346,144 @@ class _Group:
     """Requests priced alike: same model, prices in effect, service and price tier.
 
     Their price is linear in their counts, so it is ``n`` times the price of their mean.
+    The counts are the sums of what :func:`_fields` gives for each request.
     """
 
-    __slots__ = ("at", "context", "counts", "info", "n", "provider")
+    __slots__ = (
+        "at",
+        "cache_read",
+        "cache_write",
+        "context",
+        "info",
+        "input",
+        "model",
+        "more",
+        "n",
+        "output",
+        "provider",
+    )
 
-    def __init__(self, provider: Any, info: Any, at: datetime, context: dict[str, str] | None):
+    def __init__(
+        self, provider: Any, info: Any, at: datetime, context: dict[str, str] | None, model: str
+    ):
         self.provider, self.info, self.at, self.context = provider, info, at, context
-        self.counts: dict[str, int] = {}
-        self.n = 0
+        self.model = model
+        self.input = self.cache_read = self.cache_write = self.output = self.n = 0
+        self.more: dict[str, int] = {}
 
     def add(self, fields: dict[str, int]) -> None:
-        counts = self.counts
+        """Add one request's :func:`_fields`."""
+        more = self.more
         for name, value in fields.items():
-            counts[name] = counts.get(name, 0) + value
+            if name == "input_tokens":
+                self.input += value
+            elif name == "cache_read_tokens":
+                self.cache_read += value
+            elif name == "cache_write_tokens":
+                self.cache_write += value
+            elif name == "output_tokens":
+                self.output += value
+            else:
+                more[name] = more.get(name, 0) + value
+        self.n += 1
+
+    def add_counts(self, tokens: Tokens, fresh: int, read: int, write: int) -> None:
+        """Add one request's counts as :meth:`add` of their :func:`_fields` would.
+
+        ``fresh``, ``read`` and ``write``: its input, cache read and cache write counts
+        (``0`` for none, none below 0); its further counts must be of :data:`_USUAL`.
+        """
+        self.input += fresh + read + write
+        self.cache_read += read
+        self.cache_write += write
+        self.output += tokens.output or 0
+        if tokens.more:
+            more = self.more
+            for name, n in tokens.more.items():
+                if name == "cache_write_1h_tokens":  # the table wants both parts
+                    long = min(n, write)
+                    more[name] = more.get(name, 0) + long
+                    more["cache_write_5m_tokens"] = (
+                        more.get("cache_write_5m_tokens", 0) + write - long
+                    )
+                elif name != "web_fetches":  # reported, but not a priced unit of the table
+                    more[name] = more.get(name, 0) + n
         self.n += 1
 
     def price(self) -> float:
-        prices = _module()
-        n = Decimal(self.n)
-        mean = prices.Usage(**{name: Decimal(v) / n for name, v in self.counts.items()})
+        """The price of the requests: ``n`` times that of their mean (see :meth:`mean`)."""
         found = self.info.calc_price(
-            mean, self.provider, genai_request_timestamp=self.at, price_context=self.context
+            self.mean(), self.provider, genai_request_timestamp=self.at, price_context=self.context
         )
-        return float(found.total_price * n)
+        return float(found.total_price * self.n)
+
+    def mean(self) -> Any:
+        """The mean request, as ``genai-prices`` usage.
+
+        Each mean is rounded (to :data:`_PLACES`), and the table subtracts the parts of a
+        count from it (cache reads and writes from the input, the one-hour and five-minute
+        writes from the writes): rounded apart, the parts could come to more than their
+        whole, which the table refuses. So the means of the parts are taken, and each whole
+        is the exact sum of its rounded parts (within :data:`_PLACES`, sums are exact).
+        """
+        prices = _module()
+        if self.n == 1:
+            return prices.Usage(**self._counts())
+        more = self.more
+        with localcontext(prec=60):  # (counts a log may make too large for 28 digits)
+            n = Decimal(self.n)
+
+            def mean(total: int) -> Decimal:
+                return (Decimal(total) / n).quantize(_PLACES)
+
+            split = [name for name in _WRITE_PARTS if name in more]
+            means = {name: mean(v) for name, v in more.items()}
+            write = mean(self.cache_write - sum(more[name] for name in split))
+            write += sum((means[name] for name in split), Decimal(0))
+            read = mean(self.cache_read)
+            fresh = mean(self.input - self.cache_read - self.cache_write)
+            whole = fresh + read + write
+            output = mean(self.output)
+        return prices.Usage(
+            input_tokens=whole,
+            cache_read_tokens=read,
+            cache_write_tokens=write,
+            output_tokens=output,
+            **means,
+        )
+
+    def _counts(self) -> dict[str, int]:
+        return {
+            "input_tokens": self.input,
+            "cache_read_tokens": self.cache_read,
+            "cache_write_tokens": self.cache_write,
+            "output_tokens": self.output,
+            **self.more,
+        }
+
+
+def _refused(model: str, error: ValueError) -> str:
+    """How a report names a model whose counts the table refuses to price, with why.
+
+    ``genai-prices`` refuses counts that contradict each other (audio input tokens beyond
+    the input tokens, say): such usage has no estimate, as a model it does not know.
+    """
+    why = str(error).removeprefix("Invalid usage data: ")
+    return f"{model} (counts the price table refuses: {why})"
+
+
+_PLACES: Final = Decimal("1e-12")
+"""How finely a group's mean counts are told: far below a token, and their sums stay exact
+(a mean below 10^15 tokens has at most 27 digits; a Decimal holds 28)."""
+
+_WRITE_PARTS: Final = ("cache_write_1h_tokens", "cache_write_5m_tokens")
+"""The parts of the cache writes by lifetime, as the table names them."""
+
+_USUAL: Final = frozenset(("cache_write_1h_tokens", "web_searches", "web_fetches"))
+"""Further counts that never contradict the others as :func:`_fields` gives them (the
+one-hour writes are capped at the writes). A request with any other (a count of audio or
+image tokens, a count named as one of the usual four) is priced alone: the table may refuse
+it (see :func:`_refused`), and then only it."""
 
 
 _Prices = tuple[Any, tuple[int, ...], frozenset[int]]
@@ -458,7 +574,9 @@ def total(
     price is linear in the counts within a price tier), which makes a report over many
     thousands of messages cost a few hundred calls to ``genai-prices``. The price is
     ``None`` when nothing could be priced; the models without a price (``None`` for an
-    unnamed one) are returned beside it, for parts with token counts.
+    unnamed one) are returned beside it, for parts with token counts, and so are those
+    with counts the table refuses to price, named with why (``"gemini-2.5-flash (counts
+    the price table refuses: input_audio_tokens (9) cannot exceed input_tokens (5))"``).
     """
     memo = _memo
     if memo is not None:
@@ -514,11 +632,25 @@ def _total(
             unpriced.add(model)
             continue
         provider, info = found
-        fields = _fields(tokens)
         if not by_group:
-            alone = _alone(model, when, fields, served)
+            try:
+                alone = _alone(model, when, _fields(tokens), served)
+            except ValueError as e:
+                unpriced.add(_refused(model, e))
+                continue
             total_price = alone if total_price is None else total_price + alone
             continue
+        fresh, read, write = tokens.input or 0, tokens.cache_read or 0, tokens.cache_write or 0
+        total_input = fresh + read + write
+        alone = (
+            (tokens.more and not _USUAL.issuperset(tokens.more))
+            or fresh < 0
+            or read < 0
+            or write < 0
+            or (tokens.output or 0) < 0
+        )
+        if alone:
+            total_input = _fields(tokens)["input_tokens"]
         context = served
         if context and not any(info is m for m in provider.models):
             context = ()  # the table's rule: a model found under another provider's name
@@ -530,7 +662,7 @@ def _total(
             if found_day is None:
                 at = _when(when)
                 found_day = days[day] = _prices_at(info, at, context, starts=starts)
-            key = _keyed(provider, info, found_day, context, fields["input_tokens"])
+            key = _keyed(provider, info, found_day, context, total_input)
         else:
             at = _when(when)
             key = _keyed(
@@ -538,16 +670,25 @@ def _total(
                 info,
                 _prices_at(info, at, context, starts=starts),
                 context,
-                fields["input_tokens"],
+                total_input,
             )
+        if alone:
+            key = (*key, len(groups))  # a group of its own
         group = groups.get(key)
         if group is None:
             at = _when(when) if at is None else at
-            group = groups[key] = _Group(provider, info, at, dict(context) or None)
-        group.add(fields)
-    if groups:
-        grouped = sum(group.price() for group in groups.values())
-        total_price = grouped if total_price is None else total_price + grouped
+            group = groups[key] = _Group(provider, info, at, dict(context) or None, model)
+        if alone:
+            group.add(_fields(tokens))
+        else:
+            group.add_counts(tokens, fresh, read, write)
+    for group in groups.values():
+        try:
+            price = group.price()
+        except ValueError as e:  # counts that contradict each other
+            unpriced.add(_refused(group.model, e))
+            continue
+        total_price = price if total_price is None else total_price + price
     return total_price, unpriced
 
 
