@@ -484,7 +484,18 @@ def test_counts_the_table_refuses_are_unpriced_in_the_report_with_why() -> None:
     why = "input_audio_tokens (9) cannot exceed input_tokens (5)"
     assert report.unpriced == [f"gemini-2.5-flash (counts the price table refuses: {why})"]
     assert report.total.priced_cost is None  # shown as -, never $0.00
-    assert why in report.to_json()["total"]["cost_note"]
+    note = report.to_json()["total"]["cost_note"]
+    assert note == f"the genai-prices table refuses the counts of gemini-2.5-flash ({why})"
+    from messages.cli.stats import notes
+
+    assert notes(report) == [
+        "no estimated cost for some usage of gemini-2.5-flash: the genai-prices table refuses"
+        f" its counts ({why}) (shown as -)"
+    ]
+    unknown = _turn(Usage(5, 5), "no-such-model-1", mid="m2")
+    both = Stats.of_messages([_turn(usage, "gemini-2.5-flash"), unknown], label="x")
+    note = both.report(tz=UTC).to_json()["total"]["cost_note"]
+    assert note.startswith("no price for no-such-model-1 in the genai-prices table; the ")
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from ..stats import Report
 from ..stats import SessionStats
 from ..stats import Stats
 from ..stats import Tokens
+from ..stats._prices import parted
 from ..stats._prices import warm
 from .commands import Outcome
 from .commands import process
@@ -144,7 +145,8 @@ def render_table(report: Report, out: IO[str]) -> None:
 def notes(report: Report, *, unpriced: bool = True) -> list[str]:
     """What the reader of a report should know about its cost (said once each, on stderr).
 
-    ``unpriced``: also name the models the price table does not know.
+    ``unpriced``: also name the models the price table does not know, and those with
+    counts it refuses to price.
     """
     found = []
     if report.needs_prices:
@@ -152,10 +154,16 @@ def notes(report: Report, *, unpriced: bool = True) -> list[str]:
             "estimated cost needs the genai-prices package: pip install 'llm-messages[prices]'"
             " (shown as - until then)"
         )
-    if unpriced and report.unpriced:
+    unknown, refused = parted(report.unpriced) if unpriced else ([], [])
+    if unknown:
         found.append(
-            f"no estimated cost for the usage of {', '.join(report.unpriced)}:"
+            f"no estimated cost for the usage of {', '.join(unknown)}:"
             " no price in the genai-prices table (shown as -)"
+        )
+    for model, why in refused:
+        found.append(
+            f"no estimated cost for some usage of {model}: the genai-prices table refuses"
+            f" its counts ({why}) (shown as -)"
         )
     if report.rejected_costs:
         found.append(

@@ -31,11 +31,14 @@ from typing import Final
 from ._engine import Tokens
 
 __all__ = [
+    "REFUSED",
     "Memo",
     "aliases",
     "available",
     "estimate",
     "memoized",
+    "parted",
+    "refusal",
     "stamp",
     "total",
     "version",
@@ -462,6 +465,11 @@ class _Group:
         }
 
 
+REFUSED: Final = " (counts the price table refuses: "
+"""What stands between a model and why in the name :func:`total` gives usage the table
+refuses (see :func:`refusal`)."""
+
+
 def _refused(model: str, error: ValueError) -> str:
     """How a report names a model whose counts the table refuses to price, with why.
 
@@ -469,7 +477,41 @@ def _refused(model: str, error: ValueError) -> str:
     the input tokens, say): such usage has no estimate, as a model it does not know.
     """
     why = str(error).removeprefix("Invalid usage data: ")
-    return f"{model} (counts the price table refuses: {why})"
+    return f"{model}{REFUSED}{why})"
+
+
+def refusal(name: str) -> tuple[str, str] | None:
+    """The model and why, of a name :func:`total` gives usage the table refuses; else ``None``.
+
+    >>> refusal("m (counts the price table refuses: input_audio_tokens (9) cannot exceed"
+    ...         " input_tokens (5))")
+    ('m', 'input_audio_tokens (9) cannot exceed input_tokens (5)')
+    >>> refusal("claude-sonnet-4-5") is None
+    True
+    """
+    model, found, why = name.partition(REFUSED)
+    if not found or not why.endswith(")"):
+        return None
+    return model, why[:-1]
+
+
+def parted(names: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Names from :func:`total`, parted: models the table has no price for, and usage it refuses.
+
+    The second gives the model and why of each (see :func:`refusal`); both keep the order
+    given.
+
+    >>> parted(["x-1", "m (counts the price table refuses: a cannot exceed b)"])
+    (['x-1'], [('m', 'a cannot exceed b')])
+    """
+    unknown, refused = [], []
+    for name in names:
+        found = refusal(name)
+        if found is None:
+            unknown.append(name)
+        else:
+            refused.append(found)
+    return unknown, refused
 
 
 _PLACES: Final = Decimal("1e-12")

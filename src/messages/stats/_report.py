@@ -21,6 +21,7 @@ from ._engine import Entry
 from ._engine import SessionStats
 from ._engine import Tokens
 from ._prices import available
+from ._prices import parted
 from ._prices import total as priced
 
 __all__ = ["CostMode", "Report", "Row", "View", "build", "zone_name"]
@@ -130,12 +131,19 @@ class Row(Slotted):
         """The figures as a JSON-ready dict (without the key).
 
         ``cost_usd`` is ``None`` where nothing gives a cost, and where part of the row is
-        usage of a model the price table does not know: ``cost_note`` then says which.
+        usage of a model the price table does not know, or counts it refuses to price (they
+        contradict each other): ``cost_note`` then says which.
         """
         cost = self.priced_cost
         note = None
         if self.unpriced:
-            note = f"no price for {', '.join(sorted(self.unpriced))} in the genai-prices table"
+            unknown, refused = parted(sorted(self.unpriced))
+            said = [
+                f"the genai-prices table refuses the counts of {m} ({why})" for m, why in refused
+            ]
+            if unknown:
+                said.insert(0, f"no price for {', '.join(unknown)} in the genai-prices table")
+            note = "; ".join(said)
         return {
             "inputs": list(self.inputs),
             "formats": list(self.formats),
