@@ -125,3 +125,21 @@ def test_show_a_unique_prefix(capsys: pytest.CaptureFixture[str]) -> None:
 def test_every_show_format_is_offered() -> None:
     assert sorted(SHOW_FORMATS) == ["html", "json", "markdown", "native", "text"]
     assert sorted(LIST_FORMATS) == ["json", "table"]
+
+
+def test_a_sessions_cost_is_what_stats_estimates_of_its_calls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each call priced on its own, as ``messages stats`` and ccusage price it ($11.66 for
+    the shared Claude Code 2.1 session with its subagents): pricing each model's summed
+    usage put the sum's 16M cache reads in the long-context tier ($20.78)."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+    root = str(shared_fixtures("claude_code", "transcripts-2.1"))
+    code, out, _ = run(capsys, "stats", "--json", "--no-cache", "--cost", "estimated", root)
+    assert code == 0
+    expected = json.loads(out)["total"]["cost_usd"]
+    code, out, _ = run(capsys, "sessions", "--json", root)
+    assert code == 0
+    (row,) = json.loads(out)
+    assert row["cost_usd"] == pytest.approx(expected, abs=1e-6)
+    assert round(row["cost_usd"], 2) == 11.66

@@ -93,6 +93,9 @@ def test_a_session_folder_is_one_session_named_after_it(tmp_path: Path) -> None:
     assert session.cwd == "/workspace"
     assert session.usage.calls == 1  # session.shutdown's totals win over the replies'
     assert session.usage.total == Usage(1492, 402, 53718, 0)
+    # priced call by call: the shutdown's one call, as its totals per model
+    assert [m for m, _ in session.usage.per_call] == list(session.usage.by_model)
+    assert dict(session.usage.per_call) == dict(session.usage.by_model)
     assert session.records[-1].kind == "result"  # session.shutdown
     assert len(session.records) == len(lines)
 

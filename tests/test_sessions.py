@@ -378,3 +378,24 @@ def test_a_count_not_reported_ranks_below_any_reported_one() -> None:
         assert _rank(Usage(output_tokens=value)) > _rank(Usage())
         assert Entry(Tokens(output=value)).rank() > Entry(Tokens()).rank()
     assert _rank(Usage(1, 5, 3, 4)) > _rank(Usage(1, 5, 3)) > _rank(Usage(1, 5))
+
+
+@pytest.mark.parametrize("folder", sorted(p.name for p in HERE.iterdir() if p.is_dir()))
+def test_the_calls_listed_for_pricing_are_the_calls_the_total_counts(folder: str) -> None:
+    """``usage.per_call`` lists each call the total counts (subagents' included, copies
+    counted where they came from left out), with the usage its log reports, extras kept."""
+
+    def check(s: Session) -> None:
+        assert len(s.usage.per_call) == s.usage.calls
+        assert Usage.sum(u for _, u in s.usage.per_call) == s.usage.total
+        by_model: dict[str, Usage] = {}
+        for model, u in s.usage.per_call:
+            by_model[model] = by_model.get(model, Usage()) + u
+        assert by_model == dict(s.usage.by_model)
+        for sub in s.subagents.values():
+            check(sub)
+
+    found = list(load(HERE / folder))
+    assert found
+    for s in found:
+        check(s)

@@ -456,6 +456,55 @@ def test_overview_counts_each_call_once_and_prices_what_has_no_logged_cost() -> 
     assert (logged.cost, logged.cost_source) == (0.5, "logged")
 
 
+def test_a_session_pages_estimate_is_what_stats_estimates_of_its_calls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The page of the shared Claude Code 2.1 session (with its subagents) estimates what
+    ``messages stats`` estimates, each call priced on its own (one-hour cache writes as
+    one-hour writes, the long-context tier per call), and ccusage's $11.66: summing the
+    session's usage first and pricing the sum came to $20.27 (the sum's 16M cache reads
+    reach the long-context tier that no call reaches). The split by kind adds up to it."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+    import json
+
+    from messages import sessions
+    from messages.cli import main
+    from messages.cli.view import estimator
+
+    root = shared_fixtures("claude_code", "transcripts-2.1")
+    assert main(["stats", "--json", "--no-cache", "--cost", "estimated", str(root)]) == 0
+    expected = json.loads(capsys.readouterr().out)["total"]["cost_usd"]
+    (session,) = sessions.load(str(root))
+    assert session.subagents and len(session.usage.per_call) == session.usage.calls
+    assert Usage.sum(u for _, u in session.usage.per_call) == session.usage.total
+    ov = view.overview(session, price=estimator(session.started))
+    assert ov.cost_source == "estimated"
+    assert ov.cost == pytest.approx(expected, abs=1e-6) and round(ov.cost, 2) == 11.66
+    assert sum(ov.cost_by_kind.values()) == pytest.approx(ov.cost, rel=1e-12)
+    assert set(ov.cost_by_kind) == {"input", "cache read", "cache write", "output"}
+
+
+def test_each_call_is_priced_on_its_own_and_its_kinds_share_its_price() -> None:
+    """Two calls of one model: a price asked of each call, never of their sum, and each
+    kind's share in proportion to what its tokens cost alone."""
+    calls = [Usage(150_000, 100, 0, 0), Usage(150_000, 300, 0, 0)]
+    messages: list[Message] = [
+        AssistantMessage("a", usage=calls[0], message_id="m1", model="claude-x"),
+        AssistantMessage("b", usage=calls[1], message_id="m2", model="claude-x"),
+    ]
+    asked: list[Usage] = []
+
+    def tiered(model: str | None, u: Usage) -> float:  # doubles past 200k input tokens
+        asked.append(u)
+        rate = 2.0 if u.total_input_tokens > 200_000 else 1.0
+        return rate * ((u.input_tokens or 0) * 1e-6 + (u.output_tokens or 0) * 1e-5)
+
+    ov = view.overview(FileSession("claude_code", "s", messages), price=tiered)
+    assert ov.cost == pytest.approx(0.15 + 0.001 + 0.15 + 0.003)  # no call reaches the tier
+    assert not any(u.total_input_tokens > 200_000 for u in asked)
+    assert ov.cost_by_kind == pytest.approx({"input": 0.3, "output": 0.004})
+
+
 def test_the_index_links_every_page_and_can_sort_and_filter(tmp_path: Path) -> None:
     sessions = [
         read_session(LOCAL_FIXTURES / "claude_code" / "transcript.jsonl", "claude_code"),

@@ -117,22 +117,33 @@ def _epoch(value: object) -> float | None:
 
 
 def cost_of(session: Session) -> float | None:
-    """The session's cost in US dollars: logged where its calls say, else estimated by model.
+    """The session's cost in US dollars: logged where its calls say, else estimated.
 
-    ``None`` when neither is known (an unknown model, or ``genai-prices`` not installed).
+    Each call is priced on its own (``usage.per_call``): a long-context price tier is
+    decided per call, and one-hour cache writes and the service tier are read from what
+    the call's log reports. ``None`` when neither is known (an unknown model, or
+    ``genai-prices`` not installed).
     """
+    from .._core.frozen import raw
     from ..stats._engine import Tokens
-    from ..stats._prices import estimate
+    from ..stats._engine import price_context
+    from ..stats._prices import total as priced
 
     total = 0.0
     known = False
     when = _epoch(session.started)
-    for model, usage in session.usage.by_model.items():
-        cost = usage.cost_usd
-        if cost is None:
-            cost = estimate(model or None, when, Tokens.of(usage))
-        if cost is not None:
-            total += cost
+    calls = session.usage.per_call or tuple(session.usage.by_model.items())
+    asked = []
+    for model, usage in calls:
+        if usage.cost_usd is not None:
+            total += usage.cost_usd
+            known = True
+        else:
+            asked.append((model or None, when, Tokens.of(usage), price_context(raw(usage.extra))))
+    if asked:
+        estimate, _ = priced(asked)
+        if estimate is not None:
+            total += estimate
             known = True
     return total if known else None
 

@@ -23,8 +23,10 @@ __all__ = ["estimator", "write_index", "write_page"]
 
 def estimator(started: object = None) -> Price | None:
     """A :data:`~messages.text.html.Price` from ``genai-prices`` at ``started``, if installed."""
+    from .._core.frozen import raw
     from ..stats._engine import Tokens
     from ..stats._engine import epoch
+    from ..stats._engine import price_context
     from ..stats._prices import available
     from ..stats._prices import estimate
 
@@ -33,7 +35,7 @@ def estimator(started: object = None) -> Price | None:
     when = epoch(started)
 
     def price(model: str | None, usage: Usage) -> float | None:
-        return estimate(model, when, Tokens.of(usage))
+        return estimate(model, when, Tokens.of(usage), price_context(raw(usage.extra)))
 
     return price
 

@@ -264,9 +264,11 @@ def _usage(
     if any(call.startswith(RESULT_CALL) for call in own):  # the run's own totals win
         own = {call: v for call, v in own.items() if call.startswith(RESULT_CALL)}
     by_model: dict[str, Usage] = {}
+    per_call: list[tuple[str, Usage]] = []
     for call, (usage, model) in own.items():
         for name, share in split.get(call) or [(model, usage)]:  # totals per model, if given
             by_model[name] = by_model.get(name, Usage()) + share
+            per_call.append((name, share))
     own_total = Usage.sum(u for u, _ in own.values())
     total = own_total
     calls = len(own)
@@ -277,6 +279,7 @@ def _usage(
         by_sub[key] = sub.usage.total
         for model, usage in sub.usage.by_model.items():
             by_model[model] = by_model.get(model, Usage()) + usage
+        per_call += sub.usage.per_call
     return SessionUsage(
         total,
         own=own_total,
@@ -284,6 +287,7 @@ def _usage(
         by_model=FrozenMap(by_model),
         by_subagent=FrozenMap(by_sub),
         copied=Usage.sum(u for k, u in copied.items() if k not in own),
+        per_call=tuple(per_call),
     )
 
 

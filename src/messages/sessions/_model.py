@@ -90,6 +90,12 @@ class SessionUsage:
     """Each subagent's total, keyed like :attr:`Session.subagents`."""
     copied: Usage = _NONE
     """Calls in records a resume or fork copied from an earlier session: counted there."""
+    per_call: tuple[tuple[str, Usage], ...] = ()
+    """Each call ``total`` counts, as ``(model, usage)``: the session's own, then each
+    subagent's (a call a log splits by model gives one pair per model). Each usage keeps
+    what its log reports beyond the counts (the cache writes split by lifetime, server tool
+    use, the service tier), which ``+`` does not carry: a price is worked out call by call
+    (a long-context price tier, for one, is decided per call)."""
 
 
 @final

@@ -146,12 +146,50 @@ def _all_calls(session: object, depth: int = 0) -> list[tuple[str | None, Usage]
     return calls
 
 
-_KINDS: Final[tuple[tuple[str, Callable[[Usage], Usage]], ...]] = (
-    ("input", lambda u: Usage(u.input_tokens)),
-    ("cache read", lambda u: Usage(cache_read_tokens=u.cache_read_tokens)),
-    ("cache write", lambda u: Usage(cache_write_tokens=u.cache_write_tokens)),
-    ("output", lambda u: Usage(output_tokens=u.output_tokens)),
+_PROBE: Final = 1000
+"""Tokens of one kind a price is asked for, to weigh the kinds of a call (below any tier)."""
+
+_LONG: Final[dict[str, Any]] = {"cache_creation": {"ephemeral_1h_input_tokens": _PROBE}}
+
+_PROBES: Final[tuple[tuple[str, Usage], ...]] = (
+    ("input", Usage(_PROBE)),
+    ("cache read", Usage(cache_read_tokens=_PROBE)),
+    ("cache write", Usage(cache_write_tokens=_PROBE)),
+    ("cache write 1h", Usage(cache_write_tokens=_PROBE, extra=_LONG)),
+    ("output", Usage(output_tokens=_PROBE)),
 )
+"""What each kind of token costs alone, asked once per model."""
+
+_KINDS: Final = ("input", "cache read", "cache write", "output")
+
+
+def _weights(call: Usage, unit: Mapping[str, float]) -> dict[str, float]:
+    """What each kind of ``call``'s tokens would cost at the ``unit`` prices (per token)."""
+    long = call.cache_write_1h_tokens or 0
+    writes = call.cache_write_tokens or 0
+    return {
+        "input": (call.input_tokens or 0) * unit["input"],
+        "cache read": (call.cache_read_tokens or 0) * unit["cache read"],
+        "cache write": (writes - min(long, writes)) * unit["cache write"]
+        + min(long, writes) * unit["cache write 1h"],
+        "output": (call.output_tokens or 0) * unit["output"],
+    }
+
+
+def _priced_calls(session: object) -> list[tuple[str | None, Usage]]:
+    """Each call the session's tokens count, with its model: what a price is asked of.
+
+    The session's own list (``usage.per_call``, :class:`~messages.sessions.SessionUsage`),
+    else its totals by model, else each call read off its messages.
+    """
+    usage = getattr(session, "usage", None)
+    given = getattr(usage, "per_call", None)
+    if isinstance(given, Sequence) and given:
+        return [(model or None, u) for model, u in given if isinstance(u, Usage)]
+    by_model = getattr(usage, "by_model", None)
+    if isinstance(by_model, Mapping) and by_model:
+        return [(model or None, u) for model, u in by_model.items() if isinstance(u, Usage)]
+    return _all_calls(session)
 
 
 def _cost(
@@ -164,23 +202,22 @@ def _cost(
         return sum(c for c in logged if c is not None), "logged", {}
     if price is None:
         return None, None, {}
-    per_model: dict[str | None, Usage] = {}
-    given = getattr(getattr(session, "usage", None), "by_model", None)
-    if isinstance(given, Mapping) and given:  # the session's own split (sessions.SessionUsage)
-        for model, part in given.items():
-            if isinstance(part, Usage):
-                per_model[model or None] = part
-    else:
-        for model, call in _all_calls(session):
-            per_model[model] = per_model.get(model, Usage()) + call
-    total, by_kind, known = 0.0, dict.fromkeys((k for k, _ in _KINDS), 0.0), False
-    for model, sub in per_model.items():
-        for kind, part in _KINDS:
-            value = price(model, part(sub))
-            if value is not None:
-                known = True
-                total += value
-                by_kind[kind] += value
+    total, by_kind, known = 0.0, dict.fromkeys(_KINDS, 0.0), False
+    units: dict[str | None, dict[str, float]] = {}
+    for model, call in _priced_calls(session):
+        whole = price(model, call)  # each call on its own: its price tier is its own
+        if whole is None:
+            continue
+        known = True
+        total += whole
+        unit = units.get(model)
+        if unit is None:
+            unit = units[model] = {k: (price(model, u) or 0.0) / _PROBE for k, u in _PROBES}
+        weights = _weights(call, unit)
+        alone = sum(weights.values())
+        if alone > 0:  # the call's price shared as its kinds cost alone
+            for kind, weight in weights.items():
+                by_kind[kind] += weight * whole / alone
     if not known:
         return None, None, {}
     return total, "estimated", {k: v for k, v in by_kind.items() if v}
