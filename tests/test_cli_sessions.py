@@ -143,3 +143,26 @@ def test_a_sessions_cost_is_what_stats_estimates_of_its_calls(
     (row,) = json.loads(out)
     assert row["cost_usd"] == pytest.approx(expected, abs=1e-6)
     assert round(row["cost_usd"], 2) == 11.66
+
+
+def test_a_session_with_usage_of_an_unknown_model_has_no_cost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As a ``messages stats`` row: usage without a price makes the cost unknown, never the
+    part that has one passed off as the whole."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+
+    def line(mid: str, model: str) -> str:
+        message = {"id": mid, "type": "message", "role": "assistant", "model": model,
+                   "content": [{"type": "text", "text": "ok"}],
+                   "usage": {"input_tokens": 1000, "output_tokens": 10}}  # fmt: skip
+        return json.dumps({"type": "assistant", "uuid": f"u-{mid}", "sessionId": "s",
+                           "timestamp": "2026-11-20T10:00:00Z", "message": message})  # fmt: skip
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(line("m1", "claude-sonnet-4-5") + "\n", "utf-8")
+    code, out, _ = run(capsys, "sessions", "--json", str(path))
+    assert code == 0 and json.loads(out)[0]["cost_usd"] > 0
+    path.write_text(line("m1", "claude-sonnet-4-5") + "\n" + line("m2", "no-such-1") + "\n")
+    code, out, _ = run(capsys, "sessions", "--json", str(path))
+    assert code == 0 and json.loads(out)[0]["cost_usd"] is None

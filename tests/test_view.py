@@ -607,3 +607,19 @@ def test_a_text_too_long_for_markdown_is_plain_text_with_show_all() -> None:
     assert root.find("pre", "plain")[0].all_text() == long.replace("\r", "")
     assert root.find("button", "show-all")
     assert parse(_markup.markdown("**bold**")).find("strong")
+
+
+def test_a_call_without_a_price_leaves_the_sessions_cost_unknown() -> None:
+    messages: list[Message] = [
+        AssistantMessage("a", usage=Usage(100, 10), message_id="m1", model="known"),
+        AssistantMessage("b", usage=Usage(100, 10), message_id="m2", model="unknown"),
+        AssistantMessage("c", usage=Usage(), message_id="m3", model="unknown"),  # no tokens
+    ]
+
+    def price(model: str | None, u: Usage) -> float | None:
+        return (u.input_tokens or 0) * 1e-3 if model == "known" else None
+
+    session = FileSession("claude_code", "s", messages)
+    assert view.overview(session, price=price).cost is None
+    alone = FileSession("claude_code", "s", [messages[0], messages[2]])
+    assert view.overview(alone, price=price).cost == pytest.approx(0.1)

@@ -121,8 +121,9 @@ def cost_of(session: Session) -> float | None:
 
     Each call is priced on its own (``usage.per_call``): a long-context price tier is
     decided per call, and one-hour cache writes and the service tier are read from what
-    the call's log reports. ``None`` when neither is known (an unknown model, or
-    ``genai-prices`` not installed).
+    the call's log reports. ``None`` when neither is known (``genai-prices`` not
+    installed), and when part of the usage has no price (a model the table does not know,
+    counts it refuses), as a ``messages stats`` row.
     """
     from .._core.frozen import raw
     from ..stats._engine import Tokens
@@ -141,7 +142,9 @@ def cost_of(session: Session) -> float | None:
         else:
             asked.append((model or None, when, Tokens.of(usage), price_context(raw(usage.extra))))
     if asked:
-        estimate, _ = priced(asked)
+        estimate, unpriced = priced(asked)
+        if unpriced:  # as stats: part unknown is no cost, never a part passed off as all
+            return None
         if estimate is not None:
             total += estimate
             known = True

@@ -88,7 +88,9 @@ class Overview:
     usage: Usage
     """Tokens of every call, subagents included, each call once."""
     cost: float | None
-    """Cost in US dollars: logged by the agent, else estimated by the ``price`` given."""
+    """Cost in US dollars: logged by the agent, else estimated by the ``price`` given, each
+    call on its own; ``None`` when a call with tokens has no price (as a ``messages stats``
+    row: never the part that has one passed off as the whole)."""
     cost_source: str | None
     """``"logged"``, ``"estimated"`` or ``None`` when not known."""
     cost_by_kind: Mapping[str, float]
@@ -207,6 +209,8 @@ def _cost(
     for model, call in _priced_calls(session):
         whole = price(model, call)  # each call on its own: its price tier is its own
         if whole is None:
+            if call.total_tokens:  # as stats: part unknown is no cost, never a part of it
+                return None, None, {}
             continue
         known = True
         total += whole
