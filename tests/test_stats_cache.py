@@ -525,6 +525,28 @@ def test_without_a_process_to_fork_this_one_reads_alone(
     assert found == alone
 
 
+@pytest.mark.usefixtures("forking")
+def test_without_memory_files_or_file_locks_the_workers_are_still_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system that makes no files in memory: temporary files serve; one with no file
+    locks: a process pool's workers read. The report is the same either way."""
+    import fcntl
+
+    files = _forked_files(tmp_path)
+    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
+
+    def refused(*args: Any) -> Any:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(os, "memfd_create", refused)
+    found, _ = _stats(capsys, "--no-cache", "--jobs", "2", *files)
+    assert found == alone
+    monkeypatch.setattr(fcntl, "lockf", refused)
+    found, _ = _stats(capsys, "--no-cache", "--jobs", "2", *files)
+    assert found == alone
+
+
 def test_the_shared_queue_gives_each_place_once_from_either_end() -> None:
     from messages.cli.stats import _Queue
 

@@ -381,8 +381,13 @@ def _read_in_parallel(
     sizes = {i: _size(inputs[i]) for i in parallel}
     order = sorted(parallel, key=lambda i: -sizes[i])
     if _forking():
-        _read_forked(inputs, order, opts, jobs=jobs, done=done, progress=progress)
-        return
+        try:
+            queue = _Queue(len(order))
+        except OSError:  # no shared memory or file locks here: a process pool's workers
+            pass
+        else:
+            _read_forked(inputs, order, queue, opts, jobs=jobs, done=done, progress=progress)
+            return
     with _pool(jobs - 1) as pool:
         reading = {i: pool.submit(read_one, inputs[i], opts) for i in order}
         warm()  # the price table loads here while the workers read
@@ -401,12 +406,18 @@ def _read_in_parallel(
 
 
 def _memory_file(name: str) -> int:
-    """A new file in memory (a descriptor) that forked processes share and nothing names."""
-    if hasattr(os, "memfd_create"):
-        return os.memfd_create(name, os.MFD_CLOEXEC)
-    import tempfile  # pragma: no cover - Linux has had memfd_create since 3.17
+    """A new file in memory (a descriptor) that forked processes share and nothing names.
 
-    with tempfile.TemporaryFile(prefix=name) as f:  # pragma: no cover
+    A temporary file where the system has no such files (or refuses to make one).
+    """
+    if hasattr(os, "memfd_create"):
+        try:
+            return os.memfd_create(name, os.MFD_CLOEXEC)
+        except OSError:
+            pass
+    import tempfile
+
+    with tempfile.TemporaryFile(prefix=name) as f:
         return os.dup(f.fileno())
 
 
@@ -422,12 +433,19 @@ class _Queue:
     __slots__ = ("_ends", "_fd")
 
     def __init__(self, n: int) -> None:
+        import fcntl
         import mmap
 
         self._fd = _memory_file("messages-stats-queue")
-        os.ftruncate(self._fd, _ENDS.size)
-        self._ends = mmap.mmap(self._fd, _ENDS.size)
-        _ENDS.pack_into(self._ends, 0, 0, n)
+        try:
+            os.ftruncate(self._fd, _ENDS.size)
+            self._ends = mmap.mmap(self._fd, _ENDS.size)
+            _ENDS.pack_into(self._ends, 0, 0, n)
+            fcntl.lockf(self._fd, fcntl.LOCK_EX)  # (a system without such locks says so here)
+            fcntl.lockf(self._fd, fcntl.LOCK_UN)
+        except OSError:
+            os.close(self._fd)
+            raise
 
     def take(self, *, front: bool) -> int | None:
         """The place of the next file to read from this end, or ``None`` when none is left."""
@@ -510,6 +528,7 @@ class _Outcomes:
 def _read_forked(
     inputs: list[Input],
     order: list[int],
+    queue: _Queue,
     opts: Options,
     *,
     jobs: int,
@@ -523,11 +542,11 @@ def _read_forked(
     outcome to a memory file of their own, which this process reads back between its own
     files (from the back) and while it waits. A file a worker took but did not report
     (the worker died) is left to :func:`collect`, which reads it here in its turn.
+    ``queue`` holds the places of ``order``; it is closed here.
     """
     import signal
     import time
 
-    queue = _Queue(len(order))
     outs: list[_Outcomes] = []
     workers: list[int] = []
 
