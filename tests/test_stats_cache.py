@@ -578,3 +578,52 @@ def test_an_outcome_still_being_written_waits_for_the_rest() -> None:
         assert out.take() == []
     finally:
         os.close(out.fd)
+
+
+_ORPHANED = """
+import os, signal, sys, time
+from messages.cli import main
+from messages.cli import stats as cli_stats
+
+log, *files = sys.argv[1:]
+parent, read = os.getpid(), cli_stats.read_one
+
+def read_once_gone(inp, opts):
+    if os.getpid() != parent:  # a worker: it reads on once this process is gone
+        deadline = time.monotonic() + 30
+        while os.getppid() == parent and time.monotonic() < deadline:
+            time.sleep(0.001)
+        with open(log, "a") as f:
+            f.write(inp.path + "\\n")
+    return read(inp, opts)
+
+def killed():  # right after the workers are forked
+    os.kill(parent, signal.SIGKILL)
+
+cli_stats.read_one = read_once_gone
+cli_stats.warm = killed
+main(["stats", "--no-cache", "--jobs", "3", *files])
+"""
+
+
+@pytest.mark.usefixtures("forking")
+def test_workers_stop_taking_files_once_this_process_is_gone(tmp_path: Path) -> None:
+    """This process killed (SIGKILL, the out-of-memory killer, a plain ``kill``, which ends
+    it with no chance to stop them): its workers read no further file for nobody, each
+    ends after the one it holds, instead of reading all the rest of the queue."""
+    import subprocess
+    import sys
+
+    files = _forked_files(tmp_path)
+    log = tmp_path / "read.log"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    done = subprocess.run(  # returns once every process holding its pipes has ended
+        [sys.executable, "-c", _ORPHANED, str(log), *files],
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == -9 and done.stderr == b""
+    read = log.read_text().splitlines() if log.exists() else []
+    assert len(read) <= 2  # at most the file each of the two workers had taken

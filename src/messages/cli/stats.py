@@ -472,17 +472,20 @@ class _Queue:
         os.close(self._fd)
 
 
-def _worker(queue: _Queue, order: list[int], inputs: list[Input], opts: Options, out: int) -> None:
+def _worker(
+    queue: _Queue, order: list[int], inputs: list[Input], opts: Options, out: int, *, parent: int
+) -> None:
     """A forked worker's whole life; never returns.
 
     It reads from the front of ``queue`` and writes each outcome to ``out`` (its length,
-    then its pickle), until nothing is left.
+    then its pickle), until nothing is left, or its ``parent`` is gone (killed with no
+    chance to stop it: nobody would read the rest).
     """
     code = 1
     try:
         import pickle
 
-        while (k := queue.take(front=True)) is not None:
+        while os.getppid() == parent and (k := queue.take(front=True)) is not None:
             i = order[k]
             record = pickle.dumps((i, read_one(inputs[i], opts)), pickle.HIGHEST_PROTOCOL)
             data = memoryview(_SIZE.pack(len(record)) + record)
@@ -560,6 +563,7 @@ def _read_forked(
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+        parent = os.getpid()
         for _ in range(jobs - 1):
             out = _Outcomes()
             try:
@@ -568,7 +572,7 @@ def _read_forked(
                 os.close(out.fd)
                 break
             if pid == 0:  # pragma: no cover - the worker (its coverage is not gathered)
-                _worker(queue, order, inputs, opts, out.fd)
+                _worker(queue, order, inputs, opts, out.fd, parent=parent)
             outs.append(out)
             workers.append(pid)
         warm()  # the price table loads here while the workers read
