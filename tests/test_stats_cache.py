@@ -627,3 +627,50 @@ def test_workers_stop_taking_files_once_this_process_is_gone(tmp_path: Path) -> 
     assert done.returncode == -9 and done.stderr == b""
     read = log.read_text().splitlines() if log.exists() else []
     assert len(read) <= 2  # at most the file each of the two workers had taken
+
+
+@pytest.mark.usefixtures("forking")
+def test_a_worker_reaped_already_is_not_signalled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forked: list[int]
+) -> None:
+    """Stopped early (Ctrl-C) while one worker still reads and another has ended and been
+    reaped: the reaped one's process id may belong to another process by now, and only the
+    one still reading is sent SIGTERM."""
+    import time
+
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    largest = files[-1]
+    parent, read = os.getpid(), cli_stats.read_one
+    waitpid, sleep, kill = os.waitpid, time.sleep, os.kill
+    reaped: list[int] = []
+    signalled: list[int] = []
+
+    def slow_on_the_largest(inp: Any, opts: Any) -> Any:
+        if os.getpid() != parent and inp.path == largest:
+            threading.Event().wait(30)  # still busy when this process stops
+        return read(inp, opts)
+
+    def recorded_waitpid(pid: int, options: int) -> tuple[int, int]:
+        found = waitpid(pid, options)
+        if found[0]:
+            reaped.append(found[0])
+        return found
+
+    def interrupted_once_one_ended(seconds: float) -> None:
+        if reaped:
+            raise KeyboardInterrupt
+        sleep(seconds)
+
+    def recorded_kill(pid: int, signum: int) -> None:
+        signalled.append(pid)
+        kill(pid, signum)
+
+    monkeypatch.setattr(cli_stats, "read_one", slow_on_the_largest)
+    monkeypatch.setattr(os, "waitpid", recorded_waitpid)
+    monkeypatch.setattr(time, "sleep", interrupted_once_one_ended)
+    monkeypatch.setattr(os, "kill", recorded_kill)
+    assert main(["stats", "--json", "--no-cache", "--jobs", "3", *files]) == 130
+    assert len(forked) == 2 and _reaped(forked)
+    assert len(reaped) == 2 and not set(signalled) & set(reaped[:1])

@@ -584,16 +584,14 @@ def _read_forked(
                 progress.add(result[1].lines, files=1)
             for out in outs:
                 collect(out)
-        running = set(workers)
-        while running:
-            for pid in list(running):
+        while workers:  # (a file a worker took and did not report is read in its turn)
+            for pid in list(workers):
                 if os.waitpid(pid, os.WNOHANG)[0]:
-                    running.discard(pid)
+                    workers.remove(pid)  # reaped: its process id may be another's now
             for out in outs:
                 collect(out)
-            if running:
+            if workers:
                 time.sleep(0.001)
-        workers.clear()  # (a file a worker took and did not report is read in its turn)
     finally:
         for pid in workers:  # stopped early (an error here, Ctrl-C): so are they
             try:
