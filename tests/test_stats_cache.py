@@ -674,3 +674,22 @@ def test_a_worker_reaped_already_is_not_signalled(
     assert main(["stats", "--json", "--no-cache", "--jobs", "3", *files]) == 130
     assert len(forked) == 2 and _reaped(forked)
     assert len(reaped) == 2 and not set(signalled) & set(reaped[:1])
+
+
+@pytest.mark.usefixtures("forking")
+def test_a_process_that_ignores_its_children_ending_still_reads_with_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With SIGCHLD ignored (a program can start this one so: an ignored signal stays
+    ignored across exec) the system reaps each worker as it ends, and waiting for it finds
+    no child: that is its end, not an error; the report is that of one job."""
+    import signal
+
+    files = _forked_files(tmp_path)
+    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        found, err = _stats(capsys, "--no-cache", "--jobs", "3", *files)
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert (found, err) == (alone, "")

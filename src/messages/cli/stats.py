@@ -586,7 +586,11 @@ def _read_forked(
                 collect(out)
         while workers:  # (a file a worker took and did not report is read in its turn)
             for pid in list(workers):
-                if os.waitpid(pid, os.WNOHANG)[0]:
+                try:
+                    ended = os.waitpid(pid, os.WNOHANG)[0]
+                except ChildProcessError:  # SIGCHLD ignored: the system reaped it itself
+                    ended = pid
+                if ended:
                     workers.remove(pid)  # reaped: its process id may be another's now
             for out in outs:
                 collect(out)
