@@ -693,3 +693,15 @@ def test_a_process_that_ignores_its_children_ending_still_reads_with_workers(
     finally:
         signal.signal(signal.SIGCHLD, before)
     assert (found, err) == (alone, "")
+
+
+def test_no_more_workers_are_forked_than_there_are_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], forked: list[int]
+) -> None:
+    """``--jobs 8`` on two files: a worker for each file at most, not seven processes
+    forked from this one (each a copy of it to set up) of which five find nothing left."""
+    files = _forked_files(tmp_path)[:2]
+    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
+    found, _ = _stats(capsys, "--no-cache", "--jobs", "8", *files)
+    assert found == alone
+    assert 1 <= len(forked) <= 2 and _reaped(forked)

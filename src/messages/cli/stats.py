@@ -380,6 +380,7 @@ def _read_in_parallel(
     """
     sizes = {i: _size(inputs[i]) for i in parallel}
     order = sorted(parallel, key=lambda i: -sizes[i])
+    jobs = min(jobs, len(order) + 1)  # no worker that could find nothing left to read
     if _forking():
         try:
             queue = _Queue(len(order))
