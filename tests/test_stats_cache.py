@@ -705,3 +705,245 @@ def test_no_more_workers_are_forked_than_there_are_files(
     found, _ = _stats(capsys, "--no-cache", "--jobs", "8", *files)
     assert found == alone
     assert 1 <= len(forked) <= 2 and _reaped(forked)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["stats", "--json", *argv])
+    return (code, *capsys.readouterr())
+
+
+@pytest.mark.usefixtures("forking")
+@pytest.mark.parametrize("bad", [0, -1], ids=["read-here", "read-by-a-worker"])
+def test_strict_stops_where_one_job_stops(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str], bad: int
+) -> None:
+    """``--strict`` with the first bad line in the smallest file (this process reads it,
+    from the back of the queue) or in the largest (a worker's, from the front): the same
+    exit code, report and stderr as one job; the later file's bad line is not said, and
+    no file after the stop is cached."""
+    files = _forked_files(tmp_path)
+    first = files.pop(bad)
+    later = files.pop(3)
+    for f in (first, later):
+        with open(f, "a", encoding="utf-8") as fp:
+            fp.write("not json\n")
+    argv = [*files[:3], first, later, *files[3:]]
+
+    def run(jobs: str) -> tuple[tuple[int, str, str], list[str]]:
+        import shutil
+
+        shutil.rmtree(cache_home, ignore_errors=True)
+        found = _run(capsys, "--strict", "--jobs", jobs, *argv)
+        return found, [p.name for p in _entries(cache_home)]
+
+    alone = run("1")
+    assert alone[0][0] == 1 and f"{first}:" in alone[0][2] and later not in alone[0][2]
+    assert len(alone[1]) == 3  # the files before the stop
+    assert run("2") == alone
+    assert run("4") == alone
+
+
+def _descriptors() -> list[str]:
+    return sorted(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.usefixtures("forking")
+def test_no_descriptor_is_left_open(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The queue's and the workers' files in memory are closed after a run, and after a
+    run stopped by an error here."""
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    _stats(capsys, "--no-cache", "--jobs", "3", *files)  # whatever a first run sets up
+    before = _descriptors()
+    _stats(capsys, "--no-cache", "--jobs", "3", *files)
+    assert _descriptors() == before
+    parent, read = os.getpid(), cli_stats.read_one
+
+    def fails_here(inp: Any, opts: Any) -> Any:
+        if os.getpid() == parent:
+            raise RuntimeError("stopped")
+        return read(inp, opts)
+
+    monkeypatch.setattr(cli_stats, "read_one", fails_here)
+    with pytest.raises(RuntimeError, match="stopped"):
+        main(["stats", "--json", "--no-cache", "--jobs", "3", *files])
+    assert _descriptors() == before
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as plain data to compare: slotted objects by their fields, sets as sets
+    (the order a set is walked in changes with how it was built, its contents do not)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
+    names = [n for c in type(value).__mro__ for n in getattr(c, "__slots__", ())]
+    if not names and hasattr(value, "__dict__"):
+        names = list(vars(value))
+    if names:
+        return (type(value).__name__, {n: _plain(getattr(value, n, None)) for n in names})
+    return value
+
+
+@pytest.mark.usefixtures("forking")
+def test_workers_fill_the_cache_as_one_job_does(
+    tmp_path: Path,
+    cache_home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each entry written after a run with workers holds what one job's run writes there;
+    a second run reads no file at all."""
+    import shutil
+
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    with open(files[5], "a", encoding="utf-8") as fp:
+        fp.write("not json\n")
+
+    def entries() -> dict[str, Any]:
+        return {p.name: _plain(pickle.loads(p.read_bytes())) for p in _entries(cache_home)}
+
+    alone = _run(capsys, "--jobs", "1", *files)
+    one = entries()
+    assert len(one) == len(files)
+    shutil.rmtree(cache_home)
+    assert _run(capsys, "--jobs", "3", *files) == alone
+    assert entries() == one
+
+    def unread(inp: Any, opts: Any) -> Any:
+        raise AssertionError(f"{inp.path} read again")
+
+    monkeypatch.setattr(cli_stats, "read_one", unread)
+    assert _run(capsys, "--jobs", "3", *files) == alone
+
+
+@pytest.mark.usefixtures("forking")
+def test_odd_files_in_a_folder_are_said_as_one_job_says_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many tiny files, bad lines in some, empty ones, one not an agent log, one gone
+    between listing and reading (and one unreadable, when not run as root): stderr says
+    the same, in the same order, whichever process read each."""
+    import importlib
+
+    cli_main = importlib.import_module("messages.cli.main")
+    folder = tmp_path / "projects"
+    folder.mkdir()
+    for i in range(40):
+        lines = [_line(f"m{i}", f"s{i % 5}")] if i % 7 else []
+        if i % 3 == 0:
+            lines.append(f"not json {i}")
+        _write(folder / f"f{i:02}.jsonl", *lines)
+    _write(folder / "f40.jsonl", json.dumps({"x": 1}))
+    gone = folder / "f17.jsonl"
+    if os.geteuid() != 0:  # root reads any file
+        (folder / "f23.jsonl").chmod(0)
+    collect = cli_main.collect
+
+    def listed_then_gone(inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        gone.unlink(missing_ok=True)
+        return collect(inputs, *args, **kwargs)
+
+    monkeypatch.setattr(cli_main, "collect", listed_then_gone)
+    found = {}
+    for jobs in ("1", "2", "5"):
+        _write(gone, _line("m17", "s2"))
+        found[jobs] = _run(capsys, "--no-cache", "--jobs", jobs, str(folder))
+    said = found["1"][2]
+    assert f"{gone}: No such file" in said and said.count("skipped: empty") == 4
+    assert said.count("invalid JSON") == 12
+    assert found["2"] == found["1"] and found["5"] == found["1"]
+
+
+@pytest.mark.usefixtures("forking")
+def test_a_worker_dying_in_the_middle_of_an_outcome(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker killed while writing an outcome leaves half of it: that half is never
+    read as an outcome, and the file is read here in its turn."""
+    files = _forked_files(tmp_path)
+    alone = _run(capsys, "--no-cache", "--jobs", "1", *files)
+    parent, write = os.getpid(), os.write
+
+    def half_then_dies(fd: int, data: Any) -> int:
+        if os.getpid() != parent:
+            write(fd, bytes(data[: len(data) // 2]))
+            os._exit(9)
+        return write(fd, data)
+
+    monkeypatch.setattr(os, "write", half_then_dies)
+    assert _run(capsys, "--no-cache", "--jobs", "3", *files) == alone
+
+
+@pytest.mark.usefixtures("forking")
+def test_an_outcome_of_megabytes_comes_back_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A worker's file with 20,000 bad lines: over a megabyte of what it says, sent back
+    in one outcome, comes out as one job says it."""
+    files = _forked_files(tmp_path)
+    with open(files[-1], "a", encoding="utf-8") as fp:
+        fp.writelines(f"not json {k}\n" for k in range(20_000))
+    alone = _run(capsys, "--no-cache", "--jobs", "1", *files)
+    assert len(alone[2]) > 1_000_000
+    assert _run(capsys, "--no-cache", "--jobs", "2", *files) == alone
+
+
+_INTERRUPTED = """
+import os, sys, time
+from messages.cli import main
+from messages.cli import stats as cli_stats
+
+folder, *files = sys.argv[1:]
+parent, read = os.getpid(), cli_stats.read_one
+
+def reading(inp, opts):
+    if os.getpid() != parent:  # a worker: say so, then read on until Ctrl-C
+        open(os.path.join(folder, f"reading-{os.getpid()}"), "w").close()
+        time.sleep(30)
+    return read(inp, opts)
+
+cli_stats.read_one = reading
+sys.exit(main(["stats", "--no-cache", "--jobs", "3", *files]))
+"""
+
+
+@pytest.mark.usefixtures("forking")
+def test_ctrl_c_stops_every_worker_quietly(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the whole process group) while workers read: exit code 130, no
+    traceback from any process, and no process of the group left."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    files = _forked_files(tmp_path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _INTERRUPTED, str(marks), *files],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(list(marks.iterdir())) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)  # once every process holding its pipes ended
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (proc.returncode, out, err) == (130, b"", b"")
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)
