@@ -550,12 +550,28 @@ def test_without_memory_files_or_file_locks_the_workers_are_still_there(
 def test_the_shared_queue_gives_each_place_once_from_either_end() -> None:
     from messages.cli.stats import _Queue
 
-    queue = _Queue(5)
+    queue = _Queue([7, 3, 9, 0, 5])  # inputs, largest first
     try:
         taken = [queue.take(front=f) for f in (True, False, True, True, False, True, False)]
     finally:
         queue.close()
-    assert taken == [0, 4, 1, 2, 3, None, None]
+    assert taken == [7, 5, 3, 9, 0, None, None]
+
+
+def test_no_input_after_a_strict_stop_is_handed_out() -> None:
+    """Once ``--strict`` stopped at an input, no input after it (in input order) is read,
+    from either end; those before it still are."""
+    from messages.cli.stats import _Queue
+
+    queue = _Queue([7, 3, 9, 0, 5, 1, 8])
+    try:
+        assert queue.take(front=True) == 7
+        queue.stop_at(4)
+        queue.stop_at(6)  # a later stop does not move it back
+        taken = [queue.take(front=f) for f in (True, False, True, False, True)]
+    finally:
+        queue.close()
+    assert taken == [3, 1, 0, None, None]
 
 
 def test_an_outcome_still_being_written_waits_for_the_rest() -> None:
@@ -635,7 +651,7 @@ def test_a_worker_reaped_already_is_not_signalled(
 ) -> None:
     """Stopped early (Ctrl-C) while one worker still reads and another has ended and been
     reaped: the reaped one's process id may belong to another process by now, and only the
-    one still reading is sent SIGTERM."""
+    one still reading is sent a signal to stop."""
     import time
 
     from messages.cli import stats as cli_stats
@@ -743,6 +759,38 @@ def test_strict_stops_where_one_job_stops(
     assert run("4") == alone
 
 
+@pytest.mark.usefixtures("forking")
+def test_strict_reads_nothing_after_the_stop_with_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first input stops ``--strict`` (its bad line found by a worker): the other
+    inputs, all after it, are not read on, beyond the one this process holds (they were
+    all read for nothing before), and what is said is what one job says."""
+    import time
+
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    with open(files[-1], "a", encoding="utf-8") as fp:  # the largest: a worker's first
+        fp.write("not json\n")
+    argv = [files[-1], *files[:-1]]
+    alone = _run(capsys, "--strict", "--no-cache", "--jobs", "1", *argv)
+    log = tmp_path / "read.log"
+    parent, read = os.getpid(), cli_stats.read_one
+
+    def logged(inp: Any, opts: Any) -> Any:
+        if os.getpid() == parent:
+            time.sleep(0.05)  # this process slower than the worker that finds the stop
+        with open(log, "a", encoding="utf-8") as fp:
+            fp.write(inp.path + "\n")
+        return read(inp, opts)
+
+    monkeypatch.setattr(cli_stats, "read_one", logged)
+    assert _run(capsys, "--strict", "--no-cache", "--jobs", "2", *argv) == alone
+    read_files = log.read_text(encoding="utf-8").splitlines()
+    assert files[-1] in read_files and len(read_files) <= 2
+
+
 def _descriptors() -> list[str]:
     return sorted(os.listdir("/proc/self/fd"))
 
@@ -760,14 +808,11 @@ def test_no_descriptor_is_left_open(
     before = _descriptors()
     _stats(capsys, "--no-cache", "--jobs", "3", *files)
     assert _descriptors() == before
-    parent, read = os.getpid(), cli_stats.read_one
 
-    def fails_here(inp: Any, opts: Any) -> Any:
-        if os.getpid() == parent:
-            raise RuntimeError("stopped")
-        return read(inp, opts)
+    def fails_here() -> None:  # the parent's own step while its workers read
+        raise RuntimeError("stopped")
 
-    monkeypatch.setattr(cli_stats, "read_one", fails_here)
+    monkeypatch.setattr(cli_stats, "warm", fails_here)
     with pytest.raises(RuntimeError, match="stopped"):
         main(["stats", "--json", "--no-cache", "--jobs", "3", *files])
     assert _descriptors() == before

@@ -383,7 +383,7 @@ def _read_in_parallel(
     jobs = min(jobs, len(order) + 1)  # no worker that could find nothing left to read
     if _forking():
         try:
-            queue = _Queue(len(order))
+            queue = _Queue(order)
         except OSError:  # no shared memory or file locks here: a process pool's workers
             pass
         else:
@@ -428,20 +428,22 @@ class _Queue:
     Workers take from the front, the parent from the back. Both ends sit in a file in
     memory that every process maps; a lock on that file guards them. It is a POSIX record
     lock, which the system lets go of when its holder dies: a worker killed while taking a
-    file leaves no process waiting.
+    file leaves no process waiting. Beside the ends, the first input ``--strict`` stopped
+    at: no input after it is handed out (reading in order would not reach it).
     """
 
-    __slots__ = ("_ends", "_fd")
+    __slots__ = ("_ends", "_fd", "_order")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, order: list[int]) -> None:
         import fcntl
         import mmap
 
+        self._order = order
         self._fd = _memory_file("messages-stats-queue")
         try:
             os.ftruncate(self._fd, _ENDS.size)
             self._ends = mmap.mmap(self._fd, _ENDS.size)
-            _ENDS.pack_into(self._ends, 0, 0, n)
+            _ENDS.pack_into(self._ends, 0, 0, len(order), _NO_STOP)
             fcntl.lockf(self._fd, fcntl.LOCK_EX)  # (a system without such locks says so here)
             fcntl.lockf(self._fd, fcntl.LOCK_UN)
         except OSError:
@@ -449,21 +451,42 @@ class _Queue:
             raise
 
     def take(self, *, front: bool) -> int | None:
-        """The place of the next file to read from this end, or ``None`` when none is left."""
+        """The next input to read from this end, or ``None`` when none is left."""
         import fcntl
 
         first: int
         end: int
+        stop: int
+        order = self._order
         fcntl.lockf(self._fd, fcntl.LOCK_EX)
         try:
-            first, end = _ENDS.unpack_from(self._ends)
-            if first >= end:
-                return None
+            first, end, stop = _ENDS.unpack_from(self._ends)
+            found = None
             if front:
-                _ENDS.pack_into(self._ends, 0, first + 1, end)
-                return first
-            _ENDS.pack_into(self._ends, 0, first, end - 1)
-            return end - 1
+                while first < end and order[first] > stop:  # past the stop: never read
+                    first += 1
+                if first < end:
+                    found = order[first]
+                    first += 1
+            else:
+                while first < end and order[end - 1] > stop:
+                    end -= 1
+                if first < end:
+                    end -= 1
+                    found = order[end]
+            _ENDS.pack_into(self._ends, 0, first, end, stop)
+            return found
+        finally:
+            fcntl.lockf(self._fd, fcntl.LOCK_UN)
+
+    def stop_at(self, i: int) -> None:
+        """Input ``i`` stopped the run (``--strict``): hand out no input after it."""
+        import fcntl
+
+        fcntl.lockf(self._fd, fcntl.LOCK_EX)
+        try:
+            first, end, stop = _ENDS.unpack_from(self._ends)
+            _ENDS.pack_into(self._ends, 0, first, end, min(stop, i))
         finally:
             fcntl.lockf(self._fd, fcntl.LOCK_UN)
 
@@ -473,9 +496,7 @@ class _Queue:
         os.close(self._fd)
 
 
-def _worker(
-    queue: _Queue, order: list[int], inputs: list[Input], opts: Options, out: int, *, parent: int
-) -> None:
+def _worker(queue: _Queue, inputs: list[Input], opts: Options, out: int, *, parent: int) -> None:
     """A forked worker's whole life; never returns.
 
     It reads from the front of ``queue`` and writes each outcome to ``out`` (its length,
@@ -486,9 +507,11 @@ def _worker(
     try:
         import pickle
 
-        while os.getppid() == parent and (k := queue.take(front=True)) is not None:
-            i = order[k]
-            record = pickle.dumps((i, read_one(inputs[i], opts)), pickle.HIGHEST_PROTOCOL)
+        while os.getppid() == parent and (i := queue.take(front=True)) is not None:
+            result = read_one(inputs[i], opts)
+            if result[1].stopped:
+                queue.stop_at(i)
+            record = pickle.dumps((i, result), pickle.HIGHEST_PROTOCOL)
             data = memoryview(_SIZE.pack(len(record)) + record)
             while data:
                 data = data[os.write(out, data) :]
@@ -497,8 +520,11 @@ def _worker(
         os._exit(code)  # nothing of the parent's (buffers, exit handlers) is run here
 
 
-_ENDS: Final = struct.Struct("qq")
-"""The two ends of a :class:`_Queue` (the next place from the front, the end)."""
+_ENDS: Final = struct.Struct("qqq")
+"""The two ends of a :class:`_Queue` (the next place from the front, the end), and the
+first input ``--strict`` stopped at."""
+_NO_STOP: Final = 2**62
+"""An input ``--strict`` never stops at (there are fewer)."""
 _SIZE: Final = struct.Struct("q")
 """The length written before each outcome a forked worker sends."""
 
@@ -573,14 +599,15 @@ def _read_forked(
                 os.close(out.fd)
                 break
             if pid == 0:  # pragma: no cover - the worker (its coverage is not gathered)
-                _worker(queue, order, inputs, opts, out.fd, parent=parent)
+                _worker(queue, inputs, opts, out.fd, parent=parent)
             outs.append(out)
             workers.append(pid)
         warm()  # the price table loads here while the workers read
-        while (k := queue.take(front=False)) is not None:
-            i = order[k]
+        while (i := queue.take(front=False)) is not None:
             result = done[i] = read_one(inputs[i], opts)
             keep_heap()
+            if result[1].stopped:
+                queue.stop_at(i)
             if progress is not None:
                 progress.add(result[1].lines, files=1)
             for out in outs:
@@ -598,9 +625,9 @@ def _read_forked(
             if workers:
                 time.sleep(0.001)
     finally:
-        for pid in workers:  # stopped early (an error here, Ctrl-C): so are they
+        for pid in workers:  # stopped early (an error here, Ctrl-C): so are they, at once
             try:
-                os.kill(pid, signal.SIGTERM)
+                os.kill(pid, signal.SIGKILL)  # (a handler of SIGTERM they inherit runs no more)
                 os.waitpid(pid, 0)
             except OSError:
                 pass
