@@ -666,3 +666,33 @@ def test_the_command_writes_all_it_says_before_it_ends(capsys: pytest.CaptureFix
     assert bad.returncode == 1
     assert "messages: <stdin>:1:" in bad.stderr
     assert bad.stdout.startswith("session")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="closes a descriptor before the command starts")
+@pytest.mark.parametrize(
+    ("closed", "code"), [((1,), 2), ((2,), 0), ((1, 2), 2)], ids=["stdout", "stderr", "both"]
+)
+def test_a_closed_standard_stream_is_no_crash(closed: tuple[int, ...], code: int) -> None:
+    """Started with standard output closed (``>&-``) the command says so and ends with 2,
+    reading nothing; with standard error closed (``2>&-``) it runs, and says nothing."""
+    session = ROOT / "tests" / "fixtures" / "sessions" / "claude_subagents"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+    def close() -> None:
+        for fd in closed:
+            os.close(fd)
+
+    done = subprocess.run(
+        [sys.executable, "-m", "messages", "stats", "--no-cache", str(session)],
+        stdout=None if 1 in closed else subprocess.PIPE,
+        stderr=None if 2 in closed else subprocess.PIPE,
+        preexec_fn=close,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == code
+    if 2 not in closed:
+        assert done.stderr == b"messages: standard output is closed: nowhere to write\n"
+    if 1 not in closed:
+        assert b"s2" in done.stdout

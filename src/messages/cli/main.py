@@ -530,7 +530,17 @@ def run() -> NoReturn:
     price table), and freeing them at interpreter exit would add several percent to its
     time for nothing (mypy ends the same way). Code that calls :func:`main` itself, as the
     tests do, gets the exit code back instead.
+
+    Started with standard error closed (``2>&-``), what it would say there is dropped; with
+    standard output closed (``>&-``), it says so and ends with :data:`EXIT_USAGE`, reading
+    nothing.
     """
+    if sys.stderr is None:  # closed when the process started: nowhere to say anything
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives to exit)
+    if sys.stdout is None:
+        print("messages: standard output is closed: nowhere to write", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(EXIT_USAGE)
     code = main()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing to write there
