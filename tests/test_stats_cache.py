@@ -547,6 +547,53 @@ def test_without_memory_files_or_file_locks_the_workers_are_still_there(
     assert found == alone
 
 
+@pytest.mark.usefixtures("forking")
+def test_the_stopping_signals_are_held_only_across_the_fork(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C is held back while a worker is forked, so that it never runs this process's
+    code in the worker; once forked, both sides take it again (else Ctrl-C would wait)."""
+    import signal
+
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    log = tmp_path / "masks.log"
+    parent, read = os.getpid(), cli_stats.read_one
+
+    def logged(inp: Any, opts: Any) -> Any:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        if os.getpid() == parent:
+            threading.Event().wait(0.02)  # the workers take their share meanwhile
+        with open(log, "a", encoding="utf-8") as fp:
+            fp.write(f"{os.getpid() == parent} {signal.SIGINT in held}\n")
+        return read(inp, opts)
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    monkeypatch.setattr(cli_stats, "read_one", logged)
+    _stats(capsys, "--no-cache", "--jobs", "3", *files)
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
+    seen = set(log.read_text(encoding="utf-8").splitlines())
+    assert "False False" in seen and "True True" not in seen and "False True" not in seen
+
+
+@pytest.mark.usefixtures("forking")
+def test_without_a_descriptor_for_another_worker_this_one_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from messages.cli import stats as cli_stats
+
+    files = _forked_files(tmp_path)
+    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
+
+    def no_descriptor(self: Any) -> None:
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(cli_stats._Outcomes, "__init__", no_descriptor)
+    found, _ = _stats(capsys, "--no-cache", "--jobs", "3", *files)
+    assert found == alone
+
+
 def test_the_shared_queue_gives_each_place_once_from_either_end() -> None:
     from messages.cli.stats import _Queue
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import struct
 import sys
 from collections.abc import Iterable
@@ -496,16 +497,28 @@ class _Queue:
         os.close(self._fd)
 
 
-def _worker(queue: _Queue, inputs: list[Input], opts: Options, out: int, *, parent: int) -> None:
+def _worker(
+    queue: _Queue,
+    inputs: list[Input],
+    opts: Options,
+    out: int,
+    *,
+    parent: int,
+    signals: set[int | signal.Signals],
+) -> None:
     """A forked worker's whole life; never returns.
 
     It reads from the front of ``queue`` and writes each outcome to ``out`` (its length,
     then its pickle), until nothing is left, or its ``parent`` is gone (killed with no
-    chance to stop it: nobody would read the rest).
+    chance to stop it: nobody would read the rest). It starts with the stopping signals
+    held back (see :func:`_read_forked`) and takes them once it cannot leave this frame:
+    ``signals`` is the mask to go back to.
     """
     code = 1
     try:
         import pickle
+
+        signal.pthread_sigmask(signal.SIG_SETMASK, signals)
 
         while os.getppid() == parent and (i := queue.take(front=True)) is not None:
             result = read_one(inputs[i], opts)
@@ -574,9 +587,9 @@ def _read_forked(
     (the worker died) is left to :func:`collect`, which reads it here in its turn.
     ``queue`` holds the places of ``order``; it is closed here.
     """
-    import signal
     import time
 
+    stopping = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}  # (Linux: all three exist)
     outs: list[_Outcomes] = []
     workers: list[int] = []
 
@@ -592,14 +605,23 @@ def _read_forked(
         sys.stderr.flush()
         parent = os.getpid()
         for _ in range(jobs - 1):
-            out = _Outcomes()
+            try:
+                out = _Outcomes()
+            except OSError:  # no descriptor left for another (a very low limit)
+                break
+            # Ctrl-C between the fork and the worker's own frame would run this process's
+            # code in the worker: the stopping signals wait until each side is ready
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
             try:
                 pid = os.fork()
             except OSError:  # no more processes to be had: read with those there are
                 os.close(out.fd)
                 break
+            finally:
+                if os.getpid() == parent:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
             if pid == 0:  # pragma: no cover - the worker (its coverage is not gathered)
-                _worker(queue, inputs, opts, out.fd, parent=parent)
+                _worker(queue, inputs, opts, out.fd, parent=parent, signals=held)
             outs.append(out)
             workers.append(pid)
         warm()  # the price table loads here while the workers read
