@@ -100,6 +100,12 @@ def test_stats_on_dask_equal_the_command_on_the_same_files(
     # a session whose model has no price leaves the total unpriced (cost_note says why)
     assert any(s["cost_usd"] for s in expected["sessions"])
     item = stats_bag(str(tmp_path / "*" / "*.jsonl"), split_every=2)
+    if scheduler == "threads":  # a pool of its own, ended after: dask keeps its own alive,
+        from concurrent.futures import ThreadPoolExecutor  # and `stats --jobs` forks its
+
+        with ThreadPoolExecutor(2) as pool:  # workers only from a process with one thread
+            assert _as_json(item.compute(scheduler=scheduler, pool=pool)) == expected
+        return
     assert _as_json(item.compute(scheduler=scheduler, num_workers=2)) == expected
 
 
