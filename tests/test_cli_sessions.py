@@ -166,3 +166,54 @@ def test_a_session_with_usage_of_an_unknown_model_has_no_cost(
     path.write_text(line("m1", "claude-sonnet-4-5") + "\n" + line("m2", "no-such-1") + "\n")
     code, out, _ = run(capsys, "sessions", "--json", str(path))
     assert code == 0 and json.loads(out)[0]["cost_usd"] is None
+
+
+LOGGED = Path(__file__).parent / "fixtures"
+"""Claude Code ``stream-json`` runs, whose results log what the run cost (``total_cost_usd``)."""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "claude_code/stream.jsonl",
+        "claude_code/documents.jsonl",
+        "same_conversation/claude_code.jsonl",
+    ],
+)
+def test_a_runs_logged_cost_is_its_cost(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The cost a Claude Code run's result logs is the session's cost, as ``messages stats``
+    reads it: the result was counted as one call of no model, neither its logged cost nor a
+    price used, and the session's cost was unknown."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+    path = str(LOGGED / name)
+    code, out, _ = run(capsys, "stats", "--json", "--no-cache", path)
+    assert code == 0
+    expected = {row["session_id"]: row["cost_usd"] for row in json.loads(out)["sessions"]}
+    code, out, _ = run(capsys, "sessions", "--json", path)
+    assert code == 0
+    found = {row["id"]: row["cost_usd"] for row in json.loads(out)}
+    assert found.keys() == expected.keys() and None not in found.values()
+    for key, cost in expected.items():
+        assert found[key] == pytest.approx(cost, rel=1e-9)
+
+
+def test_an_older_transcripts_logged_cost_per_message_is_its_cost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An older Claude Code transcript logs each reply's cost (``costUSD``): the session's
+    cost is their sum, as ``messages stats`` gives it, not an estimate of the tokens."""
+
+    def line(mid: str, cost: float) -> str:
+        message = {"id": mid, "type": "message", "role": "assistant",
+                   "model": "claude-sonnet-4-20250514", "content": [{"type": "text", "text": "x"}],
+                   "usage": {"input_tokens": 1, "output_tokens": 2}}  # fmt: skip
+        return json.dumps({"type": "assistant", "costUSD": cost, "sessionId": "s",
+                           "uuid": f"u-{mid}", "timestamp": "2025-06-01T00:00:00Z",
+                           "message": message})  # fmt: skip
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(line("m1", 0.0123) + "\n" + line("m2", 0.5) + "\n", "utf-8")
+    code, out, _ = run(capsys, "stats", "--json", "--no-cache", str(path))
+    assert code == 0 and json.loads(out)["total"]["cost_usd"] == pytest.approx(0.5123)
+    code, out, _ = run(capsys, "sessions", "--json", str(path))
+    assert code == 0 and json.loads(out)[0]["cost_usd"] == pytest.approx(0.5123)

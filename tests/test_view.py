@@ -623,3 +623,26 @@ def test_a_call_without_a_price_leaves_the_sessions_cost_unknown() -> None:
     assert view.overview(session, price=price).cost is None
     alone = FileSession("claude_code", "s", [messages[0], messages[2]])
     assert view.overview(alone, price=price).cost == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "claude_code/stream.jsonl",
+        "claude_code/documents.jsonl",
+        "same_conversation/claude_code.jsonl",
+    ],
+)
+def test_a_runs_page_gives_the_cost_its_result_logs(name: str) -> None:
+    """A Claude Code ``stream-json`` run's page gives the cost its result logs, as ``messages
+    stats`` does: the result sits among the session's records, not its conversation, and its
+    usage was priced as a call of no model, so the page had no cost."""
+    from messages import sessions
+    from messages.stats import Stats
+
+    path = str(LOCAL_FIXTURES / name)
+    (row,) = Stats.of_file(path).report().rows
+    (session,) = sessions.load(path)
+    ov = view.overview(session)  # no price asked: the cost is the log's own
+    assert row.cost_source == "logged" and ov.cost_source == "logged"
+    assert ov.cost == pytest.approx(row.cost, rel=1e-9)
