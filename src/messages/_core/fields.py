@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import KW_ONLY
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ __all__ = [
     "freeze_objects",
     "freeze_opt_map",
     "freeze_tuple",
+    "logged_cost",
     "num_of",
     "str_of",
 ]
@@ -103,6 +105,21 @@ def completeness(*counts: int | None) -> tuple[float, ...]:
     True
     """
     return tuple(_UNREPORTED if v is None else v for v in counts)
+
+
+def logged_cost(value: object) -> float | None:
+    """A cost a log records, if it is one: a finite number of dollars, zero or more.
+
+    ``None`` for anything else (absent, text, a boolean, negative, NaN or infinite): such a
+    figure is not summed (the caller notes that it was rejected).
+
+    >>> logged_cost(0.25), logged_cost(-1), logged_cost(True)
+    (0.25, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    cost = float(value)
+    return cost if math.isfinite(cost) and cost >= 0 else None
 
 
 def num_of(data: Mapping[str, JsonValue] | None, key: str) -> int | float | None:

@@ -10,11 +10,14 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from typing import IO
 from typing import Any
 from typing import Final
 
 from .._core.fields import completeness
+from .._core.fields import logged_cost
+from .._core.frozen import raw
 from ..adapters import CLI_NAMES
 from ..adapters import NAMES
 from ..adapters import detect
@@ -236,6 +239,21 @@ def _rank(usage: Usage) -> tuple[float, ...]:
     )
 
 
+def _logged(message: Message, usage: Usage) -> Usage:
+    """A call's usage with the cost its record logs where the usage itself has none.
+
+    A run's result logs the run's cost (Claude Code's ``total_cost_usd``), an older Claude
+    Code transcript each reply's (``costUSD``): ``messages stats`` reads both.
+    """
+    if usage.cost_usd is not None:
+        return usage
+    if isinstance(message, ResultMessage):
+        cost = logged_cost(message.total_cost_usd)
+    else:
+        cost = logged_cost(raw(message.extra).get("costUSD"))
+    return usage if cost is None else replace(usage, cost_usd=cost)
+
+
 def _usage(
     part: _Part, subagents: Mapping[str, Session], known: Container[str] | None = None
 ) -> SessionUsage:
@@ -259,7 +277,7 @@ def _usage(
             if link.call not in copied or _rank(usage) > _rank(copied[link.call]):
                 copied[link.call] = usage
         elif link.call not in own or _rank(usage) > _rank(own[link.call][0]):
-            own[link.call] = (usage, _model_of(message))
+            own[link.call] = (_logged(message, usage), _model_of(message))
             split[link.call] = model_usages(message)
     if any(call.startswith(RESULT_CALL) for call in own):  # the run's own totals win
         own = {call: v for call, v in own.items() if call.startswith(RESULT_CALL)}

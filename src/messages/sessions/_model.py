@@ -95,7 +95,8 @@ class SessionUsage:
     subagent's (a call a log splits by model gives one pair per model). Each usage keeps
     what its log reports beyond the counts (the cache writes split by lifetime, server tool
     use, the service tier), which ``+`` does not carry: a price is worked out call by call
-    (a long-context price tier, for one, is decided per call)."""
+    (a long-context price tier, for one, is decided per call). Its ``cost_usd`` is the cost
+    its record logs, where it logs one (a run's result, an older Claude Code reply)."""
 
 
 @final

@@ -34,7 +34,6 @@ reports is ``None`` (``-`` in the table), never a made-up zero.
 
 from __future__ import annotations
 
-import math
 import os
 from collections import Counter
 from collections.abc import Mapping
@@ -48,6 +47,7 @@ from typing import Final
 
 from .._core.fields import Timestamp
 from .._core.fields import completeness
+from .._core.fields import logged_cost
 from .._core.frozen import raw
 from .._core.slots import Slotted
 from ..blocks import AudioBlock
@@ -382,18 +382,6 @@ class _Result(Slotted):
             for tool, (n, failed) in other.calls.items():
                 had, had_failed = calls.get(tool, (0, 0))
                 calls[tool] = (had + n, had_failed + failed)
-
-
-def logged_cost(value: object) -> float | None:
-    """A cost a log records, if it is one: a finite number of dollars, zero or more.
-
-    ``None`` for anything else (absent, text, a boolean, negative, NaN or infinite): such a
-    figure is not summed (the caller notes that it was rejected).
-    """
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    cost = float(value)
-    return cost if math.isfinite(cost) and cost >= 0 else None
 
 
 def _bad_cost(value: object) -> bool:
