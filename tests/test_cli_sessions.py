@@ -216,3 +216,29 @@ def test_an_older_transcripts_logged_cost_per_message_is_its_cost(
     assert code == 0 and json.loads(out)["total"]["cost_usd"] == pytest.approx(0.5123)
     code, out, _ = run(capsys, "sessions", "--json", str(path))
     assert code == 0 and json.loads(out)[0]["cost_usd"] == pytest.approx(0.5123)
+
+
+def test_a_call_of_no_model_is_priced_at_the_model_its_session_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Gemini CLI run names its model once, in its ``init`` line, and its result's usage
+    names none: the call is priced at the session's model, as ``messages stats`` prices it
+    (the session had no cost)."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+    from messages import sessions
+    from messages.cli.view import estimator
+    from messages.text import html as view
+
+    path = str(LOGGED / "same_conversation" / "gemini_cli.jsonl")
+    code, out, _ = run(capsys, "stats", "--json", "--no-cache", "--cost", "estimated", path)
+    assert code == 0
+    (expected,) = json.loads(out)["sessions"]
+    assert expected["cost_usd"] is not None and expected["model"] == "gemini-2.5-flash"
+    code, out, _ = run(capsys, "sessions", "--json", path)
+    assert code == 0
+    (found,) = json.loads(out)
+    assert found["cost_usd"] == pytest.approx(expected["cost_usd"], rel=1e-9)
+    (session,) = sessions.load(path)
+    assert {model for model, _ in session.usage.per_call} == {"gemini-2.5-flash"}
+    ov = view.overview(session, price=estimator(session.started))
+    assert ov.cost == pytest.approx(expected["cost_usd"], rel=1e-9)
