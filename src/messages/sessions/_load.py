@@ -34,6 +34,7 @@ from ..adapters._stores import open_rows
 from ..adapters._stores import session_paths
 from ..adapters._stores import split
 from ..adapters.copilot import model_usages
+from ..events.run import ErrorMessage
 from ..events.run import ResultMessage
 from ..flat import RawMessage
 from ..limits import current_limits
@@ -229,6 +230,18 @@ def _model_of(message: Message) -> str:
     return getattr(message, "model", None) or ""
 
 
+def _named(records: Sequence[Message]) -> str:
+    """The first model the records name, a result's or an error's aside.
+
+    ``messages stats`` names a session's model so; it is the model of a call whose own
+    record names none.
+    """
+    for message in records:
+        if not isinstance(message, ResultMessage | ErrorMessage) and _model_of(message):
+            return _model_of(message)
+    return ""
+
+
 def _rank(usage: Usage) -> tuple[float, ...]:
     """How complete a call's counts are: a streamed response's usage grows, output last."""
     return completeness(
@@ -281,6 +294,8 @@ def _usage(
             split[link.call] = model_usages(message)
     if any(call.startswith(RESULT_CALL) for call in own):  # the run's own totals win
         own = {call: v for call, v in own.items() if call.startswith(RESULT_CALL)}
+    named = _named(part.records)
+    own = {call: (usage, model or named) for call, (usage, model) in own.items()}
     by_model: dict[str, Usage] = {}
     per_call: list[tuple[str, Usage]] = []
     for call, (usage, model) in own.items():
