@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -242,3 +243,22 @@ def test_a_call_of_no_model_is_priced_at_the_model_its_session_names(
     assert {model for model, _ in session.usage.per_call} == {"gemini-2.5-flash"}
     ov = view.overview(session, price=estimator(session.started))
     assert ov.cost == pytest.approx(expected["cost_usd"], rel=1e-9)
+
+
+def test_a_logged_cost_that_is_not_a_cost_is_not_summed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A negative cost in a call's record (pi's ``cost.total``) counts as no cost logged,
+    as ``messages stats`` rejects it: never a negative session cost."""
+    pytest.importorskip("genai_prices", reason="the prices extra is not installed")
+    original = (Path(__file__).parent / "fixtures" / "pi" / "session-v3.jsonl").read_text("utf-8")
+    assert '"total":0.007275' in original
+
+    def cost(total: str) -> Any:
+        path = tmp_path / f"{len(total)}.jsonl"
+        path.write_text(original.replace('"total":0.007275', f'"total":{total}'), "utf-8")
+        code, out, _ = run(capsys, "sessions", "--json", str(path))
+        assert code == 0
+        return json.loads(out)[0]["cost_usd"]
+
+    assert cost("-5") == cost("null") > 0

@@ -256,10 +256,13 @@ def _logged(message: Message, usage: Usage) -> Usage:
     """A call's usage with the cost its record logs where the usage itself has none.
 
     A run's result logs the run's cost (Claude Code's ``total_cost_usd``), an older Claude
-    Code transcript each reply's (``costUSD``): ``messages stats`` reads both.
+    Code transcript each reply's (``costUSD``): ``messages stats`` reads both. A cost that
+    is not one (negative, not finite) is not kept, as ``messages stats`` does not sum it.
     """
     if usage.cost_usd is not None:
-        return usage
+        if logged_cost(usage.cost_usd) is not None:
+            return usage
+        usage = replace(usage, cost_usd=None)  # negative or not finite: as stats, not summed
     if isinstance(message, ResultMessage):
         cost = logged_cost(message.total_cost_usd)
     else:
