@@ -8,6 +8,7 @@ import pickle
 import threading
 from pathlib import Path
 from typing import Any
+from typing import Final
 
 import pytest
 
@@ -511,43 +512,6 @@ def test_a_worker_killed_while_taking_a_file_leaves_nobody_waiting(
 
 
 @pytest.mark.usefixtures("forking")
-def test_without_a_process_to_fork_this_one_reads_alone(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    files = _forked_files(tmp_path)
-    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
-
-    def no_more(*args: Any) -> int:
-        raise BlockingIOError(11, "Resource temporarily unavailable")
-
-    monkeypatch.setattr(os, "fork", no_more)
-    found, _ = _stats(capsys, "--no-cache", "--jobs", "3", *files)
-    assert found == alone
-
-
-@pytest.mark.usefixtures("forking")
-def test_without_memory_files_or_file_locks_the_workers_are_still_there(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A system that makes no files in memory: temporary files serve; one with no file
-    locks: a process pool's workers read. The report is the same either way."""
-    import fcntl
-
-    files = _forked_files(tmp_path)
-    alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
-
-    def refused(*args: Any) -> Any:
-        raise OSError(38, "Function not implemented")
-
-    monkeypatch.setattr(os, "memfd_create", refused)
-    found, _ = _stats(capsys, "--no-cache", "--jobs", "2", *files)
-    assert found == alone
-    monkeypatch.setattr(fcntl, "lockf", refused)
-    found, _ = _stats(capsys, "--no-cache", "--jobs", "2", *files)
-    assert found == alone
-
-
-@pytest.mark.usefixtures("forking")
 def test_the_stopping_signals_are_held_only_across_the_fork(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -577,21 +541,44 @@ def test_the_stopping_signals_are_held_only_across_the_fork(
     assert "False False" in seen and "True True" not in seen and "False True" not in seen
 
 
-@pytest.mark.usefixtures("forking")
-def test_without_a_descriptor_for_another_worker_this_one_reads(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+_REFUSALS: Final = {
+    "fork": ("os", "fork", BlockingIOError(11, "Resource temporarily unavailable"), 0),
+    "memory-files": ("os", "memfd_create", OSError(38, "Function not implemented"), 2),
+    "file-locks": ("fcntl", "lockf", OSError(38, "Function not implemented"), 0),
+    "descriptors": ("messages.cli.stats", "_Outcomes.__init__", OSError(24, "Too many"), 0),
+}
+"""What a system may refuse the forked workers: the module, the name, the error, and how
+many workers this process still forks then."""
+
+
+@pytest.mark.parametrize("refused", sorted(_REFUSALS))
+def test_a_system_refusing_what_workers_need_still_reads_as_one_job(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    forked: list[int],
+    refused: str,
 ) -> None:
-    from messages.cli import stats as cli_stats
+    """No process to fork: this one reads alone. No files in memory: temporary files serve
+    its workers. No file locks: a process pool's workers read. No descriptor for another
+    worker: those there are read. The report is the same each time."""
+    import importlib
 
     files = _forked_files(tmp_path)
     alone, _ = _stats(capsys, "--no-cache", "--jobs", "1", *files)
+    module, name, error, workers = _REFUSALS[refused]
+    owner: Any = importlib.import_module(module)
+    *path, last = name.split(".")
+    for part in path:
+        owner = getattr(owner, part)
 
-    def no_descriptor(self: Any) -> None:
-        raise OSError(24, "Too many open files")
+    def refuse(*args: Any) -> Any:
+        raise error
 
-    monkeypatch.setattr(cli_stats._Outcomes, "__init__", no_descriptor)
+    monkeypatch.setattr(owner, last, refuse)
     found, _ = _stats(capsys, "--no-cache", "--jobs", "3", *files)
     assert found == alone
+    assert len(forked) == workers and _reaped(forked)
 
 
 def test_the_shared_queue_gives_each_place_once_from_either_end() -> None:
