@@ -684,15 +684,16 @@ def _total(
             continue
         fresh, read, write = tokens.input or 0, tokens.cache_read or 0, tokens.cache_write or 0
         total_input = fresh + read + write
-        alone = (
+        fields = None  # the general path: a request priced alone, in a group of its own
+        if (
             (tokens.more and not _USUAL.issuperset(tokens.more))
             or fresh < 0
             or read < 0
             or write < 0
             or (tokens.output or 0) < 0
-        )
-        if alone:
-            total_input = _fields(tokens)["input_tokens"]
+        ):
+            fields = _fields(tokens)
+            total_input = fields["input_tokens"]
         context = served
         if context and not any(info is m for m in provider.models):
             context = ()  # the table's rule: a model found under another provider's name
@@ -700,30 +701,24 @@ def _total(
         if when is not None and _by_day(info, by_day):
             # its prices change at most at a day's start (UTC): one look-up a day will do
             day = (id(info), when // 86400, context)
-            found_day = days.get(day)
-            if found_day is None:
+            prices = days.get(day)
+            if prices is None:
                 at = _when(when)
-                found_day = days[day] = _prices_at(info, at, context, starts=starts)
-            key = _keyed(provider, info, found_day, context, total_input)
+                prices = days[day] = _prices_at(info, at, context, starts=starts)
         else:
             at = _when(when)
-            key = _keyed(
-                provider,
-                info,
-                _prices_at(info, at, context, starts=starts),
-                context,
-                total_input,
-            )
-        if alone:
-            key = (*key, len(groups))  # a group of its own
+            prices = _prices_at(info, at, context, starts=starts)
+        key = _keyed(provider, info, prices, context, total_input)
+        if fields is not None:
+            key = (*key, len(groups))
         group = groups.get(key)
         if group is None:
             at = _when(when) if at is None else at
             group = groups[key] = _Group(provider, info, at, dict(context) or None, model)
-        if alone:
-            group.add(_fields(tokens))
-        else:
+        if fields is None:
             group.add_counts(tokens, fresh, read, write)
+        else:
+            group.add(fields)
     for group in groups.values():
         try:
             price = group.price()
