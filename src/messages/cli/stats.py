@@ -7,6 +7,7 @@ The figures themselves come from :mod:`messages.stats` (the accumulator and its 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -14,6 +15,7 @@ import signal
 import struct
 import sys
 from collections.abc import Iterable
+from collections.abc import Iterator
 from typing import IO
 from typing import TYPE_CHECKING
 from typing import Any
@@ -451,16 +453,24 @@ class _Queue:
             os.close(self._fd)
             raise
 
-    def take(self, *, front: bool) -> int | None:
-        """The next input to read from this end, or ``None`` when none is left."""
+    @contextlib.contextmanager
+    def _held(self) -> Iterator[None]:
+        """Within the block, this process holds the lock on the shared ends."""
         import fcntl
 
+        fcntl.lockf(self._fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.lockf(self._fd, fcntl.LOCK_UN)
+
+    def take(self, *, front: bool) -> int | None:
+        """The next input to read from this end, or ``None`` when none is left."""
         first: int
         end: int
         stop: int
         order = self._order
-        fcntl.lockf(self._fd, fcntl.LOCK_EX)
-        try:
+        with self._held():
             first, end, stop = _ENDS.unpack_from(self._ends)
             found = None
             if front:
@@ -477,19 +487,12 @@ class _Queue:
                     found = order[end]
             _ENDS.pack_into(self._ends, 0, first, end, stop)
             return found
-        finally:
-            fcntl.lockf(self._fd, fcntl.LOCK_UN)
 
     def stop_at(self, i: int) -> None:
         """Input ``i`` stopped the run (``--strict``): hand out no input after it."""
-        import fcntl
-
-        fcntl.lockf(self._fd, fcntl.LOCK_EX)
-        try:
+        with self._held():
             first, end, stop = _ENDS.unpack_from(self._ends)
             _ENDS.pack_into(self._ends, 0, first, end, min(stop, i))
-        finally:
-            fcntl.lockf(self._fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
         """Give back the shared memory."""
