@@ -9,13 +9,7 @@ from __future__ import annotations
 from typing import Any
 from typing import Final
 
-__all__ = [
-    "DecodeError",
-    "EncodeError",
-    "HINT",
-    "MessagesError",
-    "UnsupportedContentError",
-]
+__all__ = ["DecodeError", "EncodeError", "HINT", "MessagesError", "UnsupportedContentError"]
 
 
 class MessagesError(Exception):

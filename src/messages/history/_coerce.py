@@ -39,12 +39,7 @@ from ..roles import SystemMessage
 from ..roles import ToolMessage
 from ..roles import UserMessage
 
-__all__ = [
-    "MessageLike",
-    "ROLE_ALIASES",
-    "coerce",
-    "coerce_message",
-]
+__all__ = ["MessageLike", "ROLE_ALIASES", "coerce", "coerce_message"]
 
 MessageLike: TypeAlias = Message | str | tuple[str, Any] | list[Any] | Mapping[str, Any]
 """What :func:`coerce` accepts for one message."""

@@ -32,13 +32,7 @@ from ._pairs import carries_results
 from ._pairs import is_session
 from ._pairs import tool_events
 
-__all__ = [
-    "Change",
-    "ChangeKind",
-    "SYNTHETIC_TEXT",
-    "is_synthetic",
-    "repair",
-]
+__all__ = ["Change", "ChangeKind", "SYNTHETIC_TEXT", "is_synthetic", "repair"]
 
 SYNTHETIC_TEXT: Final = "[synthetic] no result was recorded for this tool call"
 """The text of every result :func:`repair` makes up for a call that has none.

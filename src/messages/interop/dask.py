@@ -48,14 +48,7 @@ from ..stats import Stats
 if TYPE_CHECKING:
     import dask.bag
 
-__all__ = [
-    "Record",
-    "decode_bag",
-    "decode_log",
-    "decode_partition",
-    "stats_bag",
-    "stats_partition",
-]
+__all__ = ["Record", "decode_bag", "decode_log", "decode_partition", "stats_bag", "stats_partition"]
 
 
 def _cannot_tell(lines: Iterator[str | bytes]) -> Iterator[Message]:

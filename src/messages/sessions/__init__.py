@@ -42,13 +42,4 @@ from ._model import Compaction
 from ._model import Session
 from ._model import SessionUsage
 
-__all__ = [
-    "Branch",
-    "Compaction",
-    "Session",
-    "SessionUsage",
-    "find",
-    "load",
-    "pick",
-    "roots",
-]
+__all__ = ["Branch", "Compaction", "Session", "SessionUsage", "find", "load", "pick", "roots"]

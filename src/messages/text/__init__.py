@@ -34,15 +34,7 @@ from ._render import parts_of
 from ._render import raw_note
 from ._render import write
 
-__all__ = [
-    "Format",
-    "LABELS",
-    "has_text",
-    "stream_text",
-    "summarize",
-    "text_of",
-    "transcript",
-]
+__all__ = ["Format", "LABELS", "has_text", "stream_text", "summarize", "text_of", "transcript"]
 
 
 def text_of(message: Message) -> str:

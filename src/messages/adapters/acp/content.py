@@ -35,15 +35,7 @@ from ...flat import ToolResultMessage
 from ...policy import Policy
 from .. import _events as ev
 
-__all__ = [
-    "NO_FILE_ID",
-    "block",
-    "block_out",
-    "item",
-    "item_out",
-    "prompt_block",
-    "result_items",
-]
+__all__ = ["NO_FILE_ID", "block", "block_out", "item", "item_out", "prompt_block", "result_items"]
 
 _TEXT: Final = frozenset(("type", "text"))
 _MEDIA: Final = frozenset(("type", "data", "mimeType", "uri"))

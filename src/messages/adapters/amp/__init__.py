@@ -66,16 +66,7 @@ from .thread import encode_entry
 from .thread import encode_header
 from .thread import is_thread
 
-__all__ = [
-    "NAME",
-    "READ_ONLY",
-    "decode",
-    "detect",
-    "encode",
-    "iter_decode",
-    "iter_encode",
-    "merge",
-]
+__all__ = ["NAME", "READ_ONLY", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
 NAME: Final = "amp"
 """The source name of this adapter."""

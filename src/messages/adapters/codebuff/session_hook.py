@@ -32,14 +32,7 @@ from .._sessions import listed_folders
 from .._sessions import typed_text
 from .._sessions import walk_files
 
-__all__ = [
-    "CHANNELS",
-    "CodebuffHook",
-    "FILE",
-    "HOOK",
-    "chat_session",
-    "chat_time",
-]
+__all__ = ["CHANNELS", "CodebuffHook", "FILE", "HOOK", "chat_session", "chat_time"]
 
 FILE: Final = "chat-messages.json"
 """A chat's file name."""

@@ -67,13 +67,7 @@ from .records import encode_record_item
 from .records import encode_turn_context
 from .records import tag_of
 
-__all__ = [
-    "Context",
-    "TYPES",
-    "decode_rollout",
-    "encode_rollout",
-    "is_rollout",
-]
+__all__ = ["Context", "TYPES", "decode_rollout", "encode_rollout", "is_rollout"]
 
 TYPES: Final = frozenset(
     ("session_meta", "turn_context", "response_item", "event_msg", "compacted")

@@ -48,14 +48,7 @@ from .._sessions import walk_files
 from .._sessions import wire_fields
 from .shutdown import is_shutdown
 
-__all__ = [
-    "CopilotHook",
-    "EVENTS",
-    "FOLDERS",
-    "HOOK",
-    "event_id",
-    "started_session",
-]
+__all__ = ["CopilotHook", "EVENTS", "FOLDERS", "HOOK", "event_id", "started_session"]
 
 EVENTS: Final = "events.jsonl"
 """The name of a session folder's event log."""

@@ -22,11 +22,7 @@ from .._sessions import home_folder
 from .._sessions import walk_files
 from . import records as rc
 
-__all__ = [
-    "CopilotOtelHook",
-    "EXPORTER",
-    "HOOK",
-]
+__all__ = ["CopilotOtelHook", "EXPORTER", "HOOK"]
 
 EXPORTER: Final = "COPILOT_OTEL_FILE_EXPORTER_PATH"
 """The variable that names the file the CLI's file exporter writes."""

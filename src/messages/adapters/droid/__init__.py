@@ -65,16 +65,7 @@ from .._common import refuse
 from .._common import refuse_content
 from .._common import refuse_record
 
-__all__ = [
-    "NAME",
-    "READ_ONLY",
-    "decode",
-    "detect",
-    "encode",
-    "iter_decode",
-    "iter_encode",
-    "merge",
-]
+__all__ = ["NAME", "READ_ONLY", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
 NAME: Final = "droid"
 """The source name of this adapter."""

@@ -61,16 +61,7 @@ from .._common import refuse_record
 from . import files
 from . import records as rec
 
-__all__ = [
-    "NAME",
-    "decode",
-    "detect",
-    "encode",
-    "iter_decode",
-    "iter_encode",
-    "merge",
-    "restates",
-]
+__all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge", "restates"]
 
 NAME: Final = "gemini_session"
 """The source name of this adapter."""
