@@ -38,6 +38,7 @@ __all__ = [
     "register_owned",
     "merge_deltas",
     "opens_document",
+    "whole_messages",
 ]
 
 _BLANKS: Final = " \t\n\r\x0b\x0c"
@@ -402,6 +403,15 @@ def _document(
     if not opens_document(text):
         return None
     return gather(text, lines, number, max_line)
+
+
+def whole_messages(messages: Iterable[Message]) -> Iterator[Message]:
+    """The messages as they are, lazily: each record is a whole message, nothing to join.
+
+    The ``merge`` of every format that writes whole messages and no fragments (each module
+    imports it under that name).
+    """
+    return iter(messages)
 
 
 def _same_stream(a: Message, b: Message) -> bool:

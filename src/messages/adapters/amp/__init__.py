@@ -57,6 +57,7 @@ from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
+from .._base import whole_messages as merge
 from .._common import refuse
 from .._common import refuse_content
 from .._common import refuse_record
@@ -206,7 +207,3 @@ def detect(obj: Any) -> bool:
     """Whether a parsed value is an Amp thread (or its header): ``id`` ``T-...``."""
     return is_thread(obj)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """The messages as they are: a thread holds whole messages."""
-    return iter(messages)

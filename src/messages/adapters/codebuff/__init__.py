@@ -48,6 +48,7 @@ from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._base import whole_messages as merge
 from .usage import counts_of
 from .usage import is_reply
 
@@ -231,7 +232,3 @@ def iter_encode(
     if pending:
         yield dump_compact(pending)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """Pass messages through: each chat message is whole."""
-    return iter(messages)

@@ -46,6 +46,7 @@ from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._base import whole_messages as merge
 from .._common import read_back
 from . import records as rc
 
@@ -224,7 +225,3 @@ def iter_encode(
     """Write the records back, one line each (see :func:`encode`)."""
     return ev.write_lines(messages, _encode, unsupported, NAME)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """Pass messages through: each record is whole."""
-    return iter(messages)

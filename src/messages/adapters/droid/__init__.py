@@ -61,6 +61,7 @@ from ...roles import UserMessage
 from ...roles import as_blocks
 from .. import _base
 from .. import _events as ev
+from .._base import whole_messages as merge
 from .._common import refuse
 from .._common import refuse_content
 from .._common import refuse_record
@@ -249,7 +250,3 @@ def iter_encode(
     """Messages as transcript lines, one per message."""
     return ev.write_lines(messages, _encode, unsupported, NAME)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """The messages as they are: Droid writes whole messages."""
-    return iter(messages)

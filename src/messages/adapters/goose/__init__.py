@@ -53,6 +53,7 @@ from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
 from .. import _sqlite
+from .._base import whole_messages as merge
 from .._common import refuse_content
 from .._common import refuse_record
 from .rows import ROW
@@ -154,10 +155,6 @@ def iter_encode(
     """Messages as rows, one per line."""
     return ev.write_lines(messages, _encode, unsupported, NAME)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """The messages as they are: each row is a whole message."""
-    return iter(messages)
 
 
 def is_database(path: str | os.PathLike[str]) -> bool:

@@ -57,6 +57,7 @@ from ...roles import AssistantMessage
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._base import whole_messages as merge
 from .._common import read_back
 from .._stores import is_row
 from .._stores import iso_millis
@@ -261,7 +262,3 @@ def iter_encode(
     """Write the row objects back, one line each (see :func:`encode`)."""
     return ev.write_lines(messages, _encode, unsupported, NAME)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """Pass messages through: each row is whole."""
-    return iter(messages)

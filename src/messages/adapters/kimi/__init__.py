@@ -61,6 +61,7 @@ from ...roles import ToolMessage
 from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
+from .._base import whole_messages as merge
 from .._common import content_text
 from .._common import refuse
 from .._common import refuse_other
@@ -346,7 +347,3 @@ def iter_encode(
 
     return ev.write_lines(messages, _written, unsupported, NAME, native)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """The messages as they are."""
-    return iter(messages)

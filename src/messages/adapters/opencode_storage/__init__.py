@@ -51,6 +51,7 @@ from ...roles import AssistantMessage
 from ...roles import UserMessage
 from .. import _base
 from .. import _events as ev
+from .._base import whole_messages as merge
 from . import database as _database
 from .conversation import join as joined
 from .documents import decode_record
@@ -135,10 +136,6 @@ def iter_encode(
 
     return ev.write_lines(expand(messages), encode_record, unsupported, NAME)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """The records as they are: OpenCode stores whole records, with nothing to join."""
-    return iter(messages)
 
 
 def is_database(path: str | os.PathLike[str]) -> bool:

@@ -43,6 +43,7 @@ from ...policy import Unsupported
 from ...usage import Usage
 from .. import _base
 from .. import _events as ev
+from .._base import whole_messages as merge
 from .._common import read_back
 from .._stores import decode_row
 from .._stores import is_row
@@ -120,10 +121,6 @@ def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterat
     """Decode row objects lazily."""
     return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
 
-
-def merge(messages: Iterable[Message]) -> Iterator[Message]:
-    """Pass messages through: each row is whole."""
-    return iter(messages)
 
 
 def iter_encode(
