@@ -206,4 +206,3 @@ def iter_encode(
 def detect(obj: Any) -> bool:
     """Whether a parsed value is an Amp thread (or its header): ``id`` ``T-...``."""
     return is_thread(obj)
-

@@ -231,4 +231,3 @@ def iter_encode(
             yield dump_compact(out)
     if pending:
         yield dump_compact(pending)
-

@@ -224,4 +224,3 @@ def iter_encode(
 ) -> Iterator[str]:
     """Write the records back, one line each (see :func:`encode`)."""
     return ev.write_lines(messages, _encode, unsupported, NAME)
-

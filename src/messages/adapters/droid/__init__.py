@@ -249,4 +249,3 @@ def iter_encode(
 ) -> Iterator[str]:
     """Messages as transcript lines, one per message."""
     return ev.write_lines(messages, _encode, unsupported, NAME)
-

@@ -156,7 +156,6 @@ def iter_encode(
     return ev.write_lines(messages, _encode, unsupported, NAME)
 
 
-
 def is_database(path: str | os.PathLike[str]) -> bool:
     """Whether the file at ``path`` is Goose's database; never raises.
 

@@ -261,4 +261,3 @@ def iter_encode(
 ) -> Iterator[str]:
     """Write the row objects back, one line each (see :func:`encode`)."""
     return ev.write_lines(messages, _encode, unsupported, NAME)
-

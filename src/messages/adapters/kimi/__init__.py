@@ -346,4 +346,3 @@ def iter_encode(
         )
 
     return ev.write_lines(messages, _written, unsupported, NAME, native)
-

@@ -137,7 +137,6 @@ def iter_encode(
     return ev.write_lines(expand(messages), encode_record, unsupported, NAME)
 
 
-
 def is_database(path: str | os.PathLike[str]) -> bool:
     """Whether the file at ``path`` is a SQLite database OpenCode wrote (never raises).
 

@@ -122,7 +122,6 @@ def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterat
     return _base.iter_decode(_decode, lines, source=NAME, strict=strict)
 
 
-
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
