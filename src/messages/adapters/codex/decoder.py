@@ -78,8 +78,6 @@ _new_init: Final = maker(InitMessage)
 _new_result: Final = maker(ResultMessage)
 _THREAD_ID: Final = frozenset(("thread_id",))
 _USAGE_KEY: Final = frozenset(("usage",))
-_NO_RUN_DETAILS: Final = (None,) * 8
-"""The result fields Claude Code reports and Codex does not (stop_reason... origin)."""
 
 
 def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
@@ -108,7 +106,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
     if tag == "thread.started":
         sid = opt_str(obj, "thread_id")
         extra = wrap_owned(rest(obj, _THREAD_ID))
-        return _new_init(None, None, None, sid, None, None, None, None, extra)
+        return _new_init(session_id=sid, extra=extra)
     if tag == "turn.completed":
         usage = opt_obj(obj, "usage")
         try:
@@ -116,25 +114,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
         except DecodeError as exc:
             raise exc.within(".usage") from None
         extra = wrap_owned(rest(obj, _USAGE_KEY))
-        return _new_result(
-            None,
-            None,
-            False,
-            None,
-            None,
-            None,
-            None,
-            decoded,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            extra,
-            *_NO_RUN_DETAILS,
-        )
+        return _new_result(is_error=False, usage=decoded, extra=extra)
     if tag == "turn.failed":
         error = obj.get("error")
         if type(error) is not dict:
