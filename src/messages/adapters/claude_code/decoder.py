@@ -369,33 +369,15 @@ def _result(obj: dict[str, Any]) -> Message:
             and type(sid) is str
         ):
             try:
-                run_usage = _usage(usage)
+                used = _usage(usage)
             except DecodeError as exc:
                 raise exc.within(".usage") from None
             extra = obj.copy()
             del extra["subtype"], extra["result"], extra["is_error"], extra["duration_ms"]
             del extra["duration_api_ms"], extra["num_turns"], extra["total_cost_usd"]
             del extra["usage"], extra["uuid"], extra["session_id"]
-            details = result_details(extra)
-            return _new_result(
-                subtype,
-                result,
-                is_error,
-                duration_ms,
-                duration_api_ms,
-                num_turns,
-                cost,
-                run_usage,
-                None,
-                uuid,
-                sid,
-                None,
-                None,
-                None,
-                None,
-                wrap_owned(extra),
-                *details,
-            )
+            run = (subtype, result, is_error, duration_ms, duration_api_ms, num_turns, cost, used)
+            return _run_result(run, None, (uuid, sid, None, None), extra)
     return _result_any(obj)
 
 
@@ -409,27 +391,22 @@ def _result_any(obj: dict[str, Any]) -> Message:
     num_turns = opt_int(obj, "num_turns")
     cost = opt_num(obj, "total_cost_usd")
     usage = _opt_usage(obj)
-    uuid, sid, parent, ts = _checked_context(obj)
-    extra = rest(obj, _RESULT)
+    context = _checked_context(obj)
+    run = (subtype, result, is_error, duration_ms, duration_api_ms, num_turns, cost, usage)
+    return _run_result(run, expose_owned(structured), context, rest(obj, _RESULT))
+
+
+def _run_result(
+    run: tuple[Any, ...], structured: Any, context: _Context, extra: dict[str, Any]
+) -> Message:
+    """A result message from its first eight fields (``run``: subtype to usage) and the rest.
+
+    ``extra`` is the line less its modelled fields; the run details are moved out of it.
+    """
+    uuid, sid, parent, ts = context
     details = result_details(extra)
     return _new_result(
-        subtype,
-        result,
-        is_error,
-        duration_ms,
-        duration_api_ms,
-        num_turns,
-        cost,
-        usage,
-        expose_owned(structured),
-        uuid,
-        sid,
-        parent,
-        None,
-        None,
-        ts,
-        wrap_owned(extra),
-        *details,
+        *run, structured, uuid, sid, parent, None, None, ts, wrap_owned(extra), *details
     )
 
 
