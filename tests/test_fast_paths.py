@@ -112,7 +112,7 @@ def test_a_maker_gives_left_out_trailing_fields_their_defaults(cls: type) -> Non
     bare = [i for i, f in enumerate(fields) if f.default is dataclasses.MISSING]
     required = fields[: bare[-1] + 1 if bare else 0]  # up to the last without a default
     values = [_sample(f) for f in required]
-    assert maker(cls)(*values) == cls(**{f.name: v for f, v in zip(required, values)})
+    assert maker(cls)(*values) == cls(**{f.name: v for f, v in zip(required, values, strict=True)})
 
 
 @given(ms.messages())
