@@ -106,6 +106,30 @@ def test_a_maker_is_cached_and_gives_an_ordinary_frozen_instance(cls: type) -> N
         setattr(made, names[0], None)
 
 
+@pytest.mark.parametrize("cls", VALUE_TYPES, ids=lambda c: c.__name__)
+def test_a_maker_gives_left_out_trailing_fields_their_defaults(cls: type) -> None:
+    fields = dataclasses.fields(cls)
+    bare = [i for i, f in enumerate(fields) if f.default is dataclasses.MISSING]
+    required = fields[: bare[-1] + 1 if bare else 0]  # up to the last without a default
+    values = [_sample(f) for f in required]
+    assert maker(cls)(*values) == cls(**{f.name: v for f, v in zip(required, values, strict=True)})
+
+
+@given(ms.messages())
+def test_a_maker_takes_the_trailing_fields_it_sets_by_name(message: Any) -> None:
+    cls = type(message)
+    fields = dataclasses.fields(cls)
+    bare = [i for i, f in enumerate(fields) if f.default is dataclasses.MISSING]
+    cut = bare[-1] + 1 if bare else 0
+    named = {
+        f.name: getattr(message, f.name)
+        for f in fields[cut:]
+        if getattr(message, f.name) is not f.default
+    }
+    made = maker(cls)(*[getattr(message, f.name) for f in fields[:cut]], **named)
+    assert made == message
+
+
 def _sample(f: dataclasses.Field[Any]) -> Any:
     if f.default is not dataclasses.MISSING:
         return f.default

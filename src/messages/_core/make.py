@@ -41,14 +41,14 @@ _MAKERS: dict[Any, Callable[..., Any]] = {}
 """The stubs handed out, by what they build: a class (maker) or (class, source, params)."""
 
 
-def _first_call(*args: Any, _key: Any = object) -> Any:
+def _first_call(*args: Any, _key: Any = object, **named: Any) -> Any:
     """The body of a maker until its first call: generate the real code, take it over."""
     stub = _MAKERS[_key]
     real = _generate(_key)
     stub.__code__ = real.__code__
     stub.__defaults__ = real.__defaults__
     stub.__kwdefaults__ = None
-    return real(*args)
+    return real(*args, **named)
 
 
 def _stub(key: Any, name: str) -> Callable[..., Any]:
@@ -74,8 +74,9 @@ def _generate(key: Any) -> Callable[..., Any]:
     # class switch below is allowed.
     builder = type(f"_{cls.__name__}Builder", cls.__bases__, {"__slots__": slots})
     namespace: dict[str, Any] = {"_builder": builder, "_cls": cls}
+    given: dict[str, Any] = {}  # the fields' defaults, read once where the code is defined
     if source is None:
-        name, args, values = f"make_{cls.__name__}", names, names
+        name, args, values = f"make_{cls.__name__}", _with_defaults(fields, given), names
     else:
         name, args = f"make_{cls.__name__}_from_{source.__name__}", ["_src", *params]
         held = {f.name for f in dataclasses.fields(source)}
@@ -88,8 +89,24 @@ def _generate(key: Any) -> Callable[..., Any]:
         f"def {name}({', '.join(args)}{defaults}):\n"
         f"    self = _builder()\n{body}    self.__class__ = _cls\n    return self\n"
     )
+    namespace.update(given)
     exec(code, namespace)
     return namespace[name]  # type: ignore[no-any-return]
+
+
+def _with_defaults(fields: tuple[dataclasses.Field[Any], ...], ns: dict[str, Any]) -> list[str]:
+    """A maker's parameters: the fields in order, the trailing ones that have a default with it.
+
+    So a call may leave out the fields after its last set one, or name the few it sets.
+    """
+    params = [f.name for f in fields]
+    for i in range(len(fields) - 1, -1, -1):
+        default = fields[i].default
+        if default is dataclasses.MISSING:
+            break
+        ns[f"_default_{params[i]}"] = default
+        params[i] = f"{params[i]}=_default_{params[i]}"
+    return params
 
 
 def _value(field: dataclasses.Field[Any], held: set[str], params: tuple[str, ...], ns: Any) -> str:
@@ -110,6 +127,9 @@ def _value(field: dataclasses.Field[Any], held: set[str], params: tuple[str, ...
 
 def maker(cls: type[T]) -> Callable[..., T]:
     """A fast constructor for a slotted value type: every field positionally, in field order.
+
+    The trailing fields that have a default may be left out, or the ones set among them
+    given by name (a rare path's call then names what it sets instead of a run of ``None``).
 
     It runs no ``__post_init__``, so it checks and freezes nothing: only decoders that already
     hold valid, frozen values (FrozenDicts, tuples, checked scalars) may use it. The instance

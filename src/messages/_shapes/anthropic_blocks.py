@@ -50,6 +50,8 @@ _REDACTED: Final = frozenset(("type", "data"))
 _TOOL_USE: Final = frozenset(("type", "id", "name", "input"))
 _TOOL_RESULT: Final = frozenset(("type", "tool_use_id", "content", "is_error"))
 _MEDIA: Final = frozenset(("type", "source"))
+_SOURCE_BESIDE: Final = ("url", "file_id", "media_type")
+"""The fields a media block's source carries besides its kind, in their wire order."""
 _SERVER_USE: Final = frozenset(("type", "id", "name", "input"))
 _SERVER_RESULT: Final = frozenset(("type", "tool_use_id", "content"))
 RESULT_SUFFIX: Final = "_tool_result"
@@ -336,12 +338,10 @@ def _source(block: ImageBlock | AudioBlock | VideoBlock) -> dict[str, Any]:
         source = {"type": "file", "file_id": block.file_id}
     else:
         return {"type": "base64", "data": ""}
-    if block.url is not None:
-        source["url"] = block.url
-    if block.file_id is not None:
-        source["file_id"] = block.file_id
-    if block.media_type is not None:
-        source["media_type"] = block.media_type
+    for key in _SOURCE_BESIDE:  # the block's fields are named as the source's keys
+        value = getattr(block, key)
+        if value is not None:
+            source[key] = value
     return source
 
 

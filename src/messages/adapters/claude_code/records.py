@@ -63,6 +63,8 @@ RECORD_KINDS: Final = frozenset(LINE_TYPES)
 
 Context = tuple[Any, Any, Any, Any]
 """uuid, session_id, parent_tool_use_id, timestamp: checked by the caller."""
+_CONTEXT_NAMES: Final = ("uuid", "session_id", "parent_tool_use_id", "timestamp")
+"""The fields of a :data:`Context`, by name."""
 
 _new_progress: Final = maker(ProgressMessage)
 _new_snapshot: Final = maker(FileSnapshotMessage)
@@ -186,7 +188,6 @@ def decode_progress(
     rest: dict[str, Any], context: Context, decode: Callable[[Any], Message]
 ) -> Message:
     """A ``progress`` line: ``rest`` is a copy of it less its set context fields."""
-    uuid, sid, parent, ts = context
     subtype = message = data = None
     found = rest.get("data")
     if type(found) is dict:
@@ -201,55 +202,38 @@ def decode_progress(
     tool_use_id = _take(rest, "parentToolUseID", str)
     progress_id = _take(rest, "toolUseID", str)
     return _new_progress(
-        subtype,
-        data,
-        tool_use_id,
-        progress_id,
-        message,
-        uuid,
-        sid,
-        parent,
-        None,
-        None,
-        ts,
-        wrap_owned(rest),
+        subtype, data, tool_use_id, progress_id, message, **_by_name(context, rest)
     )
 
 
 def decode_snapshot(rest: dict[str, Any], context: Context) -> Message:
     """A ``file-history-snapshot`` line (``rest`` as for :func:`decode_progress`)."""
-    uuid, sid, parent, ts = context
     snapshot = _take(rest, "snapshot", dict)
     message_uuid = _take(rest, "messageId", str)
     is_update = _take(rest, "isSnapshotUpdate", bool)
-    return _new_snapshot(
-        None if snapshot is None else wrap_owned(snapshot),
-        message_uuid,
-        is_update,
-        uuid,
-        sid,
-        parent,
-        None,
-        None,
-        ts,
-        wrap_owned(rest),
-    )
+    frozen = None if snapshot is None else wrap_owned(snapshot)
+    return _new_snapshot(frozen, message_uuid, is_update, **_by_name(context, rest))
 
 
 def decode_title(rest: dict[str, Any], context: Context) -> Message:
     """A ``summary`` line: a title for the branch ending at ``leafUuid``."""
-    uuid, sid, parent, ts = context
     title = _take(rest, "summary", str)
     leaf = _take(rest, "leafUuid", str)
-    return _new_title(title, leaf, uuid, sid, parent, None, None, ts, wrap_owned(rest))
+    return _new_title(title, leaf, **_by_name(context, rest))
 
 
 def decode_queue(rest: dict[str, Any], context: Context) -> Message:
     """A ``queue-operation`` line: a prompt queued, taken or dropped."""
-    uuid, sid, parent, ts = context
     operation = _take(rest, "operation", str)
     content = _take(rest, "content", str)
-    return _new_queue(operation, content, uuid, sid, parent, None, None, ts, wrap_owned(rest))
+    return _new_queue(operation, content, **_by_name(context, rest))
+
+
+def _by_name(context: Context, rest: dict[str, Any]) -> dict[str, Any]:
+    """A record's context and the rest of its line (its extra), as a maker's keywords."""
+    named = dict(zip(_CONTEXT_NAMES, context, strict=True))
+    named["extra"] = wrap_owned(rest)
+    return named
 
 
 def unlinked(m: Message) -> str | None:

@@ -45,10 +45,8 @@ from ...flat import ToolUseMessage
 from ...message import Message
 from ...roles import AssistantMessage
 from ...roles import UserMessage
-from .items import decode_item
+from .items import decode_item_event
 from .items import encode_item
-from .items import is_preview
-from .items import item_id
 
 __all__ = ["decode_app", "encode_app", "raw_line"]
 
@@ -105,29 +103,10 @@ def _preview(obj: dict[str, Any], params: dict[str, Any], message_id: str | None
 def _notification(
     obj: dict[str, Any], method: str, params: dict[str, Any], started: Container[str]
 ) -> Message:
-    skeleton = rest(obj, ("params",))
     if method in _ITEMS:
-        item = params.get("item")
-        if type(item) is not dict:
-            return raw_line(obj)
         completed = _ITEMS[method]
-        if is_preview(item, completed=completed, seen=started):
-            return _preview(obj, params, item_id(item))
-        slot = skeleton["params"] = rest(params, ("item", "threadId"))
-        context = {"session_id": opt_str(params, "threadId")}
-        try:
-            message = decode_item(
-                item,
-                completed=completed,
-                camel=True,
-                skeleton=skeleton,
-                slot=slot,
-                context=context,
-                seen=started,
-            )
-        except DecodeError as exc:
-            raise exc.within(".item") from None
-        return raw_line(obj) if message is None else message
+        return decode_item_event(obj, params, completed=completed, seen=started, raw=raw_line)
+    skeleton = rest(obj, ("params",))
     if method.startswith("item/") and "itemId" in params:
         return _preview(obj, params, opt_str(params, "itemId"))
     sid = opt_str(params, "threadId")

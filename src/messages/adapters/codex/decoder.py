@@ -6,7 +6,6 @@ from collections.abc import Container
 from typing import Any
 from typing import Final
 
-from ..._core.frozen import EMPTY
 from ..._core.make import expose_owned
 from ..._core.make import maker
 from ..._core.make import wrap_owned
@@ -17,17 +16,14 @@ from ...errors import DecodeError
 from ...events.run import ErrorMessage
 from ...events.run import InitMessage
 from ...events.run import ResultMessage
-from ...events.run import StreamEventMessage
 from ...flat import RawMessage
 from ...flat import ToolUseMessage
 from ...message import Message
 from .. import _base
 from .._events import raw_line
 from .app import decode_app
-from .items import decode_item
+from .items import decode_item_event
 from .items import decode_usage
-from .items import is_preview
-from .items import item_id
 from .rollout import Context
 from .rollout import decode_rollout
 from .rollout import is_rollout
@@ -52,7 +48,6 @@ _EXEC_TYPES: Final = frozenset(
         "item.completed",
     )
 )
-_ITEM: Final = frozenset(("item",))
 _OWN_RECORDS: Final = frozenset(("error",))
 """Line types decoded from Codex that are neither exec events nor rollout envelopes."""
 _ITEM_EVENTS: Final = {"item.started": False, "item.updated": False, "item.completed": True}
@@ -73,42 +68,20 @@ _APP_METHODS: Final = frozenset(
 )
 
 
-_new_stream: Final = maker(StreamEventMessage)
 _new_init: Final = maker(InitMessage)
 _new_result: Final = maker(ResultMessage)
 _THREAD_ID: Final = frozenset(("thread_id",))
 _USAGE_KEY: Final = frozenset(("usage",))
-_NO_RUN_DETAILS: Final = (None,) * 8
-"""The result fields Claude Code reports and Codex does not (stop_reason... origin)."""
 
 
 def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
     if tag in _ITEM_EVENTS:
-        item = obj.get("item")
-        if type(item) is not dict:
-            return raw_line(obj)
         completed = _ITEM_EVENTS[tag]
-        if is_preview(item, completed=completed, seen=started):
-            event = wrap_owned(obj)
-            return _new_stream(event, None, None, None, None, item_id(item), None, EMPTY)
-        skeleton = rest(obj, _ITEM)
-        try:
-            message = decode_item(
-                item,
-                completed=completed,
-                camel=False,
-                skeleton=skeleton,
-                slot=skeleton,
-                context={},
-                seen=started,
-            )
-        except DecodeError as exc:
-            raise exc.within(".item") from None
-        return raw_line(obj) if message is None else message
+        return decode_item_event(obj, obj, completed=completed, seen=started, raw=raw_line)
     if tag == "thread.started":
         sid = opt_str(obj, "thread_id")
         extra = wrap_owned(rest(obj, _THREAD_ID))
-        return _new_init(None, None, None, sid, None, None, None, None, extra)
+        return _new_init(session_id=sid, extra=extra)
     if tag == "turn.completed":
         usage = opt_obj(obj, "usage")
         try:
@@ -116,25 +89,7 @@ def _exec(obj: dict[str, Any], tag: Any, started: Container[str]) -> Message:
         except DecodeError as exc:
             raise exc.within(".usage") from None
         extra = wrap_owned(rest(obj, _USAGE_KEY))
-        return _new_result(
-            None,
-            None,
-            False,
-            None,
-            None,
-            None,
-            None,
-            decoded,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            extra,
-            *_NO_RUN_DETAILS,
-        )
+        return _new_result(is_error=False, usage=decoded, extra=extra)
     if tag == "turn.failed":
         error = obj.get("error")
         if type(error) is not dict:

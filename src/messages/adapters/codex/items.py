@@ -23,6 +23,7 @@ StreamEventMessage so the flat view says each thing once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Container
 from typing import Any
 from typing import Final
@@ -45,6 +46,7 @@ from ...blocks import ToolResultBlock
 from ...blocks import ToolUseBlock
 from ...errors import DecodeError
 from ...events.run import ErrorMessage
+from ...events.run import StreamEventMessage
 from ...flat import TextMessage
 from ...flat import ThinkingMessage
 from ...flat import ToolResultMessage
@@ -59,6 +61,7 @@ from .._common import tool_pair
 __all__ = [
     "KINDS",
     "decode_item",
+    "decode_item_event",
     "decode_usage",
     "encode_item",
     "encode_tool_item",
@@ -84,6 +87,7 @@ _new_error: Final = maker(ErrorMessage)
 _new_use_block: Final = maker(ToolUseBlock)
 _new_usage: Final = maker(Usage)
 _new_result_block: Final = maker(ToolResultBlock)
+_new_stream: Final = maker(StreamEventMessage)
 
 KINDS: Final = {
     "agent_message": "text",
@@ -167,6 +171,48 @@ def is_preview(item: dict[str, Any], *, completed: bool, seen: Container[str]) -
         return True
     tool_id = item_id(item)
     return tool_id is not None and tool_id in seen
+
+
+def decode_item_event(
+    line: dict[str, Any],
+    holder: dict[str, Any],
+    *,
+    completed: bool,
+    seen: Container[str],
+    raw: Callable[[dict[str, Any]], Message],
+) -> Message:
+    """An item event of ``codex exec --json`` or of the app server, as one message.
+
+    ``holder`` is the line itself (exec) or its ``params`` (the app server: camelCase, the
+    thread id beside the item). A line whose item is not an object, or is one
+    :func:`decode_item` leaves, is kept whole by ``raw``; one that only previews its item
+    is a stream event holding it.
+    """
+    item = holder.get("item")
+    if type(item) is not dict:
+        return raw(line)
+    camel = holder is not line
+    sid = opt_str(holder, "threadId") if camel else None
+    if is_preview(item, completed=completed, seen=seen):
+        return _new_stream(wrap_owned(line), None, sid, None, None, item_id(item), None, EMPTY)
+    if camel:
+        skeleton = rest(line, ("params",))
+        slot = skeleton["params"] = rest(holder, ("item", "threadId"))
+    else:
+        skeleton = slot = rest(line, ("item",))
+    try:
+        message = decode_item(
+            item,
+            completed=completed,
+            camel=camel,
+            skeleton=skeleton,
+            slot=slot,
+            context={"session_id": sid},
+            seen=seen,
+        )
+    except DecodeError as exc:
+        raise exc.within(".item") from None
+    return raw(line) if message is None else message
 
 
 def decode_item(

@@ -55,12 +55,15 @@ _new_result: Final = maker(ResultMessage)
 _new_usage: Final = maker(Usage)
 
 
+def _context(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """An event's timestamp and the fields its reader leaves (``known`` aside), by name."""
+    return {"timestamp": opt_time(d), "extra": ev.frozen(rest(d, known))}
+
+
 def _init(d: dict[str, Any]) -> Message:
     session_id = opt_str(d, "session_id")
     model = opt_str(d, "model")
-    timestamp = opt_time(d)
-    extra = ev.frozen(rest(d, _INIT))
-    return _new_init(None, None, None, session_id, None, model, None, timestamp, extra)
+    return _new_init(session_id=session_id, model=model, **_context(d, _INIT))
 
 
 def _message(d: dict[str, Any]) -> Message:
@@ -68,20 +71,14 @@ def _message(d: dict[str, Any]) -> Message:
     text = need_str(d, "content")
     if role not in ROLES:
         return ev.raw_line(d)
-    timestamp = opt_time(d)
-    extra = ev.frozen(rest(d, _MESSAGE))
-    return _new_text(text, None, role, None, None, None, None, None, timestamp, extra)
+    return _new_text(text, None, role, **_context(d, _MESSAGE))
 
 
 def _tool_use(d: dict[str, Any]) -> Message:
     call_id = need_str(d, "tool_id")
     name = need_str(d, "tool_name")
     args = wrap_owned(need_obj(d, "parameters"))
-    timestamp = opt_time(d)
-    extra = ev.frozen(rest(d, _TOOL_USE))
-    return _new_tool_use(
-        call_id, name, args, None, "assistant", None, None, None, None, None, timestamp, extra
-    )
+    return _new_tool_use(call_id, name, args, **_context(d, _TOOL_USE))
 
 
 def _tool_result(d: dict[str, Any]) -> Message:
@@ -104,18 +101,7 @@ def _tool_result(d: dict[str, Any]) -> Message:
             mirror["output"] = ""
     timestamp = opt_time(d)
     return _new_tool_result(
-        tool_id,
-        content,
-        is_error,
-        None,
-        "tool",
-        None,
-        None,
-        None,
-        None,
-        None,
-        timestamp,
-        ev.frozen(mirror),
+        tool_id, content, is_error, timestamp=timestamp, extra=ev.frozen(mirror)
     )
 
 
@@ -123,9 +109,7 @@ def _error(d: dict[str, Any]) -> Message:
     if "severity" not in d:  # not a Gemini CLI error event (detect says so): kept whole
         return ev.raw_line(d)
     message = need_str(d, "message")
-    timestamp = opt_time(d)
-    extra = ev.frozen(rest(d, _ERROR))
-    return _new_error(message, None, None, None, None, None, None, None, timestamp, extra)
+    return _new_error(message, **_context(d, _ERROR))
 
 
 def _result(d: dict[str, Any]) -> Message:
@@ -138,31 +122,9 @@ def _result(d: dict[str, Any]) -> Message:
         out = opt_int(stats, "output_tokens", "$.stats")
         cached = opt_int(stats, "cached", "$.stats")
         usage = _new_usage(inp, out, cached, None, None, None, ev.frozen(rest(stats, _STATS)))
-    timestamp = opt_time(d)
-    extra = ev.frozen(rest(d, _RESULT))
-    return _new_result(
-        status,
-        None,
-        _STATUS.get(status),
-        duration,
-        None,
-        None,
-        None,
-        usage,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        timestamp,
-        extra,
-        *_NO_RUN_DETAILS,
-    )
+    is_error = _STATUS.get(status)
+    return _new_result(status, None, is_error, duration, usage=usage, **_context(d, _RESULT))
 
-
-_NO_RUN_DETAILS: Final = (None,) * 8
-"""The result fields Claude Code reports and Gemini CLI does not (stop_reason... origin)."""
 
 _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
     "init": _init,
