@@ -63,8 +63,6 @@ RECORD_KINDS: Final = frozenset(LINE_TYPES)
 
 Context = tuple[Any, Any, Any, Any]
 """uuid, session_id, parent_tool_use_id, timestamp: checked by the caller."""
-_CONTEXT_NAMES: Final = ("uuid", "session_id", "parent_tool_use_id", "timestamp")
-"""The fields of a :data:`Context`, by name."""
 
 _new_progress: Final = maker(ProgressMessage)
 _new_snapshot: Final = maker(FileSnapshotMessage)
@@ -231,9 +229,14 @@ def decode_queue(rest: dict[str, Any], context: Context) -> Message:
 
 def _by_name(context: Context, rest: dict[str, Any]) -> dict[str, Any]:
     """A record's context and the rest of its line (its extra), as a maker's keywords."""
-    named = dict(zip(_CONTEXT_NAMES, context, strict=True))
-    named["extra"] = wrap_owned(rest)
-    return named
+    uuid, sid, parent, ts = context
+    return {
+        "uuid": uuid,
+        "session_id": sid,
+        "parent_tool_use_id": parent,
+        "timestamp": ts,
+        "extra": wrap_owned(rest),
+    }
 
 
 def unlinked(m: Message) -> str | None:
