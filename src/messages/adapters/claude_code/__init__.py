@@ -47,6 +47,7 @@ from .._common import plain
 from .._qwen_shape import is_qwen_record
 from .._stream_json import cursor_shaped
 from .decoder import decode
+from .output import is_output
 
 __all__ = ["NAME", "decode", "detect", "encode", "iter_decode", "iter_encode", "merge"]
 
@@ -72,7 +73,11 @@ def detect(obj: Any) -> bool:
 
     Qwen Code's chat records share the transcript's keys (``uuid``, ``parentUuid``,
     ``sessionId``): one that holds Gemini parts or a key only Qwen Code writes is refused.
+    The JSON array of ``--output-format json --verbose`` is claimed when each of its items
+    would be, as a line.
     """
+    if is_output(obj):
+        return all(detect(item) for item in obj)
     if type(obj) is not dict or _base.is_native(obj) or is_qwen_record(obj):
         return False
     tag = obj.get("type")
@@ -100,7 +105,11 @@ def detect(obj: Any) -> bool:
 
 
 def iter_decode(lines: Iterable[str | bytes], *, strict: bool = False) -> Iterator[Message]:
-    """Decode Claude Code lines lazily; bad lines become InvalidLineMessage unless ``strict``."""
+    """Decode Claude Code lines lazily; bad lines become InvalidLineMessage unless ``strict``.
+
+    The JSON array ``--output-format json --verbose`` writes gives its items, each marked with
+    its index in ``extra["$output"]`` (``iter_encode`` writes them back as the array).
+    """
     return _base.iter_decode(decode, lines, source=NAME, strict=strict)
 
 
@@ -123,7 +132,10 @@ def encode(message: Message, *, unsupported: Unsupported = "raise") -> Any:
 def iter_encode(
     messages: Iterable[Message], *, unsupported: Unsupported = "raise"
 ) -> Iterator[str]:
-    """Messages to Claude Code lines (without line endings); dropped messages write nothing."""
+    """Messages to Claude Code lines (without line endings); dropped messages write nothing.
+
+    The items of a JSON array read by :func:`iter_decode` are written back as that array.
+    """
     return _encode_lines(messages, unsupported)
 
 

@@ -44,6 +44,8 @@ from .events import decode_usual_rate_limit
 from .events import decode_usual_system
 from .events import result_details
 from .events import user_details
+from .output import is_output
+from .output import marked
 from .records import decode_progress
 from .records import decode_queue
 from .records import decode_snapshot
@@ -729,16 +731,17 @@ def _dispatch(obj: dict[str, Any], tag: Any) -> Message:
         raise
 
 
-def decode_owned(obj: Any) -> Message:
+def decode_owned(obj: Any) -> Message | tuple[Message, ...]:
     """:func:`decode` for a line its caller parsed and gives up (``_base.iter_decode``).
 
     The same message as :func:`decode`; the usual assistant line (a third of a stream)
     becomes its extra in place instead of being copied, which :func:`decode` may not do to
     its caller's object. Both end in :func:`_dispatch` (the call costs nothing measurable
-    on the Claude Code benchmark).
+    on the Claude Code benchmark). The JSON array of ``--output-format json --verbose``
+    gives its items, marked (:mod:`.output`), where :func:`decode` keeps it whole.
     """
     if type(obj) is not dict:
-        return RawMessage(expose_owned(obj))
+        return _items(obj) if is_output(obj) else RawMessage(expose_owned(obj))
     tag = obj.get("type")
     if tag == "stream_event":
         if obj.keys() == _STREAM_KEYS:  # half of all lines: inlined, as in decode
@@ -768,6 +771,17 @@ def decode_owned(obj: Any) -> Message:
         if usual is not None:
             return usual
     return _dispatch(obj, tag)
+
+
+def _items(items: list[dict[str, Any]]) -> tuple[Message, ...]:
+    """The items of a run's JSON array, each read as its line; an error names its item."""
+    out: list[Message] = []
+    for i, item in enumerate(items):
+        try:
+            out.append(decode_owned(item))  # type: ignore[arg-type]
+        except DecodeError as exc:
+            raise exc.within(f"[{i}]") from None
+    return marked(out)
 
 
 def decode(obj: Any) -> Message:

@@ -74,6 +74,8 @@ from .events import line_type
 from .events import put_result_details
 from .events import put_user_details
 from .events import system_line
+from .output import OUTPUT
+from .output import unmarked
 from .records import LINE_TYPES
 from .records import RECORD_KINDS
 from .records import record_line
@@ -130,12 +132,11 @@ def _own(extra: Any, tag: str) -> dict[str, Any]:
             return d
         found = d.get("type")
         if (found is None or found == tag) and "method" not in d and "jsonrpc" not in d:
-            return d
+            return d if OUTPUT not in d else unmarked(d)
         return {}
     if foreign(extra, tag):
         return {}
-    plain_extra: dict[str, Any] = raw(extra)
-    return plain_extra
+    return unmarked(raw(extra))
 
 
 def _put_context(out: dict[str, Any], m: Message, extra: dict[str, Any]) -> None:
@@ -407,9 +408,34 @@ def encode_message(m: Message, policy: Policy) -> Any:
 
 
 def encode_lines(messages: Iterable[Message], unsupported: Unsupported) -> Iterator[str]:
-    """Messages to compact JSON lines; invalid lines write their text, dropped ones nothing."""
+    """Messages to compact JSON lines; invalid lines write their text, dropped ones nothing.
+
+    The items of a run's JSON array (marked ``extra["$output"]``, see :mod:`.output`) are
+    written back as one array: item 0 opens it, the next indexes join it; an item whose array
+    was not opened here is written as its own line.
+    """
     policy = Policy(unsupported, NAME)
+    items: list[Any] | None = None  # the array being put back together
     for message in messages:
+        ex = message.extra
+        if type(ex) is FrozenDict and OUTPUT in ex._d:  # an item of a run's JSON array
+            index = ex._d[OUTPUT]
+            if items is not None and index == 0:
+                yield _dump(items)
+                items = None
+            obj = encode_message(message, policy)
+            if obj is None:
+                continue
+            if index == 0:
+                items = [obj]
+            elif items is not None:
+                items.append(obj)
+            else:
+                yield _dump(obj)
+            continue
+        if items is not None:
+            yield _dump(items)
+            items = None
         cls = type(message)
         if cls is AssistantMessage:  # the usual kinds first, as in encode_message
             obj = _role_line(message, "assistant", policy)  # type: ignore[arg-type]
@@ -426,3 +452,12 @@ def encode_lines(messages: Iterable[Message], unsupported: Unsupported) -> Itera
             except (ValueError, TypeError, RecursionError):
                 line = dump_compact(obj)  # raises the EncodeError that explains it
             yield line
+    if items is not None:
+        yield _dump(items)
+
+
+def _dump(obj: Any) -> str:
+    try:
+        return dump_unchecked(obj)
+    except (ValueError, TypeError, RecursionError):
+        return dump_compact(obj)  # raises the EncodeError that explains it
