@@ -106,3 +106,14 @@ def test_lines_written_for_cursor_name_their_session() -> None:
     assert cursor.detect(line) and not claude_code.detect(line)
     claude_line = claude_code.encode(cursor.decode(line))
     assert claude_code.detect(claude_line) and not cursor.detect(claude_line)
+
+
+def test_an_init_naming_neither_key_is_kept_whole_and_written_back() -> None:
+    # found by fuzzing: it decoded as an InitMessage that the encoder then refused
+    line = {"type": "system", "subtype": "init", "session_id": "s1", "cwd": "/w"}
+    message = cursor.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, RawMessage)
+    assert cursor.encode(message) == line
+    own = {**line, "apiKeySource": "login", "model": "Auto"}
+    assert isinstance(cursor.decode(own), InitMessage)
+    assert cursor.encode(cursor.decode(json.loads(json.dumps(own)))) == own

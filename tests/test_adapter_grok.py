@@ -273,3 +273,24 @@ def test_stats_with_no_argument_reads_groks_folder(
 ) -> None:
     only_these_folders(monkeypatch, home.parent / "nobody", GROK_HOME=str(home))
     _agree(CCUSAGE_DAILY, _ours(home, capsys))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"params": {"update": {"sessionUpdate": "plan", "entries": []}}},  # no method
+        {
+            "jsonrpc": "2.0",
+            "method": "session/update",
+            "params": {"update": {"sessionUpdate": "x"}},
+        },
+        {"type": "t", "method": "m", "params": {"update": {"sessionUpdate": "plan"}}},
+    ],
+)
+def test_a_line_grok_does_not_write_is_kept_whole_and_written_back(line: dict[str, Any]) -> None:
+    # found by fuzzing: it decoded as a StreamEventMessage that the encoder then refused
+    message = grok.decode(json.loads(json.dumps(line)))
+    assert message.kind == "raw"
+    assert grok.encode(message) == line
+    (written,) = grok.iter_encode(grok.iter_decode([json.dumps(line)]))
+    assert json.loads(written) == line

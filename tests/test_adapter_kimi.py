@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -252,3 +253,19 @@ def test_stats_do_not_count_the_context_again(
     assert with_context["sessions"][0]["session_id"] == SESSION  # the folder, as ccusage names it
     assert with_context["total"]["turns"] == without["total"]["turns"] == 2
     assert with_context["total"]["tool_calls"] == {"Shell": 1}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"timestamp": 1.5, "message": {"type": "FutureEvent", "payload": {"n": 1}}},
+        {"timestamp": 1.5, "message": {"payload": {}}},  # no type
+        {"type": "metadata"},  # no protocol_version
+    ],
+)
+def test_every_event_kept_whole_is_written_back(line: dict[str, Any]) -> None:
+    # found by fuzzing: an event of an unknown type decoded as a StreamEventMessage that the
+    # encoder then refused ("Kimi CLI's wire has no event for a stream_event message")
+    message = kimi.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, StreamEventMessage)
+    assert kimi.encode(message) == line

@@ -3,7 +3,8 @@
 It borrows Claude Code's line types but not their shapes (see ``docs/adapters/cursor.md``):
 
 - ``system``/``init`` (``cwd``, ``model``, ``apiKeySource``, ``permissionMode``) ->
-  :class:`InitMessage`; other ``system`` lines -> :class:`RawMessage`;
+  :class:`InitMessage`; other ``system`` lines, and an init naming neither
+  ``apiKeySource`` nor ``permissionMode``, -> :class:`RawMessage`;
 - ``user`` / ``assistant`` (a ``message`` of ``role`` and ``content`` blocks, and for the
   assistant ``model_call_id`` and ``timestamp_ms``) -> :class:`UserMessage` /
   :class:`AssistantMessage` (``model_call_id`` as ``message_id``);

@@ -34,12 +34,15 @@ from ...roles import UserMessage
 from .. import _events as ev
 from .._common import decode_content
 
-__all__ = ["SUFFIX", "decode_line", "result_text"]
+__all__ = ["INIT_MARKS", "SUFFIX", "decode_line", "result_text"]
 
 SUFFIX: Final = "ToolCall"
 """How a tool call's payload key ends (``shellToolCall``, ``readToolCall``...)."""
 
 _CONTEXT: Final = ("type", "session_id", "model_call_id", "timestamp_ms")
+INIT_MARKS: Final = ("apiKeySource", "permissionMode")
+"""An init line names one of these: what a Cursor init is written with, so one without
+either is kept whole (it could not be written back as it came)."""
 _RESULT_TEXT: Final = ("content", "interleavedOutput", "stdout", "output", "message", "error")
 
 
@@ -54,7 +57,7 @@ def _kept(d: dict[str, Any], used: tuple[str, ...]) -> list[str]:
 
 
 def _init(d: dict[str, Any]) -> Message:
-    if d.get("subtype") != "init":
+    if d.get("subtype") != "init" or not any(k in d for k in INIT_MARKS):
         return ev.raw_line(d)
     sid, _, ts = _context(d)
     used = ("type", "subtype", "session_id", "cwd", "model")

@@ -37,6 +37,7 @@ from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
 from .._common import refuse_record
+from .reader import INIT_MARKS
 from .reader import SUFFIX
 
 __all__ = ["encode_line", "native"]
@@ -124,7 +125,7 @@ def _run(m: ResultMessage, policy: Policy) -> dict[str, Any]:
 
 
 def _init(m: InitMessage, policy: Policy) -> dict[str, Any] | None:
-    if not any(k in m.extra for k in ("apiKeySource", "permissionMode")):
+    if not any(k in m.extra for k in INIT_MARKS):
         why = "a Cursor init names its apiKeySource or permissionMode; this one has neither"
         refuse(m, why, policy, degrade=False)
         return None

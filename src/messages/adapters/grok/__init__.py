@@ -17,7 +17,8 @@ updates have the Agent Client Protocol's shapes, with xAI's additions. See
   ``costUsdTicks`` / 10^10 as dollars; summed over ``modelUsage`` where the turn splits it
   by model), ``stop_reason``;
 - every other notification (``tool_call`` progress, ``plan``, ``pending_interaction``...) ->
-  :class:`StreamEventMessage`, verbatim.
+  :class:`StreamEventMessage`, verbatim; any other line (no ``method``, or ACP's JSON-RPC)
+  -> :class:`RawMessage`, whole.
 
 Every message carries ``sessionId`` as ``session_id``, ``_meta.eventId`` as ``uuid`` and
 ``agentTimestampMs`` (else ``timestamp``) as its time; the rest of the line is kept in

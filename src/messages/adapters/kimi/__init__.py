@@ -120,6 +120,18 @@ def _event(d: dict[str, Any]) -> Message:
     return StreamEventMessage(wrap_owned(d), timestamp=opt_time(d))
 
 
+def _enveloped(obj: dict[str, Any]) -> bool:
+    """Whether a line is a wire event (a ``message`` holding a ``payload``) or the metadata line.
+
+    What the decoder reads (or keeps whole, as an event), and so what the encoder writes back
+    whole, whatever the event's type.
+    """
+    body = obj.get("message")
+    if type(body) is dict and type(body.get("payload")) is dict:
+        return True
+    return obj.get("type") == "metadata"
+
+
 def _mirror(d: dict[str, Any], body: dict[str, Any], payload_left: dict[str, Any]) -> FrozenDict:
     """What a line keeps besides the payload's modelled keys: the line's and message's rest."""
     extra = rest(d, frozenset(("timestamp", "message")))
@@ -223,17 +235,21 @@ _DECODERS: Final = {
 }
 
 
+def _kept_whole(event: FrozenDict) -> bool:
+    """Whether an event is one the decoder kept whole: a wire event or a context record."""
+    found = raw(event)
+    return _enveloped(found) or cx.is_bookkeeping(found)
+
+
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
         raise fail("an object", obj)
-    body = obj.get("message")
-    if type(body) is dict and type(body.get("payload")) is dict:
-        tag = body.get("type")
+    if _enveloped(obj):
+        body = obj.get("message")
+        tag = body.get("type") if type(body) is dict else None
         decoder = _DECODERS.get(tag) if type(tag) is str else None
         if decoder is not None:
             return decoder(obj, body, body["payload"])
-        return _event(obj)
-    if obj.get("type") == "metadata":
         return _event(obj)
     if cx.is_record(obj):  # a context.jsonl line
         return cx.decode_record(obj)
@@ -257,7 +273,7 @@ def _encode(m: Message, policy: Policy) -> Any:
     match m:
         case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
             return raw(m.data)
-        case StreamEventMessage() if isinstance(m.event, FrozenDict) and detect(raw(m.event)):
+        case StreamEventMessage() if isinstance(m.event, FrozenDict) and _kept_whole(m.event):
             return raw(m.event)
         case UserMessage() if isinstance(m.content, str):
             return _line("TurnBegin", m, {"user_input": m.content})
