@@ -117,3 +117,15 @@ def test_an_init_naming_neither_key_is_kept_whole_and_written_back() -> None:
     own = {**line, "apiKeySource": "login", "model": "Auto"}
     assert isinstance(cursor.decode(own), InitMessage)
     assert cursor.encode(cursor.decode(json.loads(json.dumps(own)))) == own
+
+
+def test_a_role_that_is_not_the_line_type_is_written_back_as_it_came() -> None:
+    # found by fuzzing: {"type": "user", "message": {"role": "us?r"}} came back as "user"
+    line = {
+        "type": "user",
+        "session_id": "s1",
+        "message": {"role": "human", "content": [{"type": "text", "text": "hi"}]},
+    }
+    message = cursor.decode(json.loads(json.dumps(line)))
+    assert message.kind == "user"
+    assert cursor.encode(message) == line

@@ -261,6 +261,7 @@ def test_stats_do_not_count_the_context_again(
         {"timestamp": 1.5, "message": {"type": "FutureEvent", "payload": {"n": 1}}},
         {"timestamp": 1.5, "message": {"payload": {}}},  # no type
         {"type": "metadata"},  # no protocol_version
+        {"type": "metadata", "message": {"type": "ToolCall"}},  # a type, no payload
     ],
 )
 def test_every_event_kept_whole_is_written_back(line: dict[str, Any]) -> None:

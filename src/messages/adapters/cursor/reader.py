@@ -81,7 +81,8 @@ def _turn(d: dict[str, Any]) -> Message:
         raise exc.within(".message.content") from None
     sid, mid, ts = _context(d)
     top = ev.left(d, [*_kept(d, _CONTEXT), "message"])
-    inner = ev.left(message, ("role", "content"))
+    same = message.get("role") == d["type"]  # else the role is kept, to be written back
+    inner = ev.left(message, ("role", "content") if same else ("content",))
     if inner:
         top["message"] = inner
     extra = ev.frozen(top)

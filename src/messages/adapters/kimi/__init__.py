@@ -244,12 +244,14 @@ def _kept_whole(event: FrozenDict) -> bool:
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
         raise fail("an object", obj)
-    if _enveloped(obj):
-        body = obj.get("message")
-        tag = body.get("type") if type(body) is dict else None
+    body = obj.get("message")
+    if type(body) is dict and type(body.get("payload")) is dict:
+        tag = body.get("type")
         decoder = _DECODERS.get(tag) if type(tag) is str else None
         if decoder is not None:
             return decoder(obj, body, body["payload"])
+        return _event(obj)
+    if obj.get("type") == "metadata":
         return _event(obj)
     if cx.is_record(obj):  # a context.jsonl line
         return cx.decode_record(obj)
