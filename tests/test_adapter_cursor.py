@@ -129,3 +129,17 @@ def test_a_role_that_is_not_the_line_type_is_written_back_as_it_came() -> None:
     message = cursor.decode(json.loads(json.dumps(line)))
     assert message.kind == "user"
     assert cursor.encode(message) == line
+
+
+def test_a_timestamp_that_is_not_an_integer_is_kept_and_written_back() -> None:
+    # found by fuzzing: a float timestamp_ms was read as the time and never written back
+    line = {
+        "type": "result",
+        "session_id": "s1",
+        "request_id": "r1",
+        "subtype": "success",
+        "timestamp_ms": 1771000000600.5,
+    }
+    message = cursor.decode(json.loads(json.dumps(line)))
+    assert message.timestamp == 1771000000600.5
+    assert cursor.encode(message) == line
