@@ -52,8 +52,10 @@ def _context(d: dict[str, Any]) -> tuple[str | None, str | None, Any]:
 
 
 def _kept(d: dict[str, Any], used: tuple[str, ...]) -> list[str]:
-    """The modelled keys that carry a value (a null stays in extra, to be written back, and
-    so does a ``timestamp_ms`` that is not an integer)."""
+    """The modelled keys that carry a value; the others stay in extra, to be written back.
+
+    A null stays, and so does a ``timestamp_ms`` that is not an integer.
+    """
     found = [k for k in used if d.get(k) is not None or k == "type"]
     if "timestamp_ms" in found and type(d["timestamp_ms"]) is not int:
         found.remove("timestamp_ms")  # the writer writes an integer: another value stays
