@@ -222,3 +222,19 @@ def test_a_system_record_the_encoder_would_refuse_is_kept_whole() -> None:
     own = {**record, "version": "0.0.14", "systemPayload": {"n": 1}}  # Qwen Code's: typed
     assert isinstance(q.decode(own), SystemEventMessage)
     assert q.encode(q.decode(json.loads(json.dumps(own)))) == own
+
+
+def test_a_function_response_without_a_response_is_kept_whole() -> None:
+    # found by fuzzing (the Gemini part reader Qwen Code and Gemini CLI sessions share): it
+    # came back with "response": {"output": ""} added
+    record = {
+        "uuid": "a5",
+        "sessionId": "s",
+        "type": "tool_result",
+        "version": "0.0.14",
+        "message": {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "ls"}}]},
+    }
+    message = q.decode(json.loads(json.dumps(record)))
+    assert isinstance(message, ToolMessage)
+    assert message.content == (RawBlock({"functionResponse": {"id": "c1", "name": "ls"}}),)
+    assert q.encode(message) == record
