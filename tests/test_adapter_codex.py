@@ -840,3 +840,12 @@ def test_an_exec_event_with_a_method_key_is_written_back_whole(line: dict[str, A
     # encoder took any ``method`` for an app-server message and lost "jsonrpc" and "method"
     message = cx.decode(json.loads(json.dumps(line)))
     assert json_equal(cx.encode(message), line)
+
+
+def test_a_reasoning_item_without_text_is_kept_raw_and_written_back() -> None:
+    # found by fuzzing: it came back with "text": "" added (an agent message without text
+    # was already kept raw)
+    line = {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning"}}
+    message = cx.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, RawMessage)
+    assert cx.encode(message) == line
