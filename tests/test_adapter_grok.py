@@ -294,3 +294,16 @@ def test_a_line_grok_does_not_write_is_kept_whole_and_written_back(line: dict[st
     assert grok.encode(message) == line
     (written,) = grok.iter_encode(grok.iter_decode([json.dumps(line)]))
     assert json.loads(written) == line
+
+
+def test_a_finished_call_without_content_is_written_back_without_it() -> None:
+    # found by fuzzing: it came back with an empty text content block added
+    update = {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed"}
+    line = {"method": "session/update", "params": {"sessionId": "s", "update": update}}
+    message = grok.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, ToolResultMessage) and message.content == ""
+    assert grok.encode(message) == line
+    fresh = ToolResultMessage("t1", "done")  # from elsewhere: its text is written
+    assert grok.encode(fresh)["params"]["update"]["content"] == [
+        {"type": "content", "content": {"type": "text", "text": "done"}}
+    ]

@@ -139,7 +139,7 @@ def _encode(m: Message, policy: Policy) -> Any:
             status = "failed" if m.is_error else "completed"
             update = {"sessionUpdate": "tool_call_update", "toolCallId": m.tool_use_id}
             update["status"] = status
-            if kept is None or "content" not in kept:
+            if kept is None:  # a decoded result keeps its content (or its having none)
                 text = content_text(m.content, policy)
                 update["content"] = [{"type": "content", "content": {"type": "text", "text": text}}]
             return _line(m, update)
