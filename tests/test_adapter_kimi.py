@@ -270,3 +270,25 @@ def test_every_event_kept_whole_is_written_back(line: dict[str, Any]) -> None:
     message = kimi.decode(json.loads(json.dumps(line)))
     assert isinstance(message, StreamEventMessage)
     assert kimi.encode(message) == line
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"type": "ToolCall", "payload": {"type": "function", "id": "S", "function": {"name": "S"}}},
+        {"type": "ToolCall", "payload": {"id": "S", "function": {"name": "S", "arguments": "{}"}}},
+        {
+            "type": "ToolResult",
+            "payload": {"tool_call_id": "S", "return_value": {"is_error": False}},
+        },
+    ],
+)
+def test_a_call_or_result_missing_what_it_is_written_with_is_kept_whole(
+    payload: dict[str, Any],
+) -> None:
+    # found by fuzzing: they came back with "arguments": "{}", "type": "function" or
+    # "output": "" added
+    line = {"timestamp": 1.5, "message": payload}
+    message = kimi.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, StreamEventMessage)
+    assert kimi.encode(message) == line

@@ -10,7 +10,8 @@ first ``{"type": "metadata", "protocol_version": ...}`` line. See ``docs/adapter
   :class:`ToolUseMessage` (the arguments parsed as ``input`` and kept as written in
   ``arguments``);
 - ``ToolResult`` (``tool_call_id``, ``return_value.output``, ``return_value.is_error``) ->
-  :class:`ToolResultMessage`;
+  :class:`ToolResultMessage`; a call without its ``type`` or ``arguments``, or a result
+  without its ``output``, is kept whole as an event (it is written with them);
 - ``StatusUpdate`` with ``token_usage`` -> :class:`ResultMessage` (``subtype="status"``): one
   API call's usage (``input_other``, ``output``, ``input_cache_read``, ``input_cache_creation``),
   its ``message_id``;
@@ -164,6 +165,8 @@ def _content(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Mess
 def _tool_call(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Message:
     call = need_str(p, "id", "$.message.payload")
     function = need_obj(p, "function", "$.message.payload")
+    if "type" not in p or "arguments" not in function:
+        return _event(d)  # a call is written with both: without them, it is kept whole
     name = need_str(function, "name", "$.message.payload.function")
     text = function.get("arguments")
     args: dict[str, Any] = {}
@@ -193,6 +196,8 @@ def _tool_call(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Me
 def _tool_result(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Message:
     call = need_str(p, "tool_call_id", "$.message.payload")
     value = need_obj(p, "return_value", "$.message.payload")
+    if "output" not in value:
+        return _event(d)  # a result is written with its output: without one, kept whole
     output = value.get("output")
     failed = value.get("is_error")
     if type(failed) is not bool:
