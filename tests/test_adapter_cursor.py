@@ -143,3 +143,17 @@ def test_a_timestamp_that_is_not_an_integer_is_kept_and_written_back() -> None:
     message = cursor.decode(json.loads(json.dumps(line)))
     assert message.timestamp == 1771000000600.5
     assert cursor.encode(message) == line
+
+
+def test_a_line_without_a_key_every_cursor_line_has_is_kept_whole() -> None:
+    # found by fuzzing: typed, these came back with "session_id": null, "request_id": null or
+    # the role added (the writer gives every line those keys)
+    lines = [
+        {"type": "tool_call", "subtype": "started", "call_id": "c1", "tool_call": {}},
+        {"type": "result", "subtype": "success", "session_id": "s1"},
+        {"type": "assistant", "session_id": "s1", "message": {"content": []}},
+    ]
+    for line in lines:
+        message = cursor.decode(json.loads(json.dumps(line)))
+        assert isinstance(message, RawMessage)
+        assert cursor.encode(message) == line

@@ -173,7 +173,7 @@ BAD_SHAPES = {
         "$.message.toolCallId: expected a string, found an integer",
     ),
     "cursor": (
-        '{"type":"tool_call","subtype":"started","call_id":7}',
+        '{"type":"tool_call","subtype":"started","call_id":7,"session_id":"s"}',
         "$.call_id: expected a string, found an integer",
     ),
     "cline": (

@@ -15,7 +15,9 @@ It borrows Claude Code's line types but not their shapes (see ``docs/adapters/cu
   ``tool_call``/``completed`` -> :class:`ToolResultMessage`: ``result.success`` is a
   success, any other outcome an error, and the outcome's text (``content``,
   ``interleavedOutput``, ``stdout``...) the content;
-- ``result`` -> :class:`ResultMessage`; any other type -> :class:`RawMessage`, whole.
+- ``result`` -> :class:`ResultMessage`; any other type -> :class:`RawMessage`, whole, and
+  so is a line without a key every Cursor line of its type has (``session_id``, a
+  result's ``request_id``, a turn's ``role``), which the writer would add.
 
 ``timestamp_ms`` becomes ``timestamp`` (epoch milliseconds, as written). Everything not
 modelled stays in ``extra``, so ``encode(decode(x)) == x``.
@@ -54,7 +56,7 @@ NAME: Final = "cursor"
 def decode(obj: Any) -> Message:
     """One Cursor stream-json line to one message (the value is copied first).
 
-    >>> decode({"type": "tool_call", "subtype": "started", "call_id": 7})
+    >>> decode({"type": "tool_call", "subtype": "started", "call_id": 7, "session_id": "s"})
     Traceback (most recent call last):
     ...
     messages.errors.DecodeError: cursor: $.call_id: expected a string, found an integer

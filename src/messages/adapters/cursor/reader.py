@@ -78,6 +78,8 @@ def _init(d: dict[str, Any]) -> Message:
 
 def _turn(d: dict[str, Any]) -> Message:
     message = need_obj(d, "message")
+    if "role" not in message:
+        return ev.raw_line(d)  # written with a role: without one, kept whole
     content = message.get("content")
     if type(content) is not list:
         raise fail("an array", content, "content", "$.message")
@@ -223,5 +225,13 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 
 def decode_line(obj: Any) -> Message:
-    """One owned Cursor line to one message; a line of an unknown type is kept whole."""
+    """One owned Cursor line to one message; a line of an unknown type is kept whole.
+
+    So is a line without a key the writer always writes (every line's ``session_id``, a
+    result's ``request_id``): typed, it would come back with that key added.
+    """
+    if type(obj) is dict and (
+        "session_id" not in obj or ("request_id" not in obj and obj.get("type") == "result")
+    ):
+        return ev.raw_line(obj)
     return ev.dispatch(obj, _DECODERS)
