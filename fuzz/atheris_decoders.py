@@ -51,6 +51,8 @@ from messages import DecodeError
 from messages import adapters
 from messages import providers
 from messages.convert import parse_blocks
+from messages.serialize import FORMAT_VERSION
+from messages.serialize import READ_VERSIONS
 from messages.serialize import dumps
 from messages.serialize import loads
 
@@ -112,10 +114,17 @@ def _ignore(value: object) -> None:
     """A target's result is not looked at: only how it ends matters."""
 
 
+def _current(obj: Any) -> Any:
+    """A native value as it is written back: an older version is written as the current."""
+    if type(obj) is dict and obj.get("v") in READ_VERSIONS:
+        obj["v"] = FORMAT_VERSION
+    return obj
+
+
 def _native(data: bytes) -> None:
     value = loads(data)
     if ROUND_TRIP:
-        _check("native", json.loads(dumps(value)), json.loads(data))
+        _check("native", json.loads(dumps(value)), _current(json.loads(data)))
 
 
 def _adapter(name: str) -> Callable[[bytes], None]:
@@ -133,7 +142,8 @@ def _adapter(name: str) -> Callable[[bytes], None]:
                     message = codec.decode(_json(line))
                 except DecodeError:
                     continue
-                _check(f"adapter:{name}", codec.encode(message), obj)
+                expected = _current(obj) if name == "native" else obj
+                _check(f"adapter:{name}", codec.encode(message), expected)
 
     return run
 
