@@ -114,12 +114,14 @@ def _message(d: dict[str, Any]) -> Message:
     body = need_obj(d, "message")
     role = need_str(body, "role", "$.message")
     content = body.get("content", [])
-    if type(content) is not str and type(content) is not list:
+    blocks: Any = content
+    if isinstance(content, list):
+        try:  # the lossless reader: a block missing a key it needs is kept raw, as it came
+            blocks = decode_content(content)
+        except DecodeError as exc:
+            raise exc.within(".message.content") from None
+    elif type(content) is not str:
         raise fail("an array of content blocks", content, "message.content")
-    try:  # the lossless reader: a block missing a key it needs is kept raw, as it came
-        blocks: Any = content if type(content) is str else decode_content(content)
-    except DecodeError as exc:
-        raise exc.within(".message.content") from None
     extra = rest(d, frozenset(("type", "id", "timestamp", "message")))
     body_left = rest(body, frozenset(("role", "content")))
     if "content" not in body:
