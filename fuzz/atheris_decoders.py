@@ -21,10 +21,15 @@ Anything but a value or a ``DecodeError`` whose path starts with ``$`` is a cras
 reports with the input that caused it. With ``MESSAGES_FUZZ_ROUND_TRIP=1`` an input that
 decodes must also encode back JSON-equal (``1``, ``1.0`` and ``true`` told apart), as the
 contract tests require of every fixture: each line an adapter's ``decode`` reads must come
-back from its ``encode``; a provider's response from ``encode_response``; a request from
-``encode_request`` with the settings ``decode_settings`` read. With
-``MESSAGES_FUZZ_LOG=FILE`` a crash does not stop the run: each distinct one (exception type
-and the innermost frame in ``messages``) is written to ``FILE`` once, with its input in hex.
+back from its ``encode`` (a native value of an older version as the current one); a
+provider's response from ``encode_response``; a request from ``encode_request`` with the
+settings ``decode_settings`` read. The adapters promise that of any line; the providers only
+of their fixtures, and by their documented rules leave out an ``extra`` key not spelled like
+their own or owned by another format, rewrite an id their API would refuse, and refuse a raw
+part they cannot tell is theirs: expect reports of those for damaged provider bodies. With
+``MESSAGES_FUZZ_LOG=FILE`` a failure does not stop the run: each distinct one (exception
+type and the innermost frame in ``messages``, or where a round trip differed) is written to
+``FILE`` once, with its input in hex.
 
 ``--seed DIR [ROOT ...]`` writes a seed corpus to ``DIR`` (keep it out of the repository):
 every line and every whole file (up to 4,096 bytes, cut at a line) of the project's fixtures
