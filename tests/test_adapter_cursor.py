@@ -157,3 +157,27 @@ def test_a_line_without_a_key_every_cursor_line_has_is_kept_whole() -> None:
         message = cursor.decode(json.loads(json.dumps(line)))
         assert isinstance(message, RawMessage)
         assert cursor.encode(message) == line
+
+
+def test_a_turn_holding_more_than_text_is_kept_whole() -> None:
+    # found by fuzzing: a turn holding a tool call decoded as an AssistantMessage that encode
+    # refused (the writer splits such a turn into one event per block)
+    line = {
+        "type": "assistant",
+        "session_id": "s1",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Reading."},
+                {"type": "tool_use", "id": "t1", "name": "read", "input": {}},
+            ],
+        },
+    }
+    message = cursor.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, RawMessage)
+    assert cursor.encode(message) == line
+    text_only = {
+        **line,
+        "message": {"role": "assistant", "content": line["message"]["content"][:1]},
+    }  # type: ignore[index]
+    assert isinstance(cursor.decode(text_only), AssistantMessage)

@@ -17,7 +17,8 @@ It borrows Claude Code's line types but not their shapes (see ``docs/adapters/cu
   ``interleavedOutput``, ``stdout``...) the content;
 - ``result`` -> :class:`ResultMessage`; any other type -> :class:`RawMessage`, whole, and
   so is a line without a key every Cursor line of its type has (``session_id``, a
-  result's ``request_id``, a turn's ``role``), which the writer would add.
+  result's ``request_id``, a turn's ``role``), which the writer would add, and a turn
+  holding more than text (the writer splits one into events).
 
 ``timestamp_ms`` becomes ``timestamp`` (epoch milliseconds, as written). Everything not
 modelled stays in ``extra``, so ``encode(decode(x)) == x``.

@@ -21,6 +21,8 @@ from ..._core.wire import opt_bool
 from ..._core.wire import opt_num
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
+from ...blocks import RawBlock
+from ...blocks import TextBlock
 from ...errors import DecodeError
 from ...events.run import InitMessage
 from ...events.run import ResultMessage
@@ -34,12 +36,15 @@ from ...roles import UserMessage
 from .. import _events as ev
 from .._common import decode_content
 
-__all__ = ["INIT_MARKS", "SUFFIX", "decode_line", "result_text"]
+__all__ = ["INIT_MARKS", "SUFFIX", "TEXT_ONLY", "decode_line", "result_text"]
 
 SUFFIX: Final = "ToolCall"
 """How a tool call's payload key ends (``shellToolCall``, ``readToolCall``...)."""
 
 _CONTEXT: Final = ("type", "session_id", "model_call_id", "timestamp_ms")
+TEXT_ONLY: Final = (TextBlock, RawBlock)
+"""The blocks of a turn written as one line (the writer splits any other into events, so a
+line holding another is kept whole)."""
 INIT_MARKS: Final = ("apiKeySource", "permissionMode")
 """An init line names one of these: what a Cursor init is written with, so one without
 either is kept whole (it could not be written back as it came)."""
@@ -87,6 +92,8 @@ def _turn(d: dict[str, Any]) -> Message:
         blocks = decode_content(content)
     except DecodeError as exc:
         raise exc.within(".message.content") from None
+    if not all(isinstance(b, TEXT_ONLY) for b in blocks):
+        return ev.raw_line(d)  # Cursor's turns hold text: another is kept whole, as it came
     sid, mid, ts = _context(d)
     top = ev.left(d, [*_kept(d, _CONTEXT), "message"])
     same = message.get("role") == d["type"]  # else the role is kept, to be written back
