@@ -178,6 +178,6 @@ def test_a_turn_holding_more_than_text_is_kept_whole() -> None:
     assert cursor.encode(message) == line
     text_only = {
         **line,
-        "message": {"role": "assistant", "content": line["message"]["content"][:1]},
-    }  # type: ignore[index]
+        "message": {"role": "assistant", "content": [{"type": "text", "text": "R"}]},
+    }
     assert isinstance(cursor.decode(text_only), AssistantMessage)
