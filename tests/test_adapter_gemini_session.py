@@ -304,3 +304,15 @@ def test_a_call_result_without_a_response_is_written_back_as_it_came() -> None:
     message = g.decode(json.loads(json.dumps(line)))
     assert [b.kind for b in message.content] == ["tool_use", "tool_result"]  # type: ignore[union-attr]
     assert g.encode(message) == line
+
+
+def test_a_call_with_a_result_but_no_status_is_written_back_without_one() -> None:
+    # found by fuzzing: it came back with "status": "success" added
+    reply = {"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a.py"}}}
+    call = {"id": "c1", "name": "ls", "args": {}, "result": [reply]}
+    line = {"id": "n2", "timestamp": "t", "type": "gemini", "content": "", "toolCalls": [call]}
+    message = g.decode(json.loads(json.dumps(line)))
+    assert [b.kind for b in message.content] == ["tool_use", "tool_result"]  # type: ignore[union-attr]
+    assert g.encode(message) == line
+    with_status = {**line, "toolCalls": [{**call, "status": "error"}]}
+    assert g.encode(g.decode(json.loads(json.dumps(with_status)))) == with_status
