@@ -314,9 +314,9 @@ def encode_gemini(m: AssistantMessage, policy: Policy, kind: str = "gemini") -> 
                 entry = {"id": block.tool_use_id, "name": block.name or "", "args": {}}
                 calls.append(entry)
             entry["result"] = _result_of(block, policy)
-            if block.is_error is not None and "status" not in entry:
-                if block.tool_use_id not in quiet:
-                    entry["status"] = "error" if block.is_error else "success"
+            said = "status" in entry or block.tool_use_id in quiet  # as it was read
+            if block.is_error is not None and not said:
+                entry["status"] = "error" if block.is_error else "success"
         else:
             content.append(block)
     if thoughts:
