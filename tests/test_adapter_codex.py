@@ -825,3 +825,27 @@ def test_a_type_or_item_type_that_is_not_a_string_stays_raw() -> None:
         message = codex.decode(line)
         assert isinstance(message, RawMessage)
         assert codex.encode(message) == line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"type": "turn.completed", "method": "m", "jsonrpc": "2.0", "usage": {"output_tokens": 2}},
+        {"type": "thread.started", "thread_id": "t1", "method": "m"},
+        {"type": "item.completed", "method": "m", "item": {"id": "i", "type": "agent_message"}},
+    ],
+)
+def test_an_exec_event_with_a_method_key_is_written_back_whole(line: dict[str, Any]) -> None:
+    # found by fuzzing: the decoder reads a line with a ``type`` as an exec event, but the
+    # encoder took any ``method`` for an app-server message and lost "jsonrpc" and "method"
+    message = cx.decode(json.loads(json.dumps(line)))
+    assert json_equal(cx.encode(message), line)
+
+
+def test_a_reasoning_item_without_text_is_kept_raw_and_written_back() -> None:
+    # found by fuzzing: it came back with "text": "" added (an agent message without text
+    # was already kept raw)
+    line = {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning"}}
+    message = cx.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, RawMessage)
+    assert cx.encode(message) == line

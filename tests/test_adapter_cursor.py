@@ -106,3 +106,78 @@ def test_lines_written_for_cursor_name_their_session() -> None:
     assert cursor.detect(line) and not claude_code.detect(line)
     claude_line = claude_code.encode(cursor.decode(line))
     assert claude_code.detect(claude_line) and not cursor.detect(claude_line)
+
+
+def test_an_init_naming_neither_key_is_kept_whole_and_written_back() -> None:
+    # found by fuzzing: it decoded as an InitMessage that the encoder then refused
+    line = {"type": "system", "subtype": "init", "session_id": "s1", "cwd": "/w"}
+    message = cursor.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, RawMessage)
+    assert cursor.encode(message) == line
+    own = {**line, "apiKeySource": "login", "model": "Auto"}
+    assert isinstance(cursor.decode(own), InitMessage)
+    assert cursor.encode(cursor.decode(json.loads(json.dumps(own)))) == own
+
+
+def test_a_role_that_is_not_the_line_type_is_written_back_as_it_came() -> None:
+    # found by fuzzing: {"type": "user", "message": {"role": "us?r"}} came back as "user"
+    line = {
+        "type": "user",
+        "session_id": "s1",
+        "message": {"role": "human", "content": [{"type": "text", "text": "hi"}]},
+    }
+    message = cursor.decode(json.loads(json.dumps(line)))
+    assert message.kind == "user"
+    assert cursor.encode(message) == line
+
+
+def test_a_timestamp_that_is_not_an_integer_is_kept_and_written_back() -> None:
+    # found by fuzzing: a float timestamp_ms was read as the time and never written back
+    line = {
+        "type": "result",
+        "session_id": "s1",
+        "request_id": "r1",
+        "subtype": "success",
+        "timestamp_ms": 1771000000600.5,
+    }
+    message = cursor.decode(json.loads(json.dumps(line)))
+    assert message.timestamp == 1771000000600.5
+    assert cursor.encode(message) == line
+
+
+def test_a_line_without_a_key_every_cursor_line_has_is_kept_whole() -> None:
+    # found by fuzzing: typed, these came back with "session_id": null, "request_id": null or
+    # the role added (the writer gives every line those keys)
+    lines = [
+        {"type": "tool_call", "subtype": "started", "call_id": "c1", "tool_call": {}},
+        {"type": "result", "subtype": "success", "session_id": "s1"},
+        {"type": "assistant", "session_id": "s1", "message": {"content": []}},
+    ]
+    for line in lines:
+        message = cursor.decode(json.loads(json.dumps(line)))
+        assert isinstance(message, RawMessage)
+        assert cursor.encode(message) == line
+
+
+def test_a_turn_holding_more_than_text_is_kept_whole() -> None:
+    # found by fuzzing: a turn holding a tool call decoded as an AssistantMessage that encode
+    # refused (the writer splits such a turn into one event per block)
+    line = {
+        "type": "assistant",
+        "session_id": "s1",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Reading."},
+                {"type": "tool_use", "id": "t1", "name": "read", "input": {}},
+            ],
+        },
+    }
+    message = cursor.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, RawMessage)
+    assert cursor.encode(message) == line
+    text_only = {
+        **line,
+        "message": {"role": "assistant", "content": [{"type": "text", "text": "R"}]},
+    }
+    assert isinstance(cursor.decode(text_only), AssistantMessage)

@@ -18,6 +18,7 @@ import pytest
 
 from conftest import ROOT
 from messages import AssistantMessage
+from messages import DecodeError
 from messages import InitMessage
 from messages import ResultMessage
 from messages import ToolResultBlock
@@ -200,3 +201,26 @@ def test_stats_with_no_argument_reads_droids_folder(
 def test_convert_to_droid_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["convert", "--to", "droid", str(PROJECT / f"{SESSION}.jsonl")]) == 2
     assert "--to droid: droid is an agent's own store" in capsys.readouterr().err
+
+
+def test_a_block_missing_a_key_it_needs_is_kept_raw_and_written_back() -> None:
+    # found by fuzzing: a tool result without content came back with "content": ""
+    line = {
+        "type": "message",
+        "id": "m1",
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1"}]},
+    }
+    message = droid.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, UserMessage)
+    assert [b.kind for b in message.content] == ["raw"]  # type: ignore[union-attr]
+    assert droid.encode(message) == line
+
+
+def test_content_that_is_not_blocks_is_a_decode_error_with_its_path() -> None:
+    line = {"type": "message", "id": "m1", "message": {"role": "user", "content": 7}}
+    with pytest.raises(DecodeError) as info:
+        droid.decode(line)
+    assert info.value.path == "$.message.content"
+    assert str(info.value) == (
+        "droid: $.message.content: expected an array of content blocks, found an integer"
+    )

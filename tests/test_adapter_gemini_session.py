@@ -293,3 +293,26 @@ def test_stats_do_not_count_the_prompt_log_and_checkpoints_again(
 
     assert figures(everything) == figures(alone)  # one session, its turns not doubled
     assert len(figures(alone)) == 1 and figures(alone)[0]["turns"] == 3
+
+
+def test_a_call_result_without_a_response_is_written_back_as_it_came() -> None:
+    # found by fuzzing (the Gemini part reader this adapter shares with Qwen Code): the
+    # result came back with "response": {"output": ""} added
+    call = {"id": "c1", "name": "read_file", "args": {}, "status": "success"}
+    call["result"] = [{"functionResponse": {"id": "c1", "name": "read_file"}}]
+    line = {"id": "n2", "timestamp": "t", "type": "gemini", "content": "", "toolCalls": [call]}
+    message = g.decode(json.loads(json.dumps(line)))
+    assert [b.kind for b in message.content] == ["tool_use", "tool_result"]  # type: ignore[union-attr]
+    assert g.encode(message) == line
+
+
+def test_a_call_with_a_result_but_no_status_is_written_back_without_one() -> None:
+    # found by fuzzing: it came back with "status": "success" added
+    reply = {"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a.py"}}}
+    call = {"id": "c1", "name": "ls", "args": {}, "result": [reply]}
+    line = {"id": "n2", "timestamp": "t", "type": "gemini", "content": "", "toolCalls": [call]}
+    message = g.decode(json.loads(json.dumps(line)))
+    assert [b.kind for b in message.content] == ["tool_use", "tool_result"]  # type: ignore[union-attr]
+    assert g.encode(message) == line
+    with_status = {**line, "toolCalls": [{**call, "status": "error"}]}
+    assert g.encode(g.decode(json.loads(json.dumps(with_status)))) == with_status

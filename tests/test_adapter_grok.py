@@ -273,3 +273,37 @@ def test_stats_with_no_argument_reads_groks_folder(
 ) -> None:
     only_these_folders(monkeypatch, home.parent / "nobody", GROK_HOME=str(home))
     _agree(CCUSAGE_DAILY, _ours(home, capsys))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"params": {"update": {"sessionUpdate": "plan", "entries": []}}},  # no method
+        {
+            "jsonrpc": "2.0",
+            "method": "session/update",
+            "params": {"update": {"sessionUpdate": "x"}},
+        },
+        {"type": "t", "method": "m", "params": {"update": {"sessionUpdate": "plan"}}},
+    ],
+)
+def test_a_line_grok_does_not_write_is_kept_whole_and_written_back(line: dict[str, Any]) -> None:
+    # found by fuzzing: it decoded as a StreamEventMessage that the encoder then refused
+    message = grok.decode(json.loads(json.dumps(line)))
+    assert message.kind == "raw"
+    assert grok.encode(message) == line
+    (written,) = grok.iter_encode(grok.iter_decode([json.dumps(line)]))
+    assert json.loads(written) == line
+
+
+def test_a_finished_call_without_content_is_written_back_without_it() -> None:
+    # found by fuzzing: it came back with an empty text content block added
+    update = {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "status": "completed"}
+    line = {"method": "session/update", "params": {"sessionId": "s", "update": update}}
+    message = grok.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, ToolResultMessage) and message.content == ""
+    assert grok.encode(message) == line
+    fresh = ToolResultMessage("t1", "done")  # from elsewhere: its text is written
+    assert grok.encode(fresh)["params"]["update"]["content"] == [
+        {"type": "content", "content": {"type": "text", "text": "done"}}
+    ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -252,3 +253,42 @@ def test_stats_do_not_count_the_context_again(
     assert with_context["sessions"][0]["session_id"] == SESSION  # the folder, as ccusage names it
     assert with_context["total"]["turns"] == without["total"]["turns"] == 2
     assert with_context["total"]["tool_calls"] == {"Shell": 1}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"timestamp": 1.5, "message": {"type": "FutureEvent", "payload": {"n": 1}}},
+        {"timestamp": 1.5, "message": {"payload": {}}},  # no type
+        {"type": "metadata"},  # no protocol_version
+        {"type": "metadata", "message": {"type": "ToolCall"}},  # a type, no payload
+    ],
+)
+def test_every_event_kept_whole_is_written_back(line: dict[str, Any]) -> None:
+    # found by fuzzing: an event of an unknown type decoded as a StreamEventMessage that the
+    # encoder then refused ("Kimi CLI's wire has no event for a stream_event message")
+    message = kimi.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, StreamEventMessage)
+    assert kimi.encode(message) == line
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"type": "ToolCall", "payload": {"type": "function", "id": "S", "function": {"name": "S"}}},
+        {"type": "ToolCall", "payload": {"id": "S", "function": {"name": "S", "arguments": "{}"}}},
+        {
+            "type": "ToolResult",
+            "payload": {"tool_call_id": "S", "return_value": {"is_error": False}},
+        },
+    ],
+)
+def test_a_call_or_result_missing_what_it_is_written_with_is_kept_whole(
+    payload: dict[str, Any],
+) -> None:
+    # found by fuzzing: they came back with "arguments": "{}", "type": "function" or
+    # "output": "" added
+    line = {"timestamp": 1.5, "message": payload}
+    message = kimi.decode(json.loads(json.dumps(line)))
+    assert isinstance(message, StreamEventMessage)
+    assert kimi.encode(message) == line

@@ -210,3 +210,31 @@ def test_the_headless_stream_is_claude_codes_shape_and_read_by_it() -> None:
     assert [m.kind for m in out] == ["system_event", "assistant", "result"]
     assert out[1].text == "The capital of France is Paris." and out[1].model == "qwen3-coder-plus"
     assert [json.loads(x) for x in claude_code.iter_encode(out)] == [json.loads(x) for x in lines]
+
+
+def test_a_system_record_the_encoder_would_refuse_is_kept_whole() -> None:
+    # found by fuzzing: an unknown subtype without a version decoded as a SystemEventMessage
+    # that the encoder then refused ("Qwen Code chats have no record for a system_event")
+    record = {"uuid": "a8", "sessionId": "s", "type": "system", "subtype": "new_kind"}
+    message = q.decode(json.loads(json.dumps(record)))
+    assert isinstance(message, RawMessage)
+    assert q.encode(message) == record
+    own = {**record, "version": "0.0.14", "systemPayload": {"n": 1}}  # Qwen Code's: typed
+    assert isinstance(q.decode(own), SystemEventMessage)
+    assert q.encode(q.decode(json.loads(json.dumps(own)))) == own
+
+
+def test_a_function_response_without_a_response_is_kept_whole() -> None:
+    # found by fuzzing (the Gemini part reader Qwen Code and Gemini CLI sessions share): it
+    # came back with "response": {"output": ""} added
+    record = {
+        "uuid": "a5",
+        "sessionId": "s",
+        "type": "tool_result",
+        "version": "0.0.14",
+        "message": {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "ls"}}]},
+    }
+    message = q.decode(json.loads(json.dumps(record)))
+    assert isinstance(message, ToolMessage)
+    assert message.content == (RawBlock({"functionResponse": {"id": "c1", "name": "ls"}}),)
+    assert q.encode(message) == record

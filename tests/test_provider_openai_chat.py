@@ -397,3 +397,18 @@ def test_gemini_model_role_follows_the_policy() -> None:
     assert openai_chat.encode_request([model], unsupported="drop") == {"messages": []}
     legacy = RawMessage({"role": "function", "name": "f", "content": "x"})
     assert openai_chat.encode_request([legacy]) == {"messages": [legacy.data]}
+
+
+def test_a_call_kept_raw_keeps_its_thought_signature() -> None:
+    # found by fuzzing: a call the decoder keeps raw (here: no arguments) lost Gemini's
+    # extra_content.google.thought_signature, taken off before the call was judged
+    call = {
+        "id": "f1",
+        "type": "function",
+        "function": {"name": "get_weather"},
+        "extra_content": {"google": {"thought_signature": "CiQB"}},
+    }
+    body = {"messages": [{"role": "assistant", "content": None, "tool_calls": [call]}]}
+    (turn,) = openai_chat.decode_request(body)
+    assert turn.content == (RawBlock(call),)  # type: ignore[union-attr]
+    assert json_equal(openai_chat.encode_request((turn,)), body)

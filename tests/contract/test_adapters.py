@@ -160,7 +160,8 @@ BAD_SHAPES = {
         "$.message.content[0].text: expected a string, found an integer",
     ),
     "kimi": (
-        '{"timestamp":1,"message":{"type":"ToolCall","payload":{"id":"c","function":{}}}}',
+        '{"timestamp":1,"message":{"type":"ToolCall",'
+        '"payload":{"type":"function","id":"c","function":{"arguments":"{}"}}}}',
         "$.message.payload.function.name: expected a string, found nothing",
     ),
     "kilo": (
@@ -173,7 +174,7 @@ BAD_SHAPES = {
         "$.message.toolCallId: expected a string, found an integer",
     ),
     "cursor": (
-        '{"type":"tool_call","subtype":"started","call_id":7}',
+        '{"type":"tool_call","subtype":"started","call_id":7,"session_id":"s"}',
         "$.call_id: expected a string, found an integer",
     ),
     "cline": (

@@ -15,7 +15,8 @@ A part becomes:
 - ``{"functionCall": {"id", "name", "args"}}`` -> :class:`ToolUseBlock` (typed only when the
   caller asks, see ``calls``);
 - ``{"functionResponse": {"id", "name", "response"}}`` -> :class:`ToolResultBlock` with the
-  response's ``output`` (or ``error``, then ``is_error``) as its text (typed likewise);
+  response's ``output`` (or ``error``, then ``is_error``) as its text (typed likewise; one
+  without a ``response`` stays raw);
 - ``{"inlineData": {"mimeType": "image/...", "data"}}`` -> :class:`ImageBlock`;
 - anything else (file data, executable code, an unknown part) -> :class:`RawBlock`, verbatim.
 
@@ -109,6 +110,8 @@ def _response(part: dict[str, Any]) -> Block | None:
     call_id, name, response = reply.get("id"), reply.get("name"), reply.get("response")
     if type(call_id) is not str or (name is not None and type(name) is not str):
         return None
+    if "response" not in reply:
+        return None  # the encoder writes a response: without one, the part is kept whole
     mirror = rest(part, ("functionResponse",))
     inner = rest(reply, _RESPONSE)
     text = ""

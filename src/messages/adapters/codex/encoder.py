@@ -165,12 +165,14 @@ def _encode(m: Message, policy: Policy, calls: _Calls = None) -> Any:
     if ex and "kind" not in ex:
         plain_ex: dict[str, Any] = raw(ex)
         own = None
-        if "method" in plain_ex:
-            own = encode_app(m, plain_ex)
-        elif type(plain_ex.get("payload")) is dict and plain_ex.get("type") in ROLLOUT_TYPES:
+        # in the decoder's order: a line with a ``type`` is an exec event or a rollout
+        # record even when it also has a ``method``; only a line without is the app's
+        if type(plain_ex.get("payload")) is dict and plain_ex.get("type") in ROLLOUT_TYPES:
             own = encode_rollout(m, plain_ex)
         elif plain_ex.get("type") in _EXEC_TYPES or plain_ex.get("type") in _OWN_RECORDS:
             own = _own_exec(m, plain_ex)
+        elif "method" in plain_ex:
+            own = encode_app(m, plain_ex)
         if own is not None:
             return own
     return _foreign(m, policy, calls)

@@ -247,6 +247,8 @@ def decode_item(
         text = need_str(item, "text")
         return _new_text(text, None, "assistant", None, sid, None, None, item_id, None, extra)
     if kind == "reasoning":
+        if "text" not in item and "summary" not in item and "content" not in item:
+            return None  # no text to read: kept raw (it would be written back with one)
         if not camel and "text" in item:
             slot["item"] = rest(item, _ID_TEXT)
             text = need_str(item, "text")

@@ -3,7 +3,8 @@
 It borrows Claude Code's line types but not their shapes (see ``docs/adapters/cursor.md``):
 
 - ``system``/``init`` (``cwd``, ``model``, ``apiKeySource``, ``permissionMode``) ->
-  :class:`InitMessage`; other ``system`` lines -> :class:`RawMessage`;
+  :class:`InitMessage`; other ``system`` lines, and an init naming neither
+  ``apiKeySource`` nor ``permissionMode``, -> :class:`RawMessage`;
 - ``user`` / ``assistant`` (a ``message`` of ``role`` and ``content`` blocks, and for the
   assistant ``model_call_id`` and ``timestamp_ms``) -> :class:`UserMessage` /
   :class:`AssistantMessage` (``model_call_id`` as ``message_id``);
@@ -14,7 +15,10 @@ It borrows Claude Code's line types but not their shapes (see ``docs/adapters/cu
   ``tool_call``/``completed`` -> :class:`ToolResultMessage`: ``result.success`` is a
   success, any other outcome an error, and the outcome's text (``content``,
   ``interleavedOutput``, ``stdout``...) the content;
-- ``result`` -> :class:`ResultMessage`; any other type -> :class:`RawMessage`, whole.
+- ``result`` -> :class:`ResultMessage`; any other type -> :class:`RawMessage`, whole, and
+  so is a line without a key every Cursor line of its type has (``session_id``, a
+  result's ``request_id``, a turn's ``role``), which the writer would add, and a turn
+  holding more than text (the writer splits one into events).
 
 ``timestamp_ms`` becomes ``timestamp`` (epoch milliseconds, as written). Everything not
 modelled stays in ``extra``, so ``encode(decode(x)) == x``.
@@ -53,7 +57,7 @@ NAME: Final = "cursor"
 def decode(obj: Any) -> Message:
     """One Cursor stream-json line to one message (the value is copied first).
 
-    >>> decode({"type": "tool_call", "subtype": "started", "call_id": 7})
+    >>> decode({"type": "tool_call", "subtype": "started", "call_id": 7, "session_id": "s"})
     Traceback (most recent call last):
     ...
     messages.errors.DecodeError: cursor: $.call_id: expected a string, found an integer

@@ -21,6 +21,8 @@ from ..._core.wire import opt_bool
 from ..._core.wire import opt_num
 from ..._core.wire import opt_str
 from ..._core.wire import opt_time
+from ...blocks import RawBlock
+from ...blocks import TextBlock
 from ...errors import DecodeError
 from ...events.run import InitMessage
 from ...events.run import ResultMessage
@@ -34,12 +36,18 @@ from ...roles import UserMessage
 from .. import _events as ev
 from .._common import decode_content
 
-__all__ = ["SUFFIX", "decode_line", "result_text"]
+__all__ = ["INIT_MARKS", "SUFFIX", "TEXT_ONLY", "decode_line", "result_text"]
 
 SUFFIX: Final = "ToolCall"
 """How a tool call's payload key ends (``shellToolCall``, ``readToolCall``...)."""
 
 _CONTEXT: Final = ("type", "session_id", "model_call_id", "timestamp_ms")
+TEXT_ONLY: Final = (TextBlock, RawBlock)
+"""The blocks of a turn written as one line (the writer splits any other into events, so a
+line holding another is kept whole)."""
+INIT_MARKS: Final = ("apiKeySource", "permissionMode")
+"""An init line names one of these: what a Cursor init is written with, so one without
+either is kept whole (it could not be written back as it came)."""
 _RESULT_TEXT: Final = ("content", "interleavedOutput", "stdout", "output", "message", "error")
 
 
@@ -49,12 +57,18 @@ def _context(d: dict[str, Any]) -> tuple[str | None, str | None, Any]:
 
 
 def _kept(d: dict[str, Any], used: tuple[str, ...]) -> list[str]:
-    """The modelled keys that carry a value (a null stays in extra, to be written back)."""
-    return [k for k in used if d.get(k) is not None or k == "type"]
+    """The modelled keys that carry a value; the others stay in extra, to be written back.
+
+    A null stays, and so does a ``timestamp_ms`` that is not an integer.
+    """
+    found = [k for k in used if d.get(k) is not None or k == "type"]
+    if "timestamp_ms" in found and type(d["timestamp_ms"]) is not int:
+        found.remove("timestamp_ms")  # the writer writes an integer: another value stays
+    return found
 
 
 def _init(d: dict[str, Any]) -> Message:
-    if d.get("subtype") != "init":
+    if d.get("subtype") != "init" or not any(k in d for k in INIT_MARKS):
         return ev.raw_line(d)
     sid, _, ts = _context(d)
     used = ("type", "subtype", "session_id", "cwd", "model")
@@ -69,6 +83,8 @@ def _init(d: dict[str, Any]) -> Message:
 
 def _turn(d: dict[str, Any]) -> Message:
     message = need_obj(d, "message")
+    if "role" not in message:
+        return ev.raw_line(d)  # written with a role: without one, kept whole
     content = message.get("content")
     if type(content) is not list:
         raise fail("an array", content, "content", "$.message")
@@ -76,9 +92,12 @@ def _turn(d: dict[str, Any]) -> Message:
         blocks = decode_content(content)
     except DecodeError as exc:
         raise exc.within(".message.content") from None
+    if not all(isinstance(b, TEXT_ONLY) for b in blocks):
+        return ev.raw_line(d)  # Cursor's turns hold text: another is kept whole, as it came
     sid, mid, ts = _context(d)
     top = ev.left(d, [*_kept(d, _CONTEXT), "message"])
-    inner = ev.left(message, ("role", "content"))
+    same = message.get("role") == d["type"]  # else the role is kept, to be written back
+    inner = ev.left(message, ("role", "content") if same else ("content",))
     if inner:
         top["message"] = inner
     extra = ev.frozen(top)
@@ -213,5 +232,13 @@ _DECODERS: Final[dict[str, Callable[[dict[str, Any]], Message]]] = {
 
 
 def decode_line(obj: Any) -> Message:
-    """One owned Cursor line to one message; a line of an unknown type is kept whole."""
+    """One owned Cursor line to one message; a line of an unknown type is kept whole.
+
+    So is a line without a key the writer always writes (every line's ``session_id``, a
+    result's ``request_id``): typed, it would come back with that key added.
+    """
+    if type(obj) is dict and (
+        "session_id" not in obj or ("request_id" not in obj and obj.get("type") == "result")
+    ):
+        return ev.raw_line(obj)
     return ev.dispatch(obj, _DECODERS)

@@ -9,14 +9,12 @@ the line apart from the prompt line a caller sends Claude Code; a result names i
 from __future__ import annotations
 
 from typing import Any
-from typing import Final
 
 from ..._core.frozen import FrozenDict
 from ..._core.frozen import raw
 from ..._core.wire import present
 from ..._shapes import anthropic_blocks
 from ...blocks import Block
-from ...blocks import RawBlock
 from ...blocks import TextBlock
 from ...events.run import InitMessage
 from ...events.run import ResultMessage
@@ -37,11 +35,11 @@ from .. import _events as ev
 from .._common import content_text
 from .._common import refuse
 from .._common import refuse_record
+from .reader import INIT_MARKS
 from .reader import SUFFIX
+from .reader import TEXT_ONLY
 
 __all__ = ["encode_line", "native"]
-
-_TEXT_ONLY: Final = (TextBlock, RawBlock)
 
 
 def _line(kind: str, m: Message) -> dict[str, Any]:
@@ -56,7 +54,7 @@ def _line(kind: str, m: Message) -> dict[str, Any]:
 def native(m: Message) -> bool:
     """Whether a message is one Cursor line as it is (a turn of text only, or not a turn)."""
     if isinstance(m, (UserMessage, AssistantMessage)):
-        return isinstance(m.content, str) or all(isinstance(b, _TEXT_ONLY) for b in m.content)
+        return isinstance(m.content, str) or all(isinstance(b, TEXT_ONLY) for b in m.content)
     return not isinstance(m, (SystemMessage, ToolMessage))
 
 
@@ -124,7 +122,7 @@ def _run(m: ResultMessage, policy: Policy) -> dict[str, Any]:
 
 
 def _init(m: InitMessage, policy: Policy) -> dict[str, Any] | None:
-    if not any(k in m.extra for k in ("apiKeySource", "permissionMode")):
+    if not any(k in m.extra for k in INIT_MARKS):
         why = "a Cursor init names its apiKeySource or permissionMode; this one has neither"
         refuse(m, why, policy, degrade=False)
         return None

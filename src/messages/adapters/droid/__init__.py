@@ -45,7 +45,6 @@ from ...blocks import Block
 from ...blocks import VideoBlock
 from ...convert import dump_blocks
 from ...convert import messages_to_turn
-from ...convert import parse_blocks
 from ...errors import DecodeError
 from ...events.run import InitMessage
 from ...events.run import InvalidLineMessage
@@ -62,6 +61,7 @@ from ...roles import as_blocks
 from .. import _base
 from .. import _events as ev
 from .._base import whole_messages as merge
+from .._common import decode_content
 from .._common import refuse
 from .._common import refuse_content
 from .._common import refuse_record
@@ -114,13 +114,14 @@ def _message(d: dict[str, Any]) -> Message:
     body = need_obj(d, "message")
     role = need_str(body, "role", "$.message")
     content = body.get("content", [])
-    try:
-        blocks: Any = (
-            content if type(content) is str else parse_blocks(content, provider="anthropic")
-        )
-    except DecodeError as exc:
-        exc.path = "$.message.content" + exc.path.removeprefix("$")
-        raise
+    blocks: Any = content
+    if isinstance(content, list):
+        try:  # the lossless reader: a block missing a key it needs is kept raw, as it came
+            blocks = decode_content(content)
+        except DecodeError as exc:
+            raise exc.within(".message.content") from None
+    elif type(content) is not str:
+        raise fail("an array of content blocks", content, "message.content")
     extra = rest(d, frozenset(("type", "id", "timestamp", "message")))
     body_left = rest(body, frozenset(("role", "content")))
     if "content" not in body:

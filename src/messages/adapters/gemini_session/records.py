@@ -76,6 +76,9 @@ CALL: Final = "toolCall"
 own (a Responses ``status``)."""
 NO_ARGS: Final = "$noArgs"
 """The ``extra`` key of a tool call written without ``args``."""
+NO_STATUS: Final = "$noStatus"
+"""The ``extra`` key of a tool call with a ``result`` but no ``status`` (the encoder would
+write one from the result)."""
 EDITS: Final = ("$rewindTo", "$set")
 """The JSON Lines form's edit records, by their one key."""
 MESSAGE_TYPES: Final = frozenset(("user", "gemini", "info", "error", "warning"))
@@ -170,6 +173,8 @@ def _tool_call(entry: Any, at: str) -> tuple[Block, ...]:
     name = need_str(entry, "name", at)
     args = entry.get("args", MISSING)
     mirror = rest(entry, _CALL)
+    if "result" in entry and "status" not in entry:
+        mirror[NO_STATUS] = True
     if args is MISSING:
         mirror[NO_ARGS] = True
         args = {}
@@ -289,6 +294,7 @@ def encode_gemini(m: AssistantMessage, policy: Policy, kind: str = "gemini") -> 
     thoughts: list[Any] = []
     calls: list[dict[str, Any]] = []
     by_id: dict[str, dict[str, Any]] = {}
+    quiet: set[str] = set()
     content: list[Block] = []
     blocks = (TextBlock(m.content),) if isinstance(m.content, str) else m.content
     for block in blocks:
@@ -296,6 +302,8 @@ def encode_gemini(m: AssistantMessage, policy: Policy, kind: str = "gemini") -> 
             thoughts.append(ev.overlay({"description": block.thinking}, block.extra))
         elif isinstance(block, ToolUseBlock):
             entry = _call_entry(block)
+            if entry.pop(NO_STATUS, None) is not None:
+                quiet.add(block.id)  # its result was read without a status: none written
             calls.append(entry)
             by_id[block.id] = entry
         elif isinstance(block, ToolResultBlock):
@@ -306,7 +314,8 @@ def encode_gemini(m: AssistantMessage, policy: Policy, kind: str = "gemini") -> 
                 entry = {"id": block.tool_use_id, "name": block.name or "", "args": {}}
                 calls.append(entry)
             entry["result"] = _result_of(block, policy)
-            if block.is_error is not None and "status" not in entry:
+            said = "status" in entry or block.tool_use_id in quiet  # as it was read
+            if block.is_error is not None and not said:
                 entry["status"] = "error" if block.is_error else "success"
         else:
             content.append(block)

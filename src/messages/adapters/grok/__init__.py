@@ -17,7 +17,8 @@ updates have the Agent Client Protocol's shapes, with xAI's additions. See
   ``costUsdTicks`` / 10^10 as dollars; summed over ``modelUsage`` where the turn splits it
   by model), ``stop_reason``;
 - every other notification (``tool_call`` progress, ``plan``, ``pending_interaction``...) ->
-  :class:`StreamEventMessage`, verbatim.
+  :class:`StreamEventMessage`, verbatim; any other line (no ``method``, or ACP's JSON-RPC)
+  -> :class:`RawMessage`, whole.
 
 Every message carries ``sessionId`` as ``session_id``, ``_meta.eventId`` as ``uuid`` and
 ``agentTimestampMs`` (else ``timestamp``) as its time; the rest of the line is kept in
@@ -138,7 +139,7 @@ def _encode(m: Message, policy: Policy) -> Any:
             status = "failed" if m.is_error else "completed"
             update = {"sessionUpdate": "tool_call_update", "toolCallId": m.tool_use_id}
             update["status"] = status
-            if kept is None or "content" not in kept:
+            if kept is None:  # a decoded result keeps its content (or its having none)
                 text = content_text(m.content, policy)
                 update["content"] = [{"type": "content", "content": {"type": "text", "text": text}}]
             return _line(m, update)

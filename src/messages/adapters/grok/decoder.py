@@ -236,6 +236,8 @@ def decode_line(obj: Any) -> Message:
         found = reader(kept, update_of(kept) or {})
         if found is not None:
             return found
+    if not is_update(obj):  # no method, or JSON-RPC's: a line the encoder would not write
+        return ev.raw_line(obj)  # kept whole, so it is written back as it came
     stamp = iso_millis(_meta(obj).get("agentTimestampMs")) or iso_millis(obj.get("timestamp"))
     return StreamEventMessage(wrap_owned(obj), timestamp=stamp)
 

@@ -10,7 +10,8 @@ first ``{"type": "metadata", "protocol_version": ...}`` line. See ``docs/adapter
   :class:`ToolUseMessage` (the arguments parsed as ``input`` and kept as written in
   ``arguments``);
 - ``ToolResult`` (``tool_call_id``, ``return_value.output``, ``return_value.is_error``) ->
-  :class:`ToolResultMessage`;
+  :class:`ToolResultMessage`; a call without its ``type`` or ``arguments``, or a result
+  without its ``output``, is kept whole as an event (it is written with them);
 - ``StatusUpdate`` with ``token_usage`` -> :class:`ResultMessage` (``subtype="status"``): one
   API call's usage (``input_other``, ``output``, ``input_cache_read``, ``input_cache_creation``),
   its ``message_id``;
@@ -120,6 +121,18 @@ def _event(d: dict[str, Any]) -> Message:
     return StreamEventMessage(wrap_owned(d), timestamp=opt_time(d))
 
 
+def _enveloped(obj: dict[str, Any]) -> bool:
+    """Whether a line is a wire event (a ``message`` holding a ``payload``) or the metadata line.
+
+    What the decoder reads (or keeps whole, as an event), and so what the encoder writes back
+    whole, whatever the event's type.
+    """
+    body = obj.get("message")
+    if type(body) is dict and type(body.get("payload")) is dict:
+        return True
+    return obj.get("type") == "metadata"
+
+
 def _mirror(d: dict[str, Any], body: dict[str, Any], payload_left: dict[str, Any]) -> FrozenDict:
     """What a line keeps besides the payload's modelled keys: the line's and message's rest."""
     extra = rest(d, frozenset(("timestamp", "message")))
@@ -152,6 +165,8 @@ def _content(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Mess
 def _tool_call(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Message:
     call = need_str(p, "id", "$.message.payload")
     function = need_obj(p, "function", "$.message.payload")
+    if "type" not in p or "arguments" not in function:
+        return _event(d)  # a call is written with both: without them, it is kept whole
     name = need_str(function, "name", "$.message.payload.function")
     text = function.get("arguments")
     args: dict[str, Any] = {}
@@ -181,6 +196,8 @@ def _tool_call(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Me
 def _tool_result(d: dict[str, Any], body: dict[str, Any], p: dict[str, Any]) -> Message:
     call = need_str(p, "tool_call_id", "$.message.payload")
     value = need_obj(p, "return_value", "$.message.payload")
+    if "output" not in value:
+        return _event(d)  # a result is written with its output: without one, kept whole
     output = value.get("output")
     failed = value.get("is_error")
     if type(failed) is not bool:
@@ -223,6 +240,12 @@ _DECODERS: Final = {
 }
 
 
+def _kept_whole(event: FrozenDict) -> bool:
+    """Whether an event is one the decoder kept whole: a wire event or a context record."""
+    found = raw(event)
+    return _enveloped(found) or cx.is_bookkeeping(found)
+
+
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
         raise fail("an object", obj)
@@ -257,7 +280,7 @@ def _encode(m: Message, policy: Policy) -> Any:
     match m:
         case RawMessage() if m.role is None and isinstance(m.data, FrozenDict):
             return raw(m.data)
-        case StreamEventMessage() if isinstance(m.event, FrozenDict) and detect(raw(m.event)):
+        case StreamEventMessage() if isinstance(m.event, FrozenDict) and _kept_whole(m.event):
             return raw(m.event)
         case UserMessage() if isinstance(m.content, str):
             return _line("TurnBegin", m, {"user_input": m.content})

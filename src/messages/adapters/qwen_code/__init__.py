@@ -9,7 +9,9 @@ and Qwen's own ``toolCallResult`` and ``systemPayload``. The mapping (see
 - ``user`` -> :class:`UserMessage`; ``assistant`` -> :class:`AssistantMessage` (thought
   parts as thinking, function calls as tool calls, ``usageMetadata`` as usage);
   ``tool_result`` -> :class:`ToolMessage` (function responses as tool results);
-- ``system`` -> :class:`SystemEventMessage` (``subtype``; ``systemPayload`` as ``data``);
+- ``system`` -> :class:`SystemEventMessage` (``subtype``; ``systemPayload`` as ``data``),
+  when it is a record the encoder writes back: one of :data:`SUBTYPES`, or one with its
+  ``version``;
 - anything else -> :class:`RawMessage`, verbatim.
 
 Gemini parts are read by the module Gemini CLI's saved sessions use too
@@ -83,7 +85,15 @@ of these, or any event read from a Qwen Code chat (it has its ``version``), is w
 def _decode(obj: Any) -> Message:
     if type(obj) is not dict:
         raise fail("an object", obj)
-    return rec.decode_record(obj)
+    message = rec.decode_record(obj)
+    if isinstance(message, SystemEventMessage) and not _own_system(message):
+        return ev.raw_line(obj)  # not a record the encoder writes: kept whole, written back
+    return message
+
+
+def _own_system(m: SystemEventMessage) -> bool:
+    """Whether an event is written as a ``system`` record (see :data:`SUBTYPES`)."""
+    return m.subtype in SUBTYPES or "version" in m.extra
 
 
 def decode(obj: Any) -> Message:
@@ -117,7 +127,7 @@ def _encode(m: Message, policy: Policy) -> Any:
             return rec.encode_record("assistant", m, policy)
         case ToolMessage():
             return rec.encode_record("tool_result", m, policy)
-        case SystemEventMessage() if m.subtype in SUBTYPES or "version" in m.extra:
+        case SystemEventMessage() if _own_system(m):
             return _system(m)
         case RawMessage():
             if m.role is None and isinstance(m.data, FrozenDict):

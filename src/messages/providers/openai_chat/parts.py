@@ -145,8 +145,8 @@ def _file(p: dict[str, Any]) -> Block:
 def decode_tool_call(tc: Any) -> Block:
     """One owned ``tool_calls`` entry: a standard function call, else kept raw."""
     if type(tc) is dict and tc.get("type") == "function" and type(tc.get("id")) is str:
-        signature, tc = call_signature(tc)
-        fn = tc.get("function")
+        signature, call = call_signature(tc)  # ``tc`` itself stays whole, for the raw block
+        fn = call.get("function")
         if (
             type(fn) is dict
             and fn.keys() <= _FUNCTION
@@ -166,10 +166,10 @@ def decode_tool_call(tc: Any) -> Block:
                         args = FrozenDict(parsed)
                     except DecodeError:  # nested deeper than the limit
                         args = EMPTY
-            rest = extra(tc, _CALL)
+            rest = extra(call, _CALL)
             if signature is not None:  # Gemini's, kept as its own format spells it
                 rest = FrozenDict({**rest, "thoughtSignature": signature})
-            return _new_tool_use(tc["id"], fn["name"], args, arguments, rest)
+            return _new_tool_use(call["id"], fn["name"], args, arguments, rest)
     return RawBlock(expose_owned(tc))
 
 
