@@ -55,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from messages import DecodeError
 from messages import adapters
 from messages import providers
+from messages._core.jsontext import same_json
 from messages.convert import parse_blocks
 from messages.serialize import FORMAT_VERSION
 from messages.serialize import READ_VERSIONS
@@ -78,17 +79,6 @@ def _json(data: bytes) -> Any:
         return None
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Exact JSON equality: ``1``, ``1.0`` and ``True`` differ."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is dict:
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if type(a) is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
-
-
 def _difference(back: Any, original: Any, path: str = "$") -> str:
     """Where ``back`` first differs from ``original``: a path and what happened there."""
     if type(back) is dict and type(original) is dict:
@@ -99,17 +89,17 @@ def _difference(back: Any, original: Any, path: str = "$") -> str:
             if key not in original:
                 return f"{path}.{key}: added"
         for key in original:
-            if not _same(back[key], original[key]):
+            if not same_json(back[key], original[key]):
                 return _difference(back[key], original[key], f"{path}.{key}")
     if type(back) is list and type(original) is list and len(back) == len(original):
         for i, (x, y) in enumerate(zip(back, original, strict=True)):
-            if not _same(x, y):
+            if not same_json(x, y):
                 return _difference(x, y, f"{path}[{i}]")
     return f"{path}: changed"
 
 
 def _check(what: str, back: Any, original: Any) -> None:
-    if not _same(back, original):
+    if not same_json(back, original):
         raise LossError(
             f"{what}: {_difference(back, original)}: {original!r} came back as {back!r}"
         )

@@ -18,6 +18,7 @@ from messages import to_dict
 from messages._core.jsontext import dump_compact
 from messages._core.jsontext import load_strict
 from messages._core.jsontext import parse_arguments
+from messages._core.jsontext import same_json
 from messages._core.make import wrap_owned
 from messages.adapters import claude_code
 from messages.history import coerce_message
@@ -167,3 +168,26 @@ def test_every_provider_reads_non_json_arguments_the_same_way(arguments: str) ->
         assert call.input == {} and call.arguments == arguments and call.invalid_arguments
         assert from_dict(to_dict(message)) == message
         assert loads(dumps(message)) == message
+
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from([0.5, 1.0, 2.0, -1.5]),
+    st.sampled_from(["", "a", "1"]),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("ab"), inner),
+    max_leaves=8,
+)
+
+
+@given(_VALUES, _VALUES)
+def test_same_json_is_equality_of_the_json_text(a: Any, b: Any) -> None:
+    """Two values are the same exactly when they write the same JSON (keys in any order):
+    ``1``, ``1.0`` and ``true`` are three values, as on the wire."""
+    text = json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    assert same_json(a, b) is text
+    assert same_json(a, json.loads(json.dumps(a)))

@@ -37,6 +37,7 @@ __all__ = [
     "fast_load",
     "load_strict",
     "parse_arguments",
+    "same_json",
     "scan_strict",
 ]
 
@@ -214,3 +215,20 @@ def _non_finite(value: Any) -> float | None:
         elif type(item) is list or type(item) is tuple:
             stack.extend(item)
     return None
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Exact equality of two plain JSON values, at any depth.
+
+    Like ``==``, but ``1``, ``1.0`` and ``True`` differ, as they do on the wire.
+
+    >>> same_json({"n": 1}, {"n": 1.0}), same_json([True], [True])
+    (False, True)
+    """
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if type(a) is list:
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)

@@ -25,6 +25,7 @@ from .._core.frozen import FrozenDict
 from .._core.frozen import JsonValue
 from .._core.frozen import raw
 from .._core.frozen import thaw
+from .._core.jsontext import same_json
 from ..blocks import Block
 from ..blocks import RawBlock
 from ..blocks import TextBlock
@@ -141,7 +142,7 @@ def carried(
             continue
         kind = kinds[key]
         if written is not None and key in written:
-            if is_empty(value) or _same(value, written[key]) or kind == "record":
+            if is_empty(value) or same_json(value, written[key]) or kind == "record":
                 continue
             what = "the field" if kind == "own" else "another provider's field"
             policy.refuse(f"cannot carry {what} {key!r} here", f"{path}.extra.{key}", value)
@@ -188,16 +189,6 @@ def non_null(extra: Mapping[str, Any], keys: Iterable[str]) -> frozenset[str]:
     ``extra``; an encoder protects a modelled key from ``extra`` except for that null.
     """
     return frozenset(k for k in keys if extra.get(k, None) is not None)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if type(a) is dict:
-        return bool(a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a))
-    if type(a) is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 # ---------------------------------------------------------------------------------- turns

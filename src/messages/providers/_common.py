@@ -16,6 +16,7 @@ from typing import TypeVar
 from .._core.frozen import FrozenDict
 from .._core.frozen import depth_limit
 from .._core.frozen import thaw
+from .._core.jsontext import same_json
 from .._core.make import copy_json
 from .._core.wire import type_name
 from ..errors import DecodeError
@@ -101,7 +102,7 @@ def keep_differences(
     encoder, writing ``extra`` on top, reproduces the wire exactly.
     """
     for key in keys:
-        if key in wire and (key not in derived or not _same(derived[key], wire[key])):
+        if key in wire and (key not in derived or not same_json(derived[key], wire[key])):
             out[key] = wire[key]
 
 
@@ -130,13 +131,3 @@ def spelled_stop(raw: str, own: frozenset[str], spelling: Mapping[StopReason, st
         return raw
     reason = classify_stop_reason(raw)
     return spelling.get(reason, raw) if reason is not None else raw
-
-
-def _same(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if type(a) is dict:
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if type(a) is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
